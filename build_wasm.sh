@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# md5stage's one entry point: installs what is missing (Debian 12, as root), fetches Dear ImGui's
+# sources, builds native + wasm, stages the site, and serves it, tests it, benchmarks or fuzzes it.
+#
+#   ./build_wasm.sh [build]        set up and build everything, stage the site in build/site
+#   ./build_wasm.sh serve [PORT]   build, then serve the viewer on http://127.0.0.1:PORT/ (8080)
+#   ./build_wasm.sh test           build, run native, sanitizer and browser tests; "N passed, N failed"
+#   ./build_wasm.sh native-test    only the native unit tests (fast loop during development)
+#   ./build_wasm.sh bench          benchmarks (native + wasm), writes build/bench/results.json
+#   ./build_wasm.sh fuzz [SECONDS] runs each libFuzzer harness for SECONDS (default 60)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+BUILD="$ROOT/build"
+CACHE="$BUILD/cache"
+SITE="$BUILD/site"
+JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
+export NODE_PATH=/usr/share/nodejs  # emcc's acorn-optimizer needs Debian's node-acorn
+export DEBIAN_FRONTEND=noninteractive
+
+APT_PACKAGES=(
+  build-essential cmake clang libclang-rt-14-dev python3 nodejs npm xz-utils ca-certificates
+  emscripten libglm-dev libstb-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils
+  chromium dpkg-dev
+)
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+ensure_packages() {
+  local missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ "${#missing[@]}" -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+ensure_npm() {
+  local dir="$ROOT/tests/browser"
+  if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+     [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    log "installing npm packages (tests/browser/package-lock.json)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+
+# Dear ImGui 1.86 from Debian's source package, without touching the machine's apt configuration;
+# the tarball is checked against the .dsc's sha256 before it is unpacked.
+fetch_debian_source() {  # fetch_debian_source PACKAGE TARBALL_GLOB DEST
+  local pkg="$1" glob="$2" dest="$3" d="$CACHE/debsrc"
+  mkdir -p "$d/lists/partial"
+  local sources=/etc/apt/sources.list.d/debian.sources
+  if [ -f "$sources" ]; then
+    sed 's/^Types: deb$/Types: deb-src/' "$sources" >"$d/src.sources"
+  else
+    sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$d/src.list"
+  fi
+  local opts=(-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$d/lists")
+  if [ -f "$d/src.sources" ]; then opts+=(-o Dir::Etc::SourceList="$d/src.sources")
+  else opts+=(-o Dir::Etc::SourceList="$d/src.list"); fi
+  if ! ls "$d"/$glob >/dev/null 2>&1; then
+    log "fetching Debian source package $pkg"
+    apt-get "${opts[@]}" update -qq
+    (cd "$d" && apt-get "${opts[@]}" source --download-only "$pkg" >/dev/null)
+  fi
+  local tarball dsc want got
+  tarball="$(ls "$d"/$glob | head -n1)"
+  dsc="$(ls "$d"/${pkg}_*.dsc | head -n1)"
+  want="$(awk '/^Checksums-Sha256:/{f=1;next} /^[^ ]/{f=0} f && $3=="'"$(basename "$tarball")"'"{print $1}' "$dsc")"
+  got="$(sha256sum "$tarball" | cut -d' ' -f1)"
+  if [ -z "$want" ] || [ "$want" != "$got" ]; then
+    echo "checksum mismatch for $tarball (want '$want', got '$got')" >&2
+    rm -f "$tarball"
+    exit 1
+  fi
+  mkdir -p "$dest"
+  tar xf "$tarball" -C "$dest"
+}
+
+ensure_imgui() {
+  IMGUI_DIR="$CACHE/imgui/imgui-1.86"
+  if [ ! -f "$IMGUI_DIR/imgui.cpp" ]; then
+    fetch_debian_source imgui 'imgui_1.86*.orig.tar.*' "$CACHE/imgui"
+  fi
+  [ -f "$IMGUI_DIR/imgui.cpp" ] || { echo "Dear ImGui sources missing in $IMGUI_DIR" >&2; exit 1; }
+}
+
+setup() {
+  ensure_packages
+  ensure_npm
+  ensure_imgui
+}
+
+configure_once() {  # configure_once BUILD_DIR ARGS...: cmake only when the folder is new
+  local dir="$1"; shift
+  if [ ! -f "$dir/CMakeCache.txt" ]; then "$@"; fi
+}
+
+build_native() {
+  log "native build"
+  configure_once "$BUILD/native" cmake -S "$ROOT" -B "$BUILD/native" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD/native" -j "$JOBS"
+}
+
+build_assets() {
+  if cmake --build "$BUILD/native" --target help 2>/dev/null | grep -q md5stage_assets; then
+    cmake --build "$BUILD/native" --target md5stage_assets
+  fi
+}
+
+build_wasm() {
+  log "wasm build"
+  configure_once "$BUILD/wasm" emcmake cmake -S "$ROOT" -B "$BUILD/wasm" \
+    -DCMAKE_BUILD_TYPE=Release -DIMGUI_DIR="$IMGUI_DIR" >/dev/null
+  cmake --build "$BUILD/wasm" -j "$JOBS"
+}
+
+stage_site() {
+  mkdir -p "$SITE"
+  cp -ru "$ROOT/web/." "$SITE/"
+  cp -u "$BUILD/wasm/md5stage.js" "$BUILD/wasm/md5stage.wasm" "$SITE/"
+  mkdir -p "$SITE/assets"
+  cp -ru "$ROOT/assets/." "$SITE/assets/"
+  log "site staged in $SITE"
+}
+
+build_all() {
+  setup
+  build_native
+  build_assets
+  build_wasm
+  stage_site
+}
+
+# ---- tests ------------------------------------------------------------------------------------
+PASSED=0
+FAILED=0
+count_junit() {  # count_junit FILE: adds a ctest JUnit report's results to the totals
+  local total failures
+  total=$(grep -o 'tests="[0-9]*"' "$1" | head -n1 | grep -o '[0-9]*')
+  failures=$(grep -o 'failures="[0-9]*"' "$1" | head -n1 | grep -o '[0-9]*')
+  PASSED=$((PASSED + total - failures))
+  FAILED=$((FAILED + failures))
+}
+
+run_native_tests() {
+  log "native tests"
+  ctest --test-dir "$BUILD/native" -j "$JOBS" --output-on-failure \
+    --output-junit "$BUILD/native/junit.xml" || true
+  count_junit "$BUILD/native/junit.xml"
+}
+
+run_sanitizer_tests() {
+  log "native tests under AddressSanitizer + UndefinedBehaviorSanitizer"
+  configure_once "$BUILD/asan" cmake -S "$ROOT" -B "$BUILD/asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DMD5STAGE_SANITIZE=ON >/dev/null
+  cmake --build "$BUILD/asan" -j "$JOBS"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$BUILD/asan" -j "$JOBS" --output-on-failure \
+    --output-junit "$BUILD/asan/junit.xml" || true
+  count_junit "$BUILD/asan/junit.xml"
+}
+
+run_browser_tests() {
+  log "browser tests (playwright-core + Chromium)"
+  local report="$BUILD/browser/results.json"
+  mkdir -p "$BUILD/browser"
+  rm -f "$report"
+  node "$ROOT/tests/browser/run.mjs" --site "$SITE" --out "$BUILD/browser" || true
+  if [ -f "$report" ]; then
+    PASSED=$((PASSED + $(node -e "console.log(require('$report').passed)")))
+    FAILED=$((FAILED + $(node -e "console.log(require('$report').failed)")))
+  else
+    echo "browser test runner produced no report" >&2
+    FAILED=$((FAILED + 1))
+  fi
+}
+
+cmd="${1:-build}"
+case "$cmd" in
+  build)
+    build_all ;;
+  serve)
+    port="${2:-8080}"
+    build_all
+    log "serving the viewer: http://127.0.0.1:$port/"
+    exec python3 -m http.server --bind 127.0.0.1 "$port" -d "$SITE" ;;
+  test)
+    build_all
+    run_native_tests
+    run_sanitizer_tests
+    run_browser_tests
+    echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" -eq 0 ] ;;
+  native-test)
+    ensure_packages
+    build_native
+    run_native_tests
+    echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" -eq 0 ] ;;
+  bench)
+    build_all
+    exec bash "$ROOT/bench/run.sh" "$BUILD" ;;
+  fuzz)
+    setup
+    exec bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${2:-60}" ;;
+  *)
+    sed -n '2,11p' "$0" >&2
+    exit 2 ;;
+esac
