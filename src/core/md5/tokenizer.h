@@ -1,0 +1,84 @@
+// Hand-written tokenizer for the MD5 text formats: walks one contiguous buffer, tracks line and
+// column for messages, and never allocates per token (strings are views into the buffer).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/common/result.h"
+
+namespace md5stage::md5 {
+
+struct SourceLocation {
+  int line = 0;
+  int column = 0;
+};
+
+// Reads tokens of the idTech 4 lexer subset MD5 files use: bare words, "strings" (no escapes),
+// numbers, ( ) { }, // and /* */ comments, spaces/tabs/CR/LF and a leading UTF-8 BOM.
+// The first failure is kept; every later call returns false, so parsers can chain calls and
+// check ok() once per item.
+class Tokenizer {
+ public:
+  Tokenizer(std::string_view file_name, std::string_view text);
+
+  bool ok() const { return ok_; }
+  const Diagnostic& error() const { return error_; }
+  const std::string& file_name() const { return file_name_; }
+
+  // Where the next token starts (skips blanks and comments first).
+  SourceLocation NextLocation();
+  // Where the most recently read token started.
+  SourceLocation last_location() const { return last_; }
+  // Bytes from the next token to the end: the upper bound for any count read from a header.
+  std::size_t BytesLeft();
+  bool AtEnd();
+
+  bool PeekWord(std::string_view word);
+  bool PeekChar(char c);
+
+  bool ExpectWord(std::string_view word);
+  bool ExpectChar(char c);
+  // Reads a bare word (a keyword) into *out.
+  bool ReadWord(std::string_view* out);
+  bool ReadString(std::string_view* out);
+  // Reads an integer literal; `what` names it in the message when something else is there.
+  bool ReadInt(const char* what, std::int64_t* out);
+  // Reads an integer in [min, max]: "expected <what> from <min> to <max>, found <value>".
+  bool ReadIntInRange(const char* what, std::int64_t min, std::int64_t max, int* out);
+  // Reads a finite number (integers accepted); NaN, Inf and overflow are errors.
+  bool ReadFloat(const char* what, float* out);
+  // Reads "( a b ... )" with `count` numbers.
+  bool ReadFloatTuple(const char* what, int count, float* out);
+
+  // "expected <expected>, found <the next token>" at the next token.
+  bool Fail(std::string_view expected);
+  // "expected <expected>, found <the last token>" at the last token.
+  bool FailLast(std::string_view expected);
+  // A message with a custom body at a given location.
+  bool FailAt(SourceLocation where, std::string message);
+
+  // The next token as a message shows it: 'word', "string", '(' or "end of file".
+  std::string DescribeNext();
+
+ private:
+  void SkipBlanks();
+  std::string DescribeAt(const char* p) const;
+  SourceLocation LocationOf(const char* p) const {
+    return {line_, static_cast<int>(p - line_start_) + 1};
+  }
+
+  std::string file_name_;
+  const char* cursor_;
+  const char* end_;
+  const char* line_start_;
+  const char* last_start_;
+  int line_ = 1;
+  SourceLocation last_{1, 1};
+  bool ok_ = true;
+  Diagnostic error_;
+};
+
+}  // namespace md5stage::md5
