@@ -3,6 +3,7 @@
 # sources, builds native + wasm, stages the site, and serves it, tests it, benchmarks or fuzzes it.
 #
 #   ./build_wasm.sh [build]        set up and build everything, stage the site in build/site
+#   ./build_wasm.sh setup          only install packages, npm modules and Dear ImGui's sources
 #   ./build_wasm.sh serve [PORT]   build, then serve the viewer on http://127.0.0.1:PORT/ (8080)
 #   ./build_wasm.sh test           build, run native, sanitizer and browser tests; "N passed, N failed"
 #   ./build_wasm.sh native-test    only the native unit tests (fast loop during development)
@@ -19,7 +20,7 @@ export NODE_PATH=/usr/share/nodejs  # emcc's acorn-optimizer needs Debian's node
 export DEBIAN_FRONTEND=noninteractive
 
 APT_PACKAGES=(
-  build-essential cmake clang libclang-rt-14-dev python3 nodejs npm xz-utils ca-certificates
+  build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
   emscripten libglm-dev libstb-dev
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils
   chromium dpkg-dev
@@ -33,6 +34,9 @@ ensure_packages() {
   for p in "${APT_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
+  # node and npm may come from a non-Debian nodejs package (which bundles npm): check the commands.
+  command -v node >/dev/null || missing+=(nodejs)
+  command -v npm >/dev/null || missing+=(npm)
   if [ "${#missing[@]}" -gt 0 ]; then
     log "installing Debian packages: ${missing[*]}"
     as_root apt-get update -qq
@@ -185,6 +189,8 @@ cmd="${1:-build}"
 case "$cmd" in
   build)
     build_all ;;
+  setup)
+    setup ;;
   serve)
     port="${2:-8080}"
     build_all
@@ -210,6 +216,6 @@ case "$cmd" in
     setup
     exec bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${2:-60}" ;;
   *)
-    sed -n '2,11p' "$0" >&2
+    sed -n '2,12p' "$0" >&2
     exit 2 ;;
 esac

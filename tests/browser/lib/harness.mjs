@@ -1,0 +1,71 @@
+// Browser test harness: serves the staged site on a free loopback port, drives Debian's Chromium
+// through playwright-core, and records console errors and screenshots for every test.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm', '.json': 'application/json', '.png': 'image/png',
+  '.md5mesh': 'text/plain', '.md5anim': 'text/plain', '.md': 'text/plain',
+};
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
+
+export function serveDirectory(root) {
+  const server = http.createServer((request, response) => {
+    const url = new URL(request.url, 'http://localhost');
+    let file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
+    if (!file.startsWith(path.normalize(root))) {
+      response.writeHead(403).end();
+      return;
+    }
+    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+    fs.readFile(file, (error, data) => {
+      if (error) {
+        response.writeHead(404).end('not found');
+        return;
+      }
+      response.writeHead(200, { 'Content-Type': MIME[path.extname(file)] || 'application/octet-stream',
+                                'Cache-Control': 'no-store' });
+      response.end(data);
+    });
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` }));
+  });
+}
+
+export async function launchBrowser() {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+}
+
+// A fresh page with console errors and page errors collected in page.consoleErrors.
+export async function newPage(browser, { width = 1280, height = 720, deviceScaleFactor = 1 } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor });
+  const page = await context.newPage();
+  page.consoleErrors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') page.consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => page.consoleErrors.push(String(error)));
+  return page;
+}
+
+// Opens the viewer and waits for window.md5stage.ready (the first rendered frame).
+export async function openViewer(page, baseUrl, suffix = '') {
+  await page.goto(baseUrl + suffix);
+  await page.waitForFunction(() => window.md5stage !== undefined);
+  await page.evaluate(() => window.md5stage.ready);
+}
+
+export async function waitFrames(page, count) {
+  const start = await page.evaluate(() => window.md5stage.state().frame);
+  await page.waitForFunction((target) => window.md5stage.state().frame >= target, start + count);
+}

@@ -1,0 +1,56 @@
+// Runs every tests/browser/*.test.mjs against the staged site and writes results.json
+// ({passed, failed, tests}) for build_wasm.sh's summary line.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { launchBrowser, serveDirectory } from './lib/harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const site = path.resolve(option('--site', path.join(here, '../../build/site')));
+const out = path.resolve(option('--out', path.join(here, '../../build/browser')));
+const filter = option('--filter', '');
+fs.mkdirSync(out, { recursive: true });
+
+const files = fs.readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort();
+const { server, url } = await serveDirectory(site);
+const browser = await launchBrowser();
+const results = [];
+const context = {
+  browser, baseUrl: url, site, outDir: out, sharedDir: path.resolve(here, '../../../shared'),
+  sourceDir: path.resolve(here, '../..'),
+  screenshotPath: (name) => path.join(out, `${name}.png`),
+};
+
+for (const file of files) {
+  const module = await import(pathToFileURL(path.join(here, file)).href);
+  for (const test of module.tests) {
+    const name = `${file.replace('.test.mjs', '')}: ${test.name}`;
+    if (filter && !name.includes(filter)) continue;
+    const started = Date.now();
+    try {
+      const outcome = await Promise.race([
+        test.run(context),
+        new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 120 s')), 120000)),
+      ]);
+      const skipped = outcome && outcome.skipped;
+      results.push({ name, ok: true, skipped: skipped || null, ms: Date.now() - started });
+      console.log(`${skipped ? 'SKIP' : 'PASS'} ${name}${skipped ? ` (${skipped})` : ''} (${Date.now() - started} ms)`);
+    } catch (error) {
+      results.push({ name, ok: false, error: String(error && error.stack || error), ms: Date.now() - started });
+      console.log(`FAIL ${name}\n  ${String(error && error.stack || error).split('\n').join('\n  ')}`);
+    }
+  }
+}
+
+await browser.close();
+server.close();
+const passed = results.filter((r) => r.ok).length;
+const failed = results.length - passed;
+fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify({ passed, failed, tests: results }, null, 2));
+console.log(`browser: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,99 @@
+// The viewer starts: WebGL2 context, a drawn grid, the ImGui panel, camera gestures, canvas sizing,
+// and readable messages when WebGL2 or the wasm module is missing.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { newPage, openViewer, waitFrames } from './lib/harness.mjs';
+import { decodePng, distinctColours } from './lib/png.mjs';
+
+export const tests = [
+  {
+    name: 'opens with WebGL2, draws the grid and the UI, logs no error',
+    async run(ctx) {
+      const page = await newPage(ctx.browser);
+      await openViewer(page, ctx.baseUrl);
+      await waitFrames(page, 5);
+      const state = await page.evaluate(() => window.md5stage.state());
+      assert.match(state.webgl, /WebGL 2\.0/);
+      assert.ok(state.frame >= 5, `frames rendered: ${state.frame}`);
+      const png = await page.screenshot({ path: ctx.screenshotPath('startup') });
+      const image = decodePng(png);
+      // The grid alone is a handful of colours; a blank canvas is one.
+      assert.ok(distinctColours(image) > 8, `distinct colours: ${distinctColours(image)}`);
+      // The ImGui stats panel sits at the top-left corner: text and frame make it many-coloured.
+      assert.ok(distinctColours(image, 10, 10, 250, 120) > 4, 'no ImGui panel at the top-left');
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+    },
+  },
+  {
+    name: 'canvas follows the window size and devicePixelRatio',
+    async run(ctx) {
+      const page = await newPage(ctx.browser, { width: 800, height: 500, deviceScaleFactor: 2 });
+      await openViewer(page, ctx.baseUrl);
+      await waitFrames(page, 2);
+      assert.deepEqual((await page.evaluate(() => window.md5stage.state())).canvas, [1600, 1000]);
+      await page.setViewportSize({ width: 640, height: 480 });
+      await waitFrames(page, 3);
+      assert.deepEqual((await page.evaluate(() => window.md5stage.state())).canvas, [1280, 960]);
+      await page.context().close();
+    },
+  },
+  {
+    name: 'drag orbits, right-drag pans, wheel zooms',
+    async run(ctx) {
+      const page = await newPage(ctx.browser);
+      await openViewer(page, ctx.baseUrl);
+      const camera = async () => (await page.evaluate(() => window.md5stage.state())).camera;
+      const before = await camera();
+      await page.mouse.move(700, 400);
+      await page.mouse.down();
+      await page.mouse.move(800, 380, { steps: 5 });
+      await page.mouse.up();
+      await waitFrames(page, 2);
+      const orbited = await camera();
+      assert.notEqual(orbited.yaw, before.yaw, 'yaw did not change');
+      assert.notEqual(orbited.pitch, before.pitch, 'pitch did not change');
+      await page.mouse.move(700, 400);
+      await page.mouse.down({ button: 'right' });
+      await page.mouse.move(760, 440, { steps: 5 });
+      await page.mouse.up({ button: 'right' });
+      await waitFrames(page, 2);
+      const panned = await camera();
+      assert.notDeepEqual(panned.target, orbited.target, 'target did not move');
+      await page.mouse.wheel(0, -300);
+      await waitFrames(page, 2);
+      assert.ok((await camera()).distance < panned.distance, 'wheel up did not zoom in');
+      await page.context().close();
+    },
+  },
+  {
+    name: 'without WebGL2 the page says so',
+    async run(ctx) {
+      const page = await newPage(ctx.browser);
+      await page.addInitScript(() => {
+        const original = HTMLCanvasElement.prototype.getContext;
+        HTMLCanvasElement.prototype.getContext = function (type, ...rest) {
+          return type === 'webgl2' ? null : original.call(this, type, ...rest);
+        };
+      });
+      await page.goto(ctx.baseUrl);
+      const message = page.locator('#message');
+      await message.waitFor({ state: 'visible' });
+      assert.match(await message.textContent(), /WebGL 2/);
+      await page.screenshot({ path: ctx.screenshotPath('no-webgl2') });
+      await page.context().close();
+    },
+  },
+  {
+    name: 'a wasm module that fails to load gives a readable message',
+    async run(ctx) {
+      const page = await newPage(ctx.browser);
+      await page.route('**/md5stage.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+      await page.goto(ctx.baseUrl);
+      const message = page.locator('#message');
+      await message.waitFor({ state: 'visible', timeout: 30000 });
+      assert.match(await message.textContent(), /WebAssembly module failed to load/);
+      await page.context().close();
+    },
+  },
+];
