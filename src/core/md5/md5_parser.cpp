@@ -419,6 +419,7 @@ class AnimParser : public ParserBase {
                                 kMinBytesPerFrame + kMinBytesPerBounds, &file->frame_count);
       } else if (!have_joints && tk_.PeekWord("numJoints")) {
         tk_.ExpectWord("numJoints");
+        file->joint_count_line = tk_.last_location().line;
         have_joints = ReadCount("numJoints", 1, limits_.max_joints,
                                 kMinBytesPerHierarchy + kMinBytesPerBaseJoint, &file->joint_count);
       } else if (!have_rate && tk_.PeekWord("frameRate")) {

@@ -101,6 +101,7 @@ struct AnimFile {
   std::string commandline;
   int frame_count = 0;
   int joint_count = 0;
+  int joint_count_line = 0;  // of numJoints, for binding messages
   float frame_rate = 0.0f;
   int animated_component_count = 0;
   std::vector<AnimJoint> hierarchy;

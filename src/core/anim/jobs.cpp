@@ -1,0 +1,187 @@
+#include "core/anim/jobs.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/anim/model.h"
+
+namespace md5stage::anim {
+namespace {
+
+inline glm::quat NormalizeQuat(const glm::quat& q) {
+  const float length_squared = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+  const float inverse = 1.0f / std::sqrt(length_squared);
+  return glm::quat(q.w * inverse, q.x * inverse, q.y * inverse, q.z * inverse);
+}
+
+}  // namespace
+
+bool SampleJob::Validate() const {
+  return animation != nullptr && animation->frame_count() > 0 &&
+         output.size >= static_cast<std::size_t>(animation->joint_count()) &&
+         frame < animation->frame_count();
+}
+
+bool SampleJob::Run() const {
+  if (!Validate()) return false;
+  const int joints = animation->joint_count();
+  FramePosition at;
+  if (frame >= 0) {
+    at.frame0 = at.frame1 = frame;
+  } else {
+    at = animation->Locate(time, mode);
+  }
+  const JointTransform* a = animation->frame(at.frame0);
+  const JointTransform* b = animation->frame(at.frame1);
+  JointTransform* out = output.data;
+  if (at.alpha <= 0.0f) {
+    std::copy(a, a + joints, out);
+  } else {
+    const float wa = 1.0f - at.alpha;
+    const float wb = at.alpha;
+    for (int j = 0; j < joints; ++j) {
+      out[j].translation = a[j].translation * wa + b[j].translation * wb;
+      // Frames are sign-aligned at load, so plain nlerp takes the shortest arc.
+      const glm::quat& qa = a[j].rotation;
+      const glm::quat& qb = b[j].rotation;
+      out[j].rotation = NormalizeQuat(glm::quat(qa.w * wa + qb.w * wb, qa.x * wa + qb.x * wb,
+                                                qa.y * wa + qb.y * wb, qa.z * wa + qb.z * wb));
+    }
+  }
+  if (root_motion == RootMotion::kStripHorizontal) {
+    const std::vector<int>& roots = animation->root_joints();
+    const std::vector<glm::vec3>& anchors = animation->root_anchors();
+    for (std::size_t r = 0; r < roots.size(); ++r) {
+      out[roots[r]].translation.x = anchors[r].x;
+      out[roots[r]].translation.y = anchors[r].y;
+    }
+  }
+  return true;
+}
+
+bool BlendJob::Validate() const {
+  return from.data != nullptr && to.data != nullptr && from.size == to.size &&
+         output.size >= from.size && std::isfinite(weight);
+}
+
+bool BlendJob::Run() const {
+  if (!Validate()) return false;
+  const std::size_t count = from.size;
+  if (weight <= 0.0f) {
+    if (output.data != from.data) std::copy(from.data, from.data + count, output.data);
+    return true;
+  }
+  if (weight >= 1.0f) {
+    if (output.data != to.data) std::copy(to.data, to.data + count, output.data);
+    return true;
+  }
+  const float wa = 1.0f - weight;
+  for (std::size_t j = 0; j < count; ++j) {
+    const JointTransform& a = from.data[j];
+    const JointTransform& b = to.data[j];
+    const float wb = glm::dot(a.rotation, b.rotation) < 0.0f ? -weight : weight;
+    const glm::vec3 translation = a.translation * wa + b.translation * weight;
+    const glm::quat rotation(
+        a.rotation.w * wa + b.rotation.w * wb, a.rotation.x * wa + b.rotation.x * wb,
+        a.rotation.y * wa + b.rotation.y * wb, a.rotation.z * wa + b.rotation.z * wb);
+    output.data[j].translation = translation;
+    output.data[j].rotation = NormalizeQuat(rotation);
+  }
+  return true;
+}
+
+bool LocalToModelJob::Validate() const {
+  if (skeleton == nullptr) return false;
+  const std::size_t joints = static_cast<std::size_t>(skeleton->joint_count());
+  return locals.size >= joints && models.size >= joints;
+}
+
+bool LocalToModelJob::Run() const {
+  if (!Validate()) return false;
+  const int joints = skeleton->joint_count();
+  const int* parents = skeleton->parents().data();
+  for (int j = 0; j < joints; ++j) {
+    const glm::mat4 local = ToMatrix(locals.data[j]);
+    const int parent = parents[j];
+    models.data[j] = MultiplyAffine(parent < 0 ? root : models.data[parent], local);
+  }
+  return true;
+}
+
+bool SkinningPaletteJob::Validate() const {
+  return joint_matrices.size == inverse_bind_matrices.size && palette.size >= joint_matrices.size;
+}
+
+bool SkinningPaletteJob::Run() const {
+  if (!Validate()) return false;
+  for (std::size_t j = 0; j < joint_matrices.size; ++j) {
+    palette.data[j] = MultiplyAffine(joint_matrices.data[j], inverse_bind_matrices.data[j]);
+  }
+  return true;
+}
+
+bool SkinningJob::Validate() const {
+  if (model == nullptr || mesh_index < 0 || mesh_index >= model->mesh_count()) return false;
+  const std::size_t vertices = model->mesh(mesh_index).vertices.size();
+  return joint_matrices.size >= static_cast<std::size_t>(model->skeleton().joint_count()) &&
+         positions.size >= vertices && (normals.empty() || normals.size >= vertices);
+}
+
+bool SkinningJob::Run() const {
+  if (!Validate()) return false;
+  const md5::MeshPart& mesh = model->mesh(mesh_index);
+  const MeshGeometry& geometry = model->geometry(mesh_index);
+  const std::size_t vertex_count = mesh.vertices.size();
+  const md5::MeshWeight* weights = mesh.weights.data();
+  const glm::mat4* joints = joint_matrices.data;
+  for (std::size_t v = 0; v < vertex_count; ++v) {
+    const md5::MeshVertex& vertex = mesh.vertices[v];
+    glm::vec3 position(0.0f);
+    glm::vec3 normal(0.0f);
+    float bias_sum = 0.0f;
+    const int end = vertex.first_weight + vertex.weight_count;
+    for (int w = vertex.first_weight; w < end; ++w) {
+      const md5::MeshWeight& weight = weights[w];
+      const glm::mat4& joint = joints[weight.joint];
+      position += weight.bias * TransformPoint(joint, weight.position);
+      bias_sum += weight.bias;
+      if (!normals.empty())
+        normal += weight.bias * TransformVector(joint, geometry.weight_normals[w]);
+    }
+    if (normalize_weights && bias_sum != 0.0f) position /= bias_sum;
+    positions.data[v] = position;
+    if (!normals.empty()) {
+      const float length = glm::length(normal);
+      normals.data[v] = length > 0.0f ? normal / length : glm::vec3(0.0f);
+    }
+  }
+  return true;
+}
+
+bool PaletteSkinningJob::Validate() const {
+  if (model == nullptr) return false;
+  const std::size_t vertices = model->gpu().vertices.size();
+  return palette.size >= static_cast<std::size_t>(model->skeleton().joint_count()) &&
+         positions.size >= vertices && (normals.empty() || normals.size >= vertices);
+}
+
+bool PaletteSkinningJob::Run() const {
+  if (!Validate()) return false;
+  const std::vector<GpuVertex>& vertices = model->gpu().vertices;
+  for (std::size_t v = 0; v < vertices.size(); ++v) {
+    const GpuVertex& vertex = vertices[v];
+    glm::mat4 blended = palette.data[vertex.joints[0]] * vertex.weights[0];
+    for (int i = 1; i < 4; ++i) {
+      if (vertex.weights[i] != 0.0f) blended += palette.data[vertex.joints[i]] * vertex.weights[i];
+    }
+    positions.data[v] = TransformPoint(blended, vertex.position);
+    if (!normals.empty()) {
+      const glm::vec3 normal = TransformVector(blended, vertex.normal);
+      const float length = glm::length(normal);
+      normals.data[v] = length > 0.0f ? normal / length : glm::vec3(0.0f);
+    }
+  }
+  return true;
+}
+
+}  // namespace md5stage::anim

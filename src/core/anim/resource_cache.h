@@ -1,0 +1,48 @@
+// Loads each MD5 file once: keyed by name and contents, every instance gets the same immutable
+// Model / Animation (shared_ptr); instances own only their Pose.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "core/anim/animation.h"
+#include "core/anim/model.h"
+#include "core/common/result.h"
+#include "core/md5/md5_limits.h"
+
+namespace md5stage::anim {
+
+class ResourceCache {
+ public:
+  explicit ResourceCache(md5::Md5Limits limits = md5::Md5Limits()) : limits_(limits) {}
+
+  // Parses on the first request for (name, bytes); later requests with the same name and the
+  // same bytes return the same object. Failures are not cached. Load warnings are in
+  // Model::warnings() / Animation::source().warnings.
+  Result<std::shared_ptr<const Model>> LoadModel(std::string_view name, std::string_view bytes);
+  Result<std::shared_ptr<const Animation>> LoadAnimation(std::string_view name,
+                                                         std::string_view bytes);
+
+  std::size_t model_count() const { return models_.size(); }
+  std::size_t animation_count() const { return animations_.size(); }
+  int hits() const { return hits_; }
+  int parses() const { return parses_; }
+  void Clear();
+
+  // 64-bit content hash used in the key (exposed for tests).
+  static std::uint64_t HashBytes(std::string_view bytes);
+
+ private:
+  static std::string Key(std::string_view name, std::string_view bytes);
+
+  md5::Md5Limits limits_;
+  std::unordered_map<std::string, std::shared_ptr<const Model>> models_;
+  std::unordered_map<std::string, std::shared_ptr<const Animation>> animations_;
+  int hits_ = 0;
+  int parses_ = 0;
+};
+
+}  // namespace md5stage::anim
