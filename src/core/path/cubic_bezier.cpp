@@ -1,0 +1,204 @@
+#include "core/path/cubic_bezier.h"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <limits>
+
+namespace md5stage {
+namespace {
+
+// 8-point Gauss-Legendre on [-1, 1]: nodes ±x with weights w.
+constexpr double kNodes[4] = {0.1834346424956498, 0.5255324099163290, 0.7966664774136267,
+                              0.9602898564975363};
+constexpr double kWeights[4] = {0.3626837833783620, 0.3137066458778873, 0.2223810344533745,
+                                0.1012285362903763};
+
+// The table starts from this many equal parameter intervals, so the first guess of the inverse
+// is close enough for one or two Newton steps, then splits where the quadrature disagrees.
+constexpr int kInitialIntervals = 32;
+constexpr int kMaxRefineDepth = 40;
+// Per-interval quadrature tolerance and inverse tolerance, relative to the control polygon.
+constexpr double kIntervalTolerance = 1e-15;
+constexpr double kInverseTolerance = 1e-12;
+// Below this (relative to the control polygon) a derivative counts as zero.
+constexpr double kZeroDerivative = 1e-12;
+// Distance (relative to the control polygon) within which a point counts as a zero of dB/dt, and
+// how close to t = 0 such a zero must be to count as the start of the curve.
+constexpr double kCuspResolution = 1e-10;
+constexpr double kStartZero = 1e-7;
+
+}  // namespace
+
+CubicBezier::CubicBezier(const std::array<glm::dvec2, 4>& control_points)
+    : control_points_(control_points) {
+  const glm::dvec2& p0 = control_points[0];
+  const glm::dvec2& p1 = control_points[1];
+  const glm::dvec2& p2 = control_points[2];
+  const glm::dvec2& p3 = control_points[3];
+  c1_ = 3.0 * (p1 - p0);
+  c2_ = 3.0 * (p0 - 2.0 * p1 + p2);
+  c3_ = p3 - p0 + 3.0 * (p1 - p2);
+  scale_ = glm::length(p1 - p0) + glm::length(p2 - p1) + glm::length(p3 - p2);
+  BuildTable();
+}
+
+glm::dvec2 CubicBezier::Position(double t) const {
+  return control_points_[0] + t * (c1_ + t * (c2_ + t * c3_));
+}
+
+glm::dvec2 CubicBezier::Derivative(double t) const { return c1_ + t * (2.0 * c2_ + 3.0 * t * c3_); }
+
+glm::dvec2 CubicBezier::SecondDerivative(double t) const { return 2.0 * c2_ + 6.0 * t * c3_; }
+
+double CubicBezier::Speed(double t) const { return glm::length(Derivative(t)); }
+
+double CubicBezier::TangentHeading(double t) const {
+  const double zero = kZeroDerivative * scale_;
+  const glm::dvec2 d1 = Derivative(t);
+  const glm::dvec2 d2 = SecondDerivative(t);
+  const double speed_squared = glm::dot(d1, d1);
+  const double acceleration = glm::length(d2);
+  // Near a zero of dB/dt at t0, dB/dt ≈ B''(t - t0) and the distance to t0 is about
+  // |B'|² / (2 |B''|). Within the distance resolution of the table the point is the zero itself.
+  const bool at_zero = speed_squared <= zero * zero ||
+                       speed_squared <= 2.0 * acceleration * kCuspResolution * scale_;
+  if (!at_zero) return std::atan2(d1.y, d1.x);
+  if (acceleration > zero) {
+    // The direction flips across the zero: leaving it when it is the start of the curve,
+    // arriving at it otherwise (a cusp reports the heading it is reached with).
+    // B'' is taken at the zero itself (one Newton step for the minimum of |B'|), not at t.
+    const double zero_at = t - glm::dot(d1, d2) / (acceleration * acceleration);
+    const glm::dvec2 at_zero_d2 = SecondDerivative(std::clamp(zero_at, 0.0, 1.0));
+    const glm::dvec2 direction = zero_at <= kStartZero ? at_zero_d2 : -at_zero_d2;
+    return std::atan2(direction.y, direction.x);
+  }
+  // dB/dt ≈ B'''(t - t0)² / 2: the same direction on both sides.
+  if (glm::length(c3_) > zero) return std::atan2(c3_.y, c3_.x);
+  const glm::dvec2 chord = control_points_[3] - control_points_[0];
+  return std::atan2(chord.y, chord.x);  // a point: any heading will do; 0 for all-equal points
+}
+
+double CubicBezier::Curvature(double t) const {
+  glm::dvec2 d1 = Derivative(t);
+  double speed = glm::length(d1);
+  if (speed <= kZeroDerivative * scale_) return std::numeric_limits<double>::infinity();
+  return Cross(d1, SecondDerivative(t)) / (speed * speed * speed);
+}
+
+double CubicBezier::IntegrateSpeed(double a, double b) const {
+  const double half = 0.5 * (b - a);
+  const double mid = 0.5 * (a + b);
+  const glm::dvec2 d1 = 2.0 * c2_;
+  const glm::dvec2 d2 = 3.0 * c3_;
+  double sum = 0.0;
+  for (int i = 0; i < 4; ++i) {
+    const double ta = mid - half * kNodes[i];
+    const double tb = mid + half * kNodes[i];
+    const glm::dvec2 va = c1_ + ta * (d1 + ta * d2);
+    const glm::dvec2 vb = c1_ + tb * (d1 + tb * d2);
+    sum +=
+        kWeights[i] * (std::sqrt(va.x * va.x + va.y * va.y) + std::sqrt(vb.x * vb.x + vb.y * vb.y));
+  }
+  return half * sum;
+}
+
+void CubicBezier::BuildTable() {
+  knots_.clear();
+  knots_.reserve(kInitialIntervals + 1);
+  knots_.push_back({0.0, 0.0, Speed(0.0)});
+  if (!(scale_ > 0.0)) {
+    knots_.push_back({1.0, 0.0, 0.0});
+    return;
+  }
+  const double tolerance = kIntervalTolerance * scale_;
+  for (int i = 0; i < kInitialIntervals; ++i) {
+    const double a = static_cast<double>(i) / kInitialIntervals;
+    const double b = static_cast<double>(i + 1) / kInitialIntervals;
+    Refine(a, b, IntegrateSpeed(a, b), tolerance, 0);
+  }
+}
+
+void CubicBezier::Refine(double a, double b, double whole, double tolerance, int depth) {
+  const double mid = 0.5 * (a + b);
+  const double left = IntegrateSpeed(a, mid);
+  const double right = IntegrateSpeed(mid, b);
+  if (depth >= kMaxRefineDepth || std::abs(left + right - whole) <= tolerance) {
+    // The halves are the better estimate, but the knot must hold exactly what a query over
+    // [a, b] computes; the difference is below the tolerance.
+    knots_.push_back({b, knots_.back().distance + whole, Speed(b)});
+    return;
+  }
+  Refine(a, mid, left, tolerance, depth + 1);
+  Refine(mid, b, right, tolerance, depth + 1);
+}
+
+double CubicBezier::DistanceAtParameter(double t) const {
+  if (!(t > 0.0)) return 0.0;
+  if (t >= 1.0) return length();
+  auto it = std::upper_bound(knots_.begin(), knots_.end(), t,
+                             [](double value, const Knot& knot) { return value < knot.t; });
+  const Knot& k0 = *(it - 1);
+  return k0.distance + IntegrateSpeed(k0.t, t);
+}
+
+double CubicBezier::ParameterAtDistance(double distance) const {
+  if (!(distance > 0.0)) return 0.0;
+  if (distance >= length()) return 1.0;
+  auto it = std::upper_bound(knots_.begin(), knots_.end(), distance,
+                             [](double value, const Knot& knot) { return value < knot.distance; });
+  const Knot& k0 = *(it - 1);
+  const Knot& k1 = *it;
+  const double width = k1.t - k0.t;
+  const double remaining = distance - k0.distance;
+  const double span = k1.distance - k0.distance;
+
+  // First guess: speed varying linearly over the interval, s(τ) = v0 τ + k τ²/2, solved in a form
+  // that stays finite when v0 = 0 (a cusp at the knot).
+  const double slope = (k1.speed - k0.speed) / width;
+  const double discriminant = k0.speed * k0.speed + 2.0 * slope * remaining;
+  double tau = width * remaining / span;
+  if (discriminant > 0.0 && k0.speed + std::sqrt(discriminant) > 0.0) {
+    tau = 2.0 * remaining / (k0.speed + std::sqrt(discriminant));
+  }
+  double lo = k0.t;
+  double hi = k1.t;
+  double t = std::clamp(k0.t + tau, lo, hi);
+
+  // Newton on s(t) - distance inside the bracket, bisecting when a step leaves it or stalls
+  // (the speed vanishes at cusps).
+  const double tolerance = kInverseTolerance * scale_;
+  for (int iteration = 0; iteration < 100; ++iteration) {
+    const double residual = IntegrateSpeed(k0.t, t) - remaining;
+    if (std::abs(residual) <= tolerance) return t;
+    if (residual < 0.0) {
+      lo = t;
+    } else {
+      hi = t;
+    }
+    const glm::dvec2 d1 = Derivative(t);
+    const double speed = glm::length(d1);
+    double next = speed > 0.0 ? t - residual / speed : lo;
+    if (!(next > lo && next < hi)) {
+      next = 0.5 * (lo + hi);
+    } else {
+      // Quadratic convergence: the residual after this step is about s''·δ²/2. When that is
+      // already negligible, skip the quadrature that would only confirm it.
+      const double step = residual / speed;
+      const double acceleration = glm::dot(d1, SecondDerivative(t)) / speed;
+      if (std::abs(0.5 * acceleration * step * step) <= 0.25 * tolerance) {
+        return next;
+      }
+    }
+    if (next == t) return t;
+    t = next;
+  }
+  return t;
+}
+
+Pose2 CubicBezier::Sample(double distance) const {
+  const double t = ParameterAtDistance(distance);
+  return {Position(t), TangentHeading(t)};
+}
+
+}  // namespace md5stage
