@@ -1,0 +1,735 @@
+#include "core/scene/scene_json.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <glm/geometric.hpp>
+#include <set>
+#include <utility>
+
+namespace md5stage {
+
+namespace {
+
+constexpr double kMaxSceneTime = 1e6;  // seconds
+constexpr double kMaxRate = 100.0;
+constexpr double kMaxSpeed = 1e5;  // units per second, also the largest turn radius
+constexpr double kMaxPitch = 90.0;
+
+const char* PlayModeName(PlayMode mode) {
+  switch (mode) {
+    case PlayMode::kLoop:
+      return "loop";
+    case PlayMode::kOnce:
+      return "once";
+    case PlayMode::kPingPong:
+      return "pingpong";
+  }
+  return "loop";
+}
+
+std::string Field(const std::string& path, const char* key) {
+  return path.empty() ? std::string(key) : path + "." + key;
+}
+
+std::string Index(const std::string& path, std::size_t index) {
+  return path + "[" + std::to_string(index) + "]";
+}
+
+// How a value reads in a message: short, and never more than a quoted excerpt of a string.
+std::string Describe(const JsonValue* value) {
+  if (value == nullptr) return "nothing";
+  switch (value->type()) {
+    case JsonValue::Type::kNull:
+      return "null";
+    case JsonValue::Type::kBool:
+      return value->as_bool() ? "true" : "false";
+    case JsonValue::Type::kNumber:
+      return FormatJsonNumber(value->as_number());
+    case JsonValue::Type::kString: {
+      const std::string& text = value->as_string();
+      constexpr std::size_t kExcerpt = 40;
+      if (text.size() <= kExcerpt) return WriteJson(JsonValue(text));
+      std::size_t cut = kExcerpt;
+      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+      return WriteJson(JsonValue(text.substr(0, cut))) + "...";
+    }
+    case JsonValue::Type::kArray: {
+      const JsonArray& items = value->as_array();
+      if (items.empty()) return "an empty array";
+      bool numbers = items.size() <= 4;
+      for (const JsonValue& item : items) numbers = numbers && item.is_number();
+      if (!numbers) return "an array of " + std::to_string(items.size());
+      std::string text = "[";
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        text += (i > 0 ? ", " : "") + FormatJsonNumber(items[i].as_number());
+      }
+      return text + "]";
+    }
+    case JsonValue::Type::kObject:
+      return "an object";
+  }
+  return "?";
+}
+
+std::string Describe(glm::dvec2 point) {
+  return "[" + FormatJsonNumber(point.x) + ", " + FormatJsonNumber(point.y) + "]";
+}
+
+int PointCount(const RouteSegment& segment) {
+  return segment.kind == RouteSegment::Kind::kLine ? 2 : 4;
+}
+
+// The join rule of Route::Build: end points closer than 1e-9 relative to the coordinates' size
+// are shared.
+bool PointsMeet(glm::dvec2 a, glm::dvec2 b) {
+  constexpr double kJoinTolerance = 1e-9;
+  const double size = std::max({1.0, std::abs(a.x), std::abs(a.y), std::abs(b.x), std::abs(b.y)});
+  return glm::length(a - b) <= kJoinTolerance * size;
+}
+
+bool HasControlCharacters(const std::string& text) {
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) return true;
+  }
+  return false;
+}
+
+// A source that can travel: an https URL, or a path inside the site's assets/ folder (relative,
+// without "..", without a scheme or backslashes).
+bool IsTravellingSource(const std::string& source) {
+  if (source.empty() || source.size() > kMaxSceneSourceLength || HasControlCharacters(source)) {
+    return false;
+  }
+  if (source.find(' ') != std::string::npos || source.find('\\') != std::string::npos) {
+    return false;
+  }
+  if (source.rfind("https://", 0) == 0) return source.size() > 8 && source[8] != '/';
+  if (source[0] == '/' || source.find(':') != std::string::npos) return false;
+  if (source.find_first_of("?#") != std::string::npos) return false;
+  std::size_t start = 0;
+  while (start <= source.size()) {
+    std::size_t end = source.find('/', start);
+    if (end == std::string::npos) end = source.size();
+    const std::string_view part(source.data() + start, end - start);
+    if (part.empty() || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+std::string RangeText(double min, double max, bool min_exclusive) {
+  if (min_exclusive) {
+    return "a number > " + FormatJsonNumber(min) + " and <= " + FormatJsonNumber(max);
+  }
+  return "a number in [" + FormatJsonNumber(min) + ", " + FormatJsonNumber(max) + "]";
+}
+
+class SceneReader {
+ public:
+  explicit SceneReader(std::string_view file) : file_(file) {}
+
+  Result<Scene> Read(const JsonValue& root) {
+    Scene scene;
+    if (!ReadScene(root, scene)) return error_;
+    return scene;
+  }
+
+ private:
+  // ---- error reporting --------------------------------------------------------------------------
+
+  bool Fail(const JsonValue* at, const JsonValue* fallback_location, const std::string& path,
+            const std::string& expected) {
+    const JsonValue* located = at != nullptr ? at : fallback_location;
+    error_ = MakeError(file_, located != nullptr ? located->line() : 0,
+                       located != nullptr ? located->column() : 0,
+                       path + ": expected " + expected + ", found " + Describe(at));
+    return false;
+  }
+
+  // ---- typed fields: absent optional fields keep `out` unchanged
+  // ---------------------------------
+
+  bool Number(const JsonValue& object, const std::string& path, const char* key, double min,
+              double max, double& out, bool min_exclusive = false) {
+    const JsonValue* value = object.Find(key);
+    if (value == nullptr) return true;
+    const double number = value->as_number();
+    const bool in_range =
+        value->is_number() && (min_exclusive ? number > min : number >= min) && number <= max;
+    if (!in_range)
+      return Fail(value, &object, Field(path, key), RangeText(min, max, min_exclusive));
+    out = number;
+    return true;
+  }
+
+  bool Coordinate(const JsonValue& object, const std::string& path, const char* key, double& out) {
+    return Number(object, path, key, -kMaxSceneCoordinate, kMaxSceneCoordinate, out);
+  }
+
+  bool Bool(const JsonValue& object, const std::string& path, const char* key, bool& out) {
+    const JsonValue* value = object.Find(key);
+    if (value == nullptr) return true;
+    if (!value->is_bool()) return Fail(value, &object, Field(path, key), "true or false");
+    out = value->as_bool();
+    return true;
+  }
+
+  bool CheckName(const JsonValue* value, const JsonValue& parent, const std::string& path,
+                 bool allow_empty) {
+    const bool ok = value != nullptr && value->is_string() &&
+                    (allow_empty || !value->as_string().empty()) &&
+                    value->as_string().size() <= kMaxSceneNameLength &&
+                    !HasControlCharacters(value->as_string());
+    if (ok) return true;
+    return Fail(value, &parent, path,
+                std::string("a name of ") + (allow_empty ? "0" : "1") + " to " +
+                    std::to_string(kMaxSceneNameLength) + " characters");
+  }
+
+  bool Name(const JsonValue& object, const std::string& path, const char* key, bool required,
+            bool allow_empty, std::string& out) {
+    const JsonValue* value = object.Find(key);
+    if (value == nullptr && !required) return true;
+    if (!CheckName(value, object, Field(path, key), allow_empty)) return false;
+    out = value->as_string();
+    return true;
+  }
+
+  bool PlayModeField(const JsonValue& object, const std::string& path, const char* key,
+                     PlayMode& out) {
+    const JsonValue* value = object.Find(key);
+    if (value == nullptr) return true;
+    for (PlayMode mode : {PlayMode::kLoop, PlayMode::kOnce, PlayMode::kPingPong}) {
+      if (value->is_string() && value->as_string() == PlayModeName(mode)) {
+        out = mode;
+        return true;
+      }
+    }
+    return Fail(value, &object, Field(path, key), "\"loop\", \"once\" or \"pingpong\"");
+  }
+
+  // An array member with at most `max` items; absent is an empty array unless required.
+  bool Array(const JsonValue& object, const std::string& path, const char* key, std::size_t max,
+             const char* item_name, bool required, const JsonArray*& out) {
+    static const JsonArray kEmpty;
+    out = &kEmpty;
+    const JsonValue* value = object.Find(key);
+    if (value == nullptr && !required) return true;
+    if (value == nullptr || !value->is_array()) {
+      return Fail(value, &object, Field(path, key), std::string("an array of ") + item_name);
+    }
+    if (value->as_array().size() > max) {
+      error_ = MakeError(file_, value->line(), value->column(),
+                         Field(path, key) + ": expected at most " + std::to_string(max) + " " +
+                             item_name + ", found " + std::to_string(value->as_array().size()));
+      return false;
+    }
+    out = &value->as_array();
+    return true;
+  }
+
+  // [x, y] or [x, y, z] of coordinates.
+  template <int kSize>
+  bool Vector(const JsonValue* value, const JsonValue& parent, const std::string& path,
+              double (&out)[kSize]) {
+    const char* shape = kSize == 2 ? "an [x, y] array" : "an [x, y, z] array";
+    if (value == nullptr || !value->is_array() || value->as_array().size() != kSize) {
+      return Fail(value, &parent, path, shape);
+    }
+    for (int i = 0; i < kSize; ++i) {
+      const JsonValue& item = value->as_array()[i];
+      if (!item.is_number() || !(std::abs(item.as_number()) <= kMaxSceneCoordinate)) {
+        return Fail(&item, value, Index(path, i),
+                    RangeText(-kMaxSceneCoordinate, kMaxSceneCoordinate, false));
+      }
+      out[i] = item.as_number();
+    }
+    return true;
+  }
+
+  bool Vec2(const JsonValue& object, const std::string& path, const char* key, glm::dvec2& out) {
+    const JsonValue* value = object.Find(key);
+    if (value == nullptr) return true;
+    double xy[2];
+    if (!Vector(value, object, Field(path, key), xy)) return false;
+    out = glm::dvec2(xy[0], xy[1]);
+    return true;
+  }
+
+  bool Vec3(const JsonValue& object, const std::string& path, const char* key, glm::dvec3& out) {
+    const JsonValue* value = object.Find(key);
+    if (value == nullptr) return true;
+    double xyz[3];
+    if (!Vector(value, object, Field(path, key), xyz)) return false;
+    out = glm::dvec3(xyz[0], xyz[1], xyz[2]);
+    return true;
+  }
+
+  bool Object(const JsonValue* value, const JsonValue* parent, const std::string& path) {
+    if (value != nullptr && value->is_object()) return true;
+    return Fail(value, parent, path, "an object");
+  }
+
+  // ---- scene parts ------------------------------------------------------------------------------
+
+  bool ReadScene(const JsonValue& root, Scene& scene) {
+    if (!Object(&root, nullptr, "scene")) return false;
+    const JsonValue* version = root.Find("version");
+    if (version == nullptr || !version->is_number() || version->as_number() != kSceneVersion) {
+      return Fail(version, &root, "version", std::to_string(kSceneVersion));
+    }
+    const JsonArray* items = nullptr;
+    if (!Array(root, "", "models", kMaxSceneModels, "models", false, items)) return false;
+    scene.models.resize(items->size());
+    for (std::size_t i = 0; i < items->size(); ++i) {
+      if (!ReadModel((*items)[i], root, Index("models", i), scene, scene.models[i])) return false;
+    }
+    if (!Array(root, "", "routes", kMaxSceneRoutes, "routes", false, items)) return false;
+    scene.routes.resize(items->size());
+    for (std::size_t i = 0; i < items->size(); ++i) {
+      if (!ReadRoute((*items)[i], root, Index("routes", i), scene.routes[i])) return false;
+    }
+    if (!Array(root, "", "instances", kMaxSceneInstances, "instances", false, items)) return false;
+    scene.instances.resize(items->size());
+    for (std::size_t i = 0; i < items->size(); ++i) {
+      if (!ReadInstance((*items)[i], root, Index("instances", i), scene, scene.instances[i])) {
+        return false;
+      }
+    }
+    if (const JsonValue* camera = root.Find("camera")) {
+      if (!ReadCamera(*camera, root, scene.camera)) return false;
+    }
+    if (const JsonValue* display = root.Find("display")) {
+      if (!ReadDisplay(*display, root, scene.display)) return false;
+    }
+    return Number(root, "", "time", 0, kMaxSceneTime, scene.time) &&
+           Bool(root, "", "playing", scene.playing);
+  }
+
+  bool ReadModel(const JsonValue& value, const JsonValue& parent, const std::string& path,
+                 const Scene& scene, SceneModel& model) {
+    if (!Object(&value, &parent, path)) return false;
+    if (!Name(value, path, "name", true, false, model.name)) return false;
+    for (const SceneModel& other : scene.models) {
+      if (&other == &model) break;
+      if (other.name == model.name) {
+        return Fail(value.Find("name"), &value, Field(path, "name"), "a unique model name");
+      }
+    }
+    if (!Bool(value, path, "local", model.local)) return false;
+    const auto source = [&](const JsonValue* source_value, const std::string& source_path,
+                            std::string& out) {
+      const bool ok =
+          source_value != nullptr && source_value->is_string() &&
+          (model.local ? !source_value->as_string().empty() &&
+                             source_value->as_string().size() <= kMaxSceneSourceLength &&
+                             !HasControlCharacters(source_value->as_string())
+                       : IsTravellingSource(source_value->as_string()));
+      if (!ok) {
+        return Fail(source_value, &value, source_path,
+                    model.local ? "a file name" : "an assets-relative path or an https:// URL");
+      }
+      out = source_value->as_string();
+      return true;
+    };
+    if (!source(value.Find("mesh"), Field(path, "mesh"), model.mesh)) return false;
+    const JsonArray* anims = nullptr;
+    if (!Array(value, path, "anims", kMaxModelAnims, "anims", false, anims)) return false;
+    model.anims.resize(anims->size());
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < anims->size(); ++i) {
+      const std::string anim_path = Index(Field(path, "anims"), i);
+      if (!source(&(*anims)[i], anim_path, model.anims[i])) return false;
+      const std::string name = AnimNameFromSource(model.anims[i]);
+      if (name.empty() || name.size() > kMaxSceneNameLength) {
+        return Fail(&(*anims)[i], &value, anim_path,
+                    "a file name of 1 to " + std::to_string(kMaxSceneNameLength) + " characters");
+      }
+      if (!names.insert(name).second) {
+        return Fail(&(*anims)[i], &value, anim_path, "an anim with a name of its own");
+      }
+    }
+    return true;
+  }
+
+  bool ReadPoints(const JsonValue& points, const std::string& path, RouteSegment& segment) {
+    const int count = PointCount(segment);
+    if (!points.is_array() || points.as_array().size() != static_cast<std::size_t>(count)) {
+      return Fail(&points, nullptr, path, "an array of " + std::to_string(count) + " points");
+    }
+    for (int i = 0; i < count; ++i) {
+      double xy[2];
+      if (!Vector(&points.as_array()[i], points, Index(path, i), xy)) return false;
+      segment.points[i] = glm::dvec2(xy[0], xy[1]);
+    }
+    for (int i = count; i < 4; ++i) segment.points[i] = segment.points[count - 1];
+    return true;
+  }
+
+  bool ReadRoute(const JsonValue& value, const JsonValue& parent, const std::string& path,
+                 SceneRoute& route) {
+    if (!Object(&value, &parent, path)) return false;
+    if (!Name(value, path, "name", false, true, route.name)) return false;
+    if (!Bool(value, path, "closed", route.closed)) return false;
+    const JsonArray* segments = nullptr;
+    if (!Array(value, path, "segments", kMaxRouteSegments, "segments", true, segments)) {
+      return false;
+    }
+    if (segments->empty()) {
+      return Fail(value.Find("segments"), &value, Field(path, "segments"), "at least 1 segment");
+    }
+    route.segments.resize(segments->size());
+    for (std::size_t i = 0; i < segments->size(); ++i) {
+      const JsonValue& item = (*segments)[i];
+      const std::string item_path = Index(Field(path, "segments"), i);
+      if (!Object(&item, &value, item_path)) return false;
+      const JsonValue* line = item.Find("line");
+      const JsonValue* bezier = item.Find("bezier");
+      if ((line == nullptr) == (bezier == nullptr)) {
+        error_ = MakeError(file_, item.line(), item.column(),
+                           item_path + ": expected a \"line\" or a \"bezier\" member, found " +
+                               (line == nullptr ? "neither" : "both"));
+        return false;
+      }
+      RouteSegment& segment = route.segments[i];
+      segment.kind = line != nullptr ? RouteSegment::Kind::kLine : RouteSegment::Kind::kBezier;
+      const JsonValue& points = line != nullptr ? *line : *bezier;
+      const std::string points_path = Field(item_path, line != nullptr ? "line" : "bezier");
+      if (!ReadPoints(points, points_path, segment)) return false;
+      if (i > 0 && !PointsMeet(route.segments[i - 1].end(), segment.start())) {
+        return Fail(&points.as_array()[0], &points, Index(points_path, 0),
+                    "the end of segments[" + std::to_string(i - 1) + "] " +
+                        Describe(route.segments[i - 1].end()));
+      }
+    }
+    if (route.closed && !PointsMeet(route.segments.back().end(), route.segments.front().start())) {
+      const JsonValue& last = segments->back();
+      const bool is_line = route.segments.back().kind == RouteSegment::Kind::kLine;
+      const JsonValue& points = *last.Find(is_line ? "line" : "bezier");
+      const std::string points_path =
+          Field(Index(Field(path, "segments"), segments->size() - 1), is_line ? "line" : "bezier");
+      return Fail(&points.as_array().back(), &points,
+                  Index(points_path, points.as_array().size() - 1),
+                  "the start of segments[0] " + Describe(route.segments.front().start()) +
+                      " (the route is closed)");
+    }
+    return true;
+  }
+
+  // An anim name of the instance's model, or empty.
+  bool AnimName(const JsonValue& object, const std::string& path, const char* key,
+                const SceneModel& model, std::string& out) {
+    if (!Name(object, path, key, false, true, out)) return false;
+    if (out.empty()) return true;
+    for (const std::string& anim : model.anims) {
+      if (AnimNameFromSource(anim) == out) return true;
+    }
+    return Fail(object.Find(key), &object, Field(path, key),
+                "an anim name of model \"" + model.name + "\"");
+  }
+
+  bool ReadInstance(const JsonValue& value, const JsonValue& parent, const std::string& path,
+                    const Scene& scene, SceneInstance& instance) {
+    if (!Object(&value, &parent, path)) return false;
+    if (!Name(value, path, "model", true, false, instance.model)) return false;
+    const SceneModel* model = FindSceneModel(scene, instance.model);
+    if (model == nullptr) {
+      return Fail(value.Find("model"), &value, Field(path, "model"), "the name of a model");
+    }
+    const double max_route = static_cast<double>(scene.routes.size()) - 1;
+    double route = -1;
+    if (!Vec2(value, path, "position", instance.position) ||
+        !Coordinate(value, path, "heading", instance.heading_degrees) ||
+        !AnimName(value, path, "animation", *model, instance.animation) ||
+        !Number(value, path, "time", 0, kMaxSceneTime, instance.time) ||
+        !Number(value, path, "rate", -kMaxRate, kMaxRate, instance.rate) ||
+        !PlayModeField(value, path, "mode", instance.mode) ||
+        !AnimName(value, path, "locomotion", *model, instance.locomotion) ||
+        !AnimName(value, path, "idle", *model, instance.idle) ||
+        !Number(value, path, "speed", 0, kMaxSpeed, instance.speed) ||
+        !Number(value, path, "turn_radius", 0, kMaxSpeed, instance.turn_radius) ||
+        !Number(value, path, "route", -1, max_route, route) ||
+        !PlayModeField(value, path, "route_mode", instance.route_mode) ||
+        !Number(value, path, "start_delay", 0, kMaxSceneTime, instance.start_delay)) {
+      return false;
+    }
+    if (route != std::floor(route)) {
+      return Fail(value.Find("route"), &value, Field(path, "route"),
+                  "an integer in [-1, " + FormatJsonNumber(max_route) + "]");
+    }
+    instance.route = static_cast<int>(route);
+    const JsonValue* target = value.Find("target");
+    if (target != nullptr && !target->is_null()) {
+      const std::string target_path = Field(path, "target");
+      if (!Object(target, &value, target_path)) return false;
+      if (instance.route >= 0) {
+        error_ = MakeError(file_, target->line(), target->column(),
+                           target_path + ": expected a route or a target, found both");
+        return false;
+      }
+      SceneTarget& out = instance.target.emplace();
+      const auto required = [&](const char* key, double& coordinate) {
+        if (target->Find(key) == nullptr) {
+          return Fail(nullptr, target, Field(target_path, key),
+                      RangeText(-kMaxSceneCoordinate, kMaxSceneCoordinate, false));
+        }
+        return Coordinate(*target, target_path, key, coordinate);
+      };
+      if (!required("x", out.position.x) || !required("y", out.position.y)) return false;
+      if (target->Find("heading") != nullptr) {
+        double heading = 0;
+        if (!Coordinate(*target, target_path, "heading", heading)) return false;
+        out.heading_degrees = heading;
+      }
+    }
+    const JsonArray* attachments = nullptr;
+    if (!Array(value, path, "attachments", kMaxInstanceAttachments, "attachments", false,
+               attachments)) {
+      return false;
+    }
+    instance.attachments.resize(attachments->size());
+    for (std::size_t i = 0; i < attachments->size(); ++i) {
+      const JsonValue& item = (*attachments)[i];
+      const std::string item_path = Index(Field(path, "attachments"), i);
+      SceneAttachment& attachment = instance.attachments[i];
+      if (!Object(&item, &value, item_path) ||
+          !Name(item, item_path, "model", true, false, attachment.model)) {
+        return false;
+      }
+      if (FindSceneModel(scene, attachment.model) == nullptr) {
+        return Fail(item.Find("model"), &item, Field(item_path, "model"), "the name of a model");
+      }
+      if (!Name(item, item_path, "joint", true, false, attachment.joint) ||
+          !Vec3(item, item_path, "offset", attachment.offset) ||
+          !Vec3(item, item_path, "rotation", attachment.rotation_degrees)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  bool ReadCamera(const JsonValue& camera, const JsonValue& root, SceneCamera& out) {
+    return Object(&camera, &root, "camera") && Vec3(camera, "camera", "target", out.target) &&
+           Coordinate(camera, "camera", "yaw", out.yaw_degrees) &&
+           Number(camera, "camera", "pitch", -kMaxPitch, kMaxPitch, out.pitch_degrees) &&
+           Number(camera, "camera", "distance", 0, kMaxSceneCoordinate, out.distance, true);
+  }
+
+  bool ReadDisplay(const JsonValue& display, const JsonValue& root, SceneDisplay& out) {
+    return Object(&display, &root, "display") && Bool(display, "display", "grid", out.grid) &&
+           Bool(display, "display", "skeleton", out.skeleton) &&
+           Bool(display, "display", "joint_names", out.joint_names) &&
+           Bool(display, "display", "bounds", out.bounds) &&
+           Bool(display, "display", "wireframe", out.wireframe) &&
+           Bool(display, "display", "normals", out.normals) &&
+           Bool(display, "display", "routes", out.routes) &&
+           Bool(display, "display", "turn_circles", out.turn_circles);
+  }
+
+  std::string file_;
+  Diagnostic error_;
+};
+
+// ---- writer ------------------------------------------------------------------------------------
+
+class SceneWriter {
+ public:
+  explicit SceneWriter(const SceneWriteOptions& options) : options_(options) {}
+
+  JsonValue Write(const Scene& scene) const {
+    JsonValue root = JsonValue::MakeObject();
+    root.Set("version", kSceneVersion);
+    if (!scene.models.empty() || !options_.omit_defaults) {
+      JsonValue& models = root.Set("models", JsonValue::MakeArray());
+      for (const SceneModel& model : scene.models) models.Append(Model(model));
+    }
+    if (!scene.routes.empty() || !options_.omit_defaults) {
+      JsonValue& routes = root.Set("routes", JsonValue::MakeArray());
+      for (const SceneRoute& route : scene.routes) routes.Append(Route(route));
+    }
+    if (!scene.instances.empty() || !options_.omit_defaults) {
+      JsonValue& instances = root.Set("instances", JsonValue::MakeArray());
+      for (const SceneInstance& instance : scene.instances) instances.Append(Instance(instance));
+    }
+    const SceneCamera default_camera;
+    JsonValue camera = JsonValue::MakeObject();
+    if (Keep(scene.camera.target != default_camera.target)) {
+      camera.Set("target", Vector(scene.camera.target));
+    }
+    if (Keep(scene.camera.yaw_degrees != default_camera.yaw_degrees)) {
+      camera.Set("yaw", Number(scene.camera.yaw_degrees));
+    }
+    if (Keep(scene.camera.pitch_degrees != default_camera.pitch_degrees)) {
+      camera.Set("pitch", Number(scene.camera.pitch_degrees));
+    }
+    if (Keep(scene.camera.distance != default_camera.distance)) {
+      camera.Set("distance", Number(scene.camera.distance));
+    }
+    if (!camera.as_object().empty()) root.Set("camera", std::move(camera));
+    const SceneDisplay defaults;
+    JsonValue display = JsonValue::MakeObject();
+    const std::pair<const char*, bool SceneDisplay::*> flags[] = {
+        {"grid", &SceneDisplay::grid},
+        {"skeleton", &SceneDisplay::skeleton},
+        {"joint_names", &SceneDisplay::joint_names},
+        {"bounds", &SceneDisplay::bounds},
+        {"wireframe", &SceneDisplay::wireframe},
+        {"normals", &SceneDisplay::normals},
+        {"routes", &SceneDisplay::routes},
+        {"turn_circles", &SceneDisplay::turn_circles}};
+    for (const auto& flag : flags) {
+      if (Keep(scene.display.*flag.second != defaults.*flag.second)) {
+        display.Set(flag.first, scene.display.*flag.second);
+      }
+    }
+    if (!display.as_object().empty()) root.Set("display", std::move(display));
+    if (Keep(scene.time != 0)) root.Set("time", Number(scene.time));
+    if (Keep(!scene.playing)) root.Set("playing", scene.playing);
+    return root;
+  }
+
+ private:
+  bool Keep(bool differs_from_default) const {
+    return differs_from_default || !options_.omit_defaults;
+  }
+
+  JsonValue Number(double value) const {
+    if (options_.decimals < 0 || !std::isfinite(value)) return value;
+    const double scale = std::pow(10.0, options_.decimals);
+    const double rounded = std::round(value * scale) / scale;
+    return std::isfinite(rounded) ? rounded : value;
+  }
+
+  JsonValue Vector(const glm::dvec2& v) const { return JsonArray{Number(v.x), Number(v.y)}; }
+  JsonValue Vector(const glm::dvec3& v) const {
+    return JsonArray{Number(v.x), Number(v.y), Number(v.z)};
+  }
+
+  JsonValue Model(const SceneModel& model) const {
+    JsonValue out = JsonValue::MakeObject();
+    out.Set("name", model.name);
+    out.Set("mesh", model.mesh);
+    if (Keep(!model.anims.empty())) {
+      JsonValue& anims = out.Set("anims", JsonValue::MakeArray());
+      for (const std::string& anim : model.anims) anims.Append(anim);
+    }
+    if (Keep(model.local)) out.Set("local", model.local);
+    return out;
+  }
+
+  JsonValue Route(const SceneRoute& route) const {
+    JsonValue out = JsonValue::MakeObject();
+    if (Keep(!route.name.empty())) out.Set("name", route.name);
+    if (Keep(route.closed)) out.Set("closed", route.closed);
+    JsonValue& segments = out.Set("segments", JsonValue::MakeArray());
+    const std::size_t count = route.segments.size();
+    for (std::size_t s = 0; s < count; ++s) {
+      const RouteSegment& segment = route.segments[s];
+      const int point_count = PointCount(segment);
+      JsonValue points = JsonValue::MakeArray();
+      for (int i = 0; i < point_count; ++i) {
+        glm::dvec2 point = segment.points[i];
+        // Rounding may split a join whose two sides differ within the join tolerance; writing
+        // the one value for both sides keeps it joined.
+        if (options_.decimals >= 0 && i == 0 && s > 0) point = route.segments[s - 1].end();
+        if (options_.decimals >= 0 && i == point_count - 1 && route.closed && s == count - 1 &&
+            count > 1) {
+          point = route.segments[0].start();
+        }
+        points.Append(Vector(point));
+      }
+      JsonValue item = JsonValue::MakeObject();
+      item.Set(segment.kind == RouteSegment::Kind::kLine ? "line" : "bezier", std::move(points));
+      segments.Append(std::move(item));
+    }
+    return out;
+  }
+
+  JsonValue Instance(const SceneInstance& instance) const {
+    const SceneInstance defaults;
+    JsonValue out = JsonValue::MakeObject();
+    out.Set("model", instance.model);
+    if (Keep(instance.position != defaults.position)) {
+      out.Set("position", Vector(instance.position));
+    }
+    if (Keep(instance.heading_degrees != 0)) out.Set("heading", Number(instance.heading_degrees));
+    if (Keep(!instance.animation.empty())) out.Set("animation", instance.animation);
+    if (Keep(instance.time != 0)) out.Set("time", Number(instance.time));
+    if (Keep(instance.rate != defaults.rate)) out.Set("rate", Number(instance.rate));
+    if (Keep(instance.mode != defaults.mode)) out.Set("mode", PlayModeName(instance.mode));
+    if (Keep(!instance.locomotion.empty())) out.Set("locomotion", instance.locomotion);
+    if (Keep(!instance.idle.empty())) out.Set("idle", instance.idle);
+    if (Keep(instance.speed != defaults.speed)) out.Set("speed", Number(instance.speed));
+    if (Keep(instance.turn_radius != 0)) out.Set("turn_radius", Number(instance.turn_radius));
+    if (Keep(instance.route != -1)) out.Set("route", instance.route);
+    if (Keep(instance.route_mode != defaults.route_mode)) {
+      out.Set("route_mode", PlayModeName(instance.route_mode));
+    }
+    if (Keep(instance.start_delay != 0)) out.Set("start_delay", Number(instance.start_delay));
+    if (instance.target.has_value()) {
+      JsonValue& target = out.Set("target", JsonValue::MakeObject());
+      target.Set("x", Number(instance.target->position.x));
+      target.Set("y", Number(instance.target->position.y));
+      if (instance.target->heading_degrees.has_value()) {
+        target.Set("heading", Number(*instance.target->heading_degrees));
+      }
+    } else if (!options_.omit_defaults) {
+      out.Set("target", nullptr);
+    }
+    if (Keep(!instance.attachments.empty())) {
+      JsonValue& attachments = out.Set("attachments", JsonValue::MakeArray());
+      for (const SceneAttachment& attachment : instance.attachments) {
+        JsonValue item = JsonValue::MakeObject();
+        item.Set("model", attachment.model);
+        item.Set("joint", attachment.joint);
+        if (Keep(attachment.offset != glm::dvec3(0.0))) {
+          item.Set("offset", Vector(attachment.offset));
+        }
+        if (Keep(attachment.rotation_degrees != glm::dvec3(0.0))) {
+          item.Set("rotation", Vector(attachment.rotation_degrees));
+        }
+        attachments.Append(std::move(item));
+      }
+    }
+    return out;
+  }
+
+  SceneWriteOptions options_;
+};
+
+}  // namespace
+
+Result<Scene> SceneFromJson(std::string_view file, const JsonValue& root) {
+  SceneReader reader(file);
+  return reader.Read(root);
+}
+
+Result<Scene> ParseScene(std::string_view file, std::string_view text) {
+  JsonLimits limits;
+  limits.max_bytes = kMaxSceneJsonBytes;
+  Result<JsonValue> json = ParseJson(file, text, limits);
+  if (!json.ok()) return json.error();
+  return SceneFromJson(file, json.value());
+}
+
+JsonValue SceneToJson(const Scene& scene, const SceneWriteOptions& options) {
+  return SceneWriter(options).Write(scene);
+}
+
+std::string WriteScene(const Scene& scene, const SceneWriteOptions& options) {
+  JsonWriteOptions json_options;
+  json_options.indent = options.indent;
+  return WriteJson(SceneToJson(scene, options), json_options);
+}
+
+Status ValidateScene(const Scene& scene) {
+  // One set of rules: the scene goes through its JSON form. Non-finite numbers become null there
+  // and are rejected as wrong types, which is what they are.
+  Result<Scene> read = SceneFromJson("", SceneToJson(scene));
+  if (!read.ok()) return read.error();
+  return Status();
+}
+
+}  // namespace md5stage

@@ -1,0 +1,443 @@
+#include "core/scene/scene_json.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "scene_test_util.h"
+
+namespace md5stage {
+namespace {
+
+using testing_util::ExpectScenesNear;
+using testing_util::FullScene;
+
+std::string DocExample() {
+  std::ifstream file(std::string(MD5STAGE_SOURCE_DIR) + "/docs/scene-format.md");
+  std::stringstream text;
+  text << file.rdbuf();
+  const std::string doc = text.str();
+  const std::size_t begin = doc.find("```json\n");
+  const std::size_t end = doc.find("```", begin + 8);
+  if (begin == std::string::npos || end == std::string::npos) return "";
+  return doc.substr(begin + 8, end - begin - 8);
+}
+
+TEST(SceneJsonTest, ReadsTheDocumentedExample) {
+  const std::string example = DocExample();
+  ASSERT_FALSE(example.empty()) << "no ```json block in docs/scene-format.md";
+  Result<Scene> read = ParseScene("scene-format.md", example);
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  const Scene& scene = read.value();
+  ASSERT_EQ(scene.models.size(), 2u);
+  EXPECT_EQ(scene.models[0].name, "walker");
+  EXPECT_EQ(scene.models[0].anims.size(), 2u);
+  EXPECT_TRUE(scene.models[1].anims.empty());
+  ASSERT_EQ(scene.routes.size(), 1u);
+  EXPECT_EQ(scene.routes[0].name, "figure8");
+  EXPECT_TRUE(scene.routes[0].closed);
+  ASSERT_EQ(scene.routes[0].segments.size(), 2u);
+  EXPECT_EQ(scene.routes[0].segments[0],
+            RouteSegment::Bezier({0, 0}, {100, 100}, {200, 100}, {300, 0}));
+  EXPECT_EQ(scene.routes[0].segments[1], RouteSegment::Line({300, 0}, {0, 0}));
+  ASSERT_EQ(scene.instances.size(), 2u);
+  const SceneInstance& walker = scene.instances[0];
+  EXPECT_EQ(walker.animation, "idle");
+  EXPECT_EQ(walker.locomotion, "walk");
+  EXPECT_EQ(walker.speed, 55);
+  EXPECT_EQ(walker.turn_radius, 40);
+  EXPECT_EQ(walker.route, 0);
+  EXPECT_EQ(walker.route_mode, PlayMode::kLoop);
+  EXPECT_EQ(walker.start_delay, 2);
+  EXPECT_FALSE(walker.target.has_value());
+  ASSERT_EQ(walker.attachments.size(), 1u);
+  EXPECT_EQ(walker.attachments[0].joint, "tag_hand_r");
+  const SceneInstance& goer = scene.instances[1];
+  EXPECT_EQ(goer.route, -1);
+  ASSERT_TRUE(goer.target.has_value());
+  EXPECT_EQ(goer.target->position, glm::dvec2(200, 100));
+  EXPECT_EQ(goer.target->heading_degrees, 90.0);
+  EXPECT_EQ(goer.position, glm::dvec2(-100, 50));
+  EXPECT_EQ(scene.camera.distance, 300);
+  EXPECT_TRUE(scene.display.turn_circles);
+  EXPECT_TRUE(scene.playing);
+}
+
+TEST(SceneJsonTest, MinimalSceneTakesDefaults) {
+  Result<Scene> read = ParseScene("s.json", "{\"version\": 1}");
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  ExpectScenesNear(read.value(), Scene(), 0.0);
+  SceneWriteOptions compact;
+  compact.omit_defaults = true;
+  EXPECT_EQ(WriteScene(Scene(), compact), "{\"version\":1}");
+}
+
+TEST(SceneJsonTest, RoundTripsExactly) {
+  const Scene scene = FullScene();
+  ASSERT_TRUE(ValidateScene(scene).ok()) << ValidateScene(scene).error().ToString();
+  for (bool omit_defaults : {false, true}) {
+    for (int indent : {0, 2}) {
+      SCOPED_TRACE(std::to_string(omit_defaults) + " " + std::to_string(indent));
+      SceneWriteOptions options;
+      options.omit_defaults = omit_defaults;
+      options.indent = indent;
+      const std::string text = WriteScene(scene, options);
+      Result<Scene> read = ParseScene("s.json", text);
+      ASSERT_TRUE(read.ok()) << read.error().ToString() << "\n" << text;
+      ExpectScenesNear(read.value(), scene, 0.0);
+    }
+  }
+  // Defaults are written out when not omitted, so a reader sees every field.
+  const std::string full = WriteScene(Scene());
+  for (const char* key : {"\"models\"", "\"camera\"", "\"display\"", "\"time\"", "\"playing\""}) {
+    EXPECT_NE(full.find(key), std::string::npos) << key;
+  }
+}
+
+TEST(SceneJsonTest, RoundingKeepsJoinsJoined) {
+  // Two sides of a join that differ within the join tolerance, straddling a rounding boundary.
+  Scene scene;
+  SceneRoute route;
+  route.closed = true;
+  route.segments.push_back(RouteSegment::Line({0.0000004999999, 0}, {10.0000005, 0}));
+  route.segments.push_back(RouteSegment::Line({10.0000004999999, 0}, {10, 10}));
+  route.segments.push_back(RouteSegment::Line({10, 10}, {0.0000005000001, 0}));
+  scene.routes.push_back(route);
+  ASSERT_TRUE(ValidateScene(scene).ok()) << ValidateScene(scene).error().ToString();
+  SceneWriteOptions options;
+  options.decimals = 6;
+  const std::string text = WriteScene(scene, options);
+  Result<Scene> read = ParseScene("s.json", text);
+  ASSERT_TRUE(read.ok()) << read.error().ToString() << "\n" << text;
+  ExpectScenesNear(read.value(), scene, 1e-6);
+}
+
+TEST(SceneJsonTest, IgnoresUnknownFields) {
+  Result<Scene> read = ParseScene(
+      "s.json",
+      R"({"version":1,"future":{"deep":[1,2,{"x":null}]},"models":[{"name":"m","mesh":"m.md5mesh",
+          "color":"red"}],"instances":[{"model":"m","glow":true,"target":null}],
+          "camera":{"fov":60},"display":{"fog":true}})");
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  EXPECT_EQ(read.value().instances.size(), 1u);
+  EXPECT_FALSE(read.value().instances[0].target.has_value());
+}
+
+// A scene document around one instance (and optionally more root members).
+std::string Doc(const std::string& instance, const std::string& extra = "") {
+  return R"({"version":1,"models":[{"name":"walker","mesh":"models/walker/walker.md5mesh",)"
+         R"("anims":["models/walker/idle.md5anim","models/walker/walk.md5anim"]},)"
+         R"({"name":"lamp","mesh":"https://example.org/lamp.md5mesh"}],)"
+         R"("routes":[{"segments":[{"line":[[0,0],[100,0]]}]}],"instances":[)" +
+         instance + "]" + extra + "}";
+}
+
+std::string Repeat(const std::string& item, int count) {
+  std::string out;
+  for (int i = 0; i < count; ++i) out += (i > 0 ? "," : "") + item;
+  return out;
+}
+
+struct RejectCase {
+  std::string json;
+  std::string message;  // without the location
+};
+
+TEST(SceneJsonTest, RejectsWrongTypesAndValuesNamingTheField) {
+  const std::string coord = "a number in [-1000000, 1000000]";
+  const std::string name = "a name of 1 to 128 characters";
+  const std::string source = "an assets-relative path or an https:// URL";
+  const RejectCase cases[] = {
+      // root
+      {"[]", "scene: expected an object, found an empty array"},
+      {"{}", "version: expected 1, found nothing"},
+      {"{\"version\":2}", "version: expected 1, found 2"},
+      {"{\"version\":\"1\"}", "version: expected 1, found \"1\""},
+      {"{\"version\":1,\"models\":{}}", "models: expected an array of models, found an object"},
+      {"{\"version\":1,\"time\":-1}", "time: expected a number in [0, 1000000], found -1"},
+      {"{\"version\":1,\"playing\":1}", "playing: expected true or false, found 1"},
+      {"{\"version\":1,\"camera\":[]}", "camera: expected an object, found an empty array"},
+      {"{\"version\":1,\"camera\":{\"pitch\":95}}",
+       "camera.pitch: expected a number in [-90, 90], found 95"},
+      {"{\"version\":1,\"camera\":{\"distance\":0}}",
+       "camera.distance: expected a number > 0 and <= 1000000, found 0"},
+      {"{\"version\":1,\"camera\":{\"target\":[0,0]}}",
+       "camera.target: expected an [x, y, z] array, found [0, 0]"},
+      {"{\"version\":1,\"display\":{\"grid\":\"yes\"}}",
+       "display.grid: expected true or false, found \"yes\""},
+      // models
+      {"{\"version\":1,\"models\":[" + Repeat("{}", 65) + "]}",
+       "models: expected at most 64 models, found 65"},
+      {"{\"version\":1,\"models\":[5]}", "models[0]: expected an object, found 5"},
+      {"{\"version\":1,\"models\":[{\"mesh\":\"a.md5mesh\"}]}",
+       "models[0].name: expected " + name + ", found nothing"},
+      {"{\"version\":1,\"models\":[{\"name\":\"\",\"mesh\":\"a.md5mesh\"}]}",
+       "models[0].name: expected " + name + ", found \"\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"" + std::string(129, 'n') +
+           "\",\"mesh\":\"a.md5mesh\"}]}",
+       "models[0].name: expected " + name + ", found \"" + std::string(40, 'n') + "\"..."},
+      {"{\"version\":1,\"models\":[{\"name\":\"a\\nb\",\"mesh\":\"a.md5mesh\"}]}",
+       "models[0].name: expected " + name + ", found \"a\\nb\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"a.md5mesh\"},"
+       "{\"name\":\"m\",\"mesh\":\"b.md5mesh\"}]}",
+       "models[1].name: expected a unique model name, found \"m\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\"}]}",
+       "models[0].mesh: expected " + source + ", found nothing"},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":7}]}",
+       "models[0].mesh: expected " + source + ", found 7"},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"../secret.md5mesh\"}]}",
+       "models[0].mesh: expected " + source + ", found \"../secret.md5mesh\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"a/../../b.md5mesh\"}]}",
+       "models[0].mesh: expected " + source + ", found \"a/../../b.md5mesh\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"/etc/passwd\"}]}",
+       "models[0].mesh: expected " + source + ", found \"/etc/passwd\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"javascript:alert(1)\"}]}",
+       "models[0].mesh: expected " + source + ", found \"javascript:alert(1)\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"http://x.org/a.md5mesh\"}]}",
+       "models[0].mesh: expected " + source + ", found \"http://x.org/a.md5mesh\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"https:///a.md5mesh\"}]}",
+       "models[0].mesh: expected " + source + ", found \"https:///a.md5mesh\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"a\\\\b.md5mesh\"}]}",
+       "models[0].mesh: expected " + source + ", found \"a\\\\b.md5mesh\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"a//b.md5mesh\"}]}",
+       "models[0].mesh: expected " + source + ", found \"a//b.md5mesh\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"a.md5mesh\",\"anims\":\"walk\"}]}",
+       "models[0].anims: expected an array of anims, found \"walk\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"a.md5mesh\",\"anims\":[\"a/walk."
+       "md5anim\",\"b/walk.md5anim\"]}]}",
+       "models[0].anims[1]: expected an anim with a name of its own, found \"b/walk.md5anim\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"a.md5mesh\",\"anims\":[\"a/\"]}]}",
+       "models[0].anims[0]: expected " + source + ", found \"a/\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"a.md5mesh\",\"local\":\"no\"}]}",
+       "models[0].local: expected true or false, found \"no\""},
+      {"{\"version\":1,\"models\":[{\"name\":\"m\",\"mesh\":\"\",\"local\":true}]}",
+       "models[0].mesh: expected a file name, found \"\""},
+      // routes
+      {"{\"version\":1,\"routes\":[{}]}",
+       "routes[0].segments: expected an array of segments, found nothing"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[]}]}",
+       "routes[0].segments: expected at least 1 segment, found an empty array"},
+      {"{\"version\":1,\"routes\":[{\"name\":3,\"segments\":[]}]}",
+       "routes[0].name: expected a name of 0 to 128 characters, found 3"},
+      {"{\"version\":1,\"routes\":[{\"closed\":1,\"segments\":[]}]}",
+       "routes[0].closed: expected true or false, found 1"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[" + Repeat("{\"line\":[[0,0],[0,0]]}", 4097) +
+           "]}]}",
+       "routes[0].segments: expected at most 4096 segments, found 4097"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[{}]}]}",
+       "routes[0].segments[0]: expected a \"line\" or a \"bezier\" member, found neither"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[{\"line\":[[0,0],[1,0]],\"bezier\":[]}]}]}",
+       "routes[0].segments[0]: expected a \"line\" or a \"bezier\" member, found both"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[{\"bezier\":[[0,0],[1,0],[2,0]]}]}]}",
+       "routes[0].segments[0].bezier: expected an array of 4 points, found an array of 3"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[{\"line\":[[0,0],[1,0],[2,0]]}]}]}",
+       "routes[0].segments[0].line: expected an array of 2 points, found an array of 3"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[{\"line\":[[0,0],[1]]}]}]}",
+       "routes[0].segments[0].line[1]: expected an [x, y] array, found [1]"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[{\"line\":[[0,0],[1,null]]}]}]}",
+       "routes[0].segments[0].line[1][1]: expected " + coord + ", found null"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[{\"line\":[[0,0],[1,2e6]]}]}]}",
+       "routes[0].segments[0].line[1][1]: expected " + coord + ", found 2000000"},
+      {"{\"version\":1,\"routes\":[{\"segments\":[{\"line\":[[0,0],[1,0]]},"
+       "{\"line\":[[2,0],[3,0]]}]}]}",
+       "routes[0].segments[1].line[0]: expected the end of segments[0] [1, 0], found [2, 0]"},
+      {"{\"version\":1,\"routes\":[{\"closed\":true,\"segments\":[{\"line\":[[0,0],[1,0]]}]}]}",
+       "routes[0].segments[0].line[1]: expected the start of segments[0] [0, 0] (the route is "
+       "closed), found [1, 0]"},
+      // instances
+      {Doc("5"), "instances[0]: expected an object, found 5"},
+      {Doc("{}"), "instances[0].model: expected " + name + ", found nothing"},
+      {Doc("{\"model\":\"ghost\"}"),
+       "instances[0].model: expected the name of a model, found \"ghost\""},
+      {Doc("{\"model\":\"<script>alert(1)</script>\"}"),
+       "instances[0].model: expected the name of a model, found \"<script>alert(1)</script>\""},
+      {Doc("{\"model\":\"walker\",\"speed\":\"fast\"}"),
+       "instances[0].speed: expected a number in [0, 100000], found \"fast\""},
+      {Doc("{\"model\":\"walker\",\"speed\":-1}"),
+       "instances[0].speed: expected a number in [0, 100000], found -1"},
+      {Doc("{\"model\":\"walker\",\"turn_radius\":true}"),
+       "instances[0].turn_radius: expected a number in [0, 100000], found true"},
+      {Doc("{\"model\":\"walker\",\"rate\":1000}"),
+       "instances[0].rate: expected a number in [-100, 100], found 1000"},
+      {Doc("{\"model\":\"walker\",\"time\":-0.5}"),
+       "instances[0].time: expected a number in [0, 1000000], found -0.5"},
+      {Doc("{\"model\":\"walker\",\"start_delay\":[]}"),
+       "instances[0].start_delay: expected a number in [0, 1000000], found an empty array"},
+      {Doc("{\"model\":\"walker\",\"heading\":1e300}"),
+       "instances[0].heading: expected " + coord + ", found 1e300"},
+      {Doc("{\"model\":\"walker\",\"position\":[1]}"),
+       "instances[0].position: expected an [x, y] array, found [1]"},
+      {Doc("{\"model\":\"walker\",\"position\":[1,\"a\"]}"),
+       "instances[0].position[1]: expected " + coord + ", found \"a\""},
+      {Doc("{\"model\":\"walker\",\"position\":{\"x\":1,\"y\":2}}"),
+       "instances[0].position: expected an [x, y] array, found an object"},
+      {Doc("{\"model\":\"walker\",\"animation\":\"run\"}"),
+       "instances[0].animation: expected an anim name of model \"walker\", found \"run\""},
+      {Doc("{\"model\":\"lamp\",\"idle\":\"idle\"}"),
+       "instances[0].idle: expected an anim name of model \"lamp\", found \"idle\""},
+      {Doc("{\"model\":\"walker\",\"locomotion\":5}"),
+       "instances[0].locomotion: expected a name of 0 to 128 characters, found 5"},
+      {Doc("{\"model\":\"walker\",\"mode\":\"bounce\"}"),
+       "instances[0].mode: expected \"loop\", \"once\" or \"pingpong\", found \"bounce\""},
+      {Doc("{\"model\":\"walker\",\"route_mode\":\"LOOP\"}"),
+       "instances[0].route_mode: expected \"loop\", \"once\" or \"pingpong\", found \"LOOP\""},
+      {Doc("{\"model\":\"walker\",\"route\":1}"),
+       "instances[0].route: expected a number in [-1, 0], found 1"},
+      {Doc("{\"model\":\"walker\",\"route\":-2}"),
+       "instances[0].route: expected a number in [-1, 0], found -2"},
+      {Doc("{\"model\":\"walker\",\"route\":-0.5}"),
+       "instances[0].route: expected an integer in [-1, 0], found -0.5"},
+      {Doc("{\"model\":\"walker\",\"route\":\"0\"}"),
+       "instances[0].route: expected a number in [-1, 0], found \"0\""},
+      {Doc("{\"model\":\"walker\",\"route\":0,\"target\":{\"x\":1,\"y\":2}}"),
+       "instances[0].target: expected a route or a target, found both"},
+      {Doc("{\"model\":\"walker\",\"target\":[1,2]}"),
+       "instances[0].target: expected an object, found [1, 2]"},
+      {Doc("{\"model\":\"walker\",\"target\":{\"x\":1}}"),
+       "instances[0].target.y: expected " + coord + ", found nothing"},
+      {Doc("{\"model\":\"walker\",\"target\":{\"x\":1,\"y\":2,\"heading\":\"north\"}}"),
+       "instances[0].target.heading: expected " + coord + ", found \"north\""},
+      {Doc("{\"model\":\"walker\",\"attachments\":{}}"),
+       "instances[0].attachments: expected an array of attachments, found an object"},
+      {Doc("{\"model\":\"walker\",\"attachments\":[" +
+           Repeat("{\"model\":\"lamp\",\"joint\":\"j\"}", 17) + "]}"),
+       "instances[0].attachments: expected at most 16 attachments, found 17"},
+      {Doc("{\"model\":\"walker\",\"attachments\":[{\"model\":\"lamp\"}]}"),
+       "instances[0].attachments[0].joint: expected " + name + ", found nothing"},
+      {Doc("{\"model\":\"walker\",\"attachments\":[{\"model\":\"x\",\"joint\":\"j\"}]}"),
+       "instances[0].attachments[0].model: expected the name of a model, found \"x\""},
+      {Doc("{\"model\":\"walker\",\"attachments\":[{\"model\":\"lamp\",\"joint\":\"j\","
+           "\"offset\":[0,0]}]}"),
+       "instances[0].attachments[0].offset: expected an [x, y, z] array, found [0, 0]"},
+      {Doc("{\"model\":\"walker\",\"attachments\":[{\"model\":\"lamp\",\"joint\":\"j\","
+           "\"rotation\":[0,0,\"90\"]}]}"),
+       "instances[0].attachments[0].rotation[2]: expected " + coord + ", found \"90\""},
+      {Doc("{\"model\":\"walker\"},{\"model\":\"walker\",\"speed\":null}"),
+       "instances[1].speed: expected a number in [0, 100000], found null"},
+  };
+  for (const RejectCase& c : cases) {
+    SCOPED_TRACE(c.json.substr(0, 300));
+    Result<Scene> read = ParseScene("s.json", c.json);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().message, c.message);
+    EXPECT_EQ(read.error().file, "s.json");
+  }
+}
+
+TEST(SceneJsonTest, ErrorsPointAtTheValue) {
+  const std::string text =
+      "{\n"
+      "  \"version\": 1,\n"
+      "  \"models\": [{\"name\": \"m\", \"mesh\": \"m.md5mesh\"}],\n"
+      "  \"instances\": [\n"
+      "    {\"model\": \"m\",\n"
+      "     \"speed\": \"fast\"}\n"
+      "  ]\n"
+      "}\n";
+  Result<Scene> read = ParseScene("walk.json", text);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(read.error().ToString(),
+            "walk.json:6:15: error: instances[0].speed: expected a number in [0, 100000], found "
+            "\"fast\"");
+  // A missing member is reported at the object that lacks it.
+  Result<Scene> missing =
+      ParseScene("m.json", "{\"version\": 1,\n \"models\": [ {\"name\": \"m\"}]}");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().line, 2);
+  EXPECT_EQ(missing.error().column, 14);
+  // JSON syntax errors come through with their own location.
+  Result<Scene> broken = ParseScene("b.json", "{\"version\": 1,}");
+  ASSERT_FALSE(broken.ok());
+  EXPECT_EQ(broken.error().ToString(), "b.json:1:15: error: expected a string key, found '}'");
+}
+
+TEST(SceneJsonTest, SizeIsBounded) {
+  std::string text = "{\"version\":1,\"pad\":\"" + std::string(kMaxSceneJsonBytes, 'x') + "\"}";
+  Result<Scene> read = ParseScene("big.json", text);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(read.error().message.find("expected at most 1048576 bytes of JSON"), std::string::npos)
+      << read.error().message;
+}
+
+TEST(SceneJsonTest, ValidatesScenesBuiltInCode) {
+  struct Case {
+    const char* name;
+    void (*mutate)(Scene&);
+    const char* message;  // empty: valid
+  };
+  const Case cases[] = {
+      {"full scene", [](Scene&) {}, ""},
+      {"negative speed", [](Scene& s) { s.instances[2].speed = -3; },
+       "instances[2].speed: expected a number in [0, 100000], found -3"},
+      {"NaN position",
+       [](Scene& s) { s.instances[0].position.x = std::numeric_limits<double>::quiet_NaN(); },
+       "instances[0].position[0]: expected a number in [-1000000, 1000000], found null"},
+      {"route out of range", [](Scene& s) { s.instances[1].route = 9; },
+       "instances[1].route: expected a number in [-1, 4], found 9"},
+      {"both route and target", [](Scene& s) { s.instances[0].target = SceneTarget{}; },
+       "instances[0].target: expected a route or a target, found both"},
+      {"broken join", [](Scene& s) { s.routes[2].segments[3].points[0].x += 0.01; },
+       nullptr},  // message checked by prefix below
+      {"unknown attachment model", [](Scene& s) { s.instances[0].attachments[0].model = "x"; },
+       "instances[0].attachments[0].model: expected the name of a model, found \"x\""},
+      {"empty route", [](Scene& s) { s.routes[0].segments.clear(); },
+       "routes[0].segments: expected at least 1 segment, found an empty array"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Scene scene = FullScene();
+    c.mutate(scene);
+    Status status = ValidateScene(scene);
+    if (c.message == nullptr) {
+      ASSERT_FALSE(status.ok());
+      EXPECT_EQ(status.error().message.rfind(
+                    "routes[2].segments[3].bezier[0]: expected the end of segments[2] [", 0),
+                0u)
+          << status.error().message;
+    } else if (c.message[0] == '\0') {
+      EXPECT_TRUE(status.ok()) << status.error().ToString();
+    } else {
+      ASSERT_FALSE(status.ok());
+      EXPECT_EQ(status.error().message, c.message);
+      EXPECT_EQ(status.error().line, 0);
+    }
+  }
+}
+
+TEST(SceneTest, AnimNameFromSource) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"models/walker/walk.md5anim", "walk"},
+      {"walk.md5anim", "walk"},
+      {"walk", "walk"},
+      {"https://example.org/a/run.md5anim?raw=1#x", "run"},
+      {"a/b.c/idle.MD5ANIM", "idle"},
+      {"a/.hidden", ".hidden"},
+      {"dir/", ""},
+  };
+  for (const auto& c : cases) EXPECT_EQ(AnimNameFromSource(c.first), c.second) << c.first;
+}
+
+TEST(SceneTest, WithoutLocalModelsDropsThemAndTheirUses) {
+  Scene scene = FullScene();
+  scene.models.push_back({"dropped", "my_guy.md5mesh", {"dance.md5anim"}, true});
+  SceneInstance local;
+  local.model = "dropped";
+  scene.instances.insert(scene.instances.begin() + 1, local);
+  SceneAttachment attachment;
+  attachment.model = "dropped";
+  attachment.joint = "head";
+  scene.instances[0].attachments.push_back(attachment);
+  ASSERT_TRUE(ValidateScene(scene).ok()) << ValidateScene(scene).error().ToString();
+
+  std::vector<std::string> dropped;
+  const Scene travelling = WithoutLocalModels(scene, &dropped);
+  EXPECT_EQ(dropped, std::vector<std::string>{"dropped"});
+  ExpectScenesNear(travelling, FullScene(), 0.0);
+  EXPECT_TRUE(ValidateScene(travelling).ok());
+}
+
+}  // namespace
+}  // namespace md5stage
