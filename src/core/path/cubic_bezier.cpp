@@ -5,6 +5,8 @@
 #include <glm/geometric.hpp>
 #include <limits>
 
+#include "core/path/fast_atan2.h"
+
 namespace md5stage {
 namespace {
 
@@ -20,7 +22,7 @@ constexpr int kInitialIntervals = 32;
 constexpr int kMaxRefineDepth = 40;
 // Per-interval quadrature tolerance and inverse tolerance, relative to the control polygon.
 constexpr double kIntervalTolerance = 1e-15;
-constexpr double kInverseTolerance = 1e-12;
+constexpr double kInverseTolerance = 1e-10;
 // Below this (relative to the control polygon) a derivative counts as zero.
 constexpr double kZeroDerivative = 1e-12;
 // Distance (relative to the control polygon) within which a point counts as a zero of dB/dt, and
@@ -63,7 +65,7 @@ double CubicBezier::TangentHeading(double t) const {
   // |B'|² / (2 |B''|). Within the distance resolution of the table the point is the zero itself.
   const bool at_zero = speed_squared <= zero * zero ||
                        speed_squared <= 2.0 * acceleration * kCuspResolution * scale_;
-  if (!at_zero) return std::atan2(d1.y, d1.x);
+  if (!at_zero) return FastAtan2(d1.y, d1.x);
   if (acceleration > zero) {
     // The direction flips across the zero: leaving it when it is the start of the curve,
     // arriving at it otherwise (a cusp reports the heading it is reached with).
@@ -71,12 +73,12 @@ double CubicBezier::TangentHeading(double t) const {
     const double zero_at = t - glm::dot(d1, d2) / (acceleration * acceleration);
     const glm::dvec2 at_zero_d2 = SecondDerivative(std::clamp(zero_at, 0.0, 1.0));
     const glm::dvec2 direction = zero_at <= kStartZero ? at_zero_d2 : -at_zero_d2;
-    return std::atan2(direction.y, direction.x);
+    return FastAtan2(direction.y, direction.x);
   }
   // dB/dt ≈ B'''(t - t0)² / 2: the same direction on both sides.
-  if (glm::length(c3_) > zero) return std::atan2(c3_.y, c3_.x);
+  if (glm::length(c3_) > zero) return FastAtan2(c3_.y, c3_.x);
   const glm::dvec2 chord = control_points_[3] - control_points_[0];
-  return std::atan2(chord.y, chord.x);  // a point: any heading will do; 0 for all-equal points
+  return FastAtan2(chord.y, chord.x);  // a point: any heading will do; 0 for all-equal points
 }
 
 double CubicBezier::Curvature(double t) const {
@@ -153,13 +155,22 @@ double CubicBezier::ParameterAtDistance(double distance) const {
   const double remaining = distance - k0.distance;
   const double span = k1.distance - k0.distance;
 
-  // First guess: speed varying linearly over the interval, s(τ) = v0 τ + k τ²/2, solved in a form
-  // that stays finite when v0 = 0 (a cusp at the knot).
-  const double slope = (k1.speed - k0.speed) / width;
-  const double discriminant = k0.speed * k0.speed + 2.0 * slope * remaining;
-  double tau = width * remaining / span;
-  if (discriminant > 0.0 && k0.speed + std::sqrt(discriminant) > 0.0) {
-    tau = 2.0 * remaining / (k0.speed + std::sqrt(discriminant));
+  // First guess: cubic Hermite interpolation of t(s) with the slopes dt/ds = 1/speed at the
+  // knots; accurate to O(width⁴), so one Newton step usually ends the search. Where a slope is
+  // steep (speed near 0 at a cusp) the Hermite cubic could leave the interval: use a model with
+  // speed varying linearly, s(τ) = v0 τ + k τ²/2, solved in a form finite for v0 = 0.
+  const double sigma = remaining / span;
+  const double m0 = span / (k0.speed * width);
+  const double m1 = span / (k1.speed * width);
+  double tau;
+  if (m0 <= 3.0 && m1 <= 3.0) {
+    const double s2 = sigma * sigma;
+    const double s3 = s2 * sigma;
+    tau = width * ((s3 - 2.0 * s2 + sigma) * m0 + (3.0 * s2 - 2.0 * s3) + (s3 - s2) * m1);
+  } else {
+    const double slope = (k1.speed - k0.speed) / width;
+    const double root = std::sqrt(std::max(0.0, k0.speed * k0.speed + 2.0 * slope * remaining));
+    tau = k0.speed + root > 0.0 ? 2.0 * remaining / (k0.speed + root) : width * sigma;
   }
   double lo = k0.t;
   double hi = k1.t;

@@ -15,14 +15,23 @@ struct Pose2 {
   double heading = 0.0;  // radians
 };
 
-// Angle in [0, 2π).
+// Angle in [0, 2π). The common near-range cases avoid floor(), a library call without SSE4.1.
 inline double WrapTwoPi(double angle) {
-  double wrapped = angle - kTwoPi * std::floor(angle / kTwoPi);
-  return wrapped >= kTwoPi ? 0.0 : wrapped;
+  if (angle >= 0.0 && angle < kTwoPi) return angle;
+  double wrapped;
+  if (angle < 0.0 && angle >= -kTwoPi) {
+    wrapped = angle + kTwoPi;
+  } else if (angle >= kTwoPi && angle < 2.0 * kTwoPi) {
+    wrapped = angle - kTwoPi;
+  } else {
+    wrapped = angle - kTwoPi * std::floor(angle / kTwoPi);
+  }
+  return wrapped >= kTwoPi ? 0.0 : wrapped;  // -tiny + 2π rounds to 2π
 }
 
 // Angle in (-π, π].
 inline double WrapPi(double angle) {
+  if (angle > -kPi && angle <= kPi) return angle;
   double wrapped = WrapTwoPi(angle);
   return wrapped > kPi ? wrapped - kTwoPi : wrapped;
 }

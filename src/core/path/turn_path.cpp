@@ -4,14 +4,24 @@
 #include <glm/geometric.hpp>
 #include <limits>
 
+#include "core/path/fast_atan2.h"
+
 namespace md5stage {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // Arcs within this many radians of a full turn are rounding noise of "no turn".
 constexpr double kFullTurnSnap = 1e-9;
 // A destination this close to a turning circle (relative to r) is on it.
 constexpr double kOnCircle = 1e-9;
+
+// Sine and cosine of a heading. Solving a path already yields the directions of its poses, so
+// building it reuses them instead of calling sin/cos again (trig dominates the cost here).
+struct Heading2 {
+  double s, c;
+};
+Heading2 HeadingOf(double angle) { return {std::sin(angle), std::cos(angle)}; }
 
 bool IsFinitePose(const Pose2& pose) {
   return IsFinite(pose.position) && std::isfinite(pose.heading);
@@ -30,10 +40,9 @@ TurnPath StartPath(const Pose2& from) {
   return path;
 }
 
-// Appends an arc turning by `angle` (sign = direction: > 0 left) from the path's current end.
-// (sin, cos) of the current heading are passed in and those of the new heading returned, so a
-// whole Dubins path costs one sincos per pose.
-void AppendArc(TurnPath* path, double radius, double signed_angle, double* sin_h, double* cos_h) {
+// Appends an arc turning by `signed_angle` (> 0 left) from the path's end; `from` and `to` are
+// the directions of the headings before and after it.
+void AppendArc(TurnPath* path, double radius, double signed_angle, Heading2 from, Heading2 to) {
   TurnSegment& segment = path->segments[path->segment_count++];
   const double side = signed_angle < 0.0 ? -1.0 : 1.0;
   const Pose2 start = path->end;
@@ -43,27 +52,84 @@ void AppendArc(TurnPath* path, double radius, double signed_angle, double* sin_h
   segment.sweep = signed_angle;
   segment.length = radius * std::abs(signed_angle);
   // Centre at heading + side·90°; the unit sits at angle heading - side·90° around it.
-  segment.centre = start.position + side * radius * glm::dvec2(-*sin_h, *cos_h);
+  segment.centre = start.position + side * radius * glm::dvec2(-from.s, from.c);
   segment.start_angle = start.heading - side * 0.5 * kPi;
-  const double end_heading = start.heading + signed_angle;
-  *sin_h = std::sin(end_heading);
-  *cos_h = std::cos(end_heading);
-  path->end.position = segment.centre + side * radius * glm::dvec2(*sin_h, -*cos_h);
-  path->end.heading = WrapPi(end_heading);
+  path->end.position = segment.centre + side * radius * glm::dvec2(to.s, -to.c);
+  path->end.heading = WrapPi(start.heading + signed_angle);
   path->length += segment.length;
 }
 
-void AppendLine(TurnPath* path, double length, double sin_h, double cos_h) {
+void AppendLine(TurnPath* path, double length, Heading2 direction) {
   TurnSegment& segment = path->segments[path->segment_count++];
   segment.kind = TurnSegment::Kind::kLine;
   segment.start = path->end;
   segment.angle = path->end.heading;
   segment.length = length;
-  path->end.position += length * glm::dvec2(cos_h, sin_h);
+  path->end.position += length * glm::dvec2(direction.c, direction.s);
   path->length += length;
 }
 
-// ---- Dubins words, in the frame where the destination lies on +x at distance d (units of r) ----
+// ---- Arc + line --------------------------------------------------------------------------------
+
+struct ArcLineSolution {
+  double arc = 0.0;   // radians turned, >= 0
+  double line = 0.0;  // straight length
+  Heading2 leave{};   // direction of the line
+};
+
+// sign: +1 left, -1 right. False when the destination is inside that side's circle.
+bool SolveArcLine(glm::dvec2 from, Heading2 heading, double radius, glm::dvec2 to, double sign,
+                  ArcLineSolution* out) {
+  if (to == from) {  // already there: no full circle
+    out->arc = 0.0;
+    out->line = 0.0;
+    out->leave = heading;
+    return true;
+  }
+  const glm::dvec2 centre = from + sign * radius * glm::dvec2(-heading.s, heading.c);
+  const glm::dvec2 to_dest = to - centre;
+  const double d = std::sqrt(to_dest.x * to_dest.x + to_dest.y * to_dest.y);
+  const double slack = kOnCircle * radius;
+  if (d < radius - slack) return false;
+  // Unit vectors from the centre: to the start, and to the point where the unit leaves the circle.
+  const glm::dvec2 start_dir = sign * glm::dvec2(heading.s, -heading.c);
+  glm::dvec2 leave_dir;
+  if (d > radius + slack) {
+    // Tangent point: the destination direction turned back by x, cos x = r/d, sin x = line/d.
+    out->line = std::sqrt((d - radius) * (d + radius));
+    const double sin_back = sign * out->line;
+    leave_dir = glm::dvec2(to_dest.x * radius + to_dest.y * sin_back,
+                           to_dest.y * radius - to_dest.x * sin_back) /
+                (d * d);
+  } else {
+    out->line = 0.0;  // on the circle: the arc alone
+    leave_dir = to_dest / d;
+  }
+  out->arc =
+      ArcAngle(sign * FastAtan2(Cross(start_dir, leave_dir), glm::dot(start_dir, leave_dir)));
+  out->leave = {sign * leave_dir.x, -sign * leave_dir.y};
+  return true;
+}
+
+TurnPath BuildArcLine(const Pose2& from, Heading2 heading, double radius, double sign,
+                      const ArcLineSolution& solution) {
+  TurnPath path = StartPath(from);
+  path.type = sign > 0.0 ? TurnPathType::kLS : TurnPathType::kRS;
+  AppendArc(&path, radius, sign * solution.arc, heading, solution.leave);
+  AppendLine(&path, solution.line, solution.leave);
+  return path;
+}
+
+bool ValidArcLineInput(glm::dvec2 from, double heading, double radius, glm::dvec2 to) {
+  return IsFinite(from) && IsFinite(to) && std::isfinite(heading) && std::isfinite(radius) &&
+         radius >= 0.0;
+}
+
+// ---- Dubins words ------------------------------------------------------------------------------
+// The classic solution works in the frame where the destination lies on +x at distance d (units
+// of r), with α, β the headings in that frame. Here only their sines and cosines are formed (by
+// rotation, no atan2 for the frame) and the angles that the words produce are turned back into
+// the world frame by rotating the vectors before their atan2.
 
 enum Word { kLSL, kLSR, kRSL, kRSR, kRLR, kLRL, kWordCount };
 constexpr TurnPathType kWordTypes[kWordCount] = {TurnPathType::kLSL, TurnPathType::kLSR,
@@ -74,18 +140,52 @@ constexpr double kWordTurns[kWordCount][3] = {{1, 0, 1},   {1, 0, -1},  {-1, 0, 
                                               {-1, 0, -1}, {-1, 1, -1}, {1, -1, 1}};
 
 struct DubinsFrame {
-  double d, alpha, beta;
-  double sa, ca, sb, cb, cab;
+  double d;                     // distance, units of r
+  double cos_theta, sin_theta;  // direction from start to destination
+  double h0, h1;                // world headings
+  Heading2 dir0, dir1;
+  double sa, ca, sb, cb, cab;  // of α = h0 - θ and β = h1 - θ
+  glm::dvec2 ToWorld(double x, double y) const {
+    return {x * cos_theta - y * sin_theta, x * sin_theta + y * cos_theta};
+  }
 };
 
-// The pieces (t, p, q) of a word, in radians for arcs and units of r for the straight piece;
-// false when the word cannot connect the poses.
-bool SolveWord(Word word, const DubinsFrame& f, double* t, double* p, double* q) {
+struct WordSolution {
+  double t = 0.0, p = 0.0, q = 0.0;  // arcs in radians, straight piece in units of r
+  bool middle_known = false;         // CSC words know the direction of their straight piece
+  Heading2 middle{};
+};
+
+bool MakeFrame(const Pose2& from, const Pose2& to, double radius, DubinsFrame* f) {
+  if (!IsFinitePose(from) || !IsFinitePose(to) || !(radius > 0.0) || !std::isfinite(radius)) {
+    return false;
+  }
+  const glm::dvec2 delta = (to.position - from.position) / radius;
+  f->d = std::sqrt(delta.x * delta.x + delta.y * delta.y);
+  if (!std::isfinite(f->d)) return false;
+  f->cos_theta = f->d > 0.0 ? delta.x / f->d : 1.0;
+  f->sin_theta = f->d > 0.0 ? delta.y / f->d : 0.0;
+  f->h0 = from.heading;
+  f->h1 = to.heading;
+  f->dir0 = HeadingOf(from.heading);
+  f->dir1 = HeadingOf(to.heading);
+  f->sa = f->dir0.s * f->cos_theta - f->dir0.c * f->sin_theta;
+  f->ca = f->dir0.c * f->cos_theta + f->dir0.s * f->sin_theta;
+  f->sb = f->dir1.s * f->cos_theta - f->dir1.c * f->sin_theta;
+  f->cb = f->dir1.c * f->cos_theta + f->dir1.s * f->sin_theta;
+  f->cab = f->ca * f->cb + f->sa * f->sb;
+  return true;
+}
+
+// Solves one word. False when it cannot connect the poses, or when its length (in units of r)
+// cannot be below `bound` (the straight or middle piece alone is a lower bound, found before the
+// costlier atan2).
+bool SolveWord(Word word, const DubinsFrame& f, double bound, WordSolution* out) {
   const double d = f.d;
-  // The straight words are computed from the vector between the two circle centres (units of
-  // r), not from p² = 2 + d² - ..., whose cancellation leaves ~1e-8 of noise in p. Centres closer
-  // than kTouch to coinciding (or to touching, for the cross tangents) are treated as exactly so:
-  // that moves the path by at most kTouch·r, while the noise would add or drop a full turn.
+  // The straight words are computed from the vector between the two circle centres, not from
+  // p² = 2 + d² - ..., whose cancellation leaves ~1e-8 of noise in p. Centres within kTouch of
+  // coinciding (or of touching, for the cross tangents) are treated as exactly so: that moves
+  // the path by at most kTouch·r, while the noise could add or drop a full turn.
   constexpr double kTouch = 1e-12;
   switch (word) {
     case kLSL:
@@ -94,16 +194,21 @@ bool SolveWord(Word word, const DubinsFrame& f, double* t, double* p, double* q)
       const double x = d + side * (f.sa - f.sb);
       const double y = side * (f.cb - f.ca);
       const double distance = std::sqrt(x * x + y * y);
+      if (distance >= bound) return false;
+      out->middle_known = true;
       if (distance <= kTouch) {  // one circle: turn once
-        *t = 0.0;
-        *p = 0.0;
-        *q = ArcAngle(side * (f.beta - f.alpha));
+        out->t = 0.0;
+        out->p = 0.0;
+        out->q = ArcAngle(side * (f.h1 - f.h0));
+        out->middle = f.dir0;
         return true;
       }
-      const double turn = std::atan2(y, x);
-      *t = ArcAngle(side * (turn - f.alpha));
-      *p = distance;
-      *q = ArcAngle(side * (f.beta - turn));
+      const glm::dvec2 w = f.ToWorld(x, y);
+      const double turn = FastAtan2(w.y, w.x);  // heading of the straight piece
+      out->t = ArcAngle(side * (turn - f.h0));
+      out->p = distance;
+      out->q = ArcAngle(side * (f.h1 - turn));
+      out->middle = {w.y / distance, w.x / distance};
       return true;
     }
     case kLSR:
@@ -115,37 +220,34 @@ bool SolveWord(Word word, const DubinsFrame& f, double* t, double* p, double* q)
       const double gap = distance - 2.0;  // the cross tangent needs the circles apart
       if (gap < -kTouch) return false;
       const double len = gap <= kTouch ? 0.0 : std::sqrt(gap * (distance + 2.0));
+      if (len >= bound) return false;
       // atan2(y, x) - atan2(-2·side, len) as one atan2 of the rotated vector.
-      const double turn = std::atan2(y * len + side * 2.0 * x, x * len - side * 2.0 * y);
-      *t = ArcAngle(side * (turn - f.alpha));
-      *p = len;
-      *q = ArcAngle(side * (turn - f.beta));
+      const glm::dvec2 w = f.ToWorld(x * len - side * 2.0 * y, y * len + side * 2.0 * x);
+      const double turn = FastAtan2(w.y, w.x);
+      const double norm = std::sqrt(w.x * w.x + w.y * w.y);
+      out->t = ArcAngle(side * (turn - f.h0));
+      out->p = len;
+      out->q = ArcAngle(side * (turn - f.h1));
+      out->middle_known = true;
+      out->middle = {w.y / norm, w.x / norm};
       return true;
     }
-    case kRLR: {
-      double c = (6.0 - d * d + 2.0 * f.cab + 2.0 * d * (f.sa - f.sb)) / 8.0;
-      if (std::abs(c) > 1.0) {
-        if (std::abs(c) > 1.0 + 1e-12) return false;
-        c = c > 0.0 ? 1.0 : -1.0;
-      }
-      const double phi = std::atan2(f.ca - f.cb, d - f.sa + f.sb);
-      const double middle = WrapTwoPi(kTwoPi - std::acos(c));
-      *t = ArcAngle(f.alpha - phi + 0.5 * middle);
-      *p = middle;
-      *q = ArcAngle(f.alpha - f.beta - *t + middle);
-      return true;
-    }
+    case kRLR:
     case kLRL: {
-      double c = (6.0 - d * d + 2.0 * f.cab + 2.0 * d * (f.sb - f.sa)) / 8.0;
+      const double side = word == kLRL ? 1.0 : -1.0;  // of the outer arcs
+      double c = (6.0 - d * d + 2.0 * f.cab - 2.0 * d * side * (f.sa - f.sb)) / 8.0;
       if (std::abs(c) > 1.0) {
         if (std::abs(c) > 1.0 + 1e-12) return false;
         c = c > 0.0 ? 1.0 : -1.0;
       }
-      const double phi = std::atan2(f.ca - f.cb, d + f.sa - f.sb);
       const double middle = WrapTwoPi(kTwoPi - std::acos(c));
-      *t = ArcAngle(-f.alpha - phi + 0.5 * middle);
-      *p = middle;
-      *q = ArcAngle(f.beta - f.alpha - *t + middle);
+      if (middle >= bound) return false;
+      const glm::dvec2 w = f.ToWorld(d + side * (f.sa - f.sb), -side * (f.ca - f.cb));
+      const double psi = FastAtan2(w.y, w.x);
+      out->t = ArcAngle(-side * (f.h0 - psi) + 0.5 * middle);
+      out->p = middle;
+      out->q = ArcAngle(side * (f.h1 - f.h0) - out->t + middle);
+      out->middle_known = false;
       return true;
     }
     default:
@@ -153,37 +255,24 @@ bool SolveWord(Word word, const DubinsFrame& f, double* t, double* p, double* q)
   }
 }
 
-bool MakeFrame(const Pose2& from, const Pose2& to, double radius, DubinsFrame* f) {
-  if (!IsFinitePose(from) || !IsFinitePose(to) || !(radius > 0.0) || !std::isfinite(radius)) {
-    return false;
-  }
-  const glm::dvec2 delta = (to.position - from.position) / radius;
-  f->d = std::sqrt(delta.x * delta.x + delta.y * delta.y);
-  const double theta = f->d > 0.0 ? std::atan2(delta.y, delta.x) : 0.0;
-  f->alpha = WrapTwoPi(from.heading - theta);
-  f->beta = WrapTwoPi(to.heading - theta);
-  f->sa = std::sin(f->alpha);
-  f->ca = std::cos(f->alpha);
-  f->sb = std::sin(f->beta);
-  f->cb = std::cos(f->beta);
-  f->cab = f->ca * f->cb + f->sa * f->sb;
-  return std::isfinite(f->d);
-}
-
-TurnPath BuildWord(const Pose2& from, double radius, Word word, double t, double p, double q) {
+TurnPath BuildWord(const Pose2& from, const DubinsFrame& frame, double radius, Word word,
+                   const WordSolution& solution) {
   TurnPath path = StartPath(from);
   path.type = kWordTypes[word];
-  double sin_h = std::sin(path.start.heading);
-  double cos_h = std::cos(path.start.heading);
-  const double pieces[3] = {t, p, q};
-  for (int i = 0; i < 3; ++i) {
-    const double turn = kWordTurns[word][i];
-    if (turn == 0.0) {
-      AppendLine(&path, pieces[i] * radius, sin_h, cos_h);
-    } else {
-      AppendArc(&path, radius, turn * pieces[i], &sin_h, &cos_h);
-    }
+  const double* turns = kWordTurns[word];
+  const double first = turns[0] * solution.t;
+  const Heading2 after_first =
+      solution.middle_known ? solution.middle : HeadingOf(frame.h0 + first);
+  AppendArc(&path, radius, first, frame.dir0, after_first);
+  Heading2 after_second = after_first;
+  if (turns[1] == 0.0) {
+    AppendLine(&path, solution.p * radius, after_first);
+  } else {
+    const double second = turns[1] * solution.p;
+    after_second = HeadingOf(frame.h0 + first + second);
+    AppendArc(&path, radius, second, after_first, after_second);
   }
+  AppendArc(&path, radius, turns[2] * solution.q, after_second, frame.dir1);
   return path;
 }
 
@@ -192,18 +281,17 @@ TurnPath TurnInPlacePath(const Pose2& from, const Pose2& to) {
   TurnPath path = StartPath(from);
   const glm::dvec2 delta = to.position - from.position;
   const double distance = glm::length(delta);
-  const double facing = distance > 0.0 ? std::atan2(delta.y, delta.x) : from.heading;
+  const double facing = distance > 0.0 ? FastAtan2(delta.y, delta.x) : from.heading;
   const double first = WrapPi(facing - from.heading);
   const double last = WrapPi(to.heading - facing);
   const bool left_first = first >= 0.0;
   const bool left_last = last >= 0.0;
   path.type = left_first ? (left_last ? TurnPathType::kLSL : TurnPathType::kLSR)
                          : (left_last ? TurnPathType::kRSL : TurnPathType::kRSR);
-  double sin_h = std::sin(path.start.heading);
-  double cos_h = std::cos(path.start.heading);
-  AppendArc(&path, 0.0, first, &sin_h, &cos_h);
-  AppendLine(&path, distance, sin_h, cos_h);
-  AppendArc(&path, 0.0, last, &sin_h, &cos_h);
+  const Heading2 facing_dir = HeadingOf(facing);
+  AppendArc(&path, 0.0, first, HeadingOf(from.heading), facing_dir);
+  AppendLine(&path, distance, facing_dir);
+  AppendArc(&path, 0.0, last, facing_dir, HeadingOf(to.heading));
   return path;
 }
 
@@ -239,54 +327,35 @@ const char* TurnPathTypeName(TurnPathType type) {
 
 TurnPath ArcLinePathOnSide(glm::dvec2 from, double heading, double radius, glm::dvec2 to,
                            TurnSide side) {
-  TurnPath path = StartPath({from, heading});
-  if (!IsFinite(from) || !IsFinite(to) || !std::isfinite(heading) || !std::isfinite(radius) ||
-      !(radius >= 0.0)) {
-    return path;
-  }
+  if (!ValidArcLineInput(from, heading, radius, to)) return StartPath({from, heading});
   const double sign = side == TurnSide::kLeft ? 1.0 : -1.0;
-  double sin_h = std::sin(heading);
-  double cos_h = std::cos(heading);
-  const glm::dvec2 centre = from + sign * radius * glm::dvec2(-sin_h, cos_h);
-  const glm::dvec2 to_dest = to - centre;
-  const double d = glm::length(to_dest);
-  const double slack = kOnCircle * radius;
-
-  double arc = 0.0;
-  double line = 0.0;
-  if (to == from) {
-    // Already there: no full circle.
-  } else if (d < radius - slack) {
-    return path;  // inside this side's circle
-  } else {
-    const double around = std::atan2(to_dest.y, to_dest.x);  // angle of the destination about C
-    const double start_angle = heading - sign * 0.5 * kPi;
-    double leave_angle = around;  // where the unit leaves the circle
-    if (d > radius + slack) {
-      // Tangent point: the angle x at C between the destination and the tangent point has
-      // cos x = r/d; atan2 keeps it well conditioned near x = 0.
-      line = std::sqrt((d - radius) * (d + radius));
-      leave_angle = around - sign * std::atan2(line, radius);
-    }
-    arc = ArcAngle(sign * (leave_angle - start_angle));
+  const Heading2 direction = HeadingOf(heading);
+  ArcLineSolution solution;
+  if (!SolveArcLine(from, direction, radius, to, sign, &solution)) {
+    return StartPath({from, heading});
   }
-  path.type = side == TurnSide::kLeft ? TurnPathType::kLS : TurnPathType::kRS;
-  AppendArc(&path, radius, sign * arc, &sin_h, &cos_h);
-  AppendLine(&path, line, sin_h, cos_h);
-  return path;
+  return BuildArcLine({from, heading}, direction, radius, sign, solution);
 }
 
 TurnPath ArcLinePath(glm::dvec2 from, double heading, double radius, glm::dvec2 to) {
-  TurnPath left = ArcLinePathOnSide(from, heading, radius, to, TurnSide::kLeft);
-  TurnPath right = ArcLinePathOnSide(from, heading, radius, to, TurnSide::kRight);
-  if (!left.ok()) return right;
-  if (!right.ok()) return left;
-  const double tie = 1e-9 * std::max(1.0, left.length);
-  if (std::abs(left.length - right.length) <= tie) {
-    // Equal lengths (e.g. straight ahead, or radius 0): the smaller turn.
-    return std::abs(right.segments[0].sweep) < std::abs(left.segments[0].sweep) ? right : left;
+  if (!ValidArcLineInput(from, heading, radius, to)) return StartPath({from, heading});
+  const Heading2 direction = HeadingOf(heading);
+  ArcLineSolution left, right;
+  const bool left_ok = SolveArcLine(from, direction, radius, to, 1.0, &left);
+  const bool right_ok = SolveArcLine(from, direction, radius, to, -1.0, &right);
+  if (!left_ok && !right_ok) return StartPath({from, heading});
+  bool use_left = left_ok;
+  if (left_ok && right_ok) {
+    const double left_length = radius * left.arc + left.line;
+    const double right_length = radius * right.arc + right.line;
+    if (std::abs(left_length - right_length) <= 1e-9 * std::max(1.0, left_length)) {
+      use_left = left.arc <= right.arc;  // equal lengths (straight ahead, radius 0): smaller turn
+    } else {
+      use_left = left_length < right_length;
+    }
   }
-  return left.length < right.length ? left : right;
+  return use_left ? BuildArcLine({from, heading}, direction, radius, 1.0, left)
+                  : BuildArcLine({from, heading}, direction, radius, -1.0, right);
 }
 
 std::array<double, 6> DubinsWordLengths(const Pose2& from, const Pose2& to, double radius) {
@@ -295,8 +364,10 @@ std::array<double, 6> DubinsWordLengths(const Pose2& from, const Pose2& to, doub
   DubinsFrame frame;
   if (!MakeFrame(from, to, radius, &frame)) return lengths;
   for (int w = 0; w < kWordCount; ++w) {
-    double t, p, q;
-    if (SolveWord(static_cast<Word>(w), frame, &t, &p, &q)) lengths[w] = (t + p + q) * radius;
+    WordSolution solution;
+    if (SolveWord(static_cast<Word>(w), frame, kInfinity, &solution)) {
+      lengths[w] = (solution.t + solution.p + solution.q) * radius;
+    }
   }
   return lengths;
 }
@@ -306,9 +377,9 @@ TurnPath DubinsPathOfType(const Pose2& from, const Pose2& to, double radius, Tur
   if (!IsDubinsType(type) || !MakeFrame(from, to, radius, &frame)) return StartPath(from);
   const Word word =
       static_cast<Word>(static_cast<int>(type) - static_cast<int>(TurnPathType::kLSL));
-  double t, p, q;
-  if (!SolveWord(word, frame, &t, &p, &q)) return StartPath(from);
-  return BuildWord(from, radius, word, t, p, q);
+  WordSolution solution;
+  if (!SolveWord(word, frame, kInfinity, &solution)) return StartPath(from);
+  return BuildWord(from, frame, radius, word, solution);
 }
 
 TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
@@ -316,23 +387,22 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
   DubinsFrame frame;
   if (!MakeFrame(from, to, radius, &frame)) return StartPath(from);
   int best = -1;
-  double best_t = 0, best_p = 0, best_q = 0, best_sum = std::numeric_limits<double>::infinity();
+  double best_sum = kInfinity;
+  WordSolution best_solution;
   for (int w = 0; w < kWordCount; ++w) {
-    // Three-arc words need the circles within 4r: skip their trig when d is clearly larger.
+    // Three-arc words need the outer circles within 4r of each other, so d <= 4.
     if (w >= kRLR && frame.d > 4.0 + 1e-9) break;
-    double t, p, q;
-    if (!SolveWord(static_cast<Word>(w), frame, &t, &p, &q)) continue;
-    const double sum = t + p + q;
+    WordSolution solution;
+    if (!SolveWord(static_cast<Word>(w), frame, best_sum, &solution)) continue;
+    const double sum = solution.t + solution.p + solution.q;
     if (sum < best_sum) {
       best = w;
       best_sum = sum;
-      best_t = t;
-      best_p = p;
-      best_q = q;
+      best_solution = solution;
     }
   }
   if (best < 0) return StartPath(from);
-  return BuildWord(from, radius, static_cast<Word>(best), best_t, best_p, best_q);
+  return BuildWord(from, frame, radius, static_cast<Word>(best), best_solution);
 }
 
 Pose2 SampleTurnPath(const TurnPath& path, double distance) {

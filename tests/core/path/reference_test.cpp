@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "core/path/cubic_bezier.h"
@@ -19,6 +20,12 @@ using testing::CsvRow;
 using testing::CsvTable;
 using testing::ReadCsv;
 using testing::ReferencePath;
+
+std::string Scientific(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", value);
+  return text;
+}
 
 double AngleGap(double a, double b) { return std::abs(WrapPi(a - b)); }
 
@@ -62,9 +69,9 @@ TEST(BezierReference, LengthsAndPointsAtEachTenth) {
           << "at tenth " << k;
     }
   }
-  RecordProperty("worst_length_relative_error", std::to_string(worst_length));
-  RecordProperty("worst_point_error_over_length", std::to_string(worst_point));
-  RecordProperty("worst_tangent_error_rad", std::to_string(worst_tangent));
+  RecordProperty("worst_length_relative_error", Scientific(worst_length));
+  RecordProperty("worst_point_error_over_length", Scientific(worst_point));
+  RecordProperty("worst_tangent_error_rad", Scientific(worst_tangent));
 }
 
 // The table would catch the approximations the issue rules out: the naive length and t = s/L are
@@ -135,7 +142,7 @@ TEST(DubinsReference, BestLengthTypeAndSegmentsOnUnflaggedRows) {
     ++checked;
   }
   EXPECT_GE(checked, 1500);
-  RecordProperty("worst_best_length_relative_error", std::to_string(worst));
+  RecordProperty("worst_best_length_relative_error", Scientific(worst));
 }
 
 TEST(DubinsReference, PerWordLengthsWhereBothSolversAgree) {
@@ -270,8 +277,8 @@ TEST(ArcLineReference, SidesLengthsAnglesAndMidPoints) {
     worst_mid = std::max(worst_mid, mid_error);
     EXPECT_LE(mid_error, 1e-9);
   }
-  RecordProperty("worst_length_error", std::to_string(worst_length));
-  RecordProperty("worst_mid_error", std::to_string(worst_mid));
+  RecordProperty("worst_length_error", Scientific(worst_length));
+  RecordProperty("worst_mid_error", Scientific(worst_mid));
 }
 
 }  // namespace
