@@ -144,15 +144,15 @@ class MeshParser : public ParserBase {
     file->meshes.reserve(static_cast<std::size_t>(mesh_count));
     for (int m = 0; m < mesh_count; ++m) {
       if (!tk_.PeekWord("mesh")) {
-        return tk_.Fail("'mesh' (numMeshes is " + std::to_string(mesh_count) + ", found " +
-                        std::to_string(m) + " so far)");
+        return tk_.Fail("mesh " + std::to_string(m) + " of " + std::to_string(mesh_count) +
+                        " (numMeshes)");
       }
       file->meshes.emplace_back();
       if (!ParseMesh(*file, m, &file->meshes.back())) return false;
       AddWeightWarnings(*file, m, &file->warnings);
     }
     if (!tk_.AtEnd()) {
-      return tk_.Fail("end of file after " + std::to_string(mesh_count) + " meshes (numMeshes)");
+      return tk_.Fail("end of file (numMeshes is " + std::to_string(mesh_count) + ")");
     }
     return true;
   }
@@ -188,7 +188,7 @@ class MeshParser : public ParserBase {
       joint.orientation = QuatFromXyz(joint.orientation_xyz);
     }
     if (!tk_.PeekChar('}')) {
-      return tk_.Fail("'}' after " + std::to_string(count) + " joints (numJoints)");
+      return tk_.Fail("'}' (numJoints is " + std::to_string(count) + ")");
     }
     return tk_.ExpectChar('}');
   }
@@ -216,8 +216,8 @@ class MeshParser : public ParserBase {
     for (int v = 0; v < vertex_count; ++v) {
       MeshVertex& vertex = mesh->vertices[v];
       if (!tk_.PeekWord("vert")) {
-        return tk_.Fail("'vert' (numverts is " + std::to_string(vertex_count) + ", found " +
-                        std::to_string(v) + ")");
+        return tk_.Fail("vert " + std::to_string(v) + " of " + std::to_string(vertex_count) +
+                        " (numverts)");
       }
       tk_.ExpectWord("vert");
       if (!ReadItemIndex("vertex", v) || !tk_.ReadFloatTuple("a number", 2, &vertex.uv.x)) {
@@ -232,7 +232,7 @@ class MeshParser : public ParserBase {
       }
     }
     if (!tk_.PeekWord("numtris")) {
-      return tk_.Fail("'numtris' after " + std::to_string(vertex_count) + " vertices (numverts)");
+      return tk_.Fail("'numtris' (numverts is " + std::to_string(vertex_count) + ")");
     }
     int triangle_count = 0;
     tk_.ExpectWord("numtris");
@@ -245,8 +245,8 @@ class MeshParser : public ParserBase {
         vertex_count == 0 ? "no triangles (numverts is 0)" : "a vertex index";
     for (int t = 0; t < triangle_count; ++t) {
       if (!tk_.PeekWord("tri")) {
-        return tk_.Fail("'tri' (numtris is " + std::to_string(triangle_count) + ", found " +
-                        std::to_string(t) + ")");
+        return tk_.Fail("tri " + std::to_string(t) + " of " + std::to_string(triangle_count) +
+                        " (numtris)");
       }
       tk_.ExpectWord("tri");
       if (!ReadItemIndex("triangle", t)) return false;
@@ -259,8 +259,7 @@ class MeshParser : public ParserBase {
       }
     }
     if (!tk_.PeekWord("numweights")) {
-      return tk_.Fail("'numweights' after " + std::to_string(triangle_count) +
-                      " triangles (numtris)");
+      return tk_.Fail("'numweights' (numtris is " + std::to_string(triangle_count) + ")");
     }
     int weight_count = 0;
     tk_.ExpectWord("numweights");
@@ -273,8 +272,8 @@ class MeshParser : public ParserBase {
     for (int w = 0; w < weight_count; ++w) {
       MeshWeight& weight = mesh->weights[w];
       if (!tk_.PeekWord("weight")) {
-        return tk_.Fail("'weight' (numweights is " + std::to_string(weight_count) + ", found " +
-                        std::to_string(w) + ")");
+        return tk_.Fail("weight " + std::to_string(w) + " of " + std::to_string(weight_count) +
+                        " (numweights)");
       }
       tk_.ExpectWord("weight");
       if (!ReadItemIndex("weight", w) ||
@@ -285,8 +284,8 @@ class MeshParser : public ParserBase {
       }
     }
     if (!tk_.PeekChar('}')) {
-      return tk_.Fail("'}' closing mesh " + std::to_string(mesh_index) + " after " +
-                      std::to_string(weight_count) + " weights (numweights)");
+      return tk_.Fail("'}' closing mesh " + std::to_string(mesh_index) + " (numweights is " +
+                      std::to_string(weight_count) + ")");
     }
     tk_.ExpectChar('}');
     // Vertices come before the weights in the file, so their ranges are checked now.
@@ -460,8 +459,8 @@ class AnimParser : public ParserBase {
     if (!ParseHierarchy(file)) return false;
     file->warnings = std::move(warnings_);
     return ParseBounds(file) && ParseBaseframe(file) && ParseFrames(file) &&
-           (tk_.AtEnd() || tk_.Fail("end of file after " + std::to_string(file->frame_count) +
-                                    " frames (numFrames)"));
+           (tk_.AtEnd() ||
+            tk_.Fail("end of file (numFrames is " + std::to_string(file->frame_count) + ")"));
   }
 
   bool ParseHierarchy(AnimFile* file) {
@@ -504,7 +503,7 @@ class AnimParser : public ParserBase {
       joint.start_index = static_cast<int>(value);
     }
     if (!tk_.PeekChar('}')) {
-      return tk_.Fail("'}' after " + std::to_string(count) + " joints (numJoints)");
+      return tk_.Fail("'}' (numJoints is " + std::to_string(count) + ")");
     }
     return tk_.ExpectChar('}');
   }
@@ -523,7 +522,8 @@ class AnimParser : public ParserBase {
       }
     }
     if (!tk_.PeekChar('}')) {
-      return tk_.Fail("'}' after " + std::to_string(file->frame_count) + " bounds (numFrames)");
+      return tk_.Fail("'}' closing bounds (numFrames is " + std::to_string(file->frame_count) +
+                      ")");
     }
     return tk_.ExpectChar('}');
   }
@@ -542,8 +542,8 @@ class AnimParser : public ParserBase {
       }
     }
     if (!tk_.PeekChar('}')) {
-      return tk_.Fail("'}' after " + std::to_string(file->joint_count) +
-                      " baseframe joints (numJoints)");
+      return tk_.Fail("'}' closing baseframe (numJoints is " + std::to_string(file->joint_count) +
+                      ")");
     }
     return tk_.ExpectChar('}');
   }
@@ -553,13 +553,13 @@ class AnimParser : public ParserBase {
     file->frame_components.resize(static_cast<std::size_t>(file->frame_count) * components);
     const std::string what =
         "a frame component (numAnimatedComponents is " + std::to_string(components) + ")";
-    const std::string closing = "'}' after the frame's " + std::to_string(components) +
-                                " components (numAnimatedComponents)";
+    const std::string closing =
+        "'}' closing the frame (numAnimatedComponents is " + std::to_string(components) + ")";
     float* out = file->frame_components.data();
     for (int f = 0; f < file->frame_count; ++f) {
       if (!tk_.PeekWord("frame")) {
-        return tk_.Fail("'frame' (numFrames is " + std::to_string(file->frame_count) + ", found " +
-                        std::to_string(f) + ")");
+        return tk_.Fail("frame " + std::to_string(f) + " of " + std::to_string(file->frame_count) +
+                        " (numFrames)");
       }
       tk_.ExpectWord("frame");
       std::int64_t index = 0;
