@@ -66,6 +66,13 @@ Result<std::vector<std::uint8_t>> Base64UrlDecode(std::string_view file, std::st
   }
   std::size_t length = text.size();
   while (length > 0 && text.size() - length < 2 && text[length - 1] == '=') --length;
+  // Characters first (the most telling error), then the length, then the unused bits.
+  for (std::size_t i = 0; i < length; ++i) {
+    if (DigitValue(text[i]) < 0) {
+      return fail(i,
+                  "expected a base64url character (A-Z a-z 0-9 - _), found " + Describe(text[i]));
+    }
+  }
   if (length < text.size() && (length + (text.size() - length)) % 4 != 0) {
     return fail(length, "expected padding to a multiple of 4 characters, found " +
                             std::to_string(text.size()) + " characters");
@@ -82,10 +89,6 @@ Result<std::vector<std::uint8_t>> Base64UrlDecode(std::string_view file, std::st
   int bits = 0;
   for (std::size_t i = 0; i < length; ++i) {
     const int value = DigitValue(text[i]);
-    if (value < 0) {
-      return fail(i,
-                  "expected a base64url character (A-Z a-z 0-9 - _), found " + Describe(text[i]));
-    }
     buffer = (buffer << 6) | static_cast<std::uint32_t>(value);
     bits += 6;
     if (bits >= 8) {

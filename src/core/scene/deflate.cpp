@@ -99,7 +99,8 @@ struct Token {
   std::uint16_t distance;
 };
 
-std::vector<Token> FindMatches(std::string_view data) {
+// Tokens for data[begin, end); matches may reach back into data[0, begin) (a preset dictionary).
+std::vector<Token> FindMatches(std::string_view data, int begin) {
   constexpr int kHashBits = 15;
   constexpr int kMaxChain = 256;
   const int size = static_cast<int>(data.size());
@@ -139,8 +140,8 @@ std::vector<Token> FindMatches(std::string_view data) {
   };
 
   std::vector<Token> tokens;
-  tokens.reserve(data.size() / 2 + 16);
-  int position = 0;
+  tokens.reserve((data.size() - begin) / 2 + 16);
+  int position = begin;
   while (position < size) {
     insert_up_to(position);
     int distance = 0;
@@ -422,8 +423,13 @@ CodeShape BuildHuffman(const std::uint8_t* lengths, int count, Huffman& h) {
 class Inflater {
  public:
   Inflater(std::string_view file, const std::uint8_t* data, std::size_t size,
-           std::size_t max_output)
-      : file_(file), data_(data), size_(size), max_output_(max_output) {}
+           std::size_t max_output, std::string_view dictionary)
+      : file_(file),
+        data_(data),
+        size_(size),
+        max_output_(max_output + dictionary.size()),
+        out_(dictionary),
+        prefix_(dictionary.size()) {}
 
   Result<std::string> Run() {
     bool final = false;
@@ -448,6 +454,7 @@ class Inflater {
       Fail("end of data after the final block", std::to_string(size_ - position_) + " more bytes");
       return error_;
     }
+    out_.erase(0, prefix_);
     return std::move(out_);
   }
 
@@ -496,7 +503,7 @@ class Inflater {
     return true;
   }
   bool TooLarge() {
-    return Fail("at most " + std::to_string(max_output_) + " bytes of output", "more");
+    return Fail("at most " + std::to_string(max_output_ - prefix_) + " bytes of output", "more");
   }
 
   bool Stored() {
@@ -636,15 +643,24 @@ class Inflater {
   int bit_count_ = 0;
   Huffman lit_{};
   Huffman dist_{};
-  std::string out_;
+  std::string out_;  // the dictionary, then the output
+  std::size_t prefix_;
   Diagnostic error_;
 };
 
 }  // namespace
 
-std::vector<std::uint8_t> DeflateCompress(std::string_view data) {
+std::vector<std::uint8_t> DeflateCompress(std::string_view data, std::string_view dictionary) {
   BitWriter out;
-  const std::vector<Token> tokens = FindMatches(data);
+  // Only the last 32 KB of a dictionary are within reach.
+  if (dictionary.size() > static_cast<std::size_t>(kWindow)) {
+    dictionary = dictionary.substr(dictionary.size() - kWindow);
+  }
+  std::string window;
+  window.reserve(dictionary.size() + data.size());
+  window.append(dictionary.data(), dictionary.size());
+  window.append(data.data(), data.size());
+  const std::vector<Token> tokens = FindMatches(window, static_cast<int>(dictionary.size()));
   BlockWriter writer(data, out);
   // Blocks of a bounded token count let the codes adapt and keep stored blocks under 64 KB.
   constexpr std::size_t kTokensPerBlock = 16384;
@@ -666,8 +682,12 @@ std::vector<std::uint8_t> DeflateCompress(std::string_view data) {
 }
 
 Result<std::string> DeflateDecompress(std::string_view file, const std::uint8_t* data,
-                                      std::size_t size, std::size_t max_output) {
-  Inflater inflater(file, data, size, max_output);
+                                      std::size_t size, std::size_t max_output,
+                                      std::string_view dictionary) {
+  if (dictionary.size() > static_cast<std::size_t>(kWindow)) {
+    dictionary = dictionary.substr(dictionary.size() - kWindow);
+  }
+  Inflater inflater(file, data, size, max_output, dictionary);
   return inflater.Run();
 }
 

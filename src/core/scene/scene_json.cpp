@@ -15,6 +15,8 @@ constexpr double kMaxSceneTime = 1e6;  // seconds
 constexpr double kMaxRate = 100.0;
 constexpr double kMaxSpeed = 1e5;  // units per second, also the largest turn radius
 constexpr double kMaxPitch = 90.0;
+constexpr int kMaxPackedDecimals = 6;
+constexpr double kDefaultPackedScale = 1e6;
 
 const char* PlayModeName(PlayMode mode) {
   switch (mode) {
@@ -373,6 +375,16 @@ class SceneReader {
     if (!Object(&value, &parent, path)) return false;
     if (!Name(value, path, "name", false, true, route.name)) return false;
     if (!Bool(value, path, "closed", route.closed)) return false;
+    const bool has_segments = value.Find("segments") != nullptr;
+    const bool has_packed = value.Find("kinds") != nullptr || value.Find("deltas") != nullptr;
+    if (has_segments && has_packed) {
+      error_ = MakeError(file_, value.line(), value.column(),
+                         path +
+                             ": expected \"segments\" or the packed \"kinds\" and \"deltas\", "
+                             "found both");
+      return false;
+    }
+    if (has_packed) return ReadPackedRoute(value, path, route);
     const JsonArray* segments = nullptr;
     if (!Array(value, path, "segments", kMaxRouteSegments, "segments", true, segments)) {
       return false;
@@ -414,6 +426,83 @@ class SceneReader {
                   Index(points_path, points.as_array().size() - 1),
                   "the start of segments[0] " + Describe(route.segments.front().start()) +
                       " (the route is closed)");
+    }
+    return true;
+  }
+
+  // The packed form: "kinds" ('b' Bezier, 'l' line per segment) and "deltas", integers in units
+  // of 1/scale: the start point, then each further point relative to the one before.
+  bool ReadPackedRoute(const JsonValue& value, const std::string& path, SceneRoute& route) {
+    const JsonValue* kinds = value.Find("kinds");
+    const std::string kinds_path = Field(path, "kinds");
+    const std::string kinds_rule =
+        "a string of 1 to " + std::to_string(kMaxRouteSegments) + " 'b' and 'l'";
+    if (kinds == nullptr || !kinds->is_string() || kinds->as_string().empty() ||
+        kinds->as_string().size() > kMaxRouteSegments) {
+      return Fail(kinds, &value, kinds_path, kinds_rule);
+    }
+    std::size_t point_count = 1;
+    for (const char kind : kinds->as_string()) {
+      if (kind != 'b' && kind != 'l') return Fail(kinds, &value, kinds_path, kinds_rule);
+      point_count += kind == 'b' ? 3 : 1;
+    }
+    double scale = kDefaultPackedScale;
+    const JsonValue* scale_value = value.Find("scale");
+    if (scale_value != nullptr) {
+      bool power_of_ten = false;
+      for (double p = 1; p <= kDefaultPackedScale; p *= 10) {
+        power_of_ten = power_of_ten || scale_value->as_number() == p;
+      }
+      if (!scale_value->is_number() || !power_of_ten) {
+        return Fail(scale_value, &value, Field(path, "scale"), "1, 10, 100, ... or 1000000");
+      }
+      scale = scale_value->as_number();
+    }
+    const JsonValue* deltas = value.Find("deltas");
+    const std::string deltas_path = Field(path, "deltas");
+    if (deltas == nullptr || !deltas->is_array() || deltas->as_array().size() != 2 * point_count) {
+      return Fail(deltas, &value, deltas_path,
+                  "an array of " + std::to_string(2 * point_count) + " integers");
+    }
+    const JsonArray& items = deltas->as_array();
+    const double limit = kMaxSceneCoordinate * scale;
+    std::vector<glm::dvec2> points(point_count);
+    std::int64_t xy[2] = {0, 0};
+    std::int64_t start[2] = {0, 0};
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const double delta = items[i].as_number();
+      const double sum = static_cast<double>(xy[i % 2]) + delta;
+      if (!items[i].is_number() || delta != std::floor(delta) || !(std::abs(sum) <= limit)) {
+        return Fail(&items[i], deltas, Index(deltas_path, i),
+                    "an integer keeping the point within [-" + FormatJsonNumber(limit) + ", " +
+                        FormatJsonNumber(limit) + "]");
+      }
+      xy[i % 2] = static_cast<std::int64_t>(sum);
+      if (i < 2) start[i] = xy[i];
+      if (i % 2 == 1) {
+        points[i / 2] =
+            glm::dvec2(static_cast<double>(xy[0]) / scale, static_cast<double>(xy[1]) / scale);
+      }
+    }
+    if (route.closed && (xy[0] != start[0] || xy[1] != start[1])) {
+      error_ = MakeError(file_, items.back().line(), items.back().column(),
+                         deltas_path + ": expected the last point to be the start " +
+                             Describe(points.front()) + " (the route is closed), found " +
+                             Describe(points.back()));
+      return false;
+    }
+    route.segments.clear();
+    route.segments.reserve(kinds->as_string().size());
+    std::size_t next = 0;
+    for (const char kind : kinds->as_string()) {
+      if (kind == 'b') {
+        route.segments.push_back(RouteSegment::Bezier(points[next], points[next + 1],
+                                                      points[next + 2], points[next + 3]));
+        next += 3;
+      } else {
+        route.segments.push_back(RouteSegment::Line(points[next], points[next + 1]));
+        next += 1;
+      }
     }
     return true;
   }
@@ -623,6 +712,10 @@ class SceneWriter {
     JsonValue out = JsonValue::MakeObject();
     if (Keep(!route.name.empty())) out.Set("name", route.name);
     if (Keep(route.closed)) out.Set("closed", route.closed);
+    if (options_.pack_routes && !route.segments.empty()) {
+      PackRoute(route, out);
+      return out;
+    }
     JsonValue& segments = out.Set("segments", JsonValue::MakeArray());
     const std::size_t count = route.segments.size();
     for (std::size_t s = 0; s < count; ++s) {
@@ -645,6 +738,56 @@ class SceneWriter {
       segments.Append(std::move(item));
     }
     return out;
+  }
+
+  void PackRoute(const SceneRoute& route, JsonValue& out) const {
+    const int decimals = options_.decimals < 0 ? kMaxPackedDecimals
+                                               : std::min(options_.decimals, kMaxPackedDecimals);
+    const double full_scale = std::pow(10.0, decimals);
+    // The points on the finest grid; a join's second side and a closed route's end are the
+    // points they meet, so rounding cannot split them.
+    std::vector<std::int64_t> grid;
+    std::string kinds;
+    const auto add = [&](glm::dvec2 p) {
+      grid.push_back(std::llround(p.x * full_scale));
+      grid.push_back(std::llround(p.y * full_scale));
+    };
+    add(route.segments.front().start());
+    for (const RouteSegment& segment : route.segments) {
+      if (segment.kind == RouteSegment::Kind::kBezier) {
+        kinds += 'b';
+        add(segment.points[1]);
+        add(segment.points[2]);
+        add(segment.points[3]);
+      } else {
+        kinds += 'l';
+        add(segment.points[1]);
+      }
+    }
+    if (route.closed) {
+      grid[grid.size() - 2] = grid[0];
+      grid[grid.size() - 1] = grid[1];
+    }
+    // The coarsest grid that holds every point exactly keeps the integers short.
+    int coarsening = 0;
+    std::int64_t divisor = 1;
+    while (coarsening < decimals) {
+      bool divisible = true;
+      for (std::int64_t v : grid) divisible = divisible && v % (divisor * 10) == 0;
+      if (!divisible) break;
+      divisor *= 10;
+      ++coarsening;
+    }
+    const double scale = std::pow(10.0, decimals - coarsening);
+    out.Set("kinds", kinds);
+    if (scale != kDefaultPackedScale) out.Set("scale", scale);
+    JsonValue& deltas = out.Set("deltas", JsonValue::MakeArray());
+    std::int64_t previous[2] = {0, 0};
+    for (std::size_t i = 0; i < grid.size(); ++i) {
+      const std::int64_t value = grid[i] / divisor;
+      deltas.Append(static_cast<double>(value - previous[i % 2]));
+      previous[i % 2] = value;
+    }
   }
 
   JsonValue Instance(const SceneInstance& instance) const {

@@ -22,7 +22,10 @@ Result<Scene> ParseScene(std::string_view file, std::string_view text);
 struct SceneWriteOptions {
   bool omit_defaults = false;  // leave out fields equal to their defaults (share links)
   int decimals = -1;           // >= 0: round every number to that many decimals
-  int indent = 0;              // WriteScene only: 0 for one line
+  // Write routes in the packed form ("kinds" + integer "deltas", docs/scene-format.md) on a grid
+  // of 10^-decimals (at most 6 decimals; 6 when decimals < 0).
+  bool pack_routes = false;
+  int indent = 0;  // WriteScene only: 0 for one line
 };
 
 JsonValue SceneToJson(const Scene& scene, const SceneWriteOptions& options = {});

@@ -106,6 +106,32 @@ TEST(DeflateTest, BeatsOrMatchesZlibOnSmallJson) {
   EXPECT_LE(compressed.size(), 265u * 11 / 10);
 }
 
+TEST(DeflateTest, PresetDictionary) {
+  const std::string dictionary = "{\"name\":\"walker\",\"mesh\":\"models/walker/walker.md5mesh\"}";
+  const std::string data =
+      "{\"name\":\"walker\",\"mesh\":\"models/walker/walker.md5mesh\",\"x\":1}";
+  const std::vector<std::uint8_t> with = DeflateCompress(data, dictionary);
+  const std::vector<std::uint8_t> without = DeflateCompress(data);
+  EXPECT_LT(with.size() * 2, without.size());  // the dictionary turns the text into one match
+  Result<std::string> out = DeflateDecompress("t", with.data(), with.size(), 1000, dictionary);
+  ASSERT_TRUE(out.ok()) << out.error().ToString();
+  EXPECT_EQ(out.value(), data);
+  // The output bound counts the output only, not the dictionary.
+  EXPECT_TRUE(DeflateDecompress("t", with.data(), with.size(), data.size(), dictionary).ok());
+  EXPECT_FALSE(DeflateDecompress("t", with.data(), with.size(), data.size() - 1, dictionary).ok());
+  // Without the dictionary the first match points before the start.
+  Result<std::string> missing = DeflateDecompress("t", with.data(), with.size(), 1000);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.error().message.find("expected a distance within the 0 bytes written"),
+            std::string::npos)
+      << missing.error().message;
+  // A stream made without a dictionary reads the same with one.
+  Result<std::string> plain =
+      DeflateDecompress("t", without.data(), without.size(), 1000, dictionary);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain.value(), data);
+}
+
 struct BadStreamCase {
   const char* name;
   std::vector<std::uint8_t> bytes;

@@ -15,6 +15,11 @@ namespace {
 using testing_util::ExpectScenesNear;
 using testing_util::FullScene;
 
+struct RejectCase {
+  std::string json;
+  std::string message;  // without the location
+};
+
 std::string DocExample() {
   std::ifstream file(std::string(MD5STAGE_SOURCE_DIR) + "/docs/scene-format.md");
   std::stringstream text;
@@ -115,6 +120,92 @@ TEST(SceneJsonTest, RoundingKeepsJoinsJoined) {
   ExpectScenesNear(read.value(), scene, 1e-6);
 }
 
+TEST(SceneJsonTest, ReadsPackedRoutes) {
+  // Start (1, 2); a Bezier through (1.5, 2), (2, 2.5) to (2, 3); a line to (0, 3); scale 10.
+  Result<Scene> read = ParseScene(
+      "p.json",
+      R"({"version":1,"routes":[{"name":"p","kinds":"bl","scale":10,)"
+      R"("deltas":[10,20, 5,0, 5,5, 0,5, -20,0]},)"
+      R"({"closed":true,"kinds":"lll","deltas":[0,0, 1000000,0, 0,1000000, -1000000,-1000000]}]})");
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  const Scene& scene = read.value();
+  ASSERT_EQ(scene.routes.size(), 2u);
+  ASSERT_EQ(scene.routes[0].segments.size(), 2u);
+  EXPECT_EQ(scene.routes[0].name, "p");
+  EXPECT_EQ(scene.routes[0].segments[0], RouteSegment::Bezier({1, 2}, {1.5, 2}, {2, 2.5}, {2, 3}));
+  EXPECT_EQ(scene.routes[0].segments[1], RouteSegment::Line({2, 3}, {0, 3}));
+  ASSERT_EQ(scene.routes[1].segments.size(), 3u);  // default scale: millionths
+  EXPECT_EQ(scene.routes[1].segments[1], RouteSegment::Line({1, 0}, {1, 1}));
+  EXPECT_EQ(scene.routes[1].segments[2], RouteSegment::Line({1, 1}, {0, 0}));
+}
+
+TEST(SceneJsonTest, PackedRoutesRoundTrip) {
+  Scene scene = FullScene();  // unrounded Beziers, a line, a closed route
+  SceneWriteOptions options;
+  options.pack_routes = true;
+  options.decimals = 6;
+  const std::string text = WriteScene(scene, options);
+  EXPECT_EQ(text.find("\"segments\""), std::string::npos);
+  Result<Scene> read = ParseScene("p.json", text);
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  ExpectScenesNear(read.value(), scene, 1e-6);
+  // Points on a coarse grid get a coarse scale and read back exactly.
+  Scene grid;
+  SceneRoute route;
+  route.closed = true;
+  route.segments = {RouteSegment::Line({0, 0}, {12.5, 0}),
+                    RouteSegment::Bezier({12.5, 0}, {20, 5}, {20, 10}, {12.5, 15}),
+                    RouteSegment::Line({12.5, 15}, {0, 0})};
+  grid.routes.push_back(route);
+  const std::string grid_text = WriteScene(grid, options);
+  EXPECT_NE(grid_text.find("\"scale\":10,"), std::string::npos) << grid_text;
+  Result<Scene> grid_read = ParseScene("p.json", grid_text);
+  ASSERT_TRUE(grid_read.ok()) << grid_read.error().ToString();
+  ExpectScenesNear(grid_read.value(), grid, 0.0);
+}
+
+TEST(SceneJsonTest, RejectsBrokenPackedRoutes) {
+  const RejectCase cases[] = {
+      {R"({"version":1,"routes":[{"kinds":"b","deltas":[0,0,1,1,2,2,3,3],"segments":[]}]})",
+       "routes[0]: expected \"segments\" or the packed \"kinds\" and \"deltas\", found both"},
+      {R"({"version":1,"routes":[{"deltas":[0,0,1,1]}]})",
+       "routes[0].kinds: expected a string of 1 to 4096 'b' and 'l', found nothing"},
+      {R"({"version":1,"routes":[{"kinds":"","deltas":[0,0]}]})",
+       "routes[0].kinds: expected a string of 1 to 4096 'b' and 'l', found \"\""},
+      {R"({"version":1,"routes":[{"kinds":"bx","deltas":[0,0]}]})",
+       "routes[0].kinds: expected a string of 1 to 4096 'b' and 'l', found \"bx\""},
+      {R"({"version":1,"routes":[{"kinds":"l","scale":3,"deltas":[0,0,1,1]}]})",
+       "routes[0].scale: expected 1, 10, 100, ... or 1000000, found 3"},
+      {R"({"version":1,"routes":[{"kinds":"l","scale":1e7,"deltas":[0,0,1,1]}]})",
+       "routes[0].scale: expected 1, 10, 100, ... or 1000000, found 10000000"},
+      {R"({"version":1,"routes":[{"kinds":"bl","deltas":[0,0,1,1,2,2,3,3]}]})",
+       "routes[0].deltas: expected an array of 10 integers, found an array of 8"},
+      {R"({"version":1,"routes":[{"kinds":"l","deltas":"0,0,1,1"}]})",
+       "routes[0].deltas: expected an array of 4 integers, found \"0,0,1,1\""},
+      {R"({"version":1,"routes":[{"kinds":"l","deltas":[0,0,1.5,1]}]})",
+       "routes[0].deltas[2]: expected an integer keeping the point within [-1000000000000, "
+       "1000000000000], found 1.5"},
+      {R"({"version":1,"routes":[{"kinds":"l","scale":1,"deltas":[0,0,"1",1]}]})",
+       "routes[0].deltas[2]: expected an integer keeping the point within [-1000000, 1000000], "
+       "found \"1\""},
+      {R"({"version":1,"routes":[{"kinds":"l","scale":1,"deltas":[999999,0,2,0]}]})",
+       "routes[0].deltas[2]: expected an integer keeping the point within [-1000000, 1000000], "
+       "found 2"},
+      {R"({"version":1,"routes":[{"kinds":"l","scale":1,"deltas":[0,0,1e300,0]}]})",
+       "routes[0].deltas[2]: expected an integer keeping the point within [-1000000, 1000000], "
+       "found 1e300"},
+      {R"({"version":1,"routes":[{"closed":true,"kinds":"ll","scale":1,"deltas":[0,0,5,0,0,5]}]})",
+       "routes[0].deltas: expected the last point to be the start [0, 0] (the route is closed), "
+       "found [5, 5]"},
+  };
+  for (const RejectCase& c : cases) {
+    SCOPED_TRACE(c.json);
+    Result<Scene> read = ParseScene("s.json", c.json);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().message, c.message);
+  }
+}
+
 TEST(SceneJsonTest, IgnoresUnknownFields) {
   Result<Scene> read = ParseScene(
       "s.json",
@@ -140,11 +231,6 @@ std::string Repeat(const std::string& item, int count) {
   for (int i = 0; i < count; ++i) out += (i > 0 ? "," : "") + item;
   return out;
 }
-
-struct RejectCase {
-  std::string json;
-  std::string message;  // without the location
-};
 
 TEST(SceneJsonTest, RejectsWrongTypesAndValuesNamingTheField) {
   const std::string coord = "a number in [-1000000, 1000000]";
