@@ -24,11 +24,6 @@ std::string FormatPoint(glm::dvec2 p) {
   return buffer;
 }
 
-bool PointsMeet(glm::dvec2 a, glm::dvec2 b) {
-  const double size = std::max({1.0, std::abs(a.x), std::abs(a.y), std::abs(b.x), std::abs(b.y)});
-  return glm::length(a - b) <= kJoinTolerance * size;
-}
-
 // Golden-section search for the minimum of a unimodal-enough function on [a, b].
 template <typename F>
 double MinimizeOn(double a, double b, F f) {
@@ -57,6 +52,11 @@ double MinimizeOn(double a, double b, F f) {
 
 }  // namespace
 
+bool RoutePointsMeet(glm::dvec2 a, glm::dvec2 b) {
+  const double size = std::max({1.0, std::abs(a.x), std::abs(a.y), std::abs(b.x), std::abs(b.y)});
+  return glm::length(a - b) <= kJoinTolerance * size;
+}
+
 RouteSegment RouteSegment::Line(glm::dvec2 start, glm::dvec2 end) {
   RouteSegment segment;
   segment.kind = Kind::kLine;
@@ -83,7 +83,7 @@ Result<Route> Route::Build(std::vector<RouteSegment> segments, bool closed) {
                          "segments[" + std::to_string(i) + "]: coordinates must be finite numbers");
       }
     }
-    if (i > 0 && !PointsMeet(segments[i - 1].end(), segment.start())) {
+    if (i > 0 && !RoutePointsMeet(segments[i - 1].end(), segment.start())) {
       return MakeError("", 0, 0,
                        "segments[" + std::to_string(i) + "] starts at " +
                            FormatPoint(segment.start()) + " but segments[" + std::to_string(i - 1) +
@@ -91,7 +91,7 @@ Result<Route> Route::Build(std::vector<RouteSegment> segments, bool closed) {
                            "; consecutive segments must share their end points");
     }
   }
-  if (closed && !PointsMeet(segments.back().end(), segments.front().start())) {
+  if (closed && !RoutePointsMeet(segments.back().end(), segments.front().start())) {
     return MakeError("", 0, 0,
                      "closed route ends at " + FormatPoint(segments.back().end()) +
                          " but starts at " + FormatPoint(segments.front().start()));

@@ -38,6 +38,9 @@ struct TightStretch {
   double min_radius_distance = 0.0;  // where the minimum radius is reached
 };
 
+// The join rule: end points closer than 1e-9 of the coordinates' size (at least 1) are shared.
+bool RoutePointsMeet(glm::dvec2 a, glm::dvec2 b);
+
 // Immutable, validated route. Build once per edit; sampling is allocation-free and thread-safe.
 class Route {
  public:

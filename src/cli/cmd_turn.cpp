@@ -1,0 +1,224 @@
+// `md5stage turn`: the turning-radius path from a pose to a point (arc + line) or to a pose
+// (Dubins), one query from the arguments or many as CSV on stdin.
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cli/command_registry.h"
+#include "core/common/json.h"
+#include "core/path/turn_path.h"
+
+namespace md5stage::cli {
+namespace {
+
+// Whole-field number parse: "1.5" yes, "1.5x", "" and "nan" no.
+bool ParseNumber(const std::string& text, double* out) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value)) return false;
+  *out = value;
+  return true;
+}
+
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string::size_type begin = 0;
+  while (true) {
+    const std::string::size_type end = text.find(separator, begin);
+    parts.push_back(text.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
+    if (end == std::string::npos) return parts;
+    begin = end + 1;
+  }
+}
+
+// "X,Y" or "X,Y,H": fills values and returns their count (0 when malformed).
+int ParseTuple(const std::string& text, double values[3]) {
+  const std::vector<std::string> parts = Split(text, ',');
+  if (parts.size() < 2 || parts.size() > 3) return 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!ParseNumber(parts[i], &values[i])) return 0;
+  }
+  return static_cast<int>(parts.size());
+}
+
+struct TurnQuery {
+  Pose2 from;
+  glm::dvec2 to{0.0, 0.0};
+  bool has_final_heading = false;
+  double final_heading = 0.0;
+  double radius = 0.0;
+};
+
+TurnPath Solve(const TurnQuery& query) {
+  if (query.has_final_heading) {
+    return DubinsPath(query.from, {query.to, query.final_heading}, query.radius);
+  }
+  return ArcLinePath(query.from.position, query.from.heading, query.radius, query.to);
+}
+
+std::string Number(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.15g", value);
+  return text;
+}
+
+std::string Point(glm::dvec2 p) { return "(" + Number(p.x) + ", " + Number(p.y) + ")"; }
+
+void PrintText(const TurnPath& path) {
+  std::printf("type %s\n", TurnPathTypeName(path.type));
+  std::printf("length %s\n", path.ok() ? Number(path.length).c_str() : "nan");
+  if (!path.ok()) return;
+  std::printf("end %s heading %s\n", Point(path.end.position).c_str(),
+              Number(path.end.heading).c_str());
+  for (int i = 0; i < path.segment_count; ++i) {
+    const TurnSegment& s = path.segments[i];
+    if (s.kind == TurnSegment::Kind::kArc) {
+      std::printf("arc start %s heading %s length %s centre %s radius %s start_angle %s sweep %s\n",
+                  Point(s.start.position).c_str(), Number(s.start.heading).c_str(),
+                  Number(s.length).c_str(), Point(s.centre).c_str(), Number(s.radius).c_str(),
+                  Number(s.start_angle).c_str(), Number(s.sweep).c_str());
+    } else {
+      std::printf("line start %s heading %s length %s\n", Point(s.start.position).c_str(),
+                  Number(s.start.heading).c_str(), Number(s.length).c_str());
+    }
+  }
+}
+
+JsonValue PointJson(glm::dvec2 p) { return JsonValue(JsonArray{p.x, p.y}); }
+
+void PrintJson(const TurnPath& path) {
+  JsonValue root = JsonValue::MakeObject();
+  root.Set("type", TurnPathTypeName(path.type));
+  root.Set("length", path.ok() ? JsonValue(path.length) : JsonValue());
+  if (path.ok()) {
+    JsonValue end = JsonValue::MakeObject();
+    end.Set("position", PointJson(path.end.position));
+    end.Set("heading", path.end.heading);
+    root.Set("end", std::move(end));
+    JsonValue& segments = root.Set("segments", JsonValue::MakeArray());
+    for (int i = 0; i < path.segment_count; ++i) {
+      const TurnSegment& s = path.segments[i];
+      JsonValue item = JsonValue::MakeObject();
+      const bool arc = s.kind == TurnSegment::Kind::kArc;
+      item.Set("kind", arc ? "arc" : "line");
+      item.Set("start", PointJson(s.start.position));
+      item.Set("heading", s.start.heading);
+      item.Set("length", s.length);
+      if (arc) {
+        item.Set("centre", PointJson(s.centre));
+        item.Set("radius", s.radius);
+        item.Set("start_angle", s.start_angle);
+        item.Set("sweep", s.sweep);
+      }
+      segments.Append(std::move(item));
+    }
+  }
+  std::printf("%s\n", WriteJson(root).c_str());
+}
+
+// CSV lines x0,y0,h0,x1,y1,h1,r (h1 empty: no final heading) → "length,type" per line.
+int RunBatch() {
+  std::string line;
+  int line_number = 0;
+  int status = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> fields = Split(line, ',');
+    TurnQuery query;
+    double v[7] = {0, 0, 0, 0, 0, 0, 0};
+    bool valid = fields.size() == 7;
+    for (std::size_t i = 0; valid && i < 7; ++i) {
+      if (i == 5 && fields[i].empty()) continue;
+      valid = ParseNumber(fields[i], &v[i]);
+    }
+    if (!valid || v[6] < 0.0) {
+      std::fprintf(stderr,
+                   "stdin:%d: error: expected x0,y0,h0,x1,y1,h1,r (finite numbers, h1 may be "
+                   "empty, r >= 0), found \"%s\"\n",
+                   line_number, line.c_str());
+      std::printf("nan,invalid\n");
+      status = 1;
+      continue;
+    }
+    query.from = {{v[0], v[1]}, v[2]};
+    query.to = {v[3], v[4]};
+    query.has_final_heading = !fields[5].empty();
+    query.final_heading = v[5];
+    query.radius = v[6];
+    const TurnPath path = Solve(query);
+    if (path.ok()) {
+      std::printf("%s,%s\n", Number(path.length).c_str(), TurnPathTypeName(path.type));
+    } else {
+      std::printf("nan,unreachable\n");
+    }
+  }
+  return status;
+}
+
+int Usage(const char* problem) {
+  std::fprintf(stderr,
+               "md5stage turn: %s\nusage: md5stage turn --from X,Y,HEADING --to X,Y[,HEADING] "
+               "--radius R [--json]\n       md5stage turn --batch  (CSV x0,y0,h0,x1,y1,h1,r on "
+               "stdin)\n",
+               problem);
+  return 2;
+}
+
+int RunTurn(const std::vector<std::string>& args) {
+  TurnQuery query;
+  bool has_from = false, has_to = false, has_radius = false, json = false, batch = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const bool has_value = i + 1 < args.size();
+    double values[3];
+    if (arg == "--json") {
+      json = true;
+    } else if (arg == "--batch") {
+      batch = true;
+    } else if (arg == "--from" && has_value) {
+      if (ParseTuple(args[++i], values) != 3) return Usage("--from expects X,Y,HEADING");
+      query.from = {{values[0], values[1]}, values[2]};
+      has_from = true;
+    } else if (arg == "--to" && has_value) {
+      const int count = ParseTuple(args[++i], values);
+      if (count == 0) return Usage("--to expects X,Y or X,Y,HEADING");
+      query.to = {values[0], values[1]};
+      query.has_final_heading = count == 3;
+      query.final_heading = count == 3 ? values[2] : 0.0;
+      has_to = true;
+    } else if (arg == "--radius" && has_value) {
+      if (!ParseNumber(args[++i], &query.radius) || query.radius < 0.0) {
+        return Usage("--radius expects a number >= 0");
+      }
+      has_radius = true;
+    } else {
+      return Usage(("unexpected argument '" + arg + "'").c_str());
+    }
+  }
+  if (batch) {
+    if (has_from || has_to || has_radius || json) return Usage("--batch takes no other options");
+    return RunBatch();
+  }
+  if (!has_from || !has_to || !has_radius) return Usage("--from, --to and --radius are required");
+  const TurnPath path = Solve(query);
+  if (json) {
+    PrintJson(path);
+  } else {
+    PrintText(path);
+  }
+  return path.ok() ? 0 : 1;
+}
+
+static CommandRegistrar reg{
+    {"turn", "turn --from X,Y,H --to X,Y[,H] --radius R [--json] | --batch", &RunTurn}};
+
+}  // namespace
+}  // namespace md5stage::cli

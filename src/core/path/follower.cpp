@@ -1,0 +1,181 @@
+#include "core/path/follower.h"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <limits>
+#include <utility>
+
+namespace md5stage {
+namespace {
+
+double NonNegativeOrZero(double value) { return std::isfinite(value) && value > 0.0 ? value : 0.0; }
+
+TurnPath RestAt(const Pose2& pose) {
+  TurnPath path;
+  path.start = {pose.position, WrapPi(pose.heading)};
+  path.end = path.start;
+  return path;
+}
+
+bool SamePlace(glm::dvec2 a, glm::dvec2 b) {
+  const double size = std::max({1.0, std::abs(a.x), std::abs(a.y), std::abs(b.x), std::abs(b.y)});
+  return glm::length(a - b) <= 1e-9 * size;
+}
+
+Pose2 Reversed(Pose2 pose) {
+  pose.heading = WrapPi(pose.heading + kPi);
+  return pose;
+}
+
+}  // namespace
+
+Follower::Follower(const Pose2& pose, double turning_radius, double speed, double time)
+    : turning_radius_(NonNegativeOrZero(turning_radius)),
+      speed_(NonNegativeOrZero(speed)),
+      anchor_time_(std::isfinite(time) ? time : 0.0),
+      approach_(RestAt(pose)) {}
+
+void Follower::StartPlan(double time) {
+  anchor_time_ = time;
+  anchor_distance_ = 0.0;
+  route_.reset();
+  mode_ = RouteMode::kOnce;
+  loop_back_ = TurnPath();
+  turn_at_end_ = TurnPath();
+  turn_at_start_ = TurnPath();
+}
+
+Status Follower::GoToPoint(double time, glm::dvec2 point) {
+  if (!std::isfinite(time) || !IsFinite(point)) {
+    return MakeError("", 0, 0, "GoToPoint: time and point must be finite");
+  }
+  const Pose2 now = PoseAt(time);
+  TurnPath path = ArcLinePath(now.position, now.heading, turning_radius_, point);
+  if (!path.ok()) return MakeError("", 0, 0, "GoToPoint: no arc + line path to the point");
+  StartPlan(time);
+  approach_ = path;
+  return {};
+}
+
+Status Follower::GoToPose(double time, const Pose2& target) {
+  if (!std::isfinite(time) || !IsFinite(target.position) || !std::isfinite(target.heading)) {
+    return MakeError("", 0, 0, "GoToPose: time and target must be finite");
+  }
+  const Pose2 now = PoseAt(time);
+  TurnPath path = DubinsPath(now, target, turning_radius_);
+  if (!path.ok()) return MakeError("", 0, 0, "GoToPose: no path to the pose");
+  StartPlan(time);
+  approach_ = path;
+  return {};
+}
+
+Status Follower::FollowRoute(double time, std::shared_ptr<const Route> route, RouteMode mode) {
+  if (!std::isfinite(time)) return MakeError("", 0, 0, "FollowRoute: time must be finite");
+  if (route == nullptr || route->segments().empty()) {
+    return MakeError("", 0, 0, "FollowRoute: no route");
+  }
+  const Pose2 now = PoseAt(time);
+  const Pose2 start = route->Sample(0.0);
+  const Pose2 end = route->Sample(route->length());
+  TurnPath approach = DubinsPath(now, start, turning_radius_);
+  if (!approach.ok()) return MakeError("", 0, 0, "FollowRoute: no path to the route's start");
+  StartPlan(time);
+  approach_ = approach;
+  route_ = std::move(route);
+  mode_ = mode;
+  if (mode == RouteMode::kLoop) {
+    // A route that ends where it starts repeats directly (a heading mismatch there is a kink of
+    // the route, like any other); an open one drives back to its start.
+    loop_back_ = SamePlace(end.position, start.position) ? RestAt(end)
+                                                         : DubinsPath(end, start, turning_radius_);
+  } else if (mode == RouteMode::kPingPong) {
+    turn_at_end_ = DubinsPath(end, Reversed(end), turning_radius_);
+    turn_at_start_ = DubinsPath(Reversed(start), start, turning_radius_);
+  }
+  return {};
+}
+
+void Follower::Stop(double time) {
+  if (!std::isfinite(time)) return;
+  const Pose2 now = PoseAt(time);
+  StartPlan(time);
+  approach_ = RestAt(now);
+}
+
+Status Follower::SetSpeed(double time, double speed) {
+  if (!std::isfinite(time) || !std::isfinite(speed) || speed < 0.0) {
+    return MakeError("", 0, 0, "SetSpeed: speed must be a finite number >= 0");
+  }
+  anchor_distance_ = DistanceAt(time);
+  anchor_time_ = time;
+  speed_ = speed;
+  return {};
+}
+
+Status Follower::SetTurningRadius(double turning_radius) {
+  if (!std::isfinite(turning_radius) || turning_radius < 0.0) {
+    return MakeError("", 0, 0, "SetTurningRadius: radius must be a finite number >= 0");
+  }
+  turning_radius_ = turning_radius;
+  return {};
+}
+
+double Follower::DistanceAt(double time) const {
+  const double distance = anchor_distance_ + speed_ * (time - anchor_time_);
+  return distance > 0.0 ? distance : 0.0;  // NaN time: the plan's start
+}
+
+double Follower::PlanLength() const {
+  if (route_ == nullptr) return approach_.length;
+  if (mode_ != RouteMode::kOnce) return std::numeric_limits<double>::infinity();
+  return approach_.length + route_->length();
+}
+
+bool Follower::ArrivedAt(double time) const { return DistanceAt(time) >= PlanLength(); }
+
+Pose2 Follower::SampleRoute(double distance) const {
+  const double length = route_->length();
+  switch (mode_) {
+    case RouteMode::kOnce:
+      return route_->Sample(std::min(distance, length));
+    case RouteMode::kLoop: {
+      const double period = length + loop_back_.length;
+      if (!(period > 0.0)) return route_->Sample(0.0);
+      distance = std::fmod(distance, period);
+      if (distance < length) return route_->Sample(distance);
+      return SampleTurnPath(loop_back_, distance - length);
+    }
+    case RouteMode::kPingPong: {
+      const double period = 2.0 * length + turn_at_end_.length + turn_at_start_.length;
+      if (!(period > 0.0)) return route_->Sample(0.0);
+      distance = std::fmod(distance, period);
+      if (distance < length) return route_->Sample(distance);
+      distance -= length;
+      if (distance < turn_at_end_.length) return SampleTurnPath(turn_at_end_, distance);
+      distance -= turn_at_end_.length;
+      if (distance < length) return Reversed(route_->Sample(length - distance));
+      return SampleTurnPath(turn_at_start_, distance - length);
+    }
+  }
+  return route_->Sample(0.0);
+}
+
+Pose2 Follower::PoseAt(double time) const {
+  const double distance = DistanceAt(time);
+  if (distance < approach_.length) return SampleTurnPath(approach_, distance);
+  if (route_ == nullptr) return approach_.end;
+  return SampleRoute(distance - approach_.length);
+}
+
+bool FollowerPoseJob::Validate() const {
+  return count == 0 || (followers != nullptr && poses != nullptr);
+}
+
+bool FollowerPoseJob::Run() const {
+  if (!Validate()) return false;
+  for (std::size_t i = 0; i < count; ++i) poses[i] = followers[i].PoseAt(time);
+  return true;
+}
+
+}  // namespace md5stage

@@ -1,0 +1,83 @@
+// Moves a unit with a turning radius and a speed towards a target (a point, a point with a
+// heading, or a route) and gives its root pose at any time, continuous across retargeting.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "core/common/result.h"
+#include "core/path/pose.h"
+#include "core/path/route.h"
+#include "core/path/turn_path.h"
+
+namespace md5stage {
+
+// What a unit does at the end of a route: stop there, drive back to the start and go again, or
+// turn round and travel the route backwards (then forwards, and so on).
+enum class RouteMode { kOnce, kLoop, kPingPong };
+
+// A plan is fixed when a target is given: a turn path from the unit's pose at that moment (so
+// position and heading never jump), then for a route the route itself, joined end to start by
+// turn paths when it repeats. Queries are const and allocation-free.
+class Follower {
+ public:
+  Follower() = default;
+  // Non-finite or negative radius/speed count as 0 (turn in place / stand still).
+  Follower(const Pose2& pose, double turning_radius, double speed, double time = 0.0);
+
+  // Targets. Each starts a new plan at `time` from PoseAt(time). On error the plan is unchanged.
+  Status GoToPoint(double time, glm::dvec2 point);    // arc + line, no final heading
+  Status GoToPose(double time, const Pose2& target);  // shortest Dubins path
+  Status FollowRoute(double time, std::shared_ptr<const Route> route, RouteMode mode);
+  void Stop(double time);  // rest where the unit is at `time`
+
+  // Speed changes keep the distance already travelled (no jump). The turning radius applies
+  // from the next target on.
+  Status SetSpeed(double time, double speed);
+  Status SetTurningRadius(double turning_radius);
+
+  // Root position and heading (radians, (-π, π]) at a time. Before the plan's start: its start.
+  Pose2 PoseAt(double time) const;
+  // Distance travelled along the current plan at a time (0 at the plan's start).
+  double DistanceAt(double time) const;
+  // True once a point/pose target or a kOnce route is done, or after Stop.
+  bool ArrivedAt(double time) const;
+
+  double speed() const { return speed_; }
+  double turning_radius() const { return turning_radius_; }
+  // The plan's first turn path (to the point, the pose, or the route's start): for drawing.
+  const TurnPath& approach() const { return approach_; }
+  const Route* route() const { return route_.get(); }
+  RouteMode route_mode() const { return mode_; }
+  // Length of a non-repeating plan; infinity for looping and ping-pong routes.
+  double PlanLength() const;
+
+ private:
+  void StartPlan(double time);
+  Pose2 SampleRoute(double distance) const;
+
+  double turning_radius_ = 0.0;
+  double speed_ = 0.0;
+  // Distance along the plan is anchor_distance_ + speed_·(time - anchor_time_).
+  double anchor_time_ = 0.0;
+  double anchor_distance_ = 0.0;
+  TurnPath approach_;
+  std::shared_ptr<const Route> route_;
+  RouteMode mode_ = RouteMode::kOnce;
+  TurnPath loop_back_;    // kLoop: route end → route start (empty when the route is closed)
+  TurnPath turn_at_end_;  // kPingPong: turn round at the end, then at the start
+  TurnPath turn_at_start_;
+};
+
+// Root poses of many followers at one time (all units of a scene in a frame).
+struct FollowerPoseJob {
+  const Follower* followers = nullptr;
+  std::size_t count = 0;
+  double time = 0.0;
+  Pose2* poses = nullptr;  // count entries, caller-owned
+
+  bool Validate() const;
+  bool Run() const;
+};
+
+}  // namespace md5stage
