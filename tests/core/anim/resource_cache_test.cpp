@@ -1,0 +1,93 @@
+// The resource cache loads a file once per (name, contents) and shares the immutable result.
+#include "core/anim/resource_cache.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "anim_test_util.h"
+
+namespace md5stage::anim {
+namespace {
+
+using testing::kAnimFixture;
+using testing::kMeshFixture;
+using testing::Replace;
+
+TEST(ResourceCache, SameNameAndContentsShareOneModel) {
+  ResourceCache cache;
+  const std::string bytes = kMeshFixture;
+  Result<std::shared_ptr<const Model>> a = cache.LoadModel("m.md5mesh", bytes);
+  Result<std::shared_ptr<const Model>> b = cache.LoadModel("m.md5mesh", std::string(bytes));
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a.value().get(), b.value().get());
+  EXPECT_EQ(cache.parses(), 1);
+  EXPECT_EQ(cache.hits(), 1);
+  EXPECT_EQ(cache.model_count(), 1u);
+  EXPECT_EQ(a.value()->name(), "m.md5mesh");
+}
+
+TEST(ResourceCache, DifferentContentsOrNamesAreDifferentEntries) {
+  ResourceCache cache;
+  const std::string changed = Replace(kMeshFixture, "\"skin\"", "\"other\"");
+  auto a = cache.LoadModel("m.md5mesh", kMeshFixture);
+  auto b = cache.LoadModel("m.md5mesh", changed);
+  auto c = cache.LoadModel("copy.md5mesh", kMeshFixture);
+  ASSERT_TRUE(a.ok() && b.ok() && c.ok());
+  EXPECT_NE(a.value().get(), b.value().get());
+  EXPECT_NE(a.value().get(), c.value().get());
+  EXPECT_EQ(b.value()->mesh(0).shader, "other");
+  EXPECT_EQ(cache.model_count(), 3u);
+  EXPECT_EQ(cache.parses(), 3);
+}
+
+TEST(ResourceCache, AnimationsAreSharedToo) {
+  ResourceCache cache;
+  auto a = cache.LoadAnimation("a.md5anim", kAnimFixture);
+  auto b = cache.LoadAnimation("a.md5anim", kAnimFixture);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(a.value().get(), b.value().get());
+  EXPECT_EQ(a.value()->frame_count(), 3);
+  EXPECT_EQ(cache.animation_count(), 1u);
+  cache.Clear();
+  EXPECT_EQ(cache.animation_count(), 0u);
+  auto c = cache.LoadAnimation("a.md5anim", kAnimFixture);
+  EXPECT_NE(c.value().get(), a.value().get());  // a fresh load; `a` itself stays valid
+  EXPECT_EQ(a.value()->frame_count(), 3);
+}
+
+TEST(ResourceCache, FailuresAreReturnedAndNotCached) {
+  ResourceCache cache;
+  const std::string broken = Replace(kMeshFixture, "MD5Version 10", "MD5Version 9");
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    auto result = cache.LoadModel("bad.md5mesh", broken);
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.error().ToString(),
+              "bad.md5mesh:1:12: error: expected MD5Version 10, found '9'");
+  }
+  EXPECT_EQ(cache.model_count(), 0u);
+  EXPECT_EQ(cache.parses(), 2);
+}
+
+TEST(ResourceCache, LimitsApplyToEveryLoad) {
+  md5::Md5Limits limits;
+  limits.max_file_bytes = 64;
+  ResourceCache cache(limits);
+  auto result = cache.LoadAnimation("a.md5anim", kAnimFixture);
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(result.error().message.find("at most 64 bytes"), std::string::npos);
+}
+
+TEST(ResourceCache, HashSeesEveryByte) {
+  std::string text(1000, 'x');
+  const std::uint64_t base = ResourceCache::HashBytes(text);
+  for (std::size_t at : {0u, 7u, 8u, 500u, 996u, 999u}) {
+    std::string changed = text;
+    changed[at] = 'y';
+    EXPECT_NE(ResourceCache::HashBytes(changed), base) << at;
+  }
+  EXPECT_NE(ResourceCache::HashBytes(text.substr(0, 999)), base);
+}
+
+}  // namespace
+}  // namespace md5stage::anim
