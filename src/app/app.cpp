@@ -13,15 +13,31 @@
 #include <cstdio>
 
 #include "render/gl.h"
+#include "ui/panels.h"
 
 namespace md5stage::app {
 namespace {
 
-App* g_app = nullptr;  // GLFW callbacks carry no user pointer we can rely on in 3.1.6
+App* g_app = nullptr;  // GLFW 3.1.6 callbacks carry no user pointer we can rely on
 
 // Tells the page (web/main.js) that a frame was drawn; the first call resolves md5stage.ready.
 EM_JS(void, JsFrameRendered, (int frame), {
   if (Module.md5stageFrameRendered) Module.md5stageFrameRendered(frame);
+});
+
+EM_JS(void, JsOpenFilePicker, (), {
+  if (window.md5stage && window.md5stage.openFilePicker) window.md5stage.openFilePicker();
+});
+
+// Called right after the frame is drawn, while the drawing buffer still holds it.
+EM_JS(void, JsDownloadScreenshot, (), {
+  Module.canvas.toBlob(function(blob) {
+    var link = document.createElement('a');
+    link.href = URL.createObjectURL(blob);
+    link.download = 'md5stage.png';
+    link.click();
+    setTimeout(function() { URL.revokeObjectURL(link.href); }, 1000);
+  });
 });
 
 double NowMs() {
@@ -29,30 +45,6 @@ double NowMs() {
   return std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
 }
 
-std::string JsonEscape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-void MouseButtonCallback(GLFWwindow* window, int button, int action, int mods) {
-  ImGui_ImplGlfw_MouseButtonCallback(window, button, action, mods);
-  if (g_app) g_app->OnMouseButton(button, action);
-}
-void CursorCallback(GLFWwindow* window, double x, double y) {
-  if (g_app) g_app->OnCursor(x, y);
-}
 // Emscripten 3.1.6's GLFW passes the DOM wheel deltas through unchanged: browser direction
 // (positive = down) in pixels (about 100 per notch) or, in Firefox, lines (3 per notch).
 double WheelSteps(double dom_delta) {
@@ -61,12 +53,99 @@ double WheelSteps(double dom_delta) {
   return dom_delta > 0 ? -steps : steps;
 }
 
+void MouseButtonCallback(GLFWwindow* window, int button, int action, int mods) {
+  ImGui_ImplGlfw_MouseButtonCallback(window, button, action, mods);
+  if (g_app) g_app->OnMouseButton(button, action);
+}
+void CursorCallback(GLFWwindow*, double x, double y) {
+  if (g_app) g_app->OnCursor(x, y);
+}
 void ScrollCallback(GLFWwindow* window, double dx, double dy) {
   ImGui_ImplGlfw_ScrollCallback(window, WheelSteps(dx), WheelSteps(dy));
   if (g_app) g_app->OnScroll(WheelSteps(dy));
 }
 
+EM_BOOL TouchCallback(int, const EmscriptenTouchEvent* event, void*) {
+  if (!g_app) return EM_FALSE;
+  const double ratio = emscripten_get_device_pixel_ratio();
+  double xs[2] = {0, 0}, ys[2] = {0, 0};
+  int count = 0;
+  for (int i = 0; i < event->numTouches && count < 2; ++i) {
+    // Ended touches are still listed in touchend events; only the ones on the surface count.
+    if (event->touches[i].isChanged && event->touches[i].identifier < 0) continue;
+    xs[count] = event->touches[i].targetX * ratio;
+    ys[count] = event->touches[i].targetY * ratio;
+    ++count;
+  }
+  g_app->OnTouch(count, xs, ys);
+  return EM_TRUE;
+}
+
+JsonValue Vec(const glm::vec3& v) {
+  JsonArray a{JsonValue(static_cast<double>(v.x)), JsonValue(static_cast<double>(v.y)),
+              JsonValue(static_cast<double>(v.z))};
+  return JsonValue(std::move(a));
+}
+JsonValue Vec(const glm::vec2& v) {
+  return JsonValue(JsonArray{JsonValue(static_cast<double>(v.x)), JsonValue(static_cast<double>(v.y))});
+}
+
+double NumberOr(const JsonValue& object, const char* key, double fallback) {
+  const JsonValue* value = object.Find(key);
+  return value != nullptr && value->is_number() ? value->as_number() : fallback;
+}
+std::string StringOr(const JsonValue& object, const char* key, const std::string& fallback) {
+  const JsonValue* value = object.Find(key);
+  return value != nullptr && value->is_string() ? value->as_string() : fallback;
+}
+glm::vec3 Vec3Or(const JsonValue& object, const char* key, glm::vec3 fallback) {
+  const JsonValue* value = object.Find(key);
+  if (value == nullptr || !value->is_array() || value->as_array().size() != 3) return fallback;
+  for (int i = 0; i < 3; ++i) fallback[i] = static_cast<float>(value->as_array()[static_cast<size_t>(i)].as_number());
+  return fallback;
+}
+
+JsonValue Reply(bool ok) {
+  JsonValue reply = JsonValue::MakeObject();
+  reply.Set("ok", ok);
+  return reply;
+}
+JsonValue Failure(const std::string& message) {
+  JsonValue reply = Reply(false);
+  reply.Set("error", message);
+  return reply;
+}
+
+const char* ModeName(ui::PlayMode mode) {
+  switch (mode) {
+    case ui::PlayMode::kLoop: return "loop";
+    case ui::PlayMode::kOnce: return "once";
+    case ui::PlayMode::kPingPong: return "pingpong";
+  }
+  return "loop";
+}
+
+float AnimationDuration(const LoadedModel& model, int animation) {
+  if (animation < 0 || animation >= static_cast<int>(model.animations.size())) return 0.0f;
+  return model.animations[static_cast<size_t>(animation)]->duration();
+}
+
+// The eight corners of a box, as 12 edges.
+void AddBox(render::LineRenderer& lines, const glm::mat4& transform, const glm::vec3& lo,
+            const glm::vec3& hi, render::Rgba8 color) {
+  glm::vec3 c[8];
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 p((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z);
+    c[i] = glm::vec3(transform * glm::vec4(p, 1.0f));
+  }
+  const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                            {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  for (const auto& e : edges) lines.AddLine(c[e[0]], c[e[1]], color, render::LineRenderer::Depth::kOnTop);
+}
+
 }  // namespace
+
+App::App() = default;
 
 bool App::Init(std::string* error) {
   g_app = this;
@@ -105,8 +184,15 @@ bool App::Init(std::string* error) {
   glfwSetCharCallback(window_, ImGui_ImplGlfw_CharCallback);
   glfwSetCursorEnterCallback(window_, ImGui_ImplGlfw_CursorEnterCallback);
   glfwSetWindowFocusCallback(window_, ImGui_ImplGlfw_WindowFocusCallback);
+  emscripten_set_touchstart_callback("#canvas", nullptr, EM_TRUE, TouchCallback);
+  emscripten_set_touchmove_callback("#canvas", nullptr, EM_TRUE, TouchCallback);
+  emscripten_set_touchend_callback("#canvas", nullptr, EM_TRUE, TouchCallback);
+  emscripten_set_touchcancel_callback("#canvas", nullptr, EM_TRUE, TouchCallback);
 
   if (!lines_.Init(error)) return false;
+  meshes_ = std::make_unique<render::SkinnedMeshRenderer>();
+  if (!meshes_->Init(error)) return false;
+  library_ = std::make_unique<ModelLibrary>(meshes_.get());
   const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
   stats_.gl_version = version ? version : "";
   last_time_ = glfwGetTime();
@@ -129,6 +215,8 @@ void App::SyncCanvasSize() {
   stats_.framebuffer_height = height_;
 }
 
+// ---- input -------------------------------------------------------------------------------------
+
 void App::OnMouseButton(int button, int action) {
   const bool pressed = action == GLFW_PRESS;
   if (pressed && ImGui::GetIO().WantCaptureMouse) return;
@@ -143,40 +231,435 @@ void App::OnCursor(double x, double y) {
   cursor_y_ = y;
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
   if (orbiting_) camera_.Orbit(dx / ratio, dy / ratio);
-  if (panning_) camera_.Pan(dx, dy, static_cast<float>(height_));
+  if (panning_) {
+    camera_.Pan(dx, dy, static_cast<float>(height_));
+    follow_selected_ = false;
+  }
 }
 
-void App::OnScroll(double dy) {
+void App::OnScroll(double steps) {
   if (ImGui::GetIO().WantCaptureMouse) return;
-  camera_.Zoom(static_cast<float>(dy));
+  camera_.Zoom(static_cast<float>(steps));
+}
+
+void App::OnTouch(int touches, const double* xs, const double* ys) {
+  const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
+  if (touches == 1 && touch_count_ == 1) {
+    camera_.Orbit(static_cast<float>(xs[0] - touch_x_) / ratio,
+                  static_cast<float>(ys[0] - touch_y_) / ratio);
+  } else if (touches == 2 && touch_count_ == 2) {
+    const double cx = 0.5 * (xs[0] + xs[1]), cy = 0.5 * (ys[0] + ys[1]);
+    const double spread = std::hypot(xs[0] - xs[1], ys[0] - ys[1]);
+    camera_.Pan(static_cast<float>(cx - touch_x_), static_cast<float>(cy - touch_y_),
+                static_cast<float>(height_));
+    if (touch_spread_ > 1.0 && spread > 1.0) {
+      camera_.Zoom(static_cast<float>(std::log(spread / touch_spread_) / std::log(1.0 / 0.9)));
+    }
+  }
+  touch_count_ = touches;
+  if (touches == 1) {
+    touch_x_ = xs[0];
+    touch_y_ = ys[0];
+  } else if (touches == 2) {
+    touch_x_ = 0.5 * (xs[0] + xs[1]);
+    touch_y_ = 0.5 * (ys[0] + ys[1]);
+    touch_spread_ = std::hypot(xs[0] - xs[1], ys[0] - ys[1]);
+  }
 }
 
 void App::HandleKeyboard() {
   if (ImGui::GetIO().WantCaptureKeyboard) return;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F)) camera_.Frame({-40, -40, 0}, {40, 40, 70});
+  ui::ViewerRequests requests;
+  Character* selected = Selected();
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE) && selected) {
+    requests.set_playing = !selected->playback.playing;
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_F)) requests.frame_model = true;
+  if (ImGui::IsKeyPressed(GLFW_KEY_PERIOD)) requests.step_frames = 1;
+  if (ImGui::IsKeyPressed(GLFW_KEY_COMMA)) requests.step_frames = -1;
+  if (ImGui::IsKeyPressed(GLFW_KEY_K)) {
+    ui::DisplayToggles display = display_;
+    display.skeleton = !display.skeleton;
+    requests.display = display;
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_W)) {
+    ui::DisplayToggles display = display_;
+    display.wireframe = !display.wireframe;
+    requests.display = display;
+  }
+  if (ImGui::IsKeyPressed(GLFW_KEY_H)) help_open_ = !help_open_;
+  ApplyRequests(requests);
 }
 
-void App::Frame() {
-  const double now = glfwGetTime();
-  const float dt = static_cast<float>(now - last_time_);
-  last_time_ = now;
-  if (dt > 0.0f) {
-    const float blend = frame_ < 2 ? 1.0f : 0.05f;
-    stats_.frame_ms += blend * (dt * 1000.0f - stats_.frame_ms);
-    stats_.fps = stats_.frame_ms > 0.0f ? 1000.0f / stats_.frame_ms : 0.0f;
+// ---- scene -------------------------------------------------------------------------------------
+
+Character* App::Selected() {
+  if (selected_ < 0 || selected_ >= static_cast<int>(characters_.size())) return nullptr;
+  return &characters_[static_cast<size_t>(selected_)];
+}
+
+void App::SetError(const std::string& message) {
+  last_error_ = message;
+  if (!message.empty()) {
+    status_ = message.substr(0, message.find('\n'));
+    std::fprintf(stderr, "md5stage: %s\n", message.c_str());
   }
-  SyncCanvasSize();
+}
 
-  const double update_start = NowMs();
-  glfwPollEvents();
-  ImGui_ImplOpenGL3_NewFrame();
-  ImGui_ImplGlfw_NewFrame();
-  ImGui::NewFrame();
-  HandleKeyboard();
-  lines_.Clear();
-  render::AddGroundGrid(lines_, 500.0f, 10.0f);
-  stats_.update_ms = static_cast<float>(NowMs() - update_start);
+int App::AddCharacter(int model, glm::vec2 position, float heading) {
+  const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
+  Character character;
+  character.model = model;
+  character.position = position;
+  character.heading = heading;
+  int count = 0;
+  for (const Character& other : characters_) count += other.model == model ? 1 : 0;
+  character.label = loaded.name + (count > 0 ? " " + std::to_string(count + 1) : "");
+  int animation = loaded.FindAnimation("idle");
+  if (animation < 0 && !loaded.animations.empty()) animation = 0;
+  character.playback.animation = animation;
+  character.pose.Resize(loaded.model->skeleton().joint_count());
+  characters_.push_back(std::move(character));
+  return static_cast<int>(characters_.size()) - 1;
+}
 
+void App::RemoveModel(int model) {
+  if (model < 0 || model >= static_cast<int>(library_->models().size())) return;
+  // Characters of the model go; attachments of it go; indices above it shift down.
+  std::vector<Character> kept;
+  for (Character& character : characters_) {
+    if (character.model == model) continue;
+    if (character.model > model) --character.model;
+    std::vector<Attachment> attachments;
+    for (Attachment& attachment : character.attachments) {
+      if (attachment.model == model) continue;
+      if (attachment.model > model) --attachment.model;
+      attachments.push_back(std::move(attachment));
+    }
+    character.attachments = std::move(attachments);
+    kept.push_back(std::move(character));
+  }
+  characters_ = std::move(kept);
+  library_->RemoveModel(model);
+  if (selected_ >= static_cast<int>(characters_.size())) selected_ = static_cast<int>(characters_.size()) - 1;
+  selected_joint_ = -1;
+}
+
+JsonValue App::LoadQueuedFiles() {
+  std::vector<InputFile> files = std::move(pending_files_);
+  pending_files_.clear();
+  const int models_before = static_cast<int>(library_->models().size());
+  LoadReport report = library_->LoadFiles(std::move(files));
+  // New models appear beside what is already shown, and the camera turns to them.
+  float right = -1e30f;
+  for (const Character& character : characters_) {
+    const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+    right = std::max(right, character.position.x + model.bind_max.x);
+  }
+  for (int index : report.new_models) {
+    const LoadedModel& model = library_->models()[static_cast<size_t>(index)];
+    glm::vec2 position(0.0f);
+    if (right > -1e29f) {
+      const float width = model.bind_max.x - model.bind_min.x;
+      position.x = right + 0.25f * std::max(width, 1.0f) - model.bind_min.x;
+      right = position.x + model.bind_max.x;
+    } else {
+      right = model.bind_max.x;
+    }
+    selected_ = AddCharacter(index, position, 0.0f);
+    selected_joint_ = -1;
+  }
+  if (!report.new_models.empty()) FrameSelection();
+  if (report.new_models.empty() && report.animations_bound > 0 && Selected() != nullptr) {
+    Character& character = *Selected();
+    const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+    SwitchAnimation(character.playback, static_cast<int>(model.animations.size()) - 1);
+  }
+  last_warnings_ = report.warnings;
+  if (!report.errors.empty()) {
+    std::string joined;
+    for (const std::string& e : report.errors) joined += (joined.empty() ? "" : "\n") + e;
+    SetError(joined);
+  } else {
+    last_error_.clear();
+    status_ = "Loaded " + std::to_string(static_cast<int>(library_->models().size()) - models_before) +
+              " model(s), " + std::to_string(report.animations_bound) + " animation(s), " +
+              std::to_string(report.textures_bound) + " texture(s)";
+  }
+  JsonValue reply = Reply(report.errors.empty());
+  JsonArray errors, warnings, models;
+  for (const std::string& e : report.errors) errors.emplace_back(e);
+  for (const std::string& w : report.warnings) warnings.emplace_back(w);
+  for (int index : report.new_models) models.emplace_back(library_->models()[static_cast<size_t>(index)].name);
+  reply.Set("errors", JsonValue(std::move(errors)));
+  reply.Set("warnings", JsonValue(std::move(warnings)));
+  reply.Set("models", JsonValue(std::move(models)));
+  reply.Set("animations", report.animations_bound);
+  reply.Set("textures", report.textures_bound);
+  return reply;
+}
+
+void App::FrameSelection() {
+  const Character* character = Selected();
+  if (character == nullptr) {
+    camera_.Frame({-40, -40, 0}, {40, 40, 70});
+    return;
+  }
+  const LoadedModel& model = library_->models()[static_cast<size_t>(character->model)];
+  const glm::mat4 root = character->RootMatrix();
+  glm::vec3 lo(1e30f), hi(-1e30f);
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 corner((i & 1) ? model.bind_max.x : model.bind_min.x,
+                           (i & 2) ? model.bind_max.y : model.bind_min.y,
+                           (i & 4) ? model.bind_max.z : model.bind_min.z);
+    const glm::vec3 p(root * glm::vec4(corner, 1.0f));
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  camera_.Frame(lo, hi);
+}
+
+// ---- frame -------------------------------------------------------------------------------------
+
+void App::Update(double dt) {
+  scene_time_ += dt;
+  const auto& models = library_->models();
+  for (Character& character : characters_) {
+    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    AdvancePlayback(character.playback, AnimationDuration(model, character.playback.animation), dt);
+    PoseCharacter(character, models);
+  }
+  if (follow_selected_ && Selected() != nullptr) {
+    const Character& character = *Selected();
+    camera_.target.x = character.position.x;
+    camera_.target.y = character.position.y;
+  }
+}
+
+ui::ViewerModel App::BuildViewerModel() const {
+  ui::ViewerModel view;
+  const auto& models = library_->models();
+  for (const LoadedModel& model : models) {
+    ui::ModelSummary summary;
+    summary.name = model.name;
+    summary.files.push_back(model.mesh_file);
+    for (const std::string& name : model.animation_names) summary.files.push_back(name + ".md5anim");
+    for (const std::string& texture : model.texture_files) {
+      if (!texture.empty() && std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
+        summary.files.push_back(texture);
+      }
+    }
+    summary.local = model.local;
+    const md5::MeshFile& file = model.model->source();
+    summary.joints = model.model->skeleton().joint_count();
+    summary.meshes = model.model->mesh_count();
+    summary.vertices = file.vertex_count();
+    summary.triangles = file.triangle_count();
+    summary.weights = file.weight_count();
+    summary.max_influences = file.max_weights_per_vertex();
+    summary.top4_error = model.model->gpu().worst_dropped_weight;
+    summary.warnings = model.warnings;
+    summary.joint_names = model.model->skeleton().names();
+    summary.parents = model.model->skeleton().parents();
+    summary.animations = model.animation_names;
+    summary.shared_bytes = model.cpu_bytes + model.gpu_bytes;
+    for (const Character& character : characters_) summary.instances += &models[static_cast<size_t>(character.model)] == &model;
+    view.models.push_back(std::move(summary));
+  }
+  for (const Character& character : characters_) {
+    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    ui::InstanceSummary summary;
+    summary.label = character.label;
+    summary.model = character.model;
+    summary.animation = character.playback.animation;
+    summary.time = static_cast<float>(character.playback.time);
+    if (character.playback.animation >= 0) {
+      const anim::Animation& animation = *model.animations[static_cast<size_t>(character.playback.animation)];
+      summary.duration = animation.duration();
+      summary.frame_rate = animation.frame_rate();
+      summary.frame_count = animation.frame_count();
+    }
+    summary.rate = character.playback.rate;
+    summary.mode = character.playback.mode;
+    summary.playing = character.playback.playing;
+    summary.crossfade_seconds = character.playback.crossfade_seconds;
+    summary.position = character.position;
+    summary.heading_degrees = glm::degrees(character.heading);
+    for (const Attachment& attachment : character.attachments) {
+      ui::AttachmentSummary a;
+      a.model = attachment.model;
+      a.joint = model.model->skeleton().name(attachment.joint);
+      a.offset = attachment.offset;
+      a.rotation_degrees = attachment.rotation_degrees;
+      summary.attachments.push_back(a);
+    }
+    summary.instance_bytes = character.pose.locals.size() * (2 * sizeof(anim::JointTransform) + 2 * sizeof(glm::mat4));
+    view.instances.push_back(std::move(summary));
+  }
+  view.selected_instance = selected_;
+  view.selected_joint = selected_joint_;
+  const Character* selected = selected_ >= 0 && selected_ < static_cast<int>(characters_.size())
+                                  ? &characters_[static_cast<size_t>(selected_)]
+                                  : nullptr;
+  if (selected != nullptr && selected_joint_ >= 0 &&
+      selected_joint_ < static_cast<int>(selected->pose.models.size())) {
+    const size_t j = static_cast<size_t>(selected_joint_);
+    view.joint_detail.joint = selected_joint_;
+    view.joint_detail.local_translation = selected->pose.locals[j].translation;
+    view.joint_detail.local_rotation = selected->pose.locals[j].rotation;
+    view.joint_detail.world_translation = glm::vec3(selected->pose.models[j][3]);
+    view.joint_detail.world_rotation = glm::quat_cast(glm::mat3(selected->pose.models[j]));
+  }
+  view.display = display_;
+  view.stats = stats_;
+  view.last_error = last_error_;
+  view.status = status_;
+  return view;
+}
+
+void App::ApplyRequests(const ui::ViewerRequests& r) {
+  if (r.select_instance) {
+    selected_ = *r.select_instance;
+    selected_joint_ = -1;
+  }
+  if (r.select_joint) selected_joint_ = *r.select_joint;
+  if (r.display) display_ = *r.display;
+  if (r.frame_model) FrameSelection();
+  if (r.follow_selected) follow_selected_ = !follow_selected_;
+  if (r.screenshot) screenshot_requested_ = true;
+  if (r.open_files) JsOpenFilePicker();
+  if (r.add_instance_of_model) {
+    const int model = *r.add_instance_of_model;
+    float right = 0.0f;
+    for (const Character& c : characters_) right = std::max(right, c.position.x);
+    const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
+    const float width = std::max(loaded.bind_max.x - loaded.bind_min.x, loaded.bind_max.y - loaded.bind_min.y);
+    selected_ = AddCharacter(model, glm::vec2(right + 1.5f * std::max(width, 1.0f), 0.0f), 0.0f);
+  }
+  if (r.remove_model) RemoveModel(*r.remove_model);
+  Character* character = Selected();
+  if (character == nullptr) return;
+  const LoadedModel& model = library_->models()[static_cast<size_t>(character->model)];
+  Playback& playback = character->playback;
+  if (r.set_animation) SwitchAnimation(playback, *r.set_animation);
+  if (r.set_playing) playback.playing = *r.set_playing;
+  if (r.set_rate) playback.rate = *r.set_rate;
+  if (r.set_mode) playback.mode = *r.set_mode;
+  if (r.set_crossfade) playback.crossfade_seconds = std::max(0.0f, *r.set_crossfade);
+  if (r.set_time) {
+    playback.time = *r.set_time;
+    playback.fade_from = -1;
+  }
+  if (r.step_frames && playback.animation >= 0) {
+    const anim::Animation& animation = *model.animations[static_cast<size_t>(playback.animation)];
+    playback.playing = false;
+    const double frame = std::round(playback.time * animation.frame_rate()) + *r.step_frames;
+    const double last = std::max(animation.frame_count() - 1, 0);
+    playback.time = std::clamp(frame < 0 ? last : (frame > last ? 0.0 : frame), 0.0, last) /
+                    std::max(animation.frame_rate(), 1e-6f);
+  }
+  if (r.attach && r.attach->model >= 0 && r.attach->model < static_cast<int>(library_->models().size()) &&
+      r.attach->joint >= 0 && r.attach->joint < model.model->skeleton().joint_count()) {
+    Attachment attachment;
+    attachment.model = r.attach->model;
+    attachment.joint = r.attach->joint;
+    attachment.offset = r.attach->offset;
+    attachment.rotation_degrees = r.attach->rotation_degrees;
+    character->attachments.push_back(std::move(attachment));
+  }
+  if (r.edit_attachment) {
+    const int index = r.edit_attachment->first;
+    if (index >= 0 && index < static_cast<int>(character->attachments.size())) {
+      character->attachments[static_cast<size_t>(index)].offset = r.edit_attachment->second.offset;
+      character->attachments[static_cast<size_t>(index)].rotation_degrees =
+          r.edit_attachment->second.rotation_degrees;
+    }
+  }
+  if (r.detach && *r.detach >= 0 && *r.detach < static_cast<int>(character->attachments.size())) {
+    character->attachments.erase(character->attachments.begin() + *r.detach);
+  }
+}
+
+void App::DrawOverlays(const glm::mat4& view_projection) {
+  using Depth = render::LineRenderer::Depth;
+  const auto& models = library_->models();
+  ImDrawList* draw_list = ImGui::GetForegroundDrawList();
+  auto project = [&](const glm::vec3& p, ImVec2* out) {
+    const glm::vec4 clip = view_projection * glm::vec4(p, 1.0f);
+    if (clip.w <= 1e-6f) return false;
+    const float io_scale = 1.0f;  // ImGui works in framebuffer pixels here
+    out->x = (clip.x / clip.w * 0.5f + 0.5f) * static_cast<float>(width_) * io_scale;
+    out->y = (0.5f - clip.y / clip.w * 0.5f) * static_cast<float>(height_) * io_scale;
+    return true;
+  };
+  for (size_t c = 0; c < characters_.size(); ++c) {
+    const Character& character = characters_[c];
+    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    const anim::Skeleton& skeleton = model.model->skeleton();
+    const bool is_selected = static_cast<int>(c) == selected_;
+    if (display_.skeleton) {
+      for (int j = 0; j < skeleton.joint_count(); ++j) {
+        const glm::vec3 p(character.pose.models[static_cast<size_t>(j)][3]);
+        const int parent = skeleton.parent(j);
+        const bool highlighted = is_selected && j == selected_joint_;
+        const render::Rgba8 color = highlighted ? render::Rgba8{255, 80, 80, 255}
+                                                : render::Rgba8{90, 230, 255, 255};
+        if (parent >= 0) {
+          lines_.AddLine(glm::vec3(character.pose.models[static_cast<size_t>(parent)][3]), p, color, Depth::kOnTop);
+        }
+        const float s = 0.01f * std::max(model.bind_max.z - model.bind_min.z, 1.0f);
+        lines_.AddLine(p - glm::vec3(s, 0, 0), p + glm::vec3(s, 0, 0), {255, 255, 255, 255}, Depth::kOnTop);
+        lines_.AddLine(p - glm::vec3(0, s, 0), p + glm::vec3(0, s, 0), {255, 255, 255, 255}, Depth::kOnTop);
+        lines_.AddLine(p - glm::vec3(0, 0, s), p + glm::vec3(0, 0, s), {255, 255, 255, 255}, Depth::kOnTop);
+      }
+    }
+    if (is_selected && (display_.joint_names || (display_.skeleton && selected_joint_ >= 0))) {
+      for (int j = 0; j < skeleton.joint_count(); ++j) {
+        if (!display_.joint_names && j != selected_joint_) continue;
+        ImVec2 screen;
+        if (project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen)) {
+          draw_list->AddText(screen, j == selected_joint_ ? IM_COL32(255, 120, 120, 255)
+                                                          : IM_COL32(230, 240, 255, 230),
+                             skeleton.name(j).c_str());
+        }
+      }
+    }
+    if (display_.bounds) {
+      glm::vec3 lo = model.bind_min, hi = model.bind_max;
+      if (character.playback.animation >= 0) {
+        const anim::Animation& animation = *model.animations[static_cast<size_t>(character.playback.animation)];
+        const auto& bounds = animation.bounds();
+        if (!bounds.empty()) {
+          const int frame = std::clamp(static_cast<int>(std::lround(character.playback.time * animation.frame_rate())),
+                                       0, static_cast<int>(bounds.size()) - 1);
+          lo = bounds[static_cast<size_t>(frame)].min;
+          hi = bounds[static_cast<size_t>(frame)].max;
+        }
+      }
+      AddBox(lines_, character.RootMatrix(), lo, hi, {255, 200, 60, 255});
+    }
+    if (display_.normals && is_selected) {
+      const anim::GpuSkinData& gpu = model.model->gpu();
+      static std::vector<glm::vec3> positions, normals;
+      positions.resize(gpu.vertices.size());
+      normals.resize(gpu.vertices.size());
+      anim::PaletteSkinningJob skin;
+      skin.model = model.model.get();
+      skin.palette = anim::Span<const glm::mat4>(character.pose.palette.data(), character.pose.palette.size());
+      skin.positions = anim::Span<glm::vec3>(positions.data(), positions.size());
+      skin.normals = anim::Span<glm::vec3>(normals.data(), normals.size());
+      if (skin.Run()) {
+        const float length = 0.03f * std::max(model.bind_max.z - model.bind_min.z, 1.0f);
+        const size_t step = std::max<size_t>(1, positions.size() / 20000);
+        for (size_t v = 0; v < positions.size(); v += step) {
+          lines_.AddLine(positions[v], positions[v] + normals[v] * length, {120, 255, 140, 255});
+        }
+      }
+    }
+  }
+}
+
+void App::Render() {
   const double render_start = NowMs();
   glViewport(0, 0, width_, height_);
   glClearColor(0.13f, 0.14f, 0.17f, 1.0f);
@@ -184,32 +667,326 @@ void App::Frame() {
   glEnable(GL_DEPTH_TEST);
   const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
   const glm::mat4 view_projection = camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix();
-  lines_.Draw(view_projection);
-  stats_.draw_calls = 2;
-  stats_.render_ms = static_cast<float>(NowMs() - render_start);
 
+  meshes_->BeginFrame();
+  const auto& models = library_->models();
+  for (const Character& character : characters_) {
+    if (!character.visible) continue;
+    meshes_->Submit(models[static_cast<size_t>(character.model)].gpu_mesh, character.pose.palette.data());
+    for (const Attachment& attachment : character.attachments) {
+      if (attachment.pose.palette.empty()) continue;
+      meshes_->Submit(models[static_cast<size_t>(attachment.model)].gpu_mesh, attachment.pose.palette.data());
+    }
+  }
+  render::SkinnedDrawOptions options;
+  options.wireframe = display_.wireframe;
+  meshes_->Draw(view_projection, options);
+
+  lines_.Clear();
+  if (display_.grid) {
+    // A power of ten that suits the viewing distance, so tiny and huge models both get a grid.
+    const float spacing = std::pow(10.0f, std::floor(std::log10(std::max(camera_.distance, 1e-3f) / 20.0f)));
+    render::AddGroundGrid(lines_, spacing * 50.0f, spacing);
+  }
+  DrawOverlays(view_projection);
+  lines_.Draw(view_projection);
+  stats_.draw_calls = meshes_->draw_calls() + 2;
+  stats_.instances = meshes_->instances_drawn();
+  stats_.render_ms = static_cast<float>(NowMs() - render_start);
+}
+
+void App::Frame() {
+  const double now = glfwGetTime();
+  const double dt = std::clamp(now - last_time_, 0.0, 0.25);  // a hidden tab must not jump
+  last_time_ = now;
+  if (dt > 0.0) {
+    const float blend = frame_ < 2 ? 1.0f : 0.05f;
+    stats_.frame_ms += blend * (static_cast<float>(dt) * 1000.0f - stats_.frame_ms);
+    stats_.fps = stats_.frame_ms > 0.0f ? 1000.0f / stats_.frame_ms : 0.0f;
+  }
+  SyncCanvasSize();
+  glfwPollEvents();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+  HandleKeyboard();
+
+  const double update_start = NowMs();
+  Update(dt);
+  stats_.update_ms = static_cast<float>(NowMs() - update_start);
+
+  ui::ViewerRequests requests;
+  const ui::ViewerModel view = BuildViewerModel();
   ui::DrawStatsPanel(stats_);
-  ui::DrawStatusLine(status_);
+  ui::DrawViewerPanels(view, requests, &help_open_);
+  ui::DrawStatusLine(last_error_.empty() ? status_ : "Error: " + status_);
+
+  Render();
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (screenshot_requested_) {
+    screenshot_requested_ = false;
+    JsDownloadScreenshot();
+  }
+  ApplyRequests(requests);
   ++frame_;
   JsFrameRendered(static_cast<int>(frame_));
 }
 
-std::string App::StateJson() const {
-  char camera[256];
-  std::snprintf(camera, sizeof camera,
-                "{\"target\":[%.6g,%.6g,%.6g],\"yaw\":%.6g,\"pitch\":%.6g,\"distance\":%.6g}",
-                camera_.target.x, camera_.target.y, camera_.target.z, camera_.yaw_degrees,
-                camera_.pitch_degrees, camera_.distance);
-  std::string json = "{";
-  json += "\"webgl\":\"" + JsonEscape(stats_.gl_version) + "\"";
-  json += ",\"frame\":" + std::to_string(frame_);
-  json += ",\"canvas\":[" + std::to_string(width_) + "," + std::to_string(height_) + "]";
-  json += ",\"camera\":" + std::string(camera);
-  json += ",\"status\":\"" + JsonEscape(status_) + "\"";
-  json += "}";
-  return json;
+// ---- the page's commands -------------------------------------------------------------------------
+
+JsonValue App::State() const {
+  JsonValue state = JsonValue::MakeObject();
+  state.Set("webgl", stats_.gl_version);
+  state.Set("frame", static_cast<double>(frame_));
+  state.Set("canvas", JsonValue(JsonArray{JsonValue(width_), JsonValue(height_)}));
+  JsonValue camera = JsonValue::MakeObject();
+  camera.Set("target", Vec(camera_.target));
+  camera.Set("yaw", static_cast<double>(camera_.yaw_degrees));
+  camera.Set("pitch", static_cast<double>(camera_.pitch_degrees));
+  camera.Set("distance", static_cast<double>(camera_.distance));
+  state.Set("camera", std::move(camera));
+  const auto& models = library_->models();
+  JsonArray model_list;
+  for (const LoadedModel& model : models) {
+    JsonValue m = JsonValue::MakeObject();
+    const md5::MeshFile& file = model.model->source();
+    m.Set("name", model.name);
+    m.Set("joints", model.model->skeleton().joint_count());
+    m.Set("meshes", model.model->mesh_count());
+    m.Set("vertices", file.vertex_count());
+    m.Set("triangles", file.triangle_count());
+    m.Set("weights", file.weight_count());
+    m.Set("max_weights_per_vertex", file.max_weights_per_vertex());
+    JsonArray animations, textures;
+    for (const std::string& name : model.animation_names) animations.emplace_back(name);
+    for (const std::string& name : model.texture_files) textures.emplace_back(name);
+    m.Set("animations", JsonValue(std::move(animations)));
+    m.Set("textures", JsonValue(std::move(textures)));
+    m.Set("bounds", JsonValue(JsonArray{Vec(model.bind_min), Vec(model.bind_max)}));
+    m.Set("local", model.local);
+    m.Set("shared_bytes", static_cast<double>(model.cpu_bytes + model.gpu_bytes));
+    model_list.push_back(std::move(m));
+  }
+  state.Set("models", JsonValue(std::move(model_list)));
+  JsonArray instances;
+  for (const Character& character : characters_) {
+    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    JsonValue i = JsonValue::MakeObject();
+    i.Set("label", character.label);
+    i.Set("model", model.name);
+    i.Set("animation", character.playback.animation >= 0
+                           ? JsonValue(model.animation_names[static_cast<size_t>(character.playback.animation)])
+                           : JsonValue());
+    i.Set("time", character.playback.time);
+    i.Set("playing", character.playback.playing);
+    i.Set("rate", static_cast<double>(character.playback.rate));
+    i.Set("mode", ModeName(character.playback.mode));
+    i.Set("position", Vec(character.position));
+    i.Set("heading", static_cast<double>(character.heading));
+    JsonArray attachments;
+    for (const Attachment& attachment : character.attachments) {
+      JsonValue a = JsonValue::MakeObject();
+      a.Set("model", models[static_cast<size_t>(attachment.model)].name);
+      a.Set("joint", model.model->skeleton().name(attachment.joint));
+      a.Set("joint_world", Vec(glm::vec3(character.pose.models[static_cast<size_t>(attachment.joint)][3])));
+      a.Set("node_world", Vec(attachment.node.world_position()));
+      if (!attachment.pose.models.empty()) a.Set("root_world", Vec(glm::vec3(attachment.pose.models[0][3])));
+      attachments.push_back(std::move(a));
+    }
+    i.Set("attachments", JsonValue(std::move(attachments)));
+    instances.push_back(std::move(i));
+  }
+  state.Set("instances", JsonValue(std::move(instances)));
+  state.Set("selected", selected_);
+  state.Set("selected_joint", selected_joint_);
+  state.Set("last_error", last_error_.empty() ? JsonValue() : JsonValue(last_error_));
+  JsonArray warnings;
+  for (const std::string& w : last_warnings_) warnings.emplace_back(w);
+  state.Set("warnings", JsonValue(std::move(warnings)));
+  state.Set("status", status_);
+  JsonValue display = JsonValue::MakeObject();
+  display.Set("grid", display_.grid);
+  display.Set("skeleton", display_.skeleton);
+  display.Set("joint_names", display_.joint_names);
+  display.Set("bounds", display_.bounds);
+  display.Set("wireframe", display_.wireframe);
+  display.Set("normals", display_.normals);
+  display.Set("routes", display_.routes);
+  display.Set("turn_circles", display_.turn_circles);
+  state.Set("display", std::move(display));
+  JsonValue stats = JsonValue::MakeObject();
+  stats.Set("update_ms", static_cast<double>(stats_.update_ms));
+  stats.Set("render_ms", static_cast<double>(stats_.render_ms));
+  stats.Set("frame_ms", static_cast<double>(stats_.frame_ms));
+  stats.Set("draw_calls", stats_.draw_calls);
+  stats.Set("instances", stats_.instances);
+  stats.Set("gpu_shared_bytes", static_cast<double>(meshes_->shared_bytes()));
+  stats.Set("gpu_instance_bytes", static_cast<double>(meshes_->instance_bytes()));
+  state.Set("stats", std::move(stats));
+  return state;
+}
+
+JsonValue App::Call(const JsonValue& command) {
+  const std::string name = StringOr(command, "cmd", "");
+  if (name == "state") return State();
+  if (name == "loadQueued") return LoadQueuedFiles();
+  if (name == "reportError") {
+    SetError(StringOr(command, "message", ""));
+    return Reply(true);
+  }
+  const auto& models = library_->models();
+  // Commands about one character take "instance" (index; default: the selected one).
+  const int index = static_cast<int>(NumberOr(command, "instance", selected_));
+  Character* character = index >= 0 && index < static_cast<int>(characters_.size())
+                             ? &characters_[static_cast<size_t>(index)]
+                             : nullptr;
+  ui::ViewerRequests requests;
+  if (name == "select") {
+    if (character == nullptr) return Failure("no instance " + std::to_string(index));
+    selected_ = index;
+    selected_joint_ = -1;
+    const std::string joint = StringOr(command, "joint", "");
+    if (!joint.empty()) {
+      selected_joint_ = models[static_cast<size_t>(character->model)].model->skeleton().FindJoint(joint);
+      if (selected_joint_ < 0) return Failure("no joint named '" + joint + "'");
+    }
+    return Reply(true);
+  }
+  if (name == "display") {
+    auto flag = [&](const char* key, bool* value) {
+      const JsonValue* v = command.Find(key);
+      if (v != nullptr && v->is_bool()) *value = v->as_bool();
+    };
+    flag("grid", &display_.grid);
+    flag("skeleton", &display_.skeleton);
+    flag("joint_names", &display_.joint_names);
+    flag("bounds", &display_.bounds);
+    flag("wireframe", &display_.wireframe);
+    flag("normals", &display_.normals);
+    flag("routes", &display_.routes);
+    flag("turn_circles", &display_.turn_circles);
+    return Reply(true);
+  }
+  if (name == "camera") {
+    camera_.target = Vec3Or(command, "target", camera_.target);
+    camera_.yaw_degrees = static_cast<float>(NumberOr(command, "yaw", camera_.yaw_degrees));
+    camera_.pitch_degrees = std::clamp(static_cast<float>(NumberOr(command, "pitch", camera_.pitch_degrees)),
+                                       OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch);
+    camera_.distance = std::clamp(static_cast<float>(NumberOr(command, "distance", camera_.distance)),
+                                  OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance);
+    follow_selected_ = false;
+    return Reply(true);
+  }
+  if (name == "frame") {
+    if (character != nullptr) selected_ = index;
+    FrameSelection();
+    return Reply(true);
+  }
+  if (name == "removeModel") {
+    const int model = library_->FindModel(StringOr(command, "model", ""));
+    if (model < 0) return Failure("no model named '" + StringOr(command, "model", "") + "'");
+    RemoveModel(model);
+    return Reply(true);
+  }
+  if (name == "addInstance") {
+    const int model = library_->FindModel(StringOr(command, "model", ""));
+    if (model < 0) return Failure("no model named '" + StringOr(command, "model", "") + "'");
+    const glm::vec3 at = Vec3Or(command, "position", glm::vec3(0.0f));
+    selected_ = AddCharacter(model, glm::vec2(at), static_cast<float>(NumberOr(command, "heading", 0.0)));
+    JsonValue reply = Reply(true);
+    reply.Set("instance", selected_);
+    return reply;
+  }
+  if (character == nullptr) return Failure("unknown command or no such instance: '" + name + "'");
+  const LoadedModel& model = models[static_cast<size_t>(character->model)];
+  const int previous = selected_;
+  selected_ = index;  // requests apply to the selected character
+  if (name == "setAnimation") {
+    const JsonValue* animation = command.Find("name");
+    if (animation == nullptr || animation->is_null()) {
+      requests.set_animation = -1;
+    } else {
+      const int found = model.FindAnimation(animation->as_string());
+      if (found < 0) {
+        selected_ = previous;
+        return Failure("model '" + model.name + "' has no animation '" + animation->as_string() + "'");
+      }
+      requests.set_animation = found;
+    }
+    if (command.Find("crossfade")) character->playback.crossfade_seconds = static_cast<float>(NumberOr(command, "crossfade", 0.25));
+  } else if (name == "setTime") {
+    requests.set_time = static_cast<float>(NumberOr(command, "time", 0.0));
+  } else if (name == "play") {
+    requests.set_playing = true;
+  } else if (name == "pause") {
+    requests.set_playing = false;
+  } else if (name == "setRate") {
+    requests.set_rate = static_cast<float>(NumberOr(command, "rate", 1.0));
+  } else if (name == "setMode") {
+    const std::string mode = StringOr(command, "mode", "loop");
+    requests.set_mode = mode == "once" ? ui::PlayMode::kOnce
+                        : mode == "pingpong" ? ui::PlayMode::kPingPong : ui::PlayMode::kLoop;
+  } else if (name == "step") {
+    requests.step_frames = static_cast<int>(NumberOr(command, "frames", 1));
+  } else if (name == "setPlacement") {
+    const glm::vec3 at = Vec3Or(command, "position", glm::vec3(character->position, 0.0f));
+    character->position = glm::vec2(at);
+    character->heading = static_cast<float>(NumberOr(command, "heading", character->heading));
+  } else if (name == "attach") {
+    const int attached = library_->FindModel(StringOr(command, "model", ""));
+    const int joint = model.model->skeleton().FindJoint(StringOr(command, "joint", ""));
+    if (attached < 0 || joint < 0) {
+      selected_ = previous;
+      return Failure("attach needs a loaded model and a joint of '" + model.name + "'");
+    }
+    requests.attach = ui::ViewerRequests::Attach{attached, joint, Vec3Or(command, "offset", glm::vec3(0.0f)),
+                                                 Vec3Or(command, "rotation", glm::vec3(0.0f))};
+  } else if (name == "screenBounds") {
+    // The character's bind-pose box on screen, in framebuffer pixels [x0, y0, x1, y1].
+    selected_ = previous;
+    const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
+    const glm::mat4 view_projection = camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix();
+    const glm::mat4 root = character->RootMatrix();
+    float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+    for (int i = 0; i < 8; ++i) {
+      const glm::vec3 corner((i & 1) ? model.bind_max.x : model.bind_min.x,
+                             (i & 2) ? model.bind_max.y : model.bind_min.y,
+                             (i & 4) ? model.bind_max.z : model.bind_min.z);
+      const glm::vec4 clip = view_projection * root * glm::vec4(corner, 1.0f);
+      if (clip.w <= 1e-6f) continue;
+      const float x = (clip.x / clip.w * 0.5f + 0.5f) * static_cast<float>(width_);
+      const float y = (0.5f - clip.y / clip.w * 0.5f) * static_cast<float>(height_);
+      x0 = std::min(x0, x);
+      y0 = std::min(y0, y);
+      x1 = std::max(x1, x);
+      y1 = std::max(y1, y);
+    }
+    JsonValue reply = Reply(x1 > x0);
+    reply.Set("rect", JsonValue(JsonArray{JsonValue(std::floor(x0)), JsonValue(std::floor(y0)),
+                                          JsonValue(std::ceil(x1)), JsonValue(std::ceil(y1))}));
+    return reply;
+  } else if (name == "jointWorld") {
+    const int joint = model.model->skeleton().FindJoint(StringOr(command, "joint", ""));
+    selected_ = previous;
+    if (joint < 0) return Failure("no joint named '" + StringOr(command, "joint", "") + "'");
+    PoseCharacter(*character, models);
+    JsonValue reply = Reply(true);
+    JsonArray matrix;
+    const glm::mat4& m = character->pose.models[static_cast<size_t>(joint)];
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) matrix.emplace_back(static_cast<double>(m[c][r]));
+    }
+    reply.Set("matrix", JsonValue(std::move(matrix)));
+    return reply;
+  } else {
+    selected_ = previous;
+    return Failure("unknown command '" + name + "'");
+  }
+  ApplyRequests(requests);
+  selected_ = previous;
+  PoseCharacter(*character, models);
+  return Reply(true);
 }
 
 }  // namespace md5stage::app

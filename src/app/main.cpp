@@ -1,15 +1,18 @@
 // Browser entry point: starts the App, runs its frames from the browser's main loop, and exports
-// the C functions that web/main.js calls.
+// the C functions that web/main.js calls (JSON in, JSON out; bytes copied in).
 #include <emscripten.h>
 
+#include <cstdint>
 #include <string>
 
 #include "app/app.h"
+#include "core/common/json.h"
 
 namespace {
 
 md5stage::app::App g_app;
-std::string g_reply;  // keeps returned strings alive until the next call
+bool g_started = false;
+std::string g_reply;  // keeps the returned string alive until the next call
 
 EM_JS(void, JsShowFatalError, (const char* message), {
   if (Module.md5stageFatal) Module.md5stageFatal(UTF8ToString(message));
@@ -17,13 +20,36 @@ EM_JS(void, JsShowFatalError, (const char* message), {
 
 void RunFrame() { g_app.Frame(); }
 
+const char* Keep(const md5stage::JsonValue& value) {
+  g_reply = md5stage::WriteJson(value);
+  return g_reply.c_str();
+}
+
 }  // namespace
 
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE const char* md5stage_state_json() {
-  g_reply = g_app.StateJson();
-  return g_reply.c_str();
+// {"cmd": NAME, ...} -> JSON reply. Malformed JSON is answered, never fatal.
+EMSCRIPTEN_KEEPALIVE const char* md5stage_call(const char* json) {
+  if (!g_started) return "{\"ok\":false,\"error\":\"not started\"}";
+  auto parsed = md5stage::ParseJson("command", json ? json : "");
+  if (!parsed.ok()) {
+    md5stage::JsonValue reply = md5stage::JsonValue::MakeObject();
+    reply.Set("ok", false);
+    reply.Set("error", parsed.error().ToString());
+    return Keep(reply);
+  }
+  return Keep(g_app.Call(parsed.value()));
+}
+
+// Copies one file into the next load batch; "loadQueued" loads the batch.
+EMSCRIPTEN_KEEPALIVE void md5stage_queue_file(const char* name, const char* source,
+                                              const uint8_t* data, int size) {
+  md5stage::app::InputFile file;
+  file.name = name ? name : "";
+  file.source = source ? source : "local";
+  if (data != nullptr && size > 0) file.bytes.assign(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+  g_app.QueueFile(std::move(file));
 }
 
 }  // extern "C"
@@ -34,6 +60,7 @@ int main() {
     JsShowFatalError(error.c_str());
     return 1;
   }
+  g_started = true;
   emscripten_set_main_loop(RunFrame, 0, false);
   return 0;
 }

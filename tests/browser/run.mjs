@@ -17,11 +17,12 @@ const filter = option('--filter', '');
 fs.mkdirSync(out, { recursive: true });
 
 const files = fs.readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort();
-const { server, url } = await serveDirectory(site);
+const sharedDir = path.resolve(here, '../../../shared');
+const { server, url } = await serveDirectory(site, fs.existsSync(sharedDir) ? { '/shared/': sharedDir } : {});
 const browser = await launchBrowser();
 const results = [];
 const context = {
-  browser, baseUrl: url, site, outDir: out, sharedDir: path.resolve(here, '../../../shared'),
+  browser, baseUrl: url, site, outDir: out, sharedDir, hasShared: fs.existsSync(sharedDir),
   sourceDir: path.resolve(here, '../..'),
   screenshotPath: (name) => path.join(out, `${name}.png`),
 };

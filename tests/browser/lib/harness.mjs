@@ -18,11 +18,20 @@ export const CHROMIUM_ARGS = [
   '--enable-unsafe-swiftshader',
 ];
 
-export function serveDirectory(root) {
+// Serves `root`; `mounts` maps URL prefixes (e.g. '/shared/') to other folders (test data).
+export function serveDirectory(root, mounts = {}) {
   const server = http.createServer((request, response) => {
     const url = new URL(request.url, 'http://localhost');
-    let file = path.normalize(path.join(root, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(path.normalize(root))) {
+    let base = root;
+    let pathname = decodeURIComponent(url.pathname);
+    for (const [prefix, folder] of Object.entries(mounts)) {
+      if (pathname.startsWith(prefix)) {
+        base = folder;
+        pathname = pathname.slice(prefix.length - 1);
+      }
+    }
+    let file = path.normalize(path.join(base, pathname));
+    if (!file.startsWith(path.normalize(base))) {
       response.writeHead(403).end();
       return;
     }
@@ -68,4 +77,22 @@ export async function openViewer(page, baseUrl, suffix = '') {
 export async function waitFrames(page, count) {
   const start = await page.evaluate(() => window.md5stage.state().frame);
   await page.waitForFunction((target) => window.md5stage.state().frame >= target, start + count);
+}
+
+// Fetches files (URL paths on the test server) inside the page and hands them to
+// md5stage.loadFiles, as a drop would. Returns loadFiles' reply.
+export async function loadFromServer(page, paths) {
+  return page.evaluate(async (list) => {
+    const files = [];
+    for (const p of list) {
+      const response = await fetch(p);
+      if (!response.ok) throw new Error(`fetch ${p}: ${response.status}`);
+      files.push({ name: p.split('/').pop(), bytes: new Uint8Array(await response.arrayBuffer()) });
+    }
+    return window.md5stage.loadFiles(files);
+  }, paths);
+}
+
+export async function waitSeconds(page, seconds) {
+  await page.waitForTimeout(seconds * 1000);
 }

@@ -1,0 +1,382 @@
+#include "render/skinned_mesh_renderer.h"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "render/gl.h"
+#include "render/shader_program.h"
+
+namespace md5stage::render {
+namespace {
+
+// The palette texture holds 3 RGBA32F texels per joint (the rows of the 3x4 matrix); one texture
+// row holds kJointsPerRow joints, so a joint's texels never straddle two rows.
+constexpr int kJointsPerRow = 1024;
+constexpr int kPaletteWidth = kJointsPerRow * 3;
+
+constexpr const char* kVertexShader = R"(#version 300 es
+precision highp float;
+precision highp int;
+precision highp sampler2D;
+uniform sampler2D u_palette;
+uniform mat4 u_view_projection;
+uniform int u_base;
+uniform int u_joint_count;
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec3 a_normal;
+layout(location = 2) in vec2 a_uv;
+layout(location = 3) in uvec4 a_joints;
+layout(location = 4) in vec4 a_weights;
+layout(location = 5) in vec4 a_tint;
+out vec3 v_normal;
+out vec2 v_uv;
+out vec4 v_tint;
+
+mat4 JointMatrix(uint joint) {
+  int index = u_base + gl_InstanceID * u_joint_count + int(joint);
+  ivec2 texel = ivec2((index % 1024) * 3, index / 1024);
+  vec4 r0 = texelFetch(u_palette, texel, 0);
+  vec4 r1 = texelFetch(u_palette, texel + ivec2(1, 0), 0);
+  vec4 r2 = texelFetch(u_palette, texel + ivec2(2, 0), 0);
+  return mat4(vec4(r0.x, r1.x, r2.x, 0.0), vec4(r0.y, r1.y, r2.y, 0.0),
+              vec4(r0.z, r1.z, r2.z, 0.0), vec4(r0.w, r1.w, r2.w, 1.0));
+}
+
+void main() {
+  mat4 skin = JointMatrix(a_joints.x) * a_weights.x + JointMatrix(a_joints.y) * a_weights.y +
+              JointMatrix(a_joints.z) * a_weights.z + JointMatrix(a_joints.w) * a_weights.w;
+  vec4 world = skin * vec4(a_position, 1.0);
+  v_normal = mat3(skin) * a_normal;
+  v_uv = a_uv;
+  v_tint = a_tint;
+  gl_Position = u_view_projection * world;
+})";
+
+constexpr const char* kFragmentShader = R"(#version 300 es
+precision mediump float;
+uniform sampler2D u_diffuse;
+uniform bool u_has_texture;
+uniform bool u_wire;
+uniform vec3 u_light_direction;
+in vec3 v_normal;
+in vec2 v_uv;
+in vec4 v_tint;
+out vec4 o_color;
+void main() {
+  if (u_wire) {
+    o_color = vec4(0.95, 0.85, 0.35, 1.0);
+    return;
+  }
+  vec3 base = u_has_texture ? texture(u_diffuse, v_uv).rgb : vec3(0.72, 0.70, 0.66);
+  vec3 n = normalize(v_normal);
+  float diffuse = max(dot(n, normalize(u_light_direction)), 0.0);
+  float sky = 0.5 + 0.5 * n.z;  // hemisphere ambient: brighter from above
+  vec3 lit = base * (0.25 + 0.2 * sky + 0.7 * diffuse);
+  o_color = vec4(lit * v_tint.rgb, 1.0);
+})";
+
+struct GpuPart {
+  uint32_t first_index = 0;
+  uint32_t index_count = 0;
+  uint32_t first_edge = 0;
+  uint32_t edge_count = 0;
+  TextureHandle texture = -1;
+};
+
+struct GpuMesh {
+  bool alive = false;
+  GLuint vao = 0;
+  GLuint vertex_buffer = 0;
+  GLuint index_buffer = 0;
+  GLuint edge_buffer = 0;
+  int joint_count = 0;
+  std::vector<GpuPart> parts;
+  size_t bytes = 0;
+  // This frame's instances: offsets into the frame palette, in submission order.
+  std::vector<int> palette_offsets;
+  std::vector<glm::vec4> tints;
+};
+
+struct GpuTexture {
+  bool alive = false;
+  GLuint id = 0;
+  size_t bytes = 0;
+};
+
+}  // namespace
+
+struct SkinnedMeshRenderer::Impl {
+  ShaderProgram program;
+  GLint u_palette = -1, u_view_projection = -1, u_base = -1, u_joint_count = -1;
+  GLint u_diffuse = -1, u_has_texture = -1, u_wire = -1, u_light_direction = -1;
+  GLuint palette_texture = 0;
+  int palette_rows = 0;
+  GLuint tint_buffer = 0;
+  size_t tint_capacity = 0;
+  std::vector<GpuMesh> meshes;
+  std::vector<GpuTexture> textures;
+  std::vector<glm::vec4> palette;  // 3 texels per joint, all instances of the frame
+};
+
+SkinnedMeshRenderer::SkinnedMeshRenderer() : impl_(std::make_unique<Impl>()) {}
+
+SkinnedMeshRenderer::~SkinnedMeshRenderer() {
+  for (size_t i = 0; i < impl_->meshes.size(); ++i) DestroyMesh(static_cast<MeshHandle>(i));
+  for (size_t i = 0; i < impl_->textures.size(); ++i) DestroyTexture(static_cast<TextureHandle>(i));
+  if (impl_->palette_texture) glDeleteTextures(1, &impl_->palette_texture);
+  if (impl_->tint_buffer) glDeleteBuffers(1, &impl_->tint_buffer);
+}
+
+bool SkinnedMeshRenderer::Init(std::string* error) {
+  Impl& s = *impl_;
+  if (!s.program.Build(kVertexShader, kFragmentShader, error)) return false;
+  s.u_palette = s.program.Uniform("u_palette");
+  s.u_view_projection = s.program.Uniform("u_view_projection");
+  s.u_base = s.program.Uniform("u_base");
+  s.u_joint_count = s.program.Uniform("u_joint_count");
+  s.u_diffuse = s.program.Uniform("u_diffuse");
+  s.u_has_texture = s.program.Uniform("u_has_texture");
+  s.u_wire = s.program.Uniform("u_wire");
+  s.u_light_direction = s.program.Uniform("u_light_direction");
+  glGenTextures(1, &s.palette_texture);
+  glBindTexture(GL_TEXTURE_2D, s.palette_texture);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glGenBuffers(1, &s.tint_buffer);
+  return true;
+}
+
+MeshHandle SkinnedMeshRenderer::CreateMesh(const SkinnedMeshUpload& upload) {
+  GpuMesh mesh;
+  mesh.alive = true;
+  mesh.joint_count = upload.joint_count;
+  std::vector<uint32_t> edges;
+  edges.reserve(upload.indices.size() * 2);
+  for (const auto& part : upload.parts) {
+    GpuPart gpu;
+    gpu.first_index = part.first_index;
+    gpu.index_count = part.index_count;
+    gpu.first_edge = static_cast<uint32_t>(edges.size());
+    for (uint32_t t = part.first_index; t + 2 < part.first_index + part.index_count + 0u; t += 3) {
+      const uint32_t a = upload.indices[t], b = upload.indices[t + 1], c = upload.indices[t + 2];
+      edges.insert(edges.end(), {a, b, b, c, c, a});
+    }
+    gpu.edge_count = static_cast<uint32_t>(edges.size()) - gpu.first_edge;
+    mesh.parts.push_back(gpu);
+  }
+  glGenVertexArrays(1, &mesh.vao);
+  glBindVertexArray(mesh.vao);
+  glGenBuffers(1, &mesh.vertex_buffer);
+  glBindBuffer(GL_ARRAY_BUFFER, mesh.vertex_buffer);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(upload.vertices.size() * sizeof(SkinnedVertex)),
+               upload.vertices.data(), GL_STATIC_DRAW);
+  const GLsizei stride = sizeof(SkinnedVertex);
+  auto offset = [](size_t bytes) { return reinterpret_cast<void*>(bytes); };
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, offset(offsetof(SkinnedVertex, position)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, offset(offsetof(SkinnedVertex, normal)));
+  glEnableVertexAttribArray(2);
+  glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, offset(offsetof(SkinnedVertex, uv)));
+  glEnableVertexAttribArray(3);
+  glVertexAttribIPointer(3, 4, GL_UNSIGNED_SHORT, stride, offset(offsetof(SkinnedVertex, joints)));
+  glEnableVertexAttribArray(4);
+  glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride, offset(offsetof(SkinnedVertex, weights)));
+  glGenBuffers(1, &mesh.index_buffer);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.index_buffer);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(upload.indices.size() * 4),
+               upload.indices.data(), GL_STATIC_DRAW);
+  glBindVertexArray(0);
+  glGenBuffers(1, &mesh.edge_buffer);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.edge_buffer);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(edges.size() * 4), edges.data(),
+               GL_STATIC_DRAW);
+  glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
+  mesh.bytes = upload.vertices.size() * sizeof(SkinnedVertex) + upload.indices.size() * 4 +
+               edges.size() * 4;
+  for (size_t i = 0; i < impl_->meshes.size(); ++i) {
+    if (!impl_->meshes[i].alive) {
+      impl_->meshes[i] = std::move(mesh);
+      return static_cast<MeshHandle>(i);
+    }
+  }
+  impl_->meshes.push_back(std::move(mesh));
+  return static_cast<MeshHandle>(impl_->meshes.size() - 1);
+}
+
+void SkinnedMeshRenderer::DestroyMesh(MeshHandle handle) {
+  if (handle < 0 || handle >= static_cast<int>(impl_->meshes.size())) return;
+  GpuMesh& mesh = impl_->meshes[static_cast<size_t>(handle)];
+  if (!mesh.alive) return;
+  glDeleteVertexArrays(1, &mesh.vao);
+  glDeleteBuffers(1, &mesh.vertex_buffer);
+  glDeleteBuffers(1, &mesh.index_buffer);
+  glDeleteBuffers(1, &mesh.edge_buffer);
+  mesh = GpuMesh();
+}
+
+TextureHandle SkinnedMeshRenderer::CreateTexture(int width, int height, const uint8_t* rgba) {
+  GpuTexture texture;
+  texture.alive = true;
+  texture.bytes = static_cast<size_t>(width) * static_cast<size_t>(height) * 4 * 4 / 3;
+  glGenTextures(1, &texture.id);
+  glBindTexture(GL_TEXTURE_2D, texture.id);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+  glGenerateMipmap(GL_TEXTURE_2D);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  for (size_t i = 0; i < impl_->textures.size(); ++i) {
+    if (!impl_->textures[i].alive) {
+      impl_->textures[i] = texture;
+      return static_cast<TextureHandle>(i);
+    }
+  }
+  impl_->textures.push_back(texture);
+  return static_cast<TextureHandle>(impl_->textures.size() - 1);
+}
+
+void SkinnedMeshRenderer::DestroyTexture(TextureHandle handle) {
+  if (handle < 0 || handle >= static_cast<int>(impl_->textures.size())) return;
+  GpuTexture& texture = impl_->textures[static_cast<size_t>(handle)];
+  if (!texture.alive) return;
+  glDeleteTextures(1, &texture.id);
+  texture = GpuTexture();
+  for (GpuMesh& mesh : impl_->meshes) {
+    for (GpuPart& part : mesh.parts) {
+      if (part.texture == handle) part.texture = -1;
+    }
+  }
+}
+
+void SkinnedMeshRenderer::SetPartTexture(MeshHandle handle, int part, TextureHandle texture) {
+  if (handle < 0 || handle >= static_cast<int>(impl_->meshes.size())) return;
+  GpuMesh& mesh = impl_->meshes[static_cast<size_t>(handle)];
+  if (part < 0 || part >= static_cast<int>(mesh.parts.size())) return;
+  mesh.parts[static_cast<size_t>(part)].texture = texture;
+}
+
+size_t SkinnedMeshRenderer::shared_bytes() const {
+  size_t total = 0;
+  for (const GpuMesh& mesh : impl_->meshes) total += mesh.alive ? mesh.bytes : 0;
+  for (const GpuTexture& texture : impl_->textures) total += texture.alive ? texture.bytes : 0;
+  return total;
+}
+
+void SkinnedMeshRenderer::BeginFrame() {
+  for (GpuMesh& mesh : impl_->meshes) {
+    mesh.palette_offsets.clear();
+    mesh.tints.clear();
+  }
+}
+
+void SkinnedMeshRenderer::Submit(MeshHandle handle, const glm::mat4* palette,
+                                 const glm::vec4& tint) {
+  if (handle < 0 || handle >= static_cast<int>(impl_->meshes.size())) return;
+  GpuMesh& mesh = impl_->meshes[static_cast<size_t>(handle)];
+  if (!mesh.alive) return;
+  // Instances are stored per mesh; Draw() lays them out contiguously in the palette texture.
+  mesh.palette_offsets.push_back(static_cast<int>(impl_->palette.size()));
+  mesh.tints.push_back(tint);
+  for (int j = 0; j < mesh.joint_count; ++j) {
+    const glm::mat4& m = palette[j];
+    impl_->palette.push_back(glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]));
+    impl_->palette.push_back(glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]));
+    impl_->palette.push_back(glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]));
+  }
+}
+
+void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
+                               const SkinnedDrawOptions& options) {
+  Impl& s = *impl_;
+  draw_calls_ = 0;
+  instances_drawn_ = 0;
+  instance_bytes_ = s.palette.size() * sizeof(glm::vec4);
+  if (s.palette.empty()) return;
+
+  // Submissions of one mesh are contiguous only if submitted together; reorder into a per-mesh
+  // contiguous layout so each part is one instanced draw.
+  std::vector<glm::vec4> ordered;
+  ordered.reserve(s.palette.size() + kPaletteWidth);
+  std::vector<int> mesh_base(s.meshes.size(), 0);
+  for (size_t m = 0; m < s.meshes.size(); ++m) {
+    GpuMesh& mesh = s.meshes[m];
+    mesh_base[m] = static_cast<int>(ordered.size() / 3);
+    for (int offset : mesh.palette_offsets) {
+      ordered.insert(ordered.end(), s.palette.begin() + offset,
+                     s.palette.begin() + offset + mesh.joint_count * 3);
+    }
+  }
+  const int joints_total = static_cast<int>(ordered.size() / 3);
+  const int rows = std::max(1, (joints_total + kJointsPerRow - 1) / kJointsPerRow);
+  ordered.resize(static_cast<size_t>(rows) * kPaletteWidth, glm::vec4(0.0f));
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, s.palette_texture);
+  if (rows > s.palette_rows) {
+    s.palette_rows = rows;
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, kPaletteWidth, rows, 0, GL_RGBA, GL_FLOAT, nullptr);
+  }
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kPaletteWidth, rows, GL_RGBA, GL_FLOAT, ordered.data());
+  s.palette.clear();
+
+  s.program.Use();
+  glUniform1i(s.u_palette, 1);
+  glUniform1i(s.u_diffuse, 0);
+  glUniformMatrix4fv(s.u_view_projection, 1, GL_FALSE, &view_projection[0][0]);
+  glUniform3fv(s.u_light_direction, 1, &options.light_direction[0]);
+  glEnable(GL_DEPTH_TEST);
+  glEnable(GL_CULL_FACE);
+  glCullFace(GL_BACK);
+  glFrontFace(GL_CCW);
+
+  for (size_t m = 0; m < s.meshes.size(); ++m) {
+    GpuMesh& mesh = s.meshes[m];
+    const GLsizei instances = static_cast<GLsizei>(mesh.palette_offsets.size());
+    if (!mesh.alive || instances == 0) continue;
+    glBindVertexArray(mesh.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, s.tint_buffer);
+    const size_t tint_bytes = mesh.tints.size() * sizeof(glm::vec4);
+    if (tint_bytes > s.tint_capacity) {
+      s.tint_capacity = tint_bytes * 2;
+      glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.tint_capacity), nullptr,
+                   GL_DYNAMIC_DRAW);
+    }
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(tint_bytes), mesh.tints.data());
+    glEnableVertexAttribArray(5);
+    glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4), nullptr);
+    glVertexAttribDivisor(5, 1);
+    glUniform1i(s.u_base, mesh_base[m]);
+    glUniform1i(s.u_joint_count, mesh.joint_count);
+    instances_drawn_ += instances;
+    for (const GpuPart& part : mesh.parts) {
+      if (options.solid) {
+        const bool textured = part.texture >= 0 &&
+                              part.texture < static_cast<int>(s.textures.size()) &&
+                              s.textures[static_cast<size_t>(part.texture)].alive;
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D,
+                      textured ? s.textures[static_cast<size_t>(part.texture)].id : 0);
+        glUniform1i(s.u_has_texture, textured ? 1 : 0);
+        glUniform1i(s.u_wire, 0);
+        glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(part.index_count),
+                                GL_UNSIGNED_INT,
+                                reinterpret_cast<void*>(size_t{part.first_index} * 4), instances);
+        ++draw_calls_;
+      }
+      if (options.wireframe) {
+        glUniform1i(s.u_wire, 1);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.edge_buffer);
+        glDrawElementsInstanced(GL_LINES, static_cast<GLsizei>(part.edge_count), GL_UNSIGNED_INT,
+                                reinterpret_cast<void*>(size_t{part.first_edge} * 4), instances);
+        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.index_buffer);
+        ++draw_calls_;
+      }
+    }
+  }
+  glBindVertexArray(0);
+  glDisable(GL_CULL_FACE);
+}
+
+}  // namespace md5stage::render

@@ -1,0 +1,74 @@
+// GPU skinning for MD5 models in WebGL2: each model's vertex data is uploaded once and shared by
+// all of its instances; per frame, every instance's joint palette goes into one float texture and
+// each model part is drawn for all its instances in one instanced call.
+#pragma once
+
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace md5stage::render {
+
+struct SkinnedVertex {
+  glm::vec3 position;  // bind pose, model space
+  glm::vec3 normal;    // bind pose, model space
+  glm::vec2 uv;
+  uint16_t joints[4];
+  float weights[4];  // sum to 1
+};
+
+struct SkinnedMeshUpload {
+  struct Part {
+    uint32_t first_index = 0;
+    uint32_t index_count = 0;
+  };
+  std::vector<SkinnedVertex> vertices;
+  std::vector<uint32_t> indices;  // counter-clockwise front faces
+  std::vector<Part> parts;
+  int joint_count = 0;
+};
+
+using MeshHandle = int;     // -1: none
+using TextureHandle = int;  // -1: none (a neutral material colour is used)
+
+struct SkinnedDrawOptions {
+  bool wireframe = false;
+  bool solid = true;
+  glm::vec3 light_direction{0.4f, 0.3f, 0.85f};  // towards the light, world space
+};
+
+class SkinnedMeshRenderer {
+ public:
+  SkinnedMeshRenderer();
+  ~SkinnedMeshRenderer();
+  bool Init(std::string* error);
+
+  MeshHandle CreateMesh(const SkinnedMeshUpload& upload);
+  void DestroyMesh(MeshHandle mesh);
+  TextureHandle CreateTexture(int width, int height, const uint8_t* rgba);
+  void DestroyTexture(TextureHandle texture);
+  void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture);
+
+  // Per frame: Submit() once per visible instance with joint_count matrices (world × inverse
+  // bind, the instance's root placement included), then Draw().
+  void BeginFrame();
+  void Submit(MeshHandle mesh, const glm::mat4* palette, const glm::vec4& tint = glm::vec4(1.0f));
+  void Draw(const glm::mat4& view_projection, const SkinnedDrawOptions& options);
+
+  int draw_calls() const { return draw_calls_; }
+  int instances_drawn() const { return instances_drawn_; }
+  // GPU bytes of shared (per-model) data and of per-instance data in the last frame.
+  size_t shared_bytes() const;
+  size_t instance_bytes() const { return instance_bytes_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  int draw_calls_ = 0;
+  int instances_drawn_ = 0;
+  size_t instance_bytes_ = 0;
+};
+
+}  // namespace md5stage::render

@@ -1,0 +1,326 @@
+#include "ui/panels.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace md5stage::ui {
+namespace {
+
+std::string FormatBytes(std::size_t bytes) {
+  char buffer[32];
+  if (bytes >= 1024u * 1024u) {
+    std::snprintf(buffer, sizeof buffer, "%.2f MB", static_cast<double>(bytes) / (1024.0 * 1024.0));
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%.1f KB", static_cast<double>(bytes) / 1024.0);
+  }
+  return buffer;
+}
+
+const InstanceSummary* SelectedInstance(const ViewerModel& model) {
+  if (model.selected_instance < 0 ||
+      model.selected_instance >= static_cast<int>(model.instances.size())) {
+    return nullptr;
+  }
+  return &model.instances[static_cast<size_t>(model.selected_instance)];
+}
+
+const ModelSummary* ModelOf(const ViewerModel& model, const InstanceSummary* instance) {
+  if (instance == nullptr || instance->model < 0 ||
+      instance->model >= static_cast<int>(model.models.size())) {
+    return nullptr;
+  }
+  return &model.models[static_cast<size_t>(instance->model)];
+}
+
+void JointTreeNode(const ModelSummary& summary, const std::vector<std::vector<int>>& children,
+                   int joint, int selected, ViewerRequests& requests) {
+  ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_SpanAvailWidth |
+                             ImGuiTreeNodeFlags_DefaultOpen;
+  if (children[static_cast<size_t>(joint)].empty()) flags |= ImGuiTreeNodeFlags_Leaf;
+  if (joint == selected) flags |= ImGuiTreeNodeFlags_Selected;
+  const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(joint)), flags,
+                                      "%d %s", joint,
+                                      summary.joint_names[static_cast<size_t>(joint)].c_str());
+  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) requests.select_joint = joint;
+  if (open) {
+    for (int child : children[static_cast<size_t>(joint)]) {
+      JointTreeNode(summary, children, child, selected, requests);
+    }
+    ImGui::TreePop();
+  }
+}
+
+}  // namespace
+
+void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
+  ImGui::SetNextWindowPos(ImVec2(10, 170), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(300, 420), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Model")) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::Button("Open files...")) requests.open_files = true;
+  ImGui::SameLine();
+  ImGui::TextDisabled("or drop them on the page");
+  if (!model.instances.empty() && ImGui::BeginCombo("instance", SelectedInstance(model)
+                                                                    ? SelectedInstance(model)->label.c_str()
+                                                                    : "(none)")) {
+    for (size_t i = 0; i < model.instances.size(); ++i) {
+      const bool selected = static_cast<int>(i) == model.selected_instance;
+      if (ImGui::Selectable(model.instances[i].label.c_str(), selected)) {
+        requests.select_instance = static_cast<int>(i);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  for (size_t m = 0; m < model.models.size(); ++m) {
+    const ModelSummary& summary = model.models[m];
+    ImGui::PushID(static_cast<int>(m));
+    if (ImGui::CollapsingHeader(summary.name.c_str(), ImGuiTreeNodeFlags_DefaultOpen)) {
+      for (const std::string& file : summary.files) ImGui::BulletText("%s", file.c_str());
+      if (summary.local) ImGui::TextDisabled("local files (not in share links)");
+      ImGui::Text("joints %d  meshes %d", summary.joints, summary.meshes);
+      ImGui::Text("vertices %d  triangles %d", summary.vertices, summary.triangles);
+      ImGui::Text("weights %d  max influences %d", summary.weights, summary.max_influences);
+      if (summary.max_influences > 4) {
+        ImGui::Text("top-4 skinning error %.4g units", summary.top4_error);
+      }
+      ImGui::Text("%d instance(s) share %s", summary.instances,
+                  FormatBytes(summary.shared_bytes).c_str());
+      for (const std::string& warning : summary.warnings) {
+        ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", warning.c_str());
+      }
+      if (ImGui::Button("Add instance")) requests.add_instance_of_model = static_cast<int>(m);
+      ImGui::SameLine();
+      if (ImGui::Button("Remove model")) requests.remove_model = static_cast<int>(m);
+    }
+    ImGui::PopID();
+  }
+  const InstanceSummary* instance = SelectedInstance(model);
+  const ModelSummary* summary = ModelOf(model, instance);
+  if (summary != nullptr && ImGui::CollapsingHeader("Joints")) {
+    std::vector<std::vector<int>> children(summary->joint_names.size());
+    for (size_t j = 0; j < summary->parents.size(); ++j) {
+      const int parent = summary->parents[j];
+      if (parent >= 0 && parent < static_cast<int>(children.size())) {
+        children[static_cast<size_t>(parent)].push_back(static_cast<int>(j));
+      }
+    }
+    ImGui::BeginChild("joint_tree", ImVec2(0, 200), true);
+    for (size_t j = 0; j < summary->parents.size(); ++j) {
+      if (summary->parents[j] < 0) {
+        JointTreeNode(*summary, children, static_cast<int>(j), model.selected_joint, requests);
+      }
+    }
+    ImGui::EndChild();
+    const JointDetail& d = model.joint_detail;
+    if (d.joint >= 0) {
+      ImGui::Text("local  t (%.3f, %.3f, %.3f)", d.local_translation.x, d.local_translation.y,
+                  d.local_translation.z);
+      ImGui::Text("       q (%.3f, %.3f, %.3f, %.3f)", d.local_rotation.x, d.local_rotation.y,
+                  d.local_rotation.z, d.local_rotation.w);
+      ImGui::Text("world  t (%.3f, %.3f, %.3f)", d.world_translation.x, d.world_translation.y,
+                  d.world_translation.z);
+      ImGui::Text("       q (%.3f, %.3f, %.3f, %.3f)", d.world_rotation.x, d.world_rotation.y,
+                  d.world_rotation.z, d.world_rotation.w);
+    }
+  }
+  ImGui::End();
+}
+
+void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 330, 10), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Animation", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return;
+  }
+  const InstanceSummary* instance = SelectedInstance(model);
+  const ModelSummary* summary = ModelOf(model, instance);
+  if (instance == nullptr || summary == nullptr) {
+    ImGui::TextDisabled("no character selected");
+    ImGui::End();
+    return;
+  }
+  const char* current = instance->animation >= 0 &&
+                                instance->animation < static_cast<int>(summary->animations.size())
+                            ? summary->animations[static_cast<size_t>(instance->animation)].c_str()
+                            : "(bind pose)";
+  if (ImGui::BeginCombo("animation", current)) {
+    if (ImGui::Selectable("(bind pose)", instance->animation < 0)) requests.set_animation = -1;
+    for (size_t a = 0; a < summary->animations.size(); ++a) {
+      if (ImGui::Selectable(summary->animations[a].c_str(),
+                            static_cast<int>(a) == instance->animation)) {
+        requests.set_animation = static_cast<int>(a);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::Button(instance->playing ? "Pause" : "Play")) requests.set_playing = !instance->playing;
+  ImGui::SameLine();
+  if (ImGui::Button("<")) requests.step_frames = -1;
+  ImGui::SameLine();
+  if (ImGui::Button(">")) requests.step_frames = 1;
+  ImGui::SameLine();
+  int mode = static_cast<int>(instance->mode);
+  ImGui::SetNextItemWidth(110);
+  if (ImGui::Combo("##mode", &mode, "loop\0once\0ping-pong\0")) {
+    requests.set_mode = static_cast<PlayMode>(mode);
+  }
+  float time = instance->time;
+  if (ImGui::SliderFloat("seconds", &time, 0.0f, std::max(instance->duration, 1e-3f), "%.3f")) {
+    requests.set_time = time;
+  }
+  if (instance->frame_count > 0) {
+    int frame = static_cast<int>(std::lround(instance->time * instance->frame_rate));
+    if (ImGui::SliderInt("frame", &frame, 0, std::max(instance->frame_count - 1, 0))) {
+      requests.set_time = instance->frame_rate > 0 ? frame / instance->frame_rate : 0.0f;
+    }
+  }
+  float rate = instance->rate;
+  if (ImGui::SliderFloat("speed", &rate, -2.0f, 2.0f, "%.2fx")) requests.set_rate = rate;
+  ImGui::SameLine();
+  if (ImGui::SmallButton("1x")) requests.set_rate = 1.0f;
+  float crossfade = instance->crossfade_seconds;
+  if (ImGui::SliderFloat("crossfade", &crossfade, 0.0f, 2.0f, "%.2f s")) {
+    requests.set_crossfade = crossfade;
+  }
+  ImGui::End();
+}
+
+void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 330, 260), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Attach", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return;
+  }
+  const InstanceSummary* instance = SelectedInstance(model);
+  const ModelSummary* summary = ModelOf(model, instance);
+  if (instance == nullptr || summary == nullptr) {
+    ImGui::TextDisabled("no character selected");
+    ImGui::End();
+    return;
+  }
+  static int model_choice = 0;
+  static int joint_choice = 0;
+  static float offset[3] = {0, 0, 0};
+  static float rotation[3] = {0, 0, 0};
+  model_choice = std::clamp(model_choice, 0, std::max(0, static_cast<int>(model.models.size()) - 1));
+  joint_choice = std::clamp(joint_choice, 0, std::max(0, summary->joints - 1));
+  if (ImGui::BeginCombo("model", model.models.empty()
+                                     ? ""
+                                     : model.models[static_cast<size_t>(model_choice)].name.c_str())) {
+    for (size_t m = 0; m < model.models.size(); ++m) {
+      if (ImGui::Selectable(model.models[m].name.c_str(), static_cast<int>(m) == model_choice)) {
+        model_choice = static_cast<int>(m);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  if (model.selected_joint >= 0 && model.selected_joint < summary->joints &&
+      ImGui::SmallButton("use selected joint")) {
+    joint_choice = model.selected_joint;
+  }
+  if (ImGui::BeginCombo("joint", summary->joint_names.empty()
+                                     ? ""
+                                     : summary->joint_names[static_cast<size_t>(joint_choice)].c_str())) {
+    for (size_t j = 0; j < summary->joint_names.size(); ++j) {
+      if (ImGui::Selectable(summary->joint_names[j].c_str(), static_cast<int>(j) == joint_choice)) {
+        joint_choice = static_cast<int>(j);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::DragFloat3("offset", offset, 0.1f);
+  ImGui::DragFloat3("rotation", rotation, 1.0f, -180.0f, 180.0f, "%.0f deg");
+  if (ImGui::Button("Attach") && !model.models.empty()) {
+    requests.attach = ViewerRequests::Attach{model_choice, joint_choice,
+                                             glm::vec3(offset[0], offset[1], offset[2]),
+                                             glm::vec3(rotation[0], rotation[1], rotation[2])};
+  }
+  for (size_t a = 0; a < instance->attachments.size(); ++a) {
+    const AttachmentSummary& attachment = instance->attachments[a];
+    ImGui::PushID(static_cast<int>(a));
+    ImGui::Separator();
+    const char* name = attachment.model >= 0 && attachment.model < static_cast<int>(model.models.size())
+                           ? model.models[static_cast<size_t>(attachment.model)].name.c_str()
+                           : "?";
+    ImGui::Text("%s on %s", name, attachment.joint.c_str());
+    AttachmentSummary edited = attachment;
+    bool changed = ImGui::DragFloat3("offset", &edited.offset.x, 0.1f);
+    changed |= ImGui::DragFloat3("rotation", &edited.rotation_degrees.x, 1.0f, -180.0f, 180.0f,
+                                 "%.0f deg");
+    if (changed) requests.edit_attachment = std::make_pair(static_cast<int>(a), edited);
+    if (ImGui::SmallButton("detach")) requests.detach = static_cast<int>(a);
+    ImGui::PopID();
+  }
+  ImGui::End();
+}
+
+void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 330, 420), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Display", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return;
+  }
+  DisplayToggles display = model.display;
+  bool changed = false;
+  changed |= ImGui::Checkbox("skeleton", &display.skeleton);
+  ImGui::SameLine(160);
+  changed |= ImGui::Checkbox("joint names", &display.joint_names);
+  changed |= ImGui::Checkbox("bounds", &display.bounds);
+  ImGui::SameLine(160);
+  changed |= ImGui::Checkbox("wireframe", &display.wireframe);
+  changed |= ImGui::Checkbox("normals", &display.normals);
+  ImGui::SameLine(160);
+  changed |= ImGui::Checkbox("grid", &display.grid);
+  changed |= ImGui::Checkbox("routes", &display.routes);
+  ImGui::SameLine(160);
+  changed |= ImGui::Checkbox("turn circles", &display.turn_circles);
+  if (changed) requests.display = display;
+  if (ImGui::Button("Frame (F)")) requests.frame_model = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Follow")) requests.follow_selected = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Screenshot")) requests.screenshot = true;
+  ImGui::End();
+}
+
+void DrawHelpPanel(bool* open) {
+  if (!*open) return;
+  ImGui::SetNextWindowPos(ImVec2(330, 10), ImGuiCond_FirstUseEver);
+  if (ImGui::Begin("Help", open, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::TextUnformatted(
+        "Mouse\n"
+        "  left drag     orbit\n"
+        "  right drag    pan\n"
+        "  wheel         zoom\n"
+        "  touch: one finger orbits, two pan and pinch\n"
+        "Keys\n"
+        "  Space         play / pause\n"
+        "  F             frame the selected model\n"
+        "  , and .       step one frame back / forward\n"
+        "  K             toggle skeleton\n"
+        "  W             toggle wireframe\n"
+        "  H             this help\n"
+        "Files\n"
+        "  drop .md5mesh, .md5anim and textures (.tga .png .jpg) on the page");
+  }
+  ImGui::End();
+}
+
+void DrawViewerPanels(const ViewerModel& model, ViewerRequests& requests, bool* help_open) {
+  DrawModelPanel(model, requests);
+  DrawAnimationPanel(model, requests);
+  DrawAttachPanel(model, requests);
+  DrawDisplayPanel(model, requests);
+  DrawHelpPanel(help_open);
+}
+
+}  // namespace md5stage::ui

@@ -1,0 +1,128 @@
+// What the ImGui panels show and what they ask for: plain data that src/app fills each frame and
+// applies afterwards, so the UI knows nothing of GL or of the app's internals.
+#pragma once
+
+#include <cstddef>
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ui/stats_panel.h"
+
+namespace md5stage::ui {
+
+struct DisplayToggles {
+  bool grid = true;
+  bool skeleton = false;
+  bool joint_names = false;
+  bool bounds = false;
+  bool wireframe = false;
+  bool normals = false;
+  bool routes = true;
+  bool turn_circles = true;
+};
+
+enum class PlayMode { kLoop = 0, kOnce = 1, kPingPong = 2 };
+
+struct ModelSummary {
+  std::string name;
+  std::vector<std::string> files;
+  bool local = false;  // came from dropped files: cannot travel in a share link
+  int joints = 0;
+  int meshes = 0;
+  int vertices = 0;
+  int triangles = 0;
+  int weights = 0;
+  int max_influences = 0;
+  float top4_error = 0.0f;  // worst vertex error from keeping 4 influences, model units
+  std::vector<std::string> warnings;
+  std::vector<std::string> joint_names;
+  std::vector<int> parents;
+  std::vector<std::string> animations;
+  std::size_t shared_bytes = 0;  // CPU + GPU bytes shared by every instance
+  int instances = 0;
+};
+
+struct AttachmentSummary {
+  int model = -1;
+  std::string joint;
+  glm::vec3 offset{0.0f};
+  glm::vec3 rotation_degrees{0.0f};
+};
+
+struct InstanceSummary {
+  std::string label;
+  int model = -1;
+  int animation = -1;
+  float time = 0.0f;
+  float duration = 0.0f;
+  float frame_rate = 0.0f;
+  int frame_count = 0;
+  float rate = 1.0f;
+  PlayMode mode = PlayMode::kLoop;
+  bool playing = true;
+  float crossfade_seconds = 0.25f;
+  glm::vec2 position{0.0f};
+  float heading_degrees = 0.0f;
+  float speed = 0.0f;
+  float turn_radius = 0.0f;
+  int route = -1;
+  std::vector<AttachmentSummary> attachments;
+  std::size_t instance_bytes = 0;  // bytes this instance owns (pose buffers, palette)
+};
+
+struct JointDetail {
+  int joint = -1;
+  glm::vec3 local_translation{0.0f};
+  glm::quat local_rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 world_translation{0.0f};
+  glm::quat world_rotation{1.0f, 0.0f, 0.0f, 0.0f};
+};
+
+struct ViewerModel {
+  std::vector<ModelSummary> models;
+  std::vector<InstanceSummary> instances;
+  int selected_instance = -1;
+  int selected_joint = -1;
+  JointDetail joint_detail;
+  DisplayToggles display;
+  FrameStats stats;
+  std::string last_error;
+  std::string status;
+  bool loading = false;
+  float loading_progress = 0.0f;
+};
+
+// Requests from the panels, applied by the app after the UI pass.
+struct ViewerRequests {
+  std::optional<int> select_instance;
+  std::optional<int> select_joint;
+  std::optional<int> set_animation;
+  std::optional<float> set_time;
+  std::optional<bool> set_playing;
+  std::optional<float> set_rate;
+  std::optional<PlayMode> set_mode;
+  std::optional<float> set_crossfade;
+  std::optional<int> step_frames;  // +1 / -1
+  std::optional<int> add_instance_of_model;
+  std::optional<int> remove_instance;
+  std::optional<int> remove_model;
+  struct Attach {
+    int model = -1;
+    int joint = -1;
+    glm::vec3 offset{0.0f};
+    glm::vec3 rotation_degrees{0.0f};
+  };
+  std::optional<Attach> attach;
+  std::optional<std::pair<int, AttachmentSummary>> edit_attachment;  // (index, new values)
+  std::optional<int> detach;
+  std::optional<DisplayToggles> display;
+  bool frame_model = false;
+  bool follow_selected = false;
+  bool screenshot = false;
+  bool open_files = false;
+};
+
+}  // namespace md5stage::ui
