@@ -7,6 +7,8 @@
 #include <set>
 #include <utility>
 
+#include "core/path/route_json.h"
+
 namespace md5stage {
 
 namespace {
@@ -80,14 +82,6 @@ std::string Describe(glm::dvec2 point) {
 
 int PointCount(const RouteSegment& segment) {
   return segment.kind == RouteSegment::Kind::kLine ? 2 : 4;
-}
-
-// The join rule of Route::Build: end points closer than 1e-9 relative to the coordinates' size
-// are shared.
-bool PointsMeet(glm::dvec2 a, glm::dvec2 b) {
-  constexpr double kJoinTolerance = 1e-9;
-  const double size = std::max({1.0, std::abs(a.x), std::abs(a.y), std::abs(b.x), std::abs(b.y)});
-  return glm::length(a - b) <= kJoinTolerance * size;
 }
 
 bool HasControlCharacters(const std::string& text) {
@@ -356,20 +350,6 @@ class SceneReader {
     return true;
   }
 
-  bool ReadPoints(const JsonValue& points, const std::string& path, RouteSegment& segment) {
-    const int count = PointCount(segment);
-    if (!points.is_array() || points.as_array().size() != static_cast<std::size_t>(count)) {
-      return Fail(&points, nullptr, path, "an array of " + std::to_string(count) + " points");
-    }
-    for (int i = 0; i < count; ++i) {
-      double xy[2];
-      if (!Vector(&points.as_array()[i], points, Index(path, i), xy)) return false;
-      segment.points[i] = glm::dvec2(xy[0], xy[1]);
-    }
-    for (int i = count; i < 4; ++i) segment.points[i] = segment.points[count - 1];
-    return true;
-  }
-
   bool ReadRoute(const JsonValue& value, const JsonValue& parent, const std::string& path,
                  SceneRoute& route) {
     if (!Object(&value, &parent, path)) return false;
@@ -392,40 +372,29 @@ class SceneReader {
     if (segments->empty()) {
       return Fail(value.Find("segments"), &value, Field(path, "segments"), "at least 1 segment");
     }
-    route.segments.resize(segments->size());
-    for (std::size_t i = 0; i < segments->size(); ++i) {
-      const JsonValue& item = (*segments)[i];
-      const std::string item_path = Index(Field(path, "segments"), i);
-      if (!Object(&item, &value, item_path)) return false;
-      const JsonValue* line = item.Find("line");
-      const JsonValue* bezier = item.Find("bezier");
-      if ((line == nullptr) == (bezier == nullptr)) {
-        error_ = MakeError(file_, item.line(), item.column(),
-                           item_path + ": expected a \"line\" or a \"bezier\" member, found " +
-                               (line == nullptr ? "neither" : "both"));
-        return false;
-      }
-      RouteSegment& segment = route.segments[i];
-      segment.kind = line != nullptr ? RouteSegment::Kind::kLine : RouteSegment::Kind::kBezier;
-      const JsonValue& points = line != nullptr ? *line : *bezier;
-      const std::string points_path = Field(item_path, line != nullptr ? "line" : "bezier");
-      if (!ReadPoints(points, points_path, segment)) return false;
-      if (i > 0 && !PointsMeet(route.segments[i - 1].end(), segment.start())) {
-        return Fail(&points.as_array()[0], &points, Index(points_path, 0),
-                    "the end of segments[" + std::to_string(i - 1) + "] " +
-                        Describe(route.segments[i - 1].end()));
-      }
+    // The segments are route JSON (core/path/route_json.h), read by the path core's reader so that
+    // route files and scenes follow one set of rules. Its messages name paths inside the route.
+    Result<RouteDescription> description = RouteDescriptionFromJson(file_, value);
+    if (!description.ok()) {
+      error_ = description.error();
+      error_.message = path + "." + error_.message;
+      return false;
     }
-    if (route.closed && !PointsMeet(route.segments.back().end(), route.segments.front().start())) {
-      const JsonValue& last = segments->back();
-      const bool is_line = route.segments.back().kind == RouteSegment::Kind::kLine;
-      const JsonValue& points = *last.Find(is_line ? "line" : "bezier");
-      const std::string points_path =
-          Field(Index(Field(path, "segments"), segments->size() - 1), is_line ? "line" : "bezier");
-      return Fail(&points.as_array().back(), &points,
-                  Index(points_path, points.as_array().size() - 1),
-                  "the start of segments[0] " + Describe(route.segments.front().start()) +
-                      " (the route is closed)");
+    route.segments = std::move(description.value().segments);
+    // Route files only need finite coordinates; a scene also bounds them.
+    for (std::size_t i = 0; i < route.segments.size(); ++i) {
+      const RouteSegment& segment = route.segments[i];
+      const char* kind = segment.kind == RouteSegment::Kind::kLine ? "line" : "bezier";
+      for (int k = 0; k < PointCount(segment); ++k) {
+        for (int c = 0; c < 2; ++c) {
+          if (std::abs(segment.points[k][c]) <= kMaxSceneCoordinate) continue;
+          const JsonValue& points = *(*segments)[i].Find(kind);
+          const JsonValue& coordinate = points.as_array()[k].as_array()[c];
+          return Fail(&coordinate, &points,
+                      Index(Index(Field(Index(Field(path, "segments"), i), kind), k), c),
+                      RangeText(-kMaxSceneCoordinate, kMaxSceneCoordinate, false));
+        }
+      }
     }
     return true;
   }
