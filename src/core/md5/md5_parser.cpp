@@ -625,6 +625,28 @@ float AnimFile::duration() const {
                                               : 0.0f;
 }
 
+Md5Kind DetectMd5Kind(std::string_view file_name, std::string_view bytes) {
+  auto ends_with = [&](std::string_view suffix) {
+    if (file_name.size() < suffix.size()) return false;
+    for (std::size_t i = 0; i < suffix.size(); ++i) {
+      char c = file_name[file_name.size() - suffix.size() + i];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      if (c != suffix[i]) return false;
+    }
+    return true;
+  };
+  if (ends_with(".md5mesh")) return Md5Kind::kMesh;
+  if (ends_with(".md5anim")) return Md5Kind::kAnim;
+  // The counts come right after the version and command line.
+  const std::string_view head = bytes.substr(0, 4096);
+  const std::size_t meshes = head.find("numMeshes");
+  const std::size_t frames = head.find("numFrames");
+  if (meshes == std::string_view::npos && frames == std::string_view::npos) {
+    return Md5Kind::kUnknown;
+  }
+  return meshes < frames ? Md5Kind::kMesh : Md5Kind::kAnim;
+}
+
 Result<MeshFile> ParseMd5Mesh(std::string_view file_name, std::string_view bytes,
                               const Md5Limits& limits) {
   if (bytes.size() > limits.max_file_bytes) return FileTooLarge(file_name, bytes.size(), limits);

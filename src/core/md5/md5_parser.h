@@ -22,4 +22,10 @@ Result<MeshFile> ParseMd5Mesh(std::string_view file_name, std::string_view bytes
 Result<AnimFile> ParseMd5Anim(std::string_view file_name, std::string_view bytes,
                               const Md5Limits& limits = Md5Limits());
 
+enum class Md5Kind { kUnknown, kMesh, kAnim };
+
+// Which parser a file needs: by extension (.md5mesh / .md5anim, any case), else by whether the
+// header declares numMeshes or numFrames. For dropped files and the command line.
+Md5Kind DetectMd5Kind(std::string_view file_name, std::string_view bytes);
+
 }  // namespace md5stage::md5

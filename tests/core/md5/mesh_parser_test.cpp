@@ -327,3 +327,18 @@ TEST(MeshParser, WarnsAboutMoreThanFourInfluencesWithTheWorstError) {
 
 }  // namespace
 }  // namespace md5stage::md5
+
+namespace md5stage::md5 {
+namespace {
+
+TEST(DetectMd5Kind, UsesTheExtensionThenTheHeader) {
+  EXPECT_EQ(DetectMd5Kind("a/b.md5mesh", ""), Md5Kind::kMesh);
+  EXPECT_EQ(DetectMd5Kind("B.MD5ANIM", ""), Md5Kind::kAnim);
+  EXPECT_EQ(DetectMd5Kind("blob", testing::kMeshFixture), Md5Kind::kMesh);
+  EXPECT_EQ(DetectMd5Kind("blob", testing::kAnimFixture), Md5Kind::kAnim);
+  EXPECT_EQ(DetectMd5Kind("notes.txt", "hello"), Md5Kind::kUnknown);
+  EXPECT_EQ(DetectMd5Kind("md5mesh", ""), Md5Kind::kUnknown);
+}
+
+}  // namespace
+}  // namespace md5stage::md5

@@ -1,0 +1,109 @@
+// `md5stage check MESH ANIM...`: does each anim fit the mesh (joint count and parents; differing
+// names only warn)? Also reports how far the 4-influence GPU path strays over each anim's frames.
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/command_registry.h"
+#include "core/anim/animation.h"
+#include "core/anim/jobs.h"
+#include "core/anim/model.h"
+#include "core/anim/pose.h"
+#include "core/md5/file_reader.h"
+#include "core/md5/md5_binding.h"
+#include "core/md5/md5_parser.h"
+
+namespace md5stage::cli {
+namespace {
+
+void Print(const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& d : diagnostics) std::fprintf(stderr, "%s\n", d.ToString().c_str());
+}
+
+// Worst GPU-path error over every frame of the animation.
+void ReportGpuError(const anim::Model& model, const anim::Animation& animation) {
+  anim::Pose pose(model.skeleton().joint_count());
+  anim::SkinningError worst;
+  int worst_frame = -1;
+  for (int f = 0; f < animation.frame_count(); ++f) {
+    anim::SampleJob sample;
+    sample.animation = &animation;
+    sample.frame = f;
+    sample.output = pose.locals;
+    anim::LocalToModelJob to_model;
+    to_model.skeleton = &model.skeleton();
+    to_model.locals = pose.locals;
+    to_model.models = pose.models;
+    if (!sample.Run() || !to_model.Run()) return;
+    const anim::SkinningError error = anim::MeasureGpuSkinningError(model, pose.models);
+    if (worst_frame < 0 || error.distance > worst.distance) {
+      worst = error;
+      worst_frame = f;
+    }
+  }
+  if (worst_frame >= 0) {
+    std::printf(
+        "  GPU path (4 weights per vertex): worst vertex error %.6g units (mesh %d, vert "
+        "%d, frame %d)\n",
+        worst.distance, worst.mesh, worst.vertex, worst_frame);
+  }
+}
+
+int RunCheck(const std::vector<std::string>& args) {
+  if (args.size() < 2) {
+    std::fprintf(stderr, "usage: md5stage check MESH ANIM...\n");
+    return 2;
+  }
+  Result<std::string> mesh_bytes = md5::ReadFileBytes(args[0]);
+  if (!mesh_bytes.ok()) {
+    std::fprintf(stderr, "%s\n", mesh_bytes.error().ToString().c_str());
+    return 1;
+  }
+  Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(args[0], mesh_bytes.value());
+  if (!mesh.ok()) {
+    std::fprintf(stderr, "%s\n", mesh.error().ToString().c_str());
+    return 1;
+  }
+  Print(mesh.value().warnings);
+  const bool report_gpu_error = mesh.value().max_weights_per_vertex() > 4;
+  const std::shared_ptr<const anim::Model> model =
+      anim::Model::Create(std::make_shared<const md5::MeshFile>(mesh.value()));
+  bool all_fit = true;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    Result<std::string> bytes = md5::ReadFileBytes(args[i]);
+    if (!bytes.ok()) {
+      std::fprintf(stderr, "%s\n", bytes.error().ToString().c_str());
+      all_fit = false;
+      continue;
+    }
+    Result<md5::AnimFile> parsed = md5::ParseMd5Anim(args[i], bytes.value());
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "%s\n", parsed.error().ToString().c_str());
+      all_fit = false;
+      continue;
+    }
+    Print(parsed.value().warnings);
+    std::vector<Diagnostic> warnings;
+    const Status fits = md5::CheckAnimFitsMesh(mesh.value(), parsed.value(), &warnings);
+    Print(warnings);
+    if (!fits.ok()) {
+      std::fprintf(stderr, "%s\n", fits.error().ToString().c_str());
+      all_fit = false;
+      continue;
+    }
+    std::printf("%s: fits %s (%d joints, %d frames)\n", args[i].c_str(), args[0].c_str(),
+                parsed.value().joint_count, parsed.value().frame_count);
+    if (report_gpu_error) {
+      const anim::Animation animation = anim::Animation::FromAnimFile(
+          std::make_shared<const md5::AnimFile>(std::move(parsed).value()));
+      ReportGpuError(*model, animation);
+    }
+  }
+  return all_fit ? 0 : 1;
+}
+
+static CommandRegistrar reg{{"check", "check MESH ANIM...", &RunCheck}};
+
+}  // namespace
+}  // namespace md5stage::cli
