@@ -132,7 +132,10 @@ double Follower::PlanLength() const {
   return approach_.length + route_->length();
 }
 
-bool Follower::ArrivedAt(double time) const { return DistanceAt(time) >= PlanLength(); }
+bool Follower::ArrivedAt(double time) const {
+  const double length = PlanLength();
+  return DistanceAt(time) >= length - 1e-12 * std::max(1.0, length);  // speed·(length/speed)
+}
 
 Pose2 Follower::SampleRoute(double distance) const {
   const double length = route_->length();
