@@ -11,7 +11,34 @@ constexpr double kExactPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,
                                         1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+constexpr double kInversePowersOfTen[] = {1e0,   1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,  1e-7,
+                                          1e-8,  1e-9,  1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
+                                          1e-16, 1e-17, 1e-18, 1e-19, 1e-20, 1e-21, 1e-22};
+
 inline bool IsDigit(char c) { return static_cast<unsigned>(c - '0') < 10u; }
+
+// SWAR: eight ASCII digits at once (the fraction of "-0.7071067691" is most of an MD5 file).
+inline std::uint64_t LoadEight(const char* p) {
+  std::uint64_t word;
+  std::memcpy(&word, p, 8);
+  return word;  // little-endian hosts (x86, wasm): byte 0 is the first digit
+}
+
+inline bool IsEightDigits(const char* p) {
+  const std::uint64_t word = LoadEight(p);
+  return (((word & 0xF0F0F0F0F0F0F0F0ull) |
+           (((word + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ==
+          0x3333333333333333ull);
+}
+
+inline std::uint32_t ParseEightDigits(const char* p) {
+  std::uint64_t word = LoadEight(p) - 0x3030303030303030ull;
+  word = (word * 10) + (word >> 8);
+  word = (((word & 0x000000FF000000FFull) * 0x000F424000000064ull) +
+          (((word >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >>
+         32;
+  return static_cast<std::uint32_t>(word);
+}
 
 // True when the double lies exactly halfway between two adjacent floats: only then can rounding
 // the (correctly rounded) double to float differ from rounding the exact decimal value.
@@ -23,6 +50,18 @@ inline bool IsFloatMidpoint(double value) {
   // midpoint. Subnormal floats (exponent below 897) are left to strtof.
   if (exponent < 897) return value != 0.0;
   return (bits & ((std::uint64_t{1} << 29) - 1)) == (std::uint64_t{1} << 28);
+}
+
+// True when the double is within 8 of its ulps of a float midpoint, or outside the range of
+// normal floats (those are left to the exact paths).
+inline bool IsNearFloatMidpoint(double value) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  const int exponent = static_cast<int>((bits >> 52) & 0x7ff);
+  if (exponent < 897 || exponent > 1150) return true;
+  const std::int64_t dropped = static_cast<std::int64_t>(bits & ((std::uint64_t{1} << 29) - 1));
+  const std::int64_t distance = dropped - (std::int64_t{1} << 28);
+  return distance >= -8 && distance <= 8;
 }
 
 float SlowParse(const char* begin, const char* end) {
@@ -56,37 +95,32 @@ const char* ParseDecimalFloat(const char* begin, const char* end, float* out) {
     negative = *p == '-';
     ++p;
   }
+  // Every digit goes into the mantissa; more than 19 significant digits could overflow it, which
+  // is checked once afterwards (rare) instead of per digit.
   std::uint64_t mantissa = 0;
-  int digits_kept = 0;  // significant digits in mantissa (leading zeros do not count)
-  int exponent10 = 0;
-  bool any_digit = false;
-  bool truncated = false;
+  const char* integer_start = p;
   while (p < end && IsDigit(*p)) {
-    any_digit = true;
-    if (digits_kept < 19) {
-      mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
-      if (mantissa != 0) ++digits_kept;
-    } else {
-      ++exponent10;
-      truncated |= *p != '0';
-    }
+    mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
     ++p;
   }
+  std::int64_t digit_count = p - integer_start;
+  int exponent10 = 0;
   if (p < end && *p == '.') {
     ++p;
+    const char* fraction_start = p;
+    while (end - p >= 8 && IsEightDigits(p)) {
+      mantissa = mantissa * 100000000 + ParseEightDigits(p);
+      p += 8;
+    }
     while (p < end && IsDigit(*p)) {
-      any_digit = true;
-      if (digits_kept < 19) {
-        mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
-        if (mantissa != 0) ++digits_kept;
-        --exponent10;
-      } else {
-        truncated |= *p != '0';
-      }
+      mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
       ++p;
     }
+    const std::int64_t fraction_digits = p - fraction_start;
+    digit_count += fraction_digits;
+    exponent10 = -static_cast<int>(fraction_digits > 100000 ? 100000 : fraction_digits);
   }
-  if (!any_digit) return nullptr;
+  if (digit_count == 0) return nullptr;
   if (p < end && (*p == 'e' || *p == 'E')) {
     const char* q = p + 1;
     bool exponent_negative = false;
@@ -105,14 +139,39 @@ const char* ParseDecimalFloat(const char* begin, const char* end, float* out) {
     }
     // "1e" or "1e+" without digits: the literal ends before the 'e' (strtod agrees).
   }
+  if (digit_count > 19) {
+    // Leading zeros do not count; with more than 19 significant digits the mantissa wrapped.
+    int significant = 0;
+    bool leading = true;
+    for (const char* c = integer_start; c < p && (IsDigit(*c) || *c == '.'); ++c) {
+      if (*c == '.' || (leading && *c == '0')) continue;
+      leading = false;
+      ++significant;
+    }
+    if (significant > 19) {
+      *out = SlowParse(begin, p);
+      return p;
+    }
+  }
   if (mantissa == 0) {
     *out = negative ? -0.0f : 0.0f;
     return p;
   }
-  if (!truncated && mantissa <= (std::uint64_t{1} << 53) && exponent10 >= -22 && exponent10 <= 22) {
-    double value = static_cast<double>(mantissa);
-    value = exponent10 < 0 ? value / kExactPowersOfTen[-exponent10]
-                           : value * kExactPowersOfTen[exponent10];
+  if (mantissa <= (std::uint64_t{1} << 53) && exponent10 >= -22 && exponent10 <= 22) {
+    const double exact_mantissa = static_cast<double>(mantissa);
+    if (exponent10 < 0) {
+      // Multiplying by the rounded reciprocal is within 4 double ulps of the exact quotient. Float
+      // rounding only needs 24 of the 53 bits, so unless the result lies within 8 ulps of a float
+      // midpoint it rounds exactly like the exact value; that saves the division almost always.
+      const double approximate = exact_mantissa * kInversePowersOfTen[-exponent10];
+      if (!IsNearFloatMidpoint(approximate)) {
+        const float result = static_cast<float>(approximate);
+        *out = negative ? -result : result;
+        return p;
+      }
+    }
+    const double value = exponent10 < 0 ? exact_mantissa / kExactPowersOfTen[-exponent10]
+                                        : exact_mantissa * kExactPowersOfTen[exponent10];
     if (!IsFloatMidpoint(value)) {
       const float result = static_cast<float>(value);
       *out = negative ? -result : result;

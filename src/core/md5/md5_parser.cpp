@@ -220,7 +220,8 @@ class MeshParser : public ParserBase {
                         " (numverts)");
       }
       tk_.ExpectWord("vert");
-      if (!ReadItemIndex("vertex", v) || !tk_.ReadFloatTuple("a number", 2, &vertex.uv.x)) {
+      if (!ReadItemIndex("vertex", "a vertex index", v) ||
+          !tk_.ReadFloatTuple("a number", 2, &vertex.uv.x)) {
         return false;
       }
       weight_range_locations_[v] = tk_.NextLocation();
@@ -249,7 +250,7 @@ class MeshParser : public ParserBase {
                         " (numtris)");
       }
       tk_.ExpectWord("tri");
-      if (!ReadItemIndex("triangle", t)) return false;
+      if (!ReadItemIndex("triangle", "a triangle index", t)) return false;
       for (int corner = 0; corner < 3; ++corner) {
         int index = 0;
         if (!tk_.ReadIntInRange(vertex_index_what.c_str(), 0, vertex_count - 1, &index)) {
@@ -276,7 +277,7 @@ class MeshParser : public ParserBase {
                         " (numweights)");
       }
       tk_.ExpectWord("weight");
-      if (!ReadItemIndex("weight", w) ||
+      if (!ReadItemIndex("weight", "a weight index", w) ||
           !tk_.ReadIntInRange("a joint index", 0, joint_count - 1, &weight.joint) ||
           !tk_.ReadFloat("a number (weight bias)", &weight.bias) ||
           !tk_.ReadFloatTuple("a number", 3, &weight.position.x)) {
@@ -303,10 +304,9 @@ class MeshParser : public ParserBase {
   }
 
   // "vert 3", "tri 3", "weight 3": the index must be the item's position.
-  bool ReadItemIndex(const char* item, int expected) {
+  bool ReadItemIndex(const char* item, const char* what, int expected) {
     std::int64_t index = 0;
-    const std::string what = std::string("a ") + item + " index";
-    if (!tk_.ReadInt(what.c_str(), &index)) return false;
+    if (!tk_.ReadInt(what, &index)) return false;
     if (index != expected) {
       return tk_.FailLast(std::string(item) + " index " + std::to_string(expected));
     }

@@ -51,6 +51,10 @@ INSTANTIATE_TEST_SUITE_P(
         // Exactly halfway between 1 and the next float: ties to even (1), and just above it.
         FloatCase{"1.000000059604644775390625", 26}, FloatCase{"1.0000000596046447753906251", 27},
         FloatCase{"1.0000001788139343261718750", 27},
+        // Within a few double ulps of that midpoint with 19 digits: the fast multiply path must
+        // notice and fall back to an exact path.
+        FloatCase{"1.000000059604644775", 20}, FloatCase{"1.000000059604644776", 20},
+        FloatCase{"-0.000000029802322387", 21},
         // Long mantissas (more than 19 digits) and extreme exponents go the slow path.
         FloatCase{"3.14159265358979323846264338327950288", 37},
         FloatCase{"123456789012345678901234567890", 30}, FloatCase{"1e-40", 5},
