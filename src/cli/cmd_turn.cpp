@@ -1,6 +1,5 @@
 // `md5stage turn`: the turning-radius path from a pose to a point (arc + line) or to a pose
 // (Dubins), one query from the arguments or many as CSV on stdin.
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -15,13 +14,13 @@
 namespace md5stage::cli {
 namespace {
 
-// Whole-field number parse: "1.5" yes, "1.5x", "" and "nan" no.
-bool ParseNumber(const std::string& text, double* out) {
+// Whole-field number parse: "1.5" yes, "1.5x" and "" no; "nan" and "inf" only when allowed.
+bool ParseNumber(const std::string& text, double* out, bool allow_non_finite = false) {
   if (text.empty()) return false;
   char* end = nullptr;
-  errno = 0;
   const double value = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size() || errno == ERANGE || !std::isfinite(value)) return false;
+  if (end != text.c_str() + text.size()) return false;
+  if (!allow_non_finite && !std::isfinite(value)) return false;
   *out = value;
   return true;
 }
@@ -122,7 +121,9 @@ void PrintJson(const TurnPath& path) {
   std::printf("%s\n", WriteJson(root).c_str());
 }
 
-// CSV lines x0,y0,h0,x1,y1,h1,r (h1 empty: no final heading) → "length,type" per line.
+// CSV lines x0,y0,h0,x1,y1,h1,r (h1 empty: no final heading) → "length,type" per line. Numbers
+// the path core rejects (NaN, infinite, negative radius) have no path: "nan,unreachable". Lines
+// that are not seven numbers are reported on stderr and answered "nan,invalid".
 int RunBatch() {
   std::string line;
   int line_number = 0;
@@ -137,12 +138,12 @@ int RunBatch() {
     bool valid = fields.size() == 7;
     for (std::size_t i = 0; valid && i < 7; ++i) {
       if (i == 5 && fields[i].empty()) continue;
-      valid = ParseNumber(fields[i], &v[i]);
+      valid = ParseNumber(fields[i], &v[i], true);
     }
-    if (!valid || v[6] < 0.0) {
+    if (!valid) {
       std::fprintf(stderr,
-                   "stdin:%d: error: expected x0,y0,h0,x1,y1,h1,r (finite numbers, h1 may be "
-                   "empty, r >= 0), found \"%s\"\n",
+                   "stdin:%d: error: expected 7 numbers x0,y0,h0,x1,y1,h1,r (h1 may be empty), "
+                   "found \"%s\"\n",
                    line_number, line.c_str());
       std::printf("nan,invalid\n");
       status = 1;
