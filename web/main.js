@@ -133,6 +133,90 @@
     picker.value = '';
   });
 
+  // A scene (object or JSON text): C++ validates it and says which files to fetch; they are
+  // fetched and loaded; then C++ replaces the current scene. Any failure leaves the scene as it was.
+  async function loadScene(scene) {
+    await ready;
+    let object = scene;
+    if (typeof scene === 'string') {
+      try {
+        object = JSON.parse(scene);
+      } catch (error) {
+        const message = `scene: error: not JSON: ${error.message}`;
+        call({ cmd: 'reportError', message });
+        return { ok: false, error: message };
+      }
+    }
+    const prepared = call({ cmd: 'prepareScene', scene: object });
+    if (!prepared.ok) {
+      call({ cmd: 'reportError', message: prepared.error });
+      return prepared;
+    }
+    const files = [];
+    for (let i = 0; i < prepared.files.length; i++) {
+      const file = prepared.files[i];
+      showProgress(`Fetching ${file.source} (${i + 1}/${prepared.files.length})`);
+      try {
+        const response = await fetch(file.url, { mode: 'cors', credentials: 'omit' });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        files.push({ name: file.source.split('/').pop().split('?')[0], bytes: new Uint8Array(await response.arrayBuffer()), source: file.source });
+      } catch (error) {
+        showProgress('');
+        const message = `${file.source}: error: could not be fetched (${error.message})`;
+        call({ cmd: 'reportError', message });
+        return { ok: false, error: message };
+      }
+    }
+    showProgress('');
+    if (files.length) {
+      const loaded = await loadFiles(files);
+      if (!loaded.ok) return { ok: false, error: loaded.errors.join('\n') };
+    }
+    return call({ cmd: 'applyScene' });
+  }
+
+  async function loadDemo(name) {
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
+      const message = `demo: error: '${String(name).slice(0, 64)}' is not a demo name`;
+      call({ cmd: 'reportError', message });
+      return { ok: false, error: message };
+    }
+    try {
+      const response = await fetch(`assets/scenes/${name}.json`);
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return loadScene(await response.text());
+    } catch (error) {
+      const message = `demo '${name}': error: could not be fetched (${error.message})`;
+      call({ cmd: 'reportError', message });
+      return { ok: false, error: message };
+    }
+  }
+
+  function shareLink() {
+    const reply = call({ cmd: 'shareLink' });
+    if (!reply.ok) return reply;
+    const url = new URL(window.location.href);
+    url.hash = 'scene=' + reply.payload;
+    url.search = '';
+    return Object.assign(reply, { url: url.toString() });
+  }
+
+  // The URL fragment picks what opens: #scene=PAYLOAD, #demo=NAME, or the default demo.
+  async function openFromLocation() {
+    const params = new URLSearchParams(window.location.hash.slice(1));
+    const query = new URLSearchParams(window.location.search);
+    if (params.has('scene')) {
+      const decoded = call({ cmd: 'decodeLink', payload: params.get('scene') });
+      if (decoded.ok) return loadScene(decoded.scene);
+      await loadDemo('default');  // a broken link leaves the default scene running, with the message
+      call({ cmd: 'reportError', message: decoded.error });
+      return decoded;
+    }
+    if (params.has('demo')) return loadDemo(params.get('demo'));
+    if (query.get('scene') === 'none') return { ok: true };
+    return loadDemo('default');
+  }
+
   const api = {
     ready,
     state: () => (started ? call({ cmd: 'state' }) : { webgl: null, frame: 0, error: startError }),
@@ -152,6 +236,32 @@
     jointWorld: (instance, joint) => call({ cmd: 'jointWorld', instance, joint }),
     display: (toggles) => call(Object.assign({ cmd: 'display' }, toggles)),
     camera: (camera) => call(Object.assign({ cmd: 'camera' }, camera)),
+    sceneJSON: () => call({ cmd: 'sceneJson' }),
+    loadScene,
+    loadDemo,
+    shareLink: () => shareLink().url,
+    shareInfo: shareLink,
+    setRoute: (index, route) =>
+      call({ cmd: 'setRoute', index, route: Array.isArray(route) ? { segments: route } : route }),
+    getRoutes: () => call({ cmd: 'getRoutes' }),
+    assignRoute: (instance, route, mode) => call({ cmd: 'assignRoute', instance, route, mode: mode || 'loop' }),
+    goTo: (instance, x, y, heading) =>
+      call(Object.assign({ cmd: 'goTo', instance, x, y }, heading === undefined ? {} : { heading })),
+    setSpeed: (instance, speed) => call({ cmd: 'setSpeed', instance, speed }),
+    setTurnRadius: (instance, radius) => call({ cmd: 'setTurnRadius', instance, radius }),
+    setSceneTime: (time) => call({ cmd: 'setSceneTime', time }),
+    playScene: () => call({ cmd: 'playScene' }),
+    pauseScene: () => call({ cmd: 'pauseScene' }),
+    opened: null,  // a promise: the scene the page opened with (from the URL)
+    // Buttons in the C++ UI that need the page: clipboard and demo gallery.
+    pageAction(action) {
+      if (action.startsWith('demo:')) {
+        loadDemo(action.slice(5));
+      } else if (action === 'copyLink') {
+        const info = shareLink();
+        if (info.ok && navigator.clipboard) navigator.clipboard.writeText(info.url).catch(() => {});
+      }
+    },
   };
   window.md5stage = api;
 
@@ -170,6 +280,7 @@
     md5stageFrameRendered(frame) {
       if (frame === 1) {
         started = true;
+        api.opened = openFromLocation();
         resolveReady();
       }
     },

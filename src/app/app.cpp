@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/json_util.h"
 #include "render/gl.h"
 #include "ui/panels.h"
 
@@ -27,6 +28,11 @@ EM_JS(void, JsFrameRendered, (int frame), {
 
 EM_JS(void, JsOpenFilePicker, (), {
   if (window.md5stage && window.md5stage.openFilePicker) window.md5stage.openFilePicker();
+});
+
+// Actions only the page can do (clipboard, opening a demo): window.md5stage.pageAction(name).
+EM_JS(void, JsPageAction, (const char* action), {
+  if (window.md5stage && window.md5stage.pageAction) window.md5stage.pageAction(UTF8ToString(action));
 });
 
 // Called right after the frame is drawn, while the drawing buffer still holds it.
@@ -79,50 +85,6 @@ EM_BOOL TouchCallback(int, const EmscriptenTouchEvent* event, void*) {
   }
   g_app->OnTouch(count, xs, ys);
   return EM_TRUE;
-}
-
-JsonValue Vec(const glm::vec3& v) {
-  JsonArray a{JsonValue(static_cast<double>(v.x)), JsonValue(static_cast<double>(v.y)),
-              JsonValue(static_cast<double>(v.z))};
-  return JsonValue(std::move(a));
-}
-JsonValue Vec(const glm::vec2& v) {
-  return JsonValue(JsonArray{JsonValue(static_cast<double>(v.x)), JsonValue(static_cast<double>(v.y))});
-}
-
-double NumberOr(const JsonValue& object, const char* key, double fallback) {
-  const JsonValue* value = object.Find(key);
-  return value != nullptr && value->is_number() ? value->as_number() : fallback;
-}
-std::string StringOr(const JsonValue& object, const char* key, const std::string& fallback) {
-  const JsonValue* value = object.Find(key);
-  return value != nullptr && value->is_string() ? value->as_string() : fallback;
-}
-glm::vec3 Vec3Or(const JsonValue& object, const char* key, glm::vec3 fallback) {
-  const JsonValue* value = object.Find(key);
-  if (value == nullptr || !value->is_array() || value->as_array().size() != 3) return fallback;
-  for (int i = 0; i < 3; ++i) fallback[i] = static_cast<float>(value->as_array()[static_cast<size_t>(i)].as_number());
-  return fallback;
-}
-
-JsonValue Reply(bool ok) {
-  JsonValue reply = JsonValue::MakeObject();
-  reply.Set("ok", ok);
-  return reply;
-}
-JsonValue Failure(const std::string& message) {
-  JsonValue reply = Reply(false);
-  reply.Set("error", message);
-  return reply;
-}
-
-const char* ModeName(ui::PlayMode mode) {
-  switch (mode) {
-    case ui::PlayMode::kLoop: return "loop";
-    case ui::PlayMode::kOnce: return "once";
-    case ui::PlayMode::kPingPong: return "pingpong";
-  }
-  return "loop";
 }
 
 float AnimationDuration(const LoadedModel& model, int animation) {
@@ -422,9 +384,10 @@ void App::FrameSelection() {
 // ---- frame -------------------------------------------------------------------------------------
 
 void App::Update(double dt) {
-  scene_time_ += dt;
+  if (scene_playing_) scene_time_ += dt;
   const auto& models = library_->models();
   for (Character& character : characters_) {
+    UpdateLocomotion(character);
     const LoadedModel& model = models[static_cast<size_t>(character.model)];
     AdvancePlayback(character.playback, AnimationDuration(model, character.playback.animation), dt);
     PoseCharacter(character, models);
@@ -514,6 +477,8 @@ ui::ViewerModel App::BuildViewerModel() const {
   view.stats = stats_;
   view.last_error = last_error_;
   view.status = status_;
+  view.scene_time = static_cast<float>(scene_time_);
+  view.scene_playing = scene_playing_;
   return view;
 }
 
@@ -528,6 +493,12 @@ void App::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.follow_selected) follow_selected_ = !follow_selected_;
   if (r.screenshot) screenshot_requested_ = true;
   if (r.open_files) JsOpenFilePicker();
+  if (r.page_action) JsPageAction(r.page_action->c_str());
+  if (r.scene_time) scene_time_ = std::max(0.0, static_cast<double>(*r.scene_time));
+  if (r.scene_playing) {
+    scene_playing_ = *r.scene_playing;
+    for (Character& c : characters_) c.playback.playing = scene_playing_;
+  }
   if (r.add_instance_of_model) {
     const int model = *r.add_instance_of_model;
     float right = 0.0f;
@@ -689,6 +660,7 @@ void App::Render() {
     render::AddGroundGrid(lines_, spacing * 50.0f, spacing);
   }
   DrawOverlays(view_projection);
+  DrawRouteOverlays();
   lines_.Draw(view_projection);
   stats_.draw_calls = meshes_->draw_calls() + 2;
   stats_.instances = meshes_->instances_drawn();
@@ -717,9 +689,12 @@ void App::Frame() {
 
   ui::ViewerRequests requests;
   const ui::ViewerModel view = BuildViewerModel();
-  ui::DrawStatsPanel(stats_);
-  ui::DrawViewerPanels(view, requests, &help_open_);
-  ui::DrawStatusLine(last_error_.empty() ? status_ : "Error: " + status_);
+  if (panels_visible_) {
+    ui::DrawStatsPanel(stats_);
+    ui::DrawViewerPanels(view, requests, &help_open_);
+    ui::DrawScenePanel(view, requests);
+    ui::DrawStatusLine(last_error_.empty() ? status_ : "Error: " + status_);
+  }
 
   Render();
   ImGui::Render();
@@ -731,262 +706,6 @@ void App::Frame() {
   ApplyRequests(requests);
   ++frame_;
   JsFrameRendered(static_cast<int>(frame_));
-}
-
-// ---- the page's commands -------------------------------------------------------------------------
-
-JsonValue App::State() const {
-  JsonValue state = JsonValue::MakeObject();
-  state.Set("webgl", stats_.gl_version);
-  state.Set("frame", static_cast<double>(frame_));
-  state.Set("canvas", JsonValue(JsonArray{JsonValue(width_), JsonValue(height_)}));
-  JsonValue camera = JsonValue::MakeObject();
-  camera.Set("target", Vec(camera_.target));
-  camera.Set("yaw", static_cast<double>(camera_.yaw_degrees));
-  camera.Set("pitch", static_cast<double>(camera_.pitch_degrees));
-  camera.Set("distance", static_cast<double>(camera_.distance));
-  state.Set("camera", std::move(camera));
-  const auto& models = library_->models();
-  JsonArray model_list;
-  for (const LoadedModel& model : models) {
-    JsonValue m = JsonValue::MakeObject();
-    const md5::MeshFile& file = model.model->source();
-    m.Set("name", model.name);
-    m.Set("joints", model.model->skeleton().joint_count());
-    m.Set("meshes", model.model->mesh_count());
-    m.Set("vertices", file.vertex_count());
-    m.Set("triangles", file.triangle_count());
-    m.Set("weights", file.weight_count());
-    m.Set("max_weights_per_vertex", file.max_weights_per_vertex());
-    JsonArray animations, textures;
-    for (const std::string& name : model.animation_names) animations.emplace_back(name);
-    for (const std::string& name : model.texture_files) textures.emplace_back(name);
-    m.Set("animations", JsonValue(std::move(animations)));
-    m.Set("textures", JsonValue(std::move(textures)));
-    m.Set("bounds", JsonValue(JsonArray{Vec(model.bind_min), Vec(model.bind_max)}));
-    m.Set("local", model.local);
-    m.Set("shared_bytes", static_cast<double>(model.cpu_bytes + model.gpu_bytes));
-    model_list.push_back(std::move(m));
-  }
-  state.Set("models", JsonValue(std::move(model_list)));
-  JsonArray instances;
-  for (const Character& character : characters_) {
-    const LoadedModel& model = models[static_cast<size_t>(character.model)];
-    JsonValue i = JsonValue::MakeObject();
-    i.Set("label", character.label);
-    i.Set("model", model.name);
-    i.Set("animation", character.playback.animation >= 0
-                           ? JsonValue(model.animation_names[static_cast<size_t>(character.playback.animation)])
-                           : JsonValue());
-    i.Set("time", character.playback.time);
-    i.Set("playing", character.playback.playing);
-    i.Set("rate", static_cast<double>(character.playback.rate));
-    i.Set("mode", ModeName(character.playback.mode));
-    i.Set("position", Vec(character.position));
-    i.Set("heading", static_cast<double>(character.heading));
-    JsonArray attachments;
-    for (const Attachment& attachment : character.attachments) {
-      JsonValue a = JsonValue::MakeObject();
-      a.Set("model", models[static_cast<size_t>(attachment.model)].name);
-      a.Set("joint", model.model->skeleton().name(attachment.joint));
-      a.Set("joint_world", Vec(glm::vec3(character.pose.models[static_cast<size_t>(attachment.joint)][3])));
-      a.Set("node_world", Vec(attachment.node.world_position()));
-      if (!attachment.pose.models.empty()) a.Set("root_world", Vec(glm::vec3(attachment.pose.models[0][3])));
-      attachments.push_back(std::move(a));
-    }
-    i.Set("attachments", JsonValue(std::move(attachments)));
-    instances.push_back(std::move(i));
-  }
-  state.Set("instances", JsonValue(std::move(instances)));
-  state.Set("selected", selected_);
-  state.Set("selected_joint", selected_joint_);
-  state.Set("last_error", last_error_.empty() ? JsonValue() : JsonValue(last_error_));
-  JsonArray warnings;
-  for (const std::string& w : last_warnings_) warnings.emplace_back(w);
-  state.Set("warnings", JsonValue(std::move(warnings)));
-  state.Set("status", status_);
-  JsonValue display = JsonValue::MakeObject();
-  display.Set("grid", display_.grid);
-  display.Set("skeleton", display_.skeleton);
-  display.Set("joint_names", display_.joint_names);
-  display.Set("bounds", display_.bounds);
-  display.Set("wireframe", display_.wireframe);
-  display.Set("normals", display_.normals);
-  display.Set("routes", display_.routes);
-  display.Set("turn_circles", display_.turn_circles);
-  state.Set("display", std::move(display));
-  JsonValue stats = JsonValue::MakeObject();
-  stats.Set("update_ms", static_cast<double>(stats_.update_ms));
-  stats.Set("render_ms", static_cast<double>(stats_.render_ms));
-  stats.Set("frame_ms", static_cast<double>(stats_.frame_ms));
-  stats.Set("draw_calls", stats_.draw_calls);
-  stats.Set("instances", stats_.instances);
-  stats.Set("gpu_shared_bytes", static_cast<double>(meshes_->shared_bytes()));
-  stats.Set("gpu_instance_bytes", static_cast<double>(meshes_->instance_bytes()));
-  state.Set("stats", std::move(stats));
-  return state;
-}
-
-JsonValue App::Call(const JsonValue& command) {
-  const std::string name = StringOr(command, "cmd", "");
-  if (name == "state") return State();
-  if (name == "loadQueued") return LoadQueuedFiles();
-  if (name == "reportError") {
-    SetError(StringOr(command, "message", ""));
-    return Reply(true);
-  }
-  const auto& models = library_->models();
-  // Commands about one character take "instance" (index; default: the selected one).
-  const int index = static_cast<int>(NumberOr(command, "instance", selected_));
-  Character* character = index >= 0 && index < static_cast<int>(characters_.size())
-                             ? &characters_[static_cast<size_t>(index)]
-                             : nullptr;
-  ui::ViewerRequests requests;
-  if (name == "select") {
-    if (character == nullptr) return Failure("no instance " + std::to_string(index));
-    selected_ = index;
-    selected_joint_ = -1;
-    const std::string joint = StringOr(command, "joint", "");
-    if (!joint.empty()) {
-      selected_joint_ = models[static_cast<size_t>(character->model)].model->skeleton().FindJoint(joint);
-      if (selected_joint_ < 0) return Failure("no joint named '" + joint + "'");
-    }
-    return Reply(true);
-  }
-  if (name == "display") {
-    auto flag = [&](const char* key, bool* value) {
-      const JsonValue* v = command.Find(key);
-      if (v != nullptr && v->is_bool()) *value = v->as_bool();
-    };
-    flag("grid", &display_.grid);
-    flag("skeleton", &display_.skeleton);
-    flag("joint_names", &display_.joint_names);
-    flag("bounds", &display_.bounds);
-    flag("wireframe", &display_.wireframe);
-    flag("normals", &display_.normals);
-    flag("routes", &display_.routes);
-    flag("turn_circles", &display_.turn_circles);
-    return Reply(true);
-  }
-  if (name == "camera") {
-    camera_.target = Vec3Or(command, "target", camera_.target);
-    camera_.yaw_degrees = static_cast<float>(NumberOr(command, "yaw", camera_.yaw_degrees));
-    camera_.pitch_degrees = std::clamp(static_cast<float>(NumberOr(command, "pitch", camera_.pitch_degrees)),
-                                       OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch);
-    camera_.distance = std::clamp(static_cast<float>(NumberOr(command, "distance", camera_.distance)),
-                                  OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance);
-    follow_selected_ = false;
-    return Reply(true);
-  }
-  if (name == "frame") {
-    if (character != nullptr) selected_ = index;
-    FrameSelection();
-    return Reply(true);
-  }
-  if (name == "removeModel") {
-    const int model = library_->FindModel(StringOr(command, "model", ""));
-    if (model < 0) return Failure("no model named '" + StringOr(command, "model", "") + "'");
-    RemoveModel(model);
-    return Reply(true);
-  }
-  if (name == "addInstance") {
-    const int model = library_->FindModel(StringOr(command, "model", ""));
-    if (model < 0) return Failure("no model named '" + StringOr(command, "model", "") + "'");
-    const glm::vec3 at = Vec3Or(command, "position", glm::vec3(0.0f));
-    selected_ = AddCharacter(model, glm::vec2(at), static_cast<float>(NumberOr(command, "heading", 0.0)));
-    JsonValue reply = Reply(true);
-    reply.Set("instance", selected_);
-    return reply;
-  }
-  if (character == nullptr) return Failure("unknown command or no such instance: '" + name + "'");
-  const LoadedModel& model = models[static_cast<size_t>(character->model)];
-  const int previous = selected_;
-  selected_ = index;  // requests apply to the selected character
-  if (name == "setAnimation") {
-    const JsonValue* animation = command.Find("name");
-    if (animation == nullptr || animation->is_null()) {
-      requests.set_animation = -1;
-    } else {
-      const int found = model.FindAnimation(animation->as_string());
-      if (found < 0) {
-        selected_ = previous;
-        return Failure("model '" + model.name + "' has no animation '" + animation->as_string() + "'");
-      }
-      requests.set_animation = found;
-    }
-    if (command.Find("crossfade")) character->playback.crossfade_seconds = static_cast<float>(NumberOr(command, "crossfade", 0.25));
-  } else if (name == "setTime") {
-    requests.set_time = static_cast<float>(NumberOr(command, "time", 0.0));
-  } else if (name == "play") {
-    requests.set_playing = true;
-  } else if (name == "pause") {
-    requests.set_playing = false;
-  } else if (name == "setRate") {
-    requests.set_rate = static_cast<float>(NumberOr(command, "rate", 1.0));
-  } else if (name == "setMode") {
-    const std::string mode = StringOr(command, "mode", "loop");
-    requests.set_mode = mode == "once" ? ui::PlayMode::kOnce
-                        : mode == "pingpong" ? ui::PlayMode::kPingPong : ui::PlayMode::kLoop;
-  } else if (name == "step") {
-    requests.step_frames = static_cast<int>(NumberOr(command, "frames", 1));
-  } else if (name == "setPlacement") {
-    const glm::vec3 at = Vec3Or(command, "position", glm::vec3(character->position, 0.0f));
-    character->position = glm::vec2(at);
-    character->heading = static_cast<float>(NumberOr(command, "heading", character->heading));
-  } else if (name == "attach") {
-    const int attached = library_->FindModel(StringOr(command, "model", ""));
-    const int joint = model.model->skeleton().FindJoint(StringOr(command, "joint", ""));
-    if (attached < 0 || joint < 0) {
-      selected_ = previous;
-      return Failure("attach needs a loaded model and a joint of '" + model.name + "'");
-    }
-    requests.attach = ui::ViewerRequests::Attach{attached, joint, Vec3Or(command, "offset", glm::vec3(0.0f)),
-                                                 Vec3Or(command, "rotation", glm::vec3(0.0f))};
-  } else if (name == "screenBounds") {
-    // The character's bind-pose box on screen, in framebuffer pixels [x0, y0, x1, y1].
-    selected_ = previous;
-    const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
-    const glm::mat4 view_projection = camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix();
-    const glm::mat4 root = character->RootMatrix();
-    float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
-    for (int i = 0; i < 8; ++i) {
-      const glm::vec3 corner((i & 1) ? model.bind_max.x : model.bind_min.x,
-                             (i & 2) ? model.bind_max.y : model.bind_min.y,
-                             (i & 4) ? model.bind_max.z : model.bind_min.z);
-      const glm::vec4 clip = view_projection * root * glm::vec4(corner, 1.0f);
-      if (clip.w <= 1e-6f) continue;
-      const float x = (clip.x / clip.w * 0.5f + 0.5f) * static_cast<float>(width_);
-      const float y = (0.5f - clip.y / clip.w * 0.5f) * static_cast<float>(height_);
-      x0 = std::min(x0, x);
-      y0 = std::min(y0, y);
-      x1 = std::max(x1, x);
-      y1 = std::max(y1, y);
-    }
-    JsonValue reply = Reply(x1 > x0);
-    reply.Set("rect", JsonValue(JsonArray{JsonValue(std::floor(x0)), JsonValue(std::floor(y0)),
-                                          JsonValue(std::ceil(x1)), JsonValue(std::ceil(y1))}));
-    return reply;
-  } else if (name == "jointWorld") {
-    const int joint = model.model->skeleton().FindJoint(StringOr(command, "joint", ""));
-    selected_ = previous;
-    if (joint < 0) return Failure("no joint named '" + StringOr(command, "joint", "") + "'");
-    PoseCharacter(*character, models);
-    JsonValue reply = Reply(true);
-    JsonArray matrix;
-    const glm::mat4& m = character->pose.models[static_cast<size_t>(joint)];
-    for (int c = 0; c < 4; ++c) {
-      for (int r = 0; r < 4; ++r) matrix.emplace_back(static_cast<double>(m[c][r]));
-    }
-    reply.Set("matrix", JsonValue(std::move(matrix)));
-    return reply;
-  } else {
-    selected_ = previous;
-    return Failure("unknown command '" + name + "'");
-  }
-  ApplyRequests(requests);
-  selected_ = previous;
-  PoseCharacter(*character, models);
-  return Reply(true);
 }
 
 }  // namespace md5stage::app

@@ -10,6 +10,8 @@
 #include "app/character.h"
 #include "app/model_library.h"
 #include "core/common/json.h"
+#include "core/path/route.h"
+#include "core/scene/scene.h"
 #include "core/view/orbit_camera.h"
 #include "render/line_renderer.h"
 #include "render/skinned_mesh_renderer.h"
@@ -19,6 +21,14 @@
 struct GLFWwindow;
 
 namespace md5stage::app {
+
+// A route of the scene: its segments as edited, and the validated runtime route built from them.
+struct AppRoute {
+  std::string name;
+  bool closed = false;
+  std::vector<RouteSegment> segments;
+  std::shared_ptr<const Route> route;  // null when the segments do not form a valid route
+};
 
 class App {
  public:
@@ -56,6 +66,18 @@ class App {
   Character* Selected();
   void SetError(const std::string& message);
 
+  // Scenes, routes and locomotion (app_scene.cpp).
+  Scene CurrentScene() const;
+  JsonValue PrepareScene(const JsonValue& scene_json);
+  JsonValue ApplyPendingScene();
+  Status SetRoute(int index, std::vector<RouteSegment> segments, bool closed, const std::string& name);
+  Status AssignRoute(Character& character, int route, RouteMode mode);
+  Status GoTo(Character& character, glm::dvec2 point, const double* heading);
+  void UpdateLocomotion(Character& character);
+  void DrawRouteOverlays();
+  JsonValue RoutesJson() const;
+  JsonValue PathJson(const Character& character) const;
+
   GLFWwindow* window_ = nullptr;
   OrbitCamera camera_;
   render::LineRenderer lines_;
@@ -63,12 +85,16 @@ class App {
   std::unique_ptr<ModelLibrary> library_;
   std::vector<Character> characters_;
   std::vector<InputFile> pending_files_;
+  std::vector<AppRoute> routes_;
+  std::unique_ptr<Scene> pending_scene_;
+  bool scene_playing_ = true;
   ui::DisplayToggles display_;
   ui::FrameStats stats_;
   int selected_ = -1;
   int selected_joint_ = -1;
   bool follow_selected_ = false;
   bool help_open_ = false;
+  bool panels_visible_ = true;  // false in embeds with ui=none or the minimal overlay
   bool screenshot_requested_ = false;
   std::string status_ = "Ready";
   std::string last_error_;

@@ -10,6 +10,7 @@
 #include "core/anim/jobs.h"
 #include "core/anim/pose.h"
 #include "core/anim/transform_node.h"
+#include "core/path/follower.h"
 #include "ui/viewer_model.h"
 
 namespace md5stage::app {
@@ -38,6 +39,26 @@ struct Attachment {
   anim::Pose pose;
 };
 
+// How a character moves on the ground: a follower (turning radius + speed) towards a route or a
+// target, and the walk/idle animations it switches between, the walk played in step with its speed.
+struct Locomotion {
+  bool enabled = false;  // the follower places the root
+  Follower follower;
+  double speed = 50.0;
+  double turn_radius = 0.0;
+  int route = -1;
+  RouteMode route_mode = RouteMode::kLoop;
+  double start_delay = 0.0;
+  bool has_target = false;
+  glm::dvec2 target{0.0, 0.0};
+  bool target_has_heading = false;
+  double target_heading = 0.0;  // radians
+  double plan_start = 0.0;      // scene time the current plan began
+  int walk_animation = -1;
+  int idle_animation = -1;
+  bool moving = false;
+};
+
 struct Character {
   int model = -1;
   std::string label;
@@ -47,6 +68,7 @@ struct Character {
   float heading = 0.0f;  // radians, counter-clockwise from +x
   anim::Pose pose;
   std::vector<Attachment> attachments;
+  Locomotion locomotion;
   bool visible = true;
 
   glm::mat4 RootMatrix() const;

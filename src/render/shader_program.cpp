@@ -32,6 +32,12 @@ ShaderProgram::~ShaderProgram() {
 
 bool ShaderProgram::Build(const char* vertex_source, const char* fragment_source,
                           std::string* error) {
+  return BuildWithFeedback(vertex_source, fragment_source, nullptr, 0, error);
+}
+
+bool ShaderProgram::BuildWithFeedback(const char* vertex_source, const char* fragment_source,
+                                      const char* const* varyings, int varying_count,
+                                      std::string* error) {
   GLuint vs = CompileStage(GL_VERTEX_SHADER, vertex_source, error);
   if (vs == 0) return false;
   GLuint fs = CompileStage(GL_FRAGMENT_SHADER, fragment_source, error);
@@ -42,6 +48,9 @@ bool ShaderProgram::Build(const char* vertex_source, const char* fragment_source
   GLuint program = glCreateProgram();
   glAttachShader(program, vs);
   glAttachShader(program, fs);
+  if (varying_count > 0) {
+    glTransformFeedbackVaryings(program, varying_count, varyings, GL_INTERLEAVED_ATTRIBS);
+  }
   glLinkProgram(program);
   glDeleteShader(vs);
   glDeleteShader(fs);

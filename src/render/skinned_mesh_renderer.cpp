@@ -6,6 +6,9 @@
 #include "render/gl.h"
 #include "render/shader_program.h"
 
+// WebGL2's getBufferSubData, which GLES 3.0's header does not declare; Emscripten implements it.
+extern "C" void glGetBufferSubData(GLenum target, GLintptr offset, GLsizeiptr size, void* data);
+
 namespace md5stage::render {
 namespace {
 
@@ -31,6 +34,7 @@ layout(location = 5) in vec4 a_tint;
 out vec3 v_normal;
 out vec2 v_uv;
 out vec4 v_tint;
+out vec3 v_world;
 
 mat4 JointMatrix(uint joint) {
   int index = u_base + gl_InstanceID * u_joint_count + int(joint);
@@ -46,6 +50,7 @@ void main() {
   mat4 skin = JointMatrix(a_joints.x) * a_weights.x + JointMatrix(a_joints.y) * a_weights.y +
               JointMatrix(a_joints.z) * a_weights.z + JointMatrix(a_joints.w) * a_weights.w;
   vec4 world = skin * vec4(a_position, 1.0);
+  v_world = world.xyz;
   v_normal = mat3(skin) * a_normal;
   v_uv = a_uv;
   v_tint = a_tint;
@@ -75,6 +80,11 @@ void main() {
   o_color = vec4(lit * v_tint.rgb, 1.0);
 })";
 
+constexpr const char* kCaptureFragmentShader = R"(#version 300 es
+precision mediump float;
+out vec4 o_color;
+void main() { o_color = vec4(1.0); })";
+
 struct GpuPart {
   uint32_t first_index = 0;
   uint32_t index_count = 0;
@@ -90,6 +100,7 @@ struct GpuMesh {
   GLuint index_buffer = 0;
   GLuint edge_buffer = 0;
   int joint_count = 0;
+  int vertex_count = 0;
   std::vector<GpuPart> parts;
   size_t bytes = 0;
   // This frame's instances: offsets into the frame palette, in submission order.
@@ -107,6 +118,7 @@ struct GpuTexture {
 
 struct SkinnedMeshRenderer::Impl {
   ShaderProgram program;
+  ShaderProgram capture_program;
   GLint u_palette = -1, u_view_projection = -1, u_base = -1, u_joint_count = -1;
   GLint u_diffuse = -1, u_has_texture = -1, u_wire = -1, u_light_direction = -1;
   GLuint palette_texture = 0;
@@ -143,6 +155,10 @@ bool SkinnedMeshRenderer::Init(std::string* error) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glGenBuffers(1, &s.tint_buffer);
+  const char* varyings[] = {"v_world"};
+  if (!s.capture_program.BuildWithFeedback(kVertexShader, kCaptureFragmentShader, varyings, 1, error)) {
+    return false;
+  }
   return true;
 }
 
@@ -150,6 +166,7 @@ MeshHandle SkinnedMeshRenderer::CreateMesh(const SkinnedMeshUpload& upload) {
   GpuMesh mesh;
   mesh.alive = true;
   mesh.joint_count = upload.joint_count;
+  mesh.vertex_count = static_cast<int>(upload.vertices.size());
   std::vector<uint32_t> edges;
   edges.reserve(upload.indices.size() * 2);
   for (const auto& part : upload.parts) {
@@ -377,6 +394,66 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
   }
   glBindVertexArray(0);
   glDisable(GL_CULL_FACE);
+}
+
+bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::mat4* palette,
+                                                  std::vector<glm::vec3>* positions) {
+  Impl& s = *impl_;
+  if (handle < 0 || handle >= static_cast<int>(s.meshes.size())) return false;
+  GpuMesh& mesh = s.meshes[static_cast<size_t>(handle)];
+  if (!mesh.alive || mesh.vertex_count == 0) return false;
+  // This instance's palette alone, at the start of the palette texture.
+  std::vector<glm::vec4> rows(static_cast<size_t>(kPaletteWidth) *
+                              static_cast<size_t>((mesh.joint_count + kJointsPerRow - 1) / kJointsPerRow));
+  for (int j = 0; j < mesh.joint_count; ++j) {
+    const glm::mat4& m = palette[j];
+    rows[static_cast<size_t>(j) * 3 + 0] = glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]);
+    rows[static_cast<size_t>(j) * 3 + 1] = glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]);
+    rows[static_cast<size_t>(j) * 3 + 2] = glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]);
+  }
+  const int rows_needed = static_cast<int>(rows.size() / kPaletteWidth);
+  glActiveTexture(GL_TEXTURE1);
+  glBindTexture(GL_TEXTURE_2D, s.palette_texture);
+  if (rows_needed > s.palette_rows) {
+    s.palette_rows = rows_needed;
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, kPaletteWidth, rows_needed, 0, GL_RGBA, GL_FLOAT, nullptr);
+  }
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kPaletteWidth, rows_needed, GL_RGBA, GL_FLOAT, rows.data());
+
+  GLuint feedback_buffer = 0;
+  glGenBuffers(1, &feedback_buffer);
+  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, feedback_buffer);
+  const GLsizeiptr bytes = static_cast<GLsizeiptr>(mesh.vertex_count) * 3 * sizeof(float);
+  glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, bytes, nullptr, GL_STATIC_READ);
+  GLuint feedback = 0;
+  glGenTransformFeedbacks(1, &feedback);
+  glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, feedback);
+  glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, feedback_buffer);
+
+  s.capture_program.Use();
+  glUniform1i(s.capture_program.Uniform("u_palette"), 1);
+  const glm::mat4 identity(1.0f);
+  glUniformMatrix4fv(s.capture_program.Uniform("u_view_projection"), 1, GL_FALSE, &identity[0][0]);
+  glUniform1i(s.capture_program.Uniform("u_base"), 0);
+  glUniform1i(s.capture_program.Uniform("u_joint_count"), mesh.joint_count);
+  glBindVertexArray(mesh.vao);
+  glDisableVertexAttribArray(5);
+  glVertexAttrib4f(5, 1.0f, 1.0f, 1.0f, 1.0f);
+  glEnable(GL_RASTERIZER_DISCARD);
+  glBeginTransformFeedback(GL_POINTS);
+  glDrawArraysInstanced(GL_POINTS, 0, mesh.vertex_count, 1);
+  glEndTransformFeedback();
+  glDisable(GL_RASTERIZER_DISCARD);
+  glBindVertexArray(0);
+  glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
+
+  positions->resize(static_cast<size_t>(mesh.vertex_count));
+  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, feedback_buffer);
+  glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes, positions->data());
+  glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
+  glDeleteTransformFeedbacks(1, &feedback);
+  glDeleteBuffers(1, &feedback_buffer);
+  return glGetError() == GL_NO_ERROR;
 }
 
 }  // namespace md5stage::render

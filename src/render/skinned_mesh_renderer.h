@@ -57,6 +57,11 @@ class SkinnedMeshRenderer {
   void Submit(MeshHandle mesh, const glm::mat4* palette, const glm::vec4& tint = glm::vec4(1.0f));
   void Draw(const glm::mat4& view_projection, const SkinnedDrawOptions& options);
 
+  // Runs the same skinning shader for one instance with transform feedback and reads back the
+  // skinned positions (one per vertex, upload order): how tests compare the GPU with the CPU.
+  bool CaptureSkinnedPositions(MeshHandle mesh, const glm::mat4* palette,
+                               std::vector<glm::vec3>* positions);
+
   int draw_calls() const { return draw_calls_; }
   int instances_drawn() const { return instances_drawn_; }
   // GPU bytes of shared (per-model) data and of per-instance data in the last frame.

@@ -315,6 +315,39 @@ void DrawHelpPanel(bool* open) {
   ImGui::End();
 }
 
+void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x * 0.5f - 230, viewport->Size.y - 120), ImGuiCond_FirstUseEver);
+  if (!ImGui::Begin("Scene", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return;
+  }
+  if (ImGui::Button(model.scene_playing ? "Pause scene" : "Play scene")) {
+    requests.scene_playing = !model.scene_playing;
+  }
+  ImGui::SameLine();
+  float time = model.scene_time;
+  ImGui::SetNextItemWidth(220);
+  if (ImGui::SliderFloat("time", &time, 0.0f, std::max(60.0f, model.scene_time), "%.2f s")) {
+    requests.scene_time = time;
+  }
+  if (ImGui::Button("Copy link")) requests.page_action = "copyLink";
+  ImGui::SameLine();
+  if (ImGui::Button("Embed")) requests.page_action = "copyEmbed";
+  bool local = false;
+  for (const ModelSummary& summary : model.models) local |= summary.local;
+  if (local) {
+    ImGui::SameLine();
+    ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "dropped models stay out of links");
+  }
+  ImGui::TextUnformatted("demos:");
+  for (const char* demo : {"default", "turns", "attach", "crowd"}) {
+    ImGui::SameLine();
+    if (ImGui::SmallButton(demo)) requests.page_action = std::string("demo:") + demo;
+  }
+  ImGui::End();
+}
+
 void DrawViewerPanels(const ViewerModel& model, ViewerRequests& requests, bool* help_open) {
   DrawModelPanel(model, requests);
   DrawAnimationPanel(model, requests);

@@ -11,6 +11,8 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests);
 void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests);
 void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests);
 void DrawHelpPanel(bool* open);
+// Scene clock (play/pause, time), share link and embed buttons, and the demo gallery.
+void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests);
 
 // All of the above in their default places.
 void DrawViewerPanels(const ViewerModel& model, ViewerRequests& requests, bool* help_open);

@@ -93,6 +93,9 @@ struct ViewerModel {
   std::string status;
   bool loading = false;
   float loading_progress = 0.0f;
+  float scene_time = 0.0f;
+  bool scene_playing = true;
+  bool has_local_models = false;
 };
 
 // Requests from the panels, applied by the app after the UI pass.
@@ -123,6 +126,10 @@ struct ViewerRequests {
   bool follow_selected = false;
   bool screenshot = false;
   bool open_files = false;
+  std::optional<float> scene_time;
+  std::optional<bool> scene_playing;
+  // Something the page does: "copyLink", "copyEmbed", "demo:NAME".
+  std::optional<std::string> page_action;
 };
 
 }  // namespace md5stage::ui

@@ -1,0 +1,537 @@
+// Scenes, routes and locomotion in the viewer: a scene (docs/scene-format.md) is prepared (what
+// files must be fetched), then applied once the page has loaded them; routes are built once per
+// edit; followers place characters and their walk plays in step with their ground speed.
+#include <algorithm>
+#include <cmath>
+#include <glm/gtc/constants.hpp>
+
+#include "app/app.h"
+#include "app/json_util.h"
+#include "core/path/route_json.h"
+#include "core/scene/scene_json.h"
+
+namespace md5stage::app {
+namespace {
+
+constexpr double kDegrees = 180.0 / glm::pi<double>();
+
+ui::PlayMode ToUiMode(PlayMode mode) {
+  switch (mode) {
+    case PlayMode::kLoop: return ui::PlayMode::kLoop;
+    case PlayMode::kOnce: return ui::PlayMode::kOnce;
+    case PlayMode::kPingPong: return ui::PlayMode::kPingPong;
+  }
+  return ui::PlayMode::kLoop;
+}
+PlayMode FromUiMode(ui::PlayMode mode) {
+  switch (mode) {
+    case ui::PlayMode::kLoop: return PlayMode::kLoop;
+    case ui::PlayMode::kOnce: return PlayMode::kOnce;
+    case ui::PlayMode::kPingPong: return PlayMode::kPingPong;
+  }
+  return PlayMode::kLoop;
+}
+RouteMode ToRouteMode(PlayMode mode) {
+  return mode == PlayMode::kOnce ? RouteMode::kOnce
+         : mode == PlayMode::kPingPong ? RouteMode::kPingPong : RouteMode::kLoop;
+}
+PlayMode FromRouteMode(RouteMode mode) {
+  return mode == RouteMode::kOnce ? PlayMode::kOnce
+         : mode == RouteMode::kPingPong ? PlayMode::kPingPong : PlayMode::kLoop;
+}
+
+// Sources a scene may name: an https URL, or a path inside the site's assets/ folder.
+bool IsAllowedSource(const std::string& source) {
+  if (source.rfind("https://", 0) == 0) return source.find_first_of(" \"'<>\\") == std::string::npos;
+  if (source.empty() || source[0] == '/' || source.find(':') != std::string::npos) return false;
+  if (source.find("..") != std::string::npos || source.find('\\') != std::string::npos) return false;
+  return true;
+}
+
+}  // namespace
+
+// ---- routes --------------------------------------------------------------------------------------
+
+Status App::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
+                     const std::string& name) {
+  if (index < 0 || index > static_cast<int>(routes_.size()) || index >= static_cast<int>(kMaxSceneRoutes)) {
+    return MakeError("route", 0, 0, "route index " + std::to_string(index) + " is out of range");
+  }
+  if (segments.size() > kMaxRouteSegments) {
+    return MakeError("route", 0, 0, "a route holds at most " + std::to_string(kMaxRouteSegments) + " segments");
+  }
+  auto built = Route::Build(segments, closed);
+  if (!built.ok()) return built.error();
+  AppRoute route;
+  route.name = name.empty() ? "route " + std::to_string(index + 1) : name;
+  route.closed = closed;
+  route.segments = std::move(segments);
+  route.route = std::make_shared<const Route>(std::move(built).value());
+  if (index == static_cast<int>(routes_.size())) {
+    routes_.push_back(std::move(route));
+  } else {
+    routes_[static_cast<size_t>(index)] = std::move(route);
+  }
+  // Characters on an edited route take the new one from where they are.
+  for (Character& character : characters_) {
+    if (character.locomotion.enabled && character.locomotion.route == index) {
+      AssignRoute(character, index, character.locomotion.route_mode);
+    }
+  }
+  return Status();
+}
+
+Status App::AssignRoute(Character& character, int route, RouteMode mode) {
+  Locomotion& locomotion = character.locomotion;
+  if (route < 0) {
+    locomotion.follower.Stop(scene_time_);
+    locomotion.route = -1;
+    return Status();
+  }
+  if (route >= static_cast<int>(routes_.size()) || !routes_[static_cast<size_t>(route)].route) {
+    return MakeError("route", 0, 0, "no route " + std::to_string(route));
+  }
+  if (!locomotion.enabled) {
+    locomotion.follower = Follower(Pose2{glm::dvec2(character.position), character.heading},
+                                   locomotion.turn_radius, locomotion.speed, scene_time_);
+    locomotion.enabled = true;
+  }
+  const double start = std::max(scene_time_, locomotion.start_delay);
+  Status status = locomotion.follower.FollowRoute(start, routes_[static_cast<size_t>(route)].route, mode);
+  if (!status.ok()) return status;
+  locomotion.route = route;
+  locomotion.route_mode = mode;
+  locomotion.has_target = false;
+  locomotion.plan_start = start;
+  return Status();
+}
+
+Status App::GoTo(Character& character, glm::dvec2 point, const double* heading) {
+  Locomotion& locomotion = character.locomotion;
+  if (!locomotion.enabled) {
+    locomotion.follower = Follower(Pose2{glm::dvec2(character.position), character.heading},
+                                   locomotion.turn_radius, locomotion.speed, scene_time_);
+    locomotion.enabled = true;
+  }
+  Status status = heading != nullptr
+                      ? locomotion.follower.GoToPose(scene_time_, Pose2{point, *heading})
+                      : locomotion.follower.GoToPoint(scene_time_, point);
+  if (!status.ok()) return status;
+  locomotion.route = -1;
+  locomotion.has_target = true;
+  locomotion.target = point;
+  locomotion.target_has_heading = heading != nullptr;
+  locomotion.target_heading = heading != nullptr ? *heading : 0.0;
+  locomotion.plan_start = scene_time_;
+  return Status();
+}
+
+void App::UpdateLocomotion(Character& character) {
+  Locomotion& locomotion = character.locomotion;
+  if (!locomotion.enabled) return;
+  const Pose2 pose = locomotion.follower.PoseAt(scene_time_);
+  character.position = glm::vec2(pose.position);
+  character.heading = static_cast<float>(pose.heading);
+  locomotion.moving = locomotion.speed > 0.0 && scene_time_ >= locomotion.plan_start &&
+                      !locomotion.follower.ArrivedAt(scene_time_);
+  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  // The route places the root: the animation's own horizontal root motion is stripped.
+  character.root_motion = anim::RootMotion::kStripHorizontal;
+  Playback& playback = character.playback;
+  const int wanted = locomotion.moving ? locomotion.walk_animation : locomotion.idle_animation;
+  if (wanted >= 0 && wanted != playback.animation) {
+    const float rate = playback.rate;
+    SwitchAnimation(playback, wanted);
+    playback.rate = rate;
+  }
+  if (locomotion.moving && playback.animation >= 0 && playback.animation == locomotion.walk_animation) {
+    const float ground_speed = model.animations[static_cast<size_t>(playback.animation)]->average_ground_speed();
+    playback.rate = ground_speed > 1e-6f ? static_cast<float>(locomotion.speed / ground_speed) : 1.0f;
+    playback.playing = scene_playing_;
+  } else if (!locomotion.moving) {
+    playback.rate = 1.0f;
+  }
+}
+
+// ---- scenes ------------------------------------------------------------------------------------
+
+Scene App::CurrentScene() const {
+  Scene scene;
+  const auto& models = library_->models();
+  for (const LoadedModel& model : models) {
+    SceneModel m;
+    m.name = model.name;
+    m.local = model.local;
+    m.mesh = model.local ? model.mesh_file : model.mesh_source;
+    if (!model.local) m.anims = model.anim_sources;
+    else for (const std::string& a : model.animation_names) m.anims.push_back(a + ".md5anim");
+    scene.models.push_back(std::move(m));
+  }
+  for (const AppRoute& route : routes_) {
+    scene.routes.push_back(SceneRoute{route.name, route.closed, route.segments});
+  }
+  for (const Character& character : characters_) {
+    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    SceneInstance instance;
+    instance.model = model.name;
+    const Locomotion& locomotion = character.locomotion;
+    // A moving character is written where its plan started, so the scene replays the same way.
+    if (locomotion.enabled) {
+      const Pose2 start = locomotion.follower.PoseAt(-1e300);
+      instance.position = start.position;
+      instance.heading_degrees = start.heading * kDegrees;
+    } else {
+      instance.position = glm::dvec2(character.position);
+      instance.heading_degrees = character.heading * kDegrees;
+    }
+    if (character.playback.animation >= 0) {
+      instance.animation = model.animation_names[static_cast<size_t>(character.playback.animation)];
+    }
+    instance.time = character.playback.time;
+    instance.rate = character.playback.rate;
+    instance.mode = FromUiMode(character.playback.mode);
+    if (locomotion.walk_animation >= 0) instance.locomotion = model.animation_names[static_cast<size_t>(locomotion.walk_animation)];
+    if (locomotion.idle_animation >= 0) instance.idle = model.animation_names[static_cast<size_t>(locomotion.idle_animation)];
+    instance.speed = locomotion.speed;
+    instance.turn_radius = locomotion.turn_radius;
+    instance.route = locomotion.enabled ? locomotion.route : -1;
+    instance.route_mode = FromRouteMode(locomotion.route_mode);
+    instance.start_delay = locomotion.start_delay;
+    if (locomotion.enabled && locomotion.has_target) {
+      SceneTarget target;
+      target.position = locomotion.target;
+      if (locomotion.target_has_heading) target.heading_degrees = locomotion.target_heading * kDegrees;
+      instance.target = target;
+    }
+    for (const Attachment& attachment : character.attachments) {
+      SceneAttachment a;
+      a.model = models[static_cast<size_t>(attachment.model)].name;
+      a.joint = model.model->skeleton().name(attachment.joint);
+      a.offset = glm::dvec3(attachment.offset);
+      a.rotation_degrees = glm::dvec3(attachment.rotation_degrees);
+      instance.attachments.push_back(std::move(a));
+    }
+    scene.instances.push_back(std::move(instance));
+  }
+  scene.camera.target = glm::dvec3(camera_.target);
+  scene.camera.yaw_degrees = camera_.yaw_degrees;
+  scene.camera.pitch_degrees = camera_.pitch_degrees;
+  scene.camera.distance = camera_.distance;
+  scene.display = SceneDisplay{display_.grid, display_.skeleton, display_.joint_names, display_.bounds,
+                               display_.wireframe, display_.normals, display_.routes, display_.turn_circles};
+  scene.time = scene_time_;
+  scene.playing = scene_playing_;
+  return scene;
+}
+
+JsonValue App::PrepareScene(const JsonValue& scene_json) {
+  auto parsed = SceneFromJson("scene", scene_json);
+  if (!parsed.ok()) return Failure(parsed.error().ToString());
+  Scene scene = std::move(parsed).value();
+  JsonArray files;
+  for (const SceneModel& model : scene.models) {
+    if (model.local) {
+      return Failure("scene: model '" + model.name + "' came from local files, which a scene cannot load; drop them instead");
+    }
+    std::vector<std::string> sources = model.anims;
+    sources.insert(sources.begin(), model.mesh);
+    for (const std::string& source : sources) {
+      if (!IsAllowedSource(source)) {
+        return Failure("scene: model '" + model.name + "': '" + source + "' is neither an assets path nor an https URL");
+      }
+    }
+    // Files already loaded from the same source are not fetched again.
+    const LoadedModel* loaded = nullptr;
+    for (const LoadedModel& candidate : library_->models()) {
+      if (!candidate.local && candidate.mesh_source == model.mesh) loaded = &candidate;
+    }
+    for (const std::string& source : sources) {
+      const bool have = loaded != nullptr &&
+                        (source == loaded->mesh_source ||
+                         std::find(loaded->anim_sources.begin(), loaded->anim_sources.end(), source) != loaded->anim_sources.end());
+      if (have) continue;
+      JsonValue file = JsonValue::MakeObject();
+      file.Set("source", source);
+      file.Set("url", source.rfind("https://", 0) == 0 ? source : "assets/" + source);
+      files.push_back(std::move(file));
+    }
+  }
+  pending_scene_ = std::make_unique<Scene>(std::move(scene));
+  JsonValue reply = Reply(true);
+  reply.Set("files", JsonValue(std::move(files)));
+  return reply;
+}
+
+JsonValue App::ApplyPendingScene() {
+  if (!pending_scene_) return Failure("no scene is being opened");
+  const Scene scene = std::move(*pending_scene_);
+  pending_scene_.reset();
+  // Every model must now be loaded; find each by its source.
+  std::vector<int> model_index(scene.models.size(), -1);
+  for (size_t m = 0; m < scene.models.size(); ++m) {
+    for (size_t i = 0; i < library_->models().size(); ++i) {
+      const LoadedModel& candidate = library_->models()[i];
+      if (!candidate.local && candidate.mesh_source == scene.models[m].mesh) model_index[m] = static_cast<int>(i);
+    }
+    if (model_index[m] < 0) return Failure("scene: model '" + scene.models[m].name + "' could not be loaded");
+  }
+  // From here on the scene replaces the current one.
+  characters_.clear();
+  routes_.clear();
+  selected_ = -1;
+  selected_joint_ = -1;
+  scene_time_ = scene.time;
+  scene_playing_ = scene.playing;
+  std::string problems;
+  for (size_t r = 0; r < scene.routes.size(); ++r) {
+    const SceneRoute& route = scene.routes[r];
+    Status status = SetRoute(static_cast<int>(r), route.segments, route.closed, route.name);
+    if (!status.ok()) {
+      problems += "routes[" + std::to_string(r) + "]: " + status.error().message + "\n";
+      AppRoute broken;
+      broken.name = route.name;
+      broken.closed = route.closed;
+      broken.segments = route.segments;
+      routes_.push_back(std::move(broken));
+    }
+  }
+  auto find_model = [&](const std::string& name) {
+    for (size_t m = 0; m < scene.models.size(); ++m) {
+      if (scene.models[m].name == name) return model_index[m];
+    }
+    return -1;
+  };
+  for (size_t i = 0; i < scene.instances.size(); ++i) {
+    const SceneInstance& instance = scene.instances[i];
+    const int model = find_model(instance.model);
+    if (model < 0) continue;  // SceneFromJson checked the reference
+    const int index = AddCharacter(model, glm::vec2(instance.position),
+                                   static_cast<float>(instance.heading_degrees / kDegrees));
+    Character& character = characters_[static_cast<size_t>(index)];
+    const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
+    character.playback.animation = instance.animation.empty() ? -1 : loaded.FindAnimation(instance.animation);
+    character.playback.time = instance.time;
+    character.playback.rate = static_cast<float>(instance.rate);
+    character.playback.mode = ToUiMode(instance.mode);
+    character.playback.playing = scene.playing;
+    Locomotion& locomotion = character.locomotion;
+    locomotion.speed = instance.speed;
+    locomotion.turn_radius = instance.turn_radius;
+    locomotion.start_delay = instance.start_delay;
+    locomotion.walk_animation = loaded.FindAnimation(instance.locomotion.empty() ? "walk" : instance.locomotion);
+    locomotion.idle_animation = loaded.FindAnimation(instance.idle.empty() ? "idle" : instance.idle);
+    if (locomotion.idle_animation < 0) locomotion.idle_animation = character.playback.animation;
+    if (instance.route >= 0 || instance.target) {
+      // Plans start at time 0 (after start_delay) so that a scene replays the same at any time.
+      const double now = scene_time_;
+      scene_time_ = 0.0;
+      locomotion.follower = Follower(Pose2{instance.position, instance.heading_degrees / kDegrees},
+                                     instance.turn_radius, instance.speed, 0.0);
+      locomotion.enabled = true;
+      Status status;
+      if (instance.route >= 0) {
+        status = AssignRoute(character, instance.route, ToRouteMode(instance.route_mode));
+      } else {
+        scene_time_ = instance.start_delay;
+        const double heading = instance.target->heading_degrees.value_or(0.0) / kDegrees;
+        status = GoTo(character, instance.target->position,
+                      instance.target->heading_degrees ? &heading : nullptr);
+      }
+      scene_time_ = now;
+      if (!status.ok()) problems += "instances[" + std::to_string(i) + "]: " + status.error().message + "\n";
+    }
+    for (const SceneAttachment& a : instance.attachments) {
+      const int attached = find_model(a.model);
+      const int joint = loaded.model->skeleton().FindJoint(a.joint);
+      if (attached < 0 || joint < 0) {
+        problems += "instances[" + std::to_string(i) + "]: cannot attach '" + a.model + "' to joint '" + a.joint + "'\n";
+        continue;
+      }
+      Attachment attachment;
+      attachment.model = attached;
+      attachment.joint = joint;
+      attachment.offset = glm::vec3(a.offset);
+      attachment.rotation_degrees = glm::vec3(a.rotation_degrees);
+      character.attachments.push_back(std::move(attachment));
+    }
+  }
+  // Models the scene does not use are released (the parse cache keeps them cheap to reload).
+  for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
+    if (std::find(model_index.begin(), model_index.end(), m) == model_index.end()) RemoveModel(m);
+  }
+  camera_.target = glm::vec3(scene.camera.target);
+  camera_.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
+  camera_.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
+  camera_.distance = static_cast<float>(scene.camera.distance);
+  display_ = ui::DisplayToggles{scene.display.grid, scene.display.skeleton, scene.display.joint_names,
+                                scene.display.bounds, scene.display.wireframe, scene.display.normals,
+                                scene.display.routes, scene.display.turn_circles};
+  follow_selected_ = false;
+  selected_ = characters_.empty() ? -1 : 0;
+  for (Character& character : characters_) {
+    UpdateLocomotion(character);
+    PoseCharacter(character, library_->models());
+  }
+  if (!problems.empty()) {
+    problems.pop_back();
+    SetError(problems);
+  } else {
+    last_error_.clear();
+    status_ = "Scene: " + std::to_string(characters_.size()) + " character(s), " +
+              std::to_string(routes_.size()) + " route(s)";
+  }
+  JsonValue reply = Reply(problems.empty());
+  if (!problems.empty()) reply.Set("error", problems);
+  return reply;
+}
+
+// ---- reporting ---------------------------------------------------------------------------------
+
+JsonValue App::PathJson(const Character& character) const {
+  const TurnPath& path = character.locomotion.follower.approach();
+  JsonValue json = JsonValue::MakeObject();
+  json.Set("type", TurnPathTypeName(path.type));
+  json.Set("length", path.length);
+  JsonArray segments;
+  for (int s = 0; s < path.segment_count; ++s) {
+    const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
+    JsonValue j = JsonValue::MakeObject();
+    j.Set("kind", segment.kind == TurnSegment::Kind::kArc ? "arc" : "line");
+    j.Set("length", segment.length);
+    j.Set("start", JsonValue(JsonArray{segment.start.position.x, segment.start.position.y, segment.start.heading}));
+    if (segment.kind == TurnSegment::Kind::kArc) {
+      j.Set("centre", JsonValue(JsonArray{segment.centre.x, segment.centre.y}));
+      j.Set("radius", segment.radius);
+      j.Set("sweep", segment.sweep);
+    }
+    segments.push_back(std::move(j));
+  }
+  json.Set("segments", JsonValue(std::move(segments)));
+  return json;
+}
+
+JsonValue App::RoutesJson() const {
+  JsonArray list;
+  for (size_t r = 0; r < routes_.size(); ++r) {
+    const AppRoute& route = routes_[r];
+    JsonValue json = RouteToJson(route.segments, route.closed);
+    json.Set("name", route.name);
+    json.Set("valid", route.route != nullptr);
+    json.Set("length", route.route ? route.route->length() : 0.0);
+    // Stretches tighter than the largest turning radius of the characters assigned to it.
+    double radius = 0.0;
+    for (const Character& character : characters_) {
+      if (character.locomotion.enabled && character.locomotion.route == static_cast<int>(r)) {
+        radius = std::max(radius, character.locomotion.turn_radius);
+      }
+    }
+    json.Set("check_radius", radius);
+    JsonArray tight;
+    if (route.route && radius > 0.0) {
+      for (const TightStretch& stretch : route.route->FindTightStretches(radius)) {
+        JsonValue t = JsonValue::MakeObject();
+        t.Set("start", stretch.start_distance);
+        t.Set("end", stretch.end_distance);
+        t.Set("min_radius", stretch.min_radius);
+        tight.push_back(std::move(t));
+      }
+    }
+    json.Set("tight", JsonValue(std::move(tight)));
+    list.push_back(std::move(json));
+  }
+  return JsonValue(std::move(list));
+}
+
+void App::DrawRouteOverlays() {
+  using Depth = render::LineRenderer::Depth;
+  const float lift = 0.05f;  // just above the grid
+  if (display_.routes) {
+    for (size_t r = 0; r < routes_.size(); ++r) {
+      const AppRoute& route = routes_[r];
+      if (!route.route) continue;
+      const double length = route.route->length();
+      if (!(length > 0.0)) continue;
+      double radius = 0.0;
+      for (const Character& character : characters_) {
+        if (character.locomotion.enabled && character.locomotion.route == static_cast<int>(r)) {
+          radius = std::max(radius, character.locomotion.turn_radius);
+        }
+      }
+      const std::vector<TightStretch> tight =
+          radius > 0.0 ? route.route->FindTightStretches(radius) : std::vector<TightStretch>{};
+      auto is_tight = [&](double d) {
+        for (const TightStretch& t : tight) {
+          if (d >= t.start_distance - 1e-9 && d <= t.end_distance + 1e-9) return true;
+        }
+        return false;
+      };
+      const int samples = std::clamp(static_cast<int>(length / 2.0), 64, 2000);
+      glm::vec3 previous(0.0f);
+      for (int i = 0; i <= samples; ++i) {
+        const double d = length * i / samples;
+        const Pose2 pose = route.route->Sample(d);
+        const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y), lift);
+        if (i > 0) {
+          const bool warn = is_tight(d - 0.5 * length / samples);
+          lines_.AddLine(previous, p, warn ? render::Rgba8{255, 70, 60, 255} : render::Rgba8{255, 210, 80, 255},
+                         Depth::kOnTop);
+        }
+        previous = p;
+      }
+      // Distance ticks every "nice" step of true arc length, and arrows for the direction.
+      const double raw_step = length / 20.0;
+      const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
+      const double step = raw_step / magnitude < 2.0 ? magnitude : raw_step / magnitude < 5.0 ? 2.0 * magnitude : 5.0 * magnitude;
+      const float tick = static_cast<float>(step * 0.15);
+      for (double d = 0.0; d <= length + 1e-9; d += step) {
+        const Pose2 pose = route.route->Sample(d);
+        const glm::vec2 n(-std::sin(pose.heading), std::cos(pose.heading));
+        const glm::vec2 p(pose.position);
+        lines_.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift), {240, 240, 240, 220}, Depth::kOnTop);
+      }
+      for (double d = step * 0.5; d < length; d += step * 2.0) {
+        const Pose2 pose = route.route->Sample(d);
+        const glm::vec2 f(std::cos(pose.heading), std::sin(pose.heading));
+        const glm::vec2 n(-f.y, f.x);
+        const glm::vec2 p(pose.position);
+        const float size = tick * 1.5f;
+        lines_.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift), {255, 240, 150, 255}, Depth::kOnTop);
+        lines_.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift), {255, 240, 150, 255}, Depth::kOnTop);
+      }
+    }
+  }
+  // The current turn path of each character going to a target (or to its route's start), and
+  // its turning circles.
+  for (const Character& character : characters_) {
+    const Locomotion& locomotion = character.locomotion;
+    if (!locomotion.enabled) continue;
+    const TurnPath& path = locomotion.follower.approach();
+    if (!path.ok() || !(path.length > 1e-9)) continue;
+    if (display_.routes) {
+      const int samples = 96;
+      glm::vec3 previous(0.0f);
+      for (int i = 0; i <= samples; ++i) {
+        const Pose2 pose = SampleTurnPath(path, path.length * i / samples);
+        const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y), lift);
+        if (i > 0) lines_.AddLine(previous, p, {120, 220, 255, 255}, Depth::kOnTop);
+        previous = p;
+      }
+    }
+    if (display_.turn_circles) {
+      for (int s = 0; s < path.segment_count; ++s) {
+        const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
+        if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;
+        glm::vec3 previous(0.0f);
+        for (int i = 0; i <= 72; ++i) {
+          const double a = glm::two_pi<double>() * i / 72;
+          const glm::vec3 p(static_cast<float>(segment.centre.x + segment.radius * std::cos(a)),
+                            static_cast<float>(segment.centre.y + segment.radius * std::sin(a)), lift);
+          if (i > 0) lines_.AddLine(previous, p, {150, 150, 255, 150}, Depth::kOnTop);
+          previous = p;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace md5stage::app
