@@ -39,10 +39,11 @@ std::vector<SdfPrimitive> WalkerPrimitives() {
     parts.push_back(RoundCone(limb.shoulder, Vec3(-0.6, y * 1.0, 56.6), 2.4,
                               Vec3(-0.3, y * 6.8, 56.5), 2.5, 2.0));
   }
-  parts.push_back(RoundCone(kNeck, Vec3(-0.7, 0, 57.2), 2.2, Vec3(-0.2, 0, 63.0), 1.95, 1.5));
-  parts.push_back(Ellipsoid(kHead, Vec3(0.3, 0, 65.6), Vec3(4.0, 3.35, 4.4), 1.0));
-  parts.push_back(Ellipsoid(kHead, Vec3(1.4, 0, 62.9), Vec3(2.6, 2.4, 1.9), 1.5));
-  parts.push_back(Ellipsoid(kHead, Vec3(4.15, 0, 65.0), Vec3(1.2, 0.75, 1.3), 0.8));
+  parts.push_back(RoundCone(kNeck, Vec3(-0.9, 0, 57.2), 2.2, Vec3(-0.5, 0, 63.2), 1.9, 1.5));
+  parts.push_back(Ellipsoid(kHead, Vec3(0.2, 0, 65.7), Vec3(3.9, 3.3, 4.3), 1.0));
+  parts.push_back(Ellipsoid(kHead, Vec3(1.7, 0, 66.9), Vec3(2.5, 2.9, 2.6), 1.0));     // forehead
+  parts.push_back(Ellipsoid(kHead, Vec3(1.7, 0, 62.9), Vec3(2.45, 2.3, 1.7), 0.8));    // jaw
+  parts.push_back(Ellipsoid(kHead, Vec3(4.2, 0, 65.1), Vec3(1.05, 0.75, 1.25), 0.8));  // nose
   // Arms.
   for (Side side : {kLeft, kRight}) {
     LimbJoints limb = WalkerLimb(side);
@@ -91,7 +92,7 @@ SkinMesh BuildWalkerMesh(WalkerMeshStats* stats) {
   DistanceFunction distance = [&parts](const Vec3& p) { return UnionDistance(parts, p); };
   SurfaceNetsSettings settings;
   // Offsets keep grid points off the primitives' symmetry planes.
-  settings.min_corner = Vec3(-9.13, -31.07, -1.8);
+  settings.min_corner = Vec3(-8.53, -30.6, -1.8);
   settings.max_corner = Vec3(13.0, 31.0, 71.6);
   settings.cell_size = 1.2;
   settings.relax_iterations = 3;

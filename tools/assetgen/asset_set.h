@@ -1,0 +1,32 @@
+// Everything the generator makes, in memory: the models, clips and textures, and the exact bytes
+// of each file under assets/ (paths relative to assets/, '/'-separated).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "model.h"
+#include "png_writer.h"
+#include "walker_anims.h"
+
+namespace md5stage::assetgen {
+
+struct GeneratedFile {
+  std::string path;  // e.g. "models/walker/walker.md5mesh"
+  std::string bytes;
+};
+
+struct AssetSet {
+  Skeleton walker_skeleton;
+  SkinMesh walker_mesh;
+  std::vector<WalkerClip> walker_clips;  // idle, walk, run, wave
+  Image walker_texture;
+  Skeleton lamp_skeleton;
+  SkinMesh lamp_mesh;
+  Image lamp_texture;
+  std::vector<GeneratedFile> files;  // sorted by path
+};
+
+AssetSet GenerateAssets();
+
+}  // namespace md5stage::assetgen

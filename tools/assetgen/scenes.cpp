@@ -1,0 +1,257 @@
+#include "scenes.h"
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "math_util.h"
+#include "text_format.h"
+
+namespace md5stage::assetgen {
+namespace {
+
+// A number with at most three decimals and no trailing zeros.
+std::string Num(double value) {
+  std::string text = FormatFixed(value, 3);
+  while (!text.empty() && text.back() == '0') text.pop_back();
+  if (!text.empty() && text.back() == '.') text.pop_back();
+  return text == "-0" ? "0" : text;
+}
+
+std::string Point(double x, double y) { return "[" + Num(x) + ", " + Num(y) + "]"; }
+
+struct Bezier {
+  double p[4][2];
+};
+
+std::string SegmentsJson(const std::vector<Bezier>& segments) {
+  std::string out = "[";
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const Bezier& b = segments[i];
+    out += i ? ",\n                   " : "";
+    out += "{\"bezier\": [" + Point(b.p[0][0], b.p[0][1]) + ", " + Point(b.p[1][0], b.p[1][1]) +
+           ", " + Point(b.p[2][0], b.p[2][1]) + ", " + Point(b.p[3][0], b.p[3][1]) + "]}";
+  }
+  return out + "]";
+}
+
+std::string RouteJson(const std::string& name, const std::vector<Bezier>& segments) {
+  return "    {\"name\": \"" + name +
+         "\", \"closed\": true,\n     \"segments\": " + SegmentsJson(segments) + "}";
+}
+
+// An ellipse (radii rx, ry, turned by `angle` radians about its centre) as four cubic Beziers,
+// counter-clockwise from the end of its x axis.
+std::vector<Bezier> Ellipse(double cx, double cy, double rx, double ry, double angle) {
+  const double k = 0.5522847498;  // control distance of a quarter circle
+  const double c = std::cos(angle), s = std::sin(angle);
+  auto at = [&](double x, double y, double out[2]) {
+    out[0] = cx + x * c - y * s;
+    out[1] = cy + x * s + y * c;
+  };
+  const double quarter[4][4][2] = {{{rx, 0}, {rx, k * ry}, {k * rx, ry}, {0, ry}},
+                                   {{0, ry}, {-k * rx, ry}, {-rx, k * ry}, {-rx, 0}},
+                                   {{-rx, 0}, {-rx, -k * ry}, {-k * rx, -ry}, {0, -ry}},
+                                   {{0, -ry}, {k * rx, -ry}, {rx, -k * ry}, {rx, 0}}};
+  std::vector<Bezier> segments(4);
+  for (int q = 0; q < 4; ++q) {
+    for (int i = 0; i < 4; ++i) at(quarter[q][i][0], quarter[q][i][1], segments[q].p[i]);
+  }
+  return segments;
+}
+
+const char* kWalkerModel =
+    "    {\"name\": \"walker\",\n"
+    "     \"mesh\": \"models/walker/walker.md5mesh\",\n"
+    "     \"anims\": [\"models/walker/idle.md5anim\", \"models/walker/walk.md5anim\",\n"
+    "               \"models/walker/run.md5anim\", \"models/walker/wave.md5anim\"]}";
+const char* kLampModel =
+    "    {\"name\": \"lamp\", \"mesh\": \"models/lamp/lamp.md5mesh\", \"anims\": []}";
+
+struct Instance {
+  double x = 0, y = 0, heading = 0;
+  std::string animation = "idle";
+  double time = 0, rate = 1;
+  std::string locomotion = "walk";
+  double speed = 55, turn_radius = 40;
+  int route = -1;
+  double start_delay = 0;
+  bool has_target = false;
+  double target_x = 0, target_y = 0, target_heading = 0;
+  bool lamp = false;
+};
+
+std::string InstanceJson(const Instance& in) {
+  std::string out = "    {\"model\": \"walker\", \"position\": " + Point(in.x, in.y) +
+                    ", \"heading\": " + Num(in.heading) + ",\n     \"animation\": \"" +
+                    in.animation + "\", \"time\": " + Num(in.time) + ", \"rate\": " + Num(in.rate) +
+                    ", \"mode\": \"loop\",\n     \"locomotion\": \"" + in.locomotion +
+                    "\", \"idle\": \"idle\", \"speed\": " + Num(in.speed) +
+                    ", \"turn_radius\": " + Num(in.turn_radius);
+  if (in.route >= 0) {
+    out += ",\n     \"route\": " + std::to_string(in.route) +
+           ", \"route_mode\": \"loop\", \"start_delay\": " + Num(in.start_delay);
+  } else {
+    out += ", \"route\": -1";
+    if (in.start_delay > 0) out += ", \"start_delay\": " + Num(in.start_delay);
+  }
+  if (in.has_target) {
+    out += ",\n     \"target\": {\"x\": " + Num(in.target_x) + ", \"y\": " + Num(in.target_y) +
+           ", \"heading\": " + Num(in.target_heading) + "}";
+  }
+  if (in.lamp) {
+    out +=
+        ",\n     \"attachments\": [{\"model\": \"lamp\", \"joint\": \"tag_hand_r\", "
+        "\"offset\": [0, 0, 0], \"rotation\": [0, 0, 0]}]";
+  }
+  return out + "}";
+}
+
+struct Camera {
+  double x, y, z, yaw, pitch, distance;
+};
+
+std::string SceneJson(const std::vector<std::string>& models,
+                      const std::vector<std::string>& routes,
+                      const std::vector<Instance>& instances, const Camera& camera,
+                      bool show_routes) {
+  std::string out = "{\n  \"version\": 1,\n  \"models\": [\n";
+  for (size_t i = 0; i < models.size(); ++i)
+    out += models[i] + (i + 1 < models.size() ? ",\n" : "\n");
+  out += "  ],\n  \"routes\": [";
+  if (!routes.empty()) out += "\n";
+  for (size_t i = 0; i < routes.size(); ++i)
+    out += routes[i] + (i + 1 < routes.size() ? ",\n" : "\n");
+  out += routes.empty() ? "],\n" : "  ],\n";
+  out += "  \"instances\": [\n";
+  for (size_t i = 0; i < instances.size(); ++i) {
+    out += InstanceJson(instances[i]) + (i + 1 < instances.size() ? ",\n" : "\n");
+  }
+  out += "  ],\n";
+  out += "  \"camera\": {\"target\": [" + Num(camera.x) + ", " + Num(camera.y) + ", " +
+         Num(camera.z) + "], \"yaw\": " + Num(camera.yaw) + ", \"pitch\": " + Num(camera.pitch) +
+         ", \"distance\": " + Num(camera.distance) + "},\n";
+  std::string routes_flag = show_routes ? "true" : "false";
+  out +=
+      "  \"display\": {\"grid\": true, \"skeleton\": false, \"joint_names\": false, "
+      "\"bounds\": false,\n              \"wireframe\": false, \"normals\": false, "
+      "\"routes\": " +
+      routes_flag + ", \"turn_circles\": " + routes_flag + "},\n";
+  out += "  \"time\": 0,\n  \"playing\": true\n}\n";
+  return out;
+}
+
+// Heading (degrees) of a route's start: the first segment's initial tangent.
+double StartHeading(const std::vector<Bezier>& route) {
+  const Bezier& b = route.front();
+  return std::atan2(b.p[1][1] - b.p[0][1], b.p[1][0] - b.p[0][0]) * 180.0 / kPi;
+}
+
+// A small deterministic generator (LCG), so the crowd is the same on every run.
+class Random {
+ public:
+  explicit Random(std::uint32_t seed) : state_(seed) {}
+  double Uniform(double lo, double hi) {
+    state_ = state_ * 1664525u + 1013904223u;
+    return lo + (hi - lo) * (static_cast<double>(state_ >> 8) / 16777216.0);
+  }
+
+ private:
+  std::uint32_t state_;
+};
+
+}  // namespace
+
+std::string DefaultSceneJson() {
+  // Two lobes meeting at the origin: out to the north-east, round the right lobe clockwise, back
+  // through the origin heading north-west, round the left lobe counter-clockwise.
+  std::vector<Bezier> figure8 = {{{{0, 0}, {60, 60}, {220, 110}, {220, 0}}},
+                                 {{{220, 0}, {220, -110}, {60, -60}, {0, 0}}},
+                                 {{{0, 0}, {-60, 60}, {-220, 110}, {-220, 0}}},
+                                 {{{-220, 0}, {-220, -110}, {-60, -60}, {0, 0}}}};
+  Instance walker;
+  walker.heading = StartHeading(figure8);
+  walker.route = 0;
+  walker.start_delay = 3;
+  return SceneJson({kWalkerModel}, {RouteJson("figure8", figure8)}, {walker},
+                   {0, 0, 35, 30, 25, 520}, true);
+}
+
+std::string TurnsSceneJson() {
+  // Side by side, facing +x; the goal is behind them to the left, facing back.
+  const double radius[3] = {20, 60, 120};
+  std::vector<Instance> walkers;
+  for (int i = 0; i < 3; ++i) {
+    Instance w;
+    w.x = 0;
+    w.y = -80.0 + 80.0 * i;
+    w.heading = 0;
+    w.turn_radius = radius[i];
+    w.has_target = true;
+    w.target_x = -60;
+    w.target_y = 260;
+    w.target_heading = 180;
+    w.start_delay = 1;
+    walkers.push_back(w);
+  }
+  return SceneJson({kWalkerModel}, {}, walkers, {0, 90, 35, -60, 55, 700}, true);
+}
+
+std::string AttachSceneJson() {
+  std::vector<Bezier> loop = Ellipse(0, 0, 160, 110, 0);
+  Instance walking;
+  walking.x = loop.front().p[0][0];
+  walking.y = loop.front().p[0][1];
+  walking.heading = StartHeading(loop);
+  walking.route = 0;
+  walking.lamp = true;
+  Instance standing;
+  standing.heading = -30;
+  standing.lamp = true;
+  return SceneJson({kWalkerModel, kLampModel}, {RouteJson("loop", loop)}, {standing, walking},
+                   {0, 0, 35, 20, 22, 380}, true);
+}
+
+std::string CrowdSceneJson() {
+  Random random(20240601u);
+  std::vector<std::string> routes;
+  std::vector<Instance> walkers;
+  const int count = 50;
+  for (int i = 0; i < count; ++i) {
+    // A jittered 10 x 5 layout of loops, each with its own size, shape and direction.
+    double cx = (i % 10 - 4.5) * 260.0 + random.Uniform(-50, 50);
+    double cy = (i / 10 - 2.0) * 300.0 + random.Uniform(-50, 50);
+    bool runner = i % 7 == 3;
+    double rx = random.Uniform(70, 130) * (runner ? 1.3 : 1.0);
+    double ry = random.Uniform(50, 110) * (runner ? 1.3 : 1.0);
+    double angle = random.Uniform(0, kPi);
+    std::vector<Bezier> loop = Ellipse(cx, cy, rx, ry, angle);
+    if (i % 2) {  // every other loop runs clockwise
+      std::vector<Bezier> reversed;
+      for (auto it = loop.rbegin(); it != loop.rend(); ++it) {
+        Bezier b;
+        for (int k = 0; k < 4; ++k) {
+          b.p[k][0] = it->p[3 - k][0];
+          b.p[k][1] = it->p[3 - k][1];
+        }
+        reversed.push_back(b);
+      }
+      loop = reversed;
+    }
+    routes.push_back(RouteJson("loop" + std::to_string(i), loop));
+    Instance w;
+    w.x = loop.front().p[0][0];
+    w.y = loop.front().p[0][1];
+    w.heading = StartHeading(loop);
+    w.route = i;
+    w.locomotion = runner ? "run" : "walk";
+    w.speed = runner ? 150 : std::round(random.Uniform(42, 68));
+    w.turn_radius = runner ? 60 : 35;
+    w.start_delay = std::round(random.Uniform(0, 4) * 10) / 10;
+    w.time = std::round(random.Uniform(0, 6) * 10) / 10;
+    walkers.push_back(w);
+  }
+  return SceneJson({kWalkerModel}, routes, walkers, {0, 0, 35, 25, 40, 1900}, false);
+}
+
+}  // namespace md5stage::assetgen
