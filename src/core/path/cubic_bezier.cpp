@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/path/fast_atan2.h"
+#include "core/path/sorted_search.h"
 
 namespace md5stage {
 namespace {
@@ -138,19 +139,18 @@ void CubicBezier::Refine(double a, double b, double whole, double tolerance, int
 double CubicBezier::DistanceAtParameter(double t) const {
   if (!(t > 0.0)) return 0.0;
   if (t >= 1.0) return length();
-  auto it = std::upper_bound(knots_.begin(), knots_.end(), t,
-                             [](double value, const Knot& knot) { return value < knot.t; });
-  const Knot& k0 = *(it - 1);
+  const Knot& k0 = knots_[LastNotAbove(knots_.data(), knots_.size() - 1, t,
+                                        [](const Knot& knot) { return knot.t; })];
   return k0.distance + IntegrateSpeed(k0.t, t);
 }
 
 double CubicBezier::ParameterAtDistance(double distance) const {
   if (!(distance > 0.0)) return 0.0;
   if (distance >= length()) return 1.0;
-  auto it = std::upper_bound(knots_.begin(), knots_.end(), distance,
-                             [](double value, const Knot& knot) { return value < knot.distance; });
-  const Knot& k0 = *(it - 1);
-  const Knot& k1 = *it;
+  const std::size_t i = LastNotAbove(knots_.data(), knots_.size() - 1, distance,
+                                     [](const Knot& knot) { return knot.distance; });
+  const Knot& k0 = knots_[i];
+  const Knot& k1 = knots_[i + 1];
   const double width = k1.t - k0.t;
   const double remaining = distance - k0.distance;
   const double span = k1.distance - k0.distance;

@@ -8,6 +8,8 @@
 #include <string>
 #include <utility>
 
+#include "core/path/sorted_search.h"
+
 namespace md5stage {
 namespace {
 
@@ -145,9 +147,8 @@ Pose2 Route::Sample(double distance) const {
   if (!(distance >= 0.0)) distance = 0.0;
   // Last segment starting at or before the distance; zero-length segments share their start with
   // the next one, so they are skipped, except at the very end.
-  const auto begin = segment_starts_.begin();
-  const auto last = begin + static_cast<std::ptrdiff_t>(pieces_.size());
-  std::size_t i = static_cast<std::size_t>(std::upper_bound(begin, last, distance) - begin) - 1;
+  std::size_t i = LastNotAbove(segment_starts_.data(), pieces_.size(), distance,
+                               [](double start) { return start; });
   while (i > 0 && !(segment_starts_[i + 1] > segment_starts_[i])) --i;
   return SampleSegment(i, distance - segment_starts_[i]);
 }
