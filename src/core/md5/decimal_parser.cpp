@@ -4,6 +4,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "ParseEightDigits assumes a little-endian host (x86, ARM, wasm)"
+#endif
+
 namespace md5stage::md5 {
 namespace {
 
