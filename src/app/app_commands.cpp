@@ -9,6 +9,43 @@
 #include "core/scene/share_link.h"
 
 namespace md5stage::app {
+namespace {
+
+// Where the scene clock stands for its characters with somewhere to go: whether all have arrived
+// (never on looping routes), when the last one-way plan ends, and whether any repeats for ever.
+// Embeds use it for their timeline, loop range and "finished" event.
+struct SceneClock {
+  bool finished = false;
+  double end = -1.0;  // < 0: no character arrives anywhere
+  bool repeats = false;
+};
+
+SceneClock MeasureSceneClock(const std::vector<Character>& characters, double time) {
+  SceneClock clock;
+  bool any_moving_kind = false, all_arrived = true;
+  for (const Character& character : characters) {
+    const Locomotion& locomotion = character.locomotion;
+    if (!locomotion.enabled) continue;
+    any_moving_kind = true;
+    all_arrived = all_arrived && locomotion.follower.ArrivedAt(time);
+    const double length = locomotion.follower.PlanLength();
+    if (!std::isfinite(length)) {
+      clock.repeats = clock.repeats || locomotion.speed > 0.0;
+    } else if (locomotion.speed > 0.0) {
+      clock.end = std::max(clock.end, locomotion.plan_start + length / locomotion.speed);
+    }
+  }
+  clock.finished = any_moving_kind && all_arrived;
+  return clock;
+}
+
+void SetClock(const SceneClock& clock, JsonValue& reply) {
+  reply.Set("finished", clock.finished);
+  reply.Set("scene_end", clock.end >= 0.0 ? JsonValue(clock.end) : JsonValue());
+  reply.Set("scene_repeats", clock.repeats);
+}
+
+}  // namespace
 
 // ---- the page's commands -------------------------------------------------------------------------
 
@@ -87,13 +124,7 @@ JsonValue App::State() const {
   state.Set("scene_time", scene_time_);
   state.Set("scene_playing", scene_playing_);
   // Finished: every character with somewhere to go has arrived (never, on looping routes).
-  bool any_moving_kind = false, all_arrived = true;
-  for (const Character& character : characters_) {
-    if (!character.locomotion.enabled) continue;
-    any_moving_kind = true;
-    all_arrived = all_arrived && character.locomotion.follower.ArrivedAt(scene_time_);
-  }
-  state.Set("finished", any_moving_kind && all_arrived);
+  SetClock(MeasureSceneClock(characters_, scene_time_), state);
   state.Set("panels", panels_visible_);
   state.Set("routes", RoutesJson());
   state.Set("selected", selected_);
@@ -128,6 +159,15 @@ JsonValue App::State() const {
 JsonValue App::Call(const JsonValue& command) {
   const std::string name = StringOr(command, "cmd", "");
   if (name == "state") return State();
+  if (name == "clock") {  // the few fields an embed reads every frame, without the whole state
+    JsonValue reply = Reply(true);
+    reply.Set("frame", static_cast<double>(frame_));
+    reply.Set("scene_time", scene_time_);
+    reply.Set("scene_playing", scene_playing_);
+    SetClock(MeasureSceneClock(characters_, scene_time_), reply);
+    reply.Set("last_error", last_error_.empty() ? JsonValue() : JsonValue(last_error_));
+    return reply;
+  }
   if (name == "loadQueued") return LoadQueuedFiles();
   if (name == "reportError") {
     SetError(StringOr(command, "message", ""));
