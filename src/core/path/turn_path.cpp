@@ -44,7 +44,7 @@ TurnPath StartPath(const Pose2& from) {
 // the directions of the headings before and after it.
 void AppendArc(TurnPath* path, double radius, double signed_angle, Heading2 from, Heading2 to) {
   TurnSegment& segment = path->segments[path->segment_count++];
-  const double side = signed_angle < 0.0 ? -1.0 : 1.0;
+  const double side = std::copysign(1.0, signed_angle);
   const Pose2 start = path->end;
   segment.kind = TurnSegment::Kind::kArc;
   segment.start = start;
@@ -177,79 +177,93 @@ bool MakeFrame(const Pose2& from, const Pose2& to, double radius, DubinsFrame* f
   return true;
 }
 
-// Solves one word. False when it cannot connect the poses, or when its length (in units of r)
-// cannot be below `bound` (the straight or middle piece alone is a lower bound, found before the
-// costlier atan2).
-bool SolveWord(Word word, const DubinsFrame& f, double bound, WordSolution* out) {
+// The straight words are computed from the vector between the two circle centres, not from
+// p² = 2 + d² - ..., whose cancellation leaves ~1e-8 of noise in p. Centres within kTouch of
+// coinciding (or of touching, for the cross tangents) are treated as exactly so: that moves the
+// path by at most kTouch·r, while the noise could add or drop a full turn.
+constexpr double kTouch = 1e-12;
+
+// Each solver returns false when its word cannot connect the poses, or when its length (units
+// of r) cannot be below `bound`: the straight or middle piece alone is a lower bound, known
+// before the costlier atan2. side: +1 for the L-first word of the pair, -1 for its mirror.
+
+// LSL (side +1) and RSR (side -1).
+inline bool SolveSameSide(double side, const DubinsFrame& f, double bound, WordSolution* out) {
+  const double x = f.d + side * (f.sa - f.sb);
+  const double y = side * (f.cb - f.ca);
+  const double distance = std::sqrt(x * x + y * y);
+  if (distance >= bound) return false;
+  out->middle_known = true;
+  if (distance <= kTouch) {  // one circle: turn once
+    out->t = 0.0;
+    out->p = 0.0;
+    out->q = ArcAngle(side * (f.h1 - f.h0));
+    out->middle = f.dir0;
+    return true;
+  }
+  const glm::dvec2 w = f.ToWorld(x, y);
+  const double turn = FastAtan2(w.y, w.x);  // heading of the straight piece
+  out->t = ArcAngle(side * (turn - f.h0));
+  out->p = distance;
+  out->q = ArcAngle(side * (f.h1 - turn));
+  out->middle = {w.y / distance, w.x / distance};
+  return true;
+}
+
+// LSR (side +1) and RSL (side -1).
+inline bool SolveCross(double side, const DubinsFrame& f, double bound, WordSolution* out) {
+  const double x = f.d + side * (f.sa + f.sb);
+  const double y = -side * (f.ca + f.cb);
+  const double distance = std::sqrt(x * x + y * y);
+  const double gap = distance - 2.0;  // the cross tangent needs the circles apart
+  if (gap < -kTouch) return false;
+  const double len = gap <= kTouch ? 0.0 : std::sqrt(gap * (distance + 2.0));
+  if (len >= bound) return false;
+  // atan2(y, x) - atan2(-2·side, len) as one atan2 of the rotated vector.
+  const glm::dvec2 w = f.ToWorld(x * len - side * 2.0 * y, y * len + side * 2.0 * x);
+  const double turn = FastAtan2(w.y, w.x);
+  const double norm = std::sqrt(w.x * w.x + w.y * w.y);
+  out->t = ArcAngle(side * (turn - f.h0));
+  out->p = len;
+  out->q = ArcAngle(side * (turn - f.h1));
+  out->middle_known = true;
+  out->middle = {w.y / norm, w.x / norm};
+  return true;
+}
+
+// LRL (side +1, of the outer arcs) and RLR (side -1).
+inline bool SolveThreeArcs(double side, const DubinsFrame& f, double bound, WordSolution* out) {
   const double d = f.d;
-  // The straight words are computed from the vector between the two circle centres, not from
-  // p² = 2 + d² - ..., whose cancellation leaves ~1e-8 of noise in p. Centres within kTouch of
-  // coinciding (or of touching, for the cross tangents) are treated as exactly so: that moves
-  // the path by at most kTouch·r, while the noise could add or drop a full turn.
-  constexpr double kTouch = 1e-12;
+  double c = (6.0 - d * d + 2.0 * f.cab - 2.0 * d * side * (f.sa - f.sb)) / 8.0;
+  if (std::abs(c) > 1.0) {
+    if (std::abs(c) > 1.0 + 1e-12) return false;
+    c = c > 0.0 ? 1.0 : -1.0;
+  }
+  const double middle = WrapTwoPi(kTwoPi - std::acos(c));
+  if (middle >= bound) return false;
+  const glm::dvec2 w = f.ToWorld(d + side * (f.sa - f.sb), -side * (f.ca - f.cb));
+  const double psi = FastAtan2(w.y, w.x);
+  out->t = ArcAngle(-side * (f.h0 - psi) + 0.5 * middle);
+  out->p = middle;
+  out->q = ArcAngle(side * (f.h1 - f.h0) - out->t + middle);
+  out->middle_known = false;
+  return true;
+}
+
+bool SolveWord(Word word, const DubinsFrame& f, double bound, WordSolution* out) {
   switch (word) {
     case kLSL:
-    case kRSR: {
-      const double side = word == kLSL ? 1.0 : -1.0;
-      const double x = d + side * (f.sa - f.sb);
-      const double y = side * (f.cb - f.ca);
-      const double distance = std::sqrt(x * x + y * y);
-      if (distance >= bound) return false;
-      out->middle_known = true;
-      if (distance <= kTouch) {  // one circle: turn once
-        out->t = 0.0;
-        out->p = 0.0;
-        out->q = ArcAngle(side * (f.h1 - f.h0));
-        out->middle = f.dir0;
-        return true;
-      }
-      const glm::dvec2 w = f.ToWorld(x, y);
-      const double turn = FastAtan2(w.y, w.x);  // heading of the straight piece
-      out->t = ArcAngle(side * (turn - f.h0));
-      out->p = distance;
-      out->q = ArcAngle(side * (f.h1 - turn));
-      out->middle = {w.y / distance, w.x / distance};
-      return true;
-    }
+      return SolveSameSide(1.0, f, bound, out);
+    case kRSR:
+      return SolveSameSide(-1.0, f, bound, out);
     case kLSR:
-    case kRSL: {
-      const double side = word == kLSR ? 1.0 : -1.0;
-      const double x = d + side * (f.sa + f.sb);
-      const double y = -side * (f.ca + f.cb);
-      const double distance = std::sqrt(x * x + y * y);
-      const double gap = distance - 2.0;  // the cross tangent needs the circles apart
-      if (gap < -kTouch) return false;
-      const double len = gap <= kTouch ? 0.0 : std::sqrt(gap * (distance + 2.0));
-      if (len >= bound) return false;
-      // atan2(y, x) - atan2(-2·side, len) as one atan2 of the rotated vector.
-      const glm::dvec2 w = f.ToWorld(x * len - side * 2.0 * y, y * len + side * 2.0 * x);
-      const double turn = FastAtan2(w.y, w.x);
-      const double norm = std::sqrt(w.x * w.x + w.y * w.y);
-      out->t = ArcAngle(side * (turn - f.h0));
-      out->p = len;
-      out->q = ArcAngle(side * (turn - f.h1));
-      out->middle_known = true;
-      out->middle = {w.y / norm, w.x / norm};
-      return true;
-    }
+      return SolveCross(1.0, f, bound, out);
+    case kRSL:
+      return SolveCross(-1.0, f, bound, out);
+    case kLRL:
+      return SolveThreeArcs(1.0, f, bound, out);
     case kRLR:
-    case kLRL: {
-      const double side = word == kLRL ? 1.0 : -1.0;  // of the outer arcs
-      double c = (6.0 - d * d + 2.0 * f.cab - 2.0 * d * side * (f.sa - f.sb)) / 8.0;
-      if (std::abs(c) > 1.0) {
-        if (std::abs(c) > 1.0 + 1e-12) return false;
-        c = c > 0.0 ? 1.0 : -1.0;
-      }
-      const double middle = WrapTwoPi(kTwoPi - std::acos(c));
-      if (middle >= bound) return false;
-      const glm::dvec2 w = f.ToWorld(d + side * (f.sa - f.sb), -side * (f.ca - f.cb));
-      const double psi = FastAtan2(w.y, w.x);
-      out->t = ArcAngle(-side * (f.h0 - psi) + 0.5 * middle);
-      out->p = middle;
-      out->q = ArcAngle(side * (f.h1 - f.h0) - out->t + middle);
-      out->middle_known = false;
-      return true;
-    }
+      return SolveThreeArcs(-1.0, f, bound, out);
     default:
       return false;
   }
@@ -389,17 +403,25 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
   int best = -1;
   double best_sum = kInfinity;
   WordSolution best_solution;
-  for (int w = 0; w < kWordCount; ++w) {
-    // Three-arc words need the outer circles within 4r of each other, so d <= 4.
-    if (w >= kRLR && frame.d > 4.0 + 1e-9) break;
-    WordSolution solution;
-    if (!SolveWord(static_cast<Word>(w), frame, best_sum, &solution)) continue;
+  WordSolution solution;
+  auto consider = [&](Word word, bool solved) {
+    if (!solved) return;
     const double sum = solution.t + solution.p + solution.q;
     if (sum < best_sum) {
-      best = w;
+      best = word;
       best_sum = sum;
       best_solution = solution;
     }
+  };
+  // Spelled out (not a loop over SolveWord) so each solver is inlined with its side constant.
+  consider(kLSL, SolveSameSide(1.0, frame, best_sum, &solution));
+  consider(kLSR, SolveCross(1.0, frame, best_sum, &solution));
+  consider(kRSL, SolveCross(-1.0, frame, best_sum, &solution));
+  consider(kRSR, SolveSameSide(-1.0, frame, best_sum, &solution));
+  // Three-arc words need the outer circles within 4r of each other, so d <= 4.
+  if (frame.d <= 4.0 + 1e-9) {
+    consider(kRLR, SolveThreeArcs(-1.0, frame, best_sum, &solution));
+    consider(kLRL, SolveThreeArcs(1.0, frame, best_sum, &solution));
   }
   if (best < 0) return StartPath(from);
   return BuildWord(from, frame, radius, static_cast<Word>(best), best_solution);
