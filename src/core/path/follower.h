@@ -49,6 +49,11 @@ class Follower {
   const TurnPath& approach() const { return approach_; }
   const Route* route() const { return route_.get(); }
   RouteMode route_mode() const { return mode_; }
+  // The turn paths joining a repeating route's ends (empty paths when unused): kLoop drives from
+  // the end back to the start; kPingPong turns round at the end, then at the start.
+  const TurnPath& loop_back() const { return loop_back_; }
+  const TurnPath& turn_at_end() const { return turn_at_end_; }
+  const TurnPath& turn_at_start() const { return turn_at_start_; }
   // Length of a non-repeating plan; infinity for looping and ping-pong routes.
   double PlanLength() const;
 

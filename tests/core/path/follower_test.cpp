@@ -11,6 +11,8 @@
 #include <random>
 #include <vector>
 
+#include "core/path/route_json.h"
+
 namespace md5stage {
 namespace {
 
@@ -199,6 +201,20 @@ TEST(Follower, PingPongTurnsRoundAndTravelsTheRouteBackwards) {
     }
   }
   EXPECT_TRUE(checked);
+}
+
+TEST(Follower, FollowsARouteReadFromJson) {
+  Result<Route> read =
+      ReadRouteJson("r.json", R"({"segments":[{"line":[[0,0],[40,0]]},{"line":[[40,0],[40,0]]},
+                               {"bezier":[[40,0],[60,0],[80,20],[80,40]]}]})");
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  const auto route = std::make_shared<const Route>(std::move(read).value());
+  Follower follower({{0, 0}, 0.0}, 10.0, 8.0);
+  ASSERT_TRUE(follower.FollowRoute(0.0, route, RouteMode::kLoop).ok());
+  EXPECT_GT(follower.loop_back().length, 0.0);  // open route: drives back to its start
+  EXPECT_EQ(follower.turn_at_end().segment_count, 0);
+  EXPECT_NEAR(follower.PoseAt(2.5).position.x, 20.0, 1e-9);
+  ExpectNoJumps(follower, 0.0, 2 * (route->length() + follower.loop_back().length) / 8.0, 10.0);
 }
 
 TEST(Follower, StopRestsWhereTheUnitIs) {
