@@ -185,6 +185,22 @@ run_browser_tests() {
   fi
 }
 
+# Each harness for a short time (CI: 60 s each); tests/fuzz/run.sh writes build/fuzz/results.json.
+run_fuzz_smoke() {
+  [ -f "$ROOT/tests/fuzz/run.sh" ] || return 0
+  log "fuzzing each harness for ${FUZZ_SECONDS:-60} s"
+  local report="$BUILD/fuzz/results.json"
+  rm -f "$report"
+  bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${FUZZ_SECONDS:-60}" || true
+  if [ -f "$report" ]; then
+    PASSED=$((PASSED + $(node -e "console.log(require('$report').passed)")))
+    FAILED=$((FAILED + $(node -e "console.log(require('$report').failed)")))
+  else
+    echo "fuzz runner produced no report" >&2
+    FAILED=$((FAILED + 1))
+  fi
+}
+
 cmd="${1:-build}"
 case "$cmd" in
   build)
@@ -200,6 +216,7 @@ case "$cmd" in
     build_all
     run_native_tests
     run_sanitizer_tests
+    run_fuzz_smoke
     run_browser_tests
     echo "$PASSED passed, $FAILED failed"
     [ "$FAILED" -eq 0 ] ;;
