@@ -1,10 +1,22 @@
 // md5stage page glue: checks WebGL2, loads the wasm module, moves dropped/picked/fetched files
 // into the wasm heap and exposes window.md5stage. Decisions (parsing, validation, binding) are
-// made in C++; this file only moves bytes and events.
+// made in C++; this file only moves bytes and events. It also serves embeds (embed.html, or
+// index.html?embed): <script src="main.js" data-mode="embed"> hides the C++ panels, and
+// embed.js adds the overlay and the postMessage protocol on top of window.md5stage.
+//
+// Events for the embed and other listeners, dispatched on window:
+//   md5stage:loaded {from: 'url' | 'api', result}   a scene opened
+//   md5stage:error  {message}                        something the page reports (also in the UI)
+// Nothing from a URL or a scene is ever evaluated or inserted as HTML: text goes to textContent
+// and input values only.
 'use strict';
 
 (function () {
   const MAX_FILE_BYTES = 256 * 1024 * 1024;
+  const DEMO_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+  const thisScript = document.currentScript;
+  const query = new URLSearchParams(window.location.search);
+  const embedMode = (thisScript && thisScript.dataset.mode === 'embed') || query.has('embed');
   const messageBox = document.getElementById('message');
   const progressBox = document.getElementById('progress');
 
@@ -13,8 +25,52 @@
     messageBox.hidden = false;
   }
   function showProgress(text) {
+    if (!progressBox) return;
     progressBox.textContent = text;
     progressBox.hidden = !text;
+  }
+
+  // A small notice over the canvas (errors from URLs, "link copied"): the scene keeps running
+  // under it. An optional read-only field holds text to copy by hand when the clipboard refuses.
+  let noticeTimer = 0;
+  function notice(text, { kind = 'info', copyText = null, seconds = 0 } = {}) {
+    let box = document.getElementById('notice');
+    if (!box) {
+      box = document.createElement('div');
+      box.id = 'notice';
+      box.setAttribute('role', 'status');
+      const label = document.createElement('span');
+      label.className = 'notice-text';
+      const field = document.createElement('input');
+      field.className = 'notice-copy';
+      field.readOnly = true;
+      field.setAttribute('aria-label', 'text to copy');
+      const close = document.createElement('button');
+      close.className = 'notice-close';
+      close.type = 'button';
+      close.textContent = '\u00d7';
+      close.setAttribute('aria-label', 'close');
+      close.addEventListener('click', () => { box.hidden = true; });
+      box.append(label, field, close);
+      document.body.appendChild(box);
+    }
+    clearTimeout(noticeTimer);
+    box.dataset.kind = kind;
+    box.querySelector('.notice-text').textContent = text;
+    const field = box.querySelector('.notice-copy');
+    field.hidden = copyText === null;
+    field.value = copyText === null ? '' : copyText;
+    box.hidden = false;
+    if (copyText !== null) field.select();
+    if (seconds > 0) noticeTimer = setTimeout(() => { box.hidden = true; }, seconds * 1000);
+  }
+  function hideNotice(kind) {
+    const box = document.getElementById('notice');
+    if (box && (!kind || box.dataset.kind === kind)) box.hidden = true;
+  }
+
+  function emit(name, detail) {
+    window.dispatchEvent(new CustomEvent(`md5stage:${name}`, { detail }));
   }
 
   let resolveReady, rejectReady;
@@ -23,16 +79,35 @@
 
   function fail(text) {
     showMessage(text);
+    emit('error', { message: text });
     rejectReady(new Error(text));
   }
 
   let started = false;
   let startError = null;
 
+  // Commands travel through the wasm heap, not ccall's string argument: ccall copies strings onto
+  // the wasm stack, which a scene or a hostile link of a megabyte would overflow.
+  const encoder = new TextEncoder();
   function call(command) {
     if (!started) return { ok: false, error: startError || 'not started' };
-    const reply = Module.ccall('md5stage_call', 'string', ['string'], [JSON.stringify(command)]);
-    return JSON.parse(reply);
+    const bytes = encoder.encode(JSON.stringify(command));
+    const pointer = Module._malloc(bytes.length + 1);
+    if (!pointer) return { ok: false, error: `not enough memory for a command of ${bytes.length} bytes` };
+    Module.HEAPU8.set(bytes, pointer);
+    Module.HEAPU8[pointer + bytes.length] = 0;
+    try {
+      return JSON.parse(Module.ccall('md5stage_call', 'string', ['number'], [pointer]));
+    } finally {
+      Module._free(pointer);
+    }
+  }
+
+  // A problem the person should see: in the C++ status line, in the notice, and as an event.
+  function report(message) {
+    call({ cmd: 'reportError', message });
+    notice(message, { kind: 'error' });
+    emit('error', { message });
   }
 
   function readFile(file, index, count) {
@@ -99,7 +174,7 @@
     return reply;
   }
 
-  // Drag and drop: files or whole folders.
+  // Drag and drop: files or whole folders (not in embeds: they show what the link says).
   async function entriesToFiles(entry, out) {
     if (entry.isFile) {
       await new Promise((resolve) => entry.file((file) => { out.push(file); resolve(); }, resolve));
@@ -113,116 +188,290 @@
     }
   }
 
-  window.addEventListener('dragover', (event) => { event.preventDefault(); });
-  window.addEventListener('drop', async (event) => {
-    event.preventDefault();
-    const items = event.dataTransfer && event.dataTransfer.items;
-    const files = [];
-    if (items && items.length && items[0].webkitGetAsEntry) {
-      const entries = Array.from(items).map((item) => item.webkitGetAsEntry()).filter(Boolean);
-      for (const entry of entries) await entriesToFiles(entry, files);
-    } else if (event.dataTransfer) {
-      files.push(...event.dataTransfer.files);
-    }
-    if (files.length) loadFiles(files);
-  });
+  if (!embedMode) {
+    window.addEventListener('dragover', (event) => { event.preventDefault(); });
+    window.addEventListener('drop', async (event) => {
+      event.preventDefault();
+      const items = event.dataTransfer && event.dataTransfer.items;
+      const files = [];
+      if (items && items.length && items[0].webkitGetAsEntry) {
+        const entries = Array.from(items).map((item) => item.webkitGetAsEntry()).filter(Boolean);
+        for (const entry of entries) await entriesToFiles(entry, files);
+      } else if (event.dataTransfer) {
+        files.push(...event.dataTransfer.files);
+      }
+      if (files.length) loadFiles(files);
+    });
+  }
 
   const picker = document.getElementById('file-picker');
-  picker.addEventListener('change', () => {
-    loadFiles(picker.files);
-    picker.value = '';
-  });
+  if (picker) {
+    picker.addEventListener('change', () => {
+      loadFiles(picker.files);
+      picker.value = '';
+    });
+  }
+
+  // Fetches one file with byte progress. Errors say what went wrong in words a person can act on.
+  async function fetchBytes(url, label, index, count) {
+    const prefix = `Fetching ${label}${count > 1 ? ` (${index + 1}/${count})` : ''}`;
+    showProgress(prefix);
+    let response;
+    try {
+      response = await fetch(url, { mode: 'cors', credentials: 'omit' });
+    } catch (error) {
+      throw new Error('the server is unreachable or does not allow cross-origin requests ' +
+                      '(it must answer with an Access-Control-Allow-Origin header)');
+    }
+    if (!response.ok) throw new Error(`HTTP ${response.status}${response.statusText ? ' ' + response.statusText : ''}`);
+    const total = Number(response.headers.get('Content-Length')) || 0;
+    if (total > MAX_FILE_BYTES) throw new Error(`${total} bytes is more than the ${MAX_FILE_BYTES} byte limit`);
+    if (!response.body || !response.body.getReader) return new Uint8Array(await response.arrayBuffer());
+    const reader = response.body.getReader();
+    const chunks = [];
+    let received = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.length;
+      if (received > MAX_FILE_BYTES) {
+        reader.cancel();
+        throw new Error(`more than the ${MAX_FILE_BYTES} byte limit`);
+      }
+      chunks.push(value);
+      const amount = total ? `${Math.min(99, Math.floor(100 * received / total))}%` : `${Math.round(received / 1024)} KB`;
+      showProgress(`${prefix}: ${amount}`);
+    }
+    const bytes = new Uint8Array(received);
+    let offset = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, offset);
+      offset += chunk.length;
+    }
+    return bytes;
+  }
+
+  // One scene load at a time: a second request waits for the first (pending scenes are single).
+  let loadQueue = Promise.resolve();
+  function serialized(task) {
+    const run = loadQueue.then(task, task);
+    loadQueue = run.catch(() => {});
+    return run;
+  }
 
   // A scene (object or JSON text): C++ validates it and says which files to fetch; they are
-  // fetched and loaded; then C++ replaces the current scene. Any failure leaves the scene as it was.
-  async function loadScene(scene) {
+  // fetched and loaded; then C++ replaces the current scene. Returns {ok, error}; reports nothing.
+  async function openScene(scene, afterApply) {
     await ready;
     let object = scene;
     if (typeof scene === 'string') {
       try {
         object = JSON.parse(scene);
       } catch (error) {
-        const message = `scene: error: not JSON: ${error.message}`;
-        call({ cmd: 'reportError', message });
-        return { ok: false, error: message };
+        return { ok: false, error: `scene: error: not JSON: ${error.message}` };
       }
     }
     const prepared = call({ cmd: 'prepareScene', scene: object });
-    if (!prepared.ok) {
-      call({ cmd: 'reportError', message: prepared.error });
-      return prepared;
-    }
+    if (!prepared.ok) return prepared;
     const files = [];
     for (let i = 0; i < prepared.files.length; i++) {
       const file = prepared.files[i];
-      showProgress(`Fetching ${file.source} (${i + 1}/${prepared.files.length})`);
+      const name = file.source.split(/[?#]/)[0].split('/').pop();
       try {
-        const response = await fetch(file.url, { mode: 'cors', credentials: 'omit' });
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        files.push({ name: file.source.split('/').pop().split('?')[0], bytes: new Uint8Array(await response.arrayBuffer()), source: file.source });
+        files.push({ name, bytes: await fetchBytes(file.url, name, i, prepared.files.length), source: file.source });
       } catch (error) {
         showProgress('');
-        const message = `${file.source}: error: could not be fetched (${error.message})`;
-        call({ cmd: 'reportError', message });
-        return { ok: false, error: message };
+        return { ok: false, error: `${file.source}: error: could not be fetched: ${error.message}` };
       }
     }
     showProgress('');
     if (files.length) {
       const loaded = await loadFiles(files);
       if (!loaded.ok) return { ok: false, error: loaded.errors.join('\n') };
+      await fetchTextures(loaded.texture_requests);
     }
-    return call({ cmd: 'applyScene' });
+    const applied = call({ cmd: 'applyScene' });
+    if (applied.ok && afterApply) afterApply();
+    return applied;
   }
 
-  async function loadDemo(name) {
-    if (!/^[A-Za-z0-9_-]{1,64}$/.test(name)) {
-      const message = `demo: error: '${String(name).slice(0, 64)}' is not a demo name`;
-      call({ cmd: 'reportError', message });
-      return { ok: false, error: message };
+  // Each request lists candidate paths (assets-relative or https) for one texture; the first that
+  // can be fetched is loaded. A missing texture is not an error: the model shows a plain material.
+  async function fetchTextures(requests) {
+    const images = [];
+    for (const candidates of requests || []) {
+      for (const source of candidates) {
+        const url = source.startsWith('https://') ? source : 'assets/' + source;
+        try {
+          const response = await fetch(url, { mode: 'cors', credentials: 'omit' });
+          if (!response.ok) continue;
+          images.push({ name: source.split('/').pop(), bytes: new Uint8Array(await response.arrayBuffer()), source });
+          break;
+        } catch (error) {
+          // try the next candidate
+        }
+      }
     }
+    if (images.length) await loadFiles(images);
+  }
+
+  async function fetchDemo(name) {
+    if (typeof name !== 'string' || !DEMO_NAME.test(name)) {
+      return { ok: false, error: `demo: error: '${String(name).slice(0, 64)}' is not a demo name (letters, digits, - and _)` };
+    }
+    let text;
     try {
-      const response = await fetch(`assets/scenes/${name}.json`);
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      return loadScene(await response.text());
+      text = new TextDecoder().decode(await fetchBytes(`assets/scenes/${name}.json`, `demo '${name}'`, 0, 1));
     } catch (error) {
-      const message = `demo '${name}': error: could not be fetched (${error.message})`;
-      call({ cmd: 'reportError', message });
-      return { ok: false, error: message };
+      showProgress('');
+      return { ok: false, error: `demo '${name}': error: could not be fetched: ${error.message}` };
     }
+    showProgress('');
+    return openScene(text);
+  }
+
+  // #model=URL&anim=URL&anim=...: the model and its animations as a one-model scene, so that C++
+  // decides which sources are allowed (https URLs and assets paths) and the model counts as a URL
+  // model that can travel in links. Animation URLs may be relative to the model's URL.
+  function modelScene(mesh, anims) {
+    const resolve = (anim) => {
+      if (/^https:\/\//i.test(mesh)) {
+        try { return new URL(anim, mesh).href; } catch (error) { return anim; }
+      }
+      if (!/^[a-z][a-z0-9+.-]*:|^\//i.test(anim) && !/^[a-z][a-z0-9+.-]*:/i.test(mesh)) {
+        return mesh.slice(0, mesh.lastIndexOf('/') + 1) + anim;
+      }
+      return anim;
+    };
+    const stem = (source) => source.split(/[?#]/)[0].split('/').pop().replace(/\.[^.]*$/, '');
+    const sources = anims.map(resolve);
+    const name = stem(mesh) || 'model';
+    const instance = { model: name };
+    if (sources.length) instance.animation = stem(sources[0]);
+    return { version: 1, models: [{ name, mesh, anims: sources }], instances: [instance] };
+  }
+  async function openModel(mesh, anims) {
+    const result = await openScene(modelScene(mesh, anims), () => call({ cmd: 'frame', instance: 0 }));
+    // Positions in the made-up scene's JSON mean nothing to the person who wrote the URL.
+    if (!result.ok) result.error = `#model: ${String(result.error).replace(/^scene:\d+:\d+: /, '')}`;
+    return result;
+  }
+
+  function openLink(payload) {
+    const decoded = call({ cmd: 'decodeLink', payload: String(payload) });
+    return decoded.ok ? openScene(decoded.scene) : Promise.resolve(decoded);
+  }
+
+  // The public loaders report their failures and announce successes.
+  function announce(result, from) {
+    if (result.ok) {
+      hideNotice('error');
+      emit('loaded', { from, result });
+    } else {
+      report(result.error);
+    }
+    return result;
+  }
+  const loadScene = (scene) => serialized(async () => announce(await openScene(scene), 'api'));
+  const loadDemo = (name) => serialized(async () => announce(await fetchDemo(name), 'api'));
+  const loadModelUrl = (mesh, anims = []) =>
+    serialized(async () => announce(await openModel(String(mesh), Array.from(anims, String)), 'api'));
+  const loadLink = (payload) => serialized(async () => announce(await openLink(payload), 'api'));
+
+  // The full viewer's URL for a link (an embed links to the viewer, not to itself).
+  function viewerUrl() {
+    const url = new URL(embedMode && thisScript && thisScript.dataset.mode === 'embed' ? 'index.html' : window.location.href,
+                        window.location.href);
+    url.search = '';
+    url.hash = '';
+    return url;
   }
 
   function shareLink() {
     const reply = call({ cmd: 'shareLink' });
     if (!reply.ok) return reply;
-    const url = new URL(window.location.href);
+    const url = viewerUrl();
     url.hash = 'scene=' + reply.payload;
-    url.search = '';
     return Object.assign(reply, { url: url.toString() });
   }
 
-  // The URL fragment picks what opens: #scene=PAYLOAD, #demo=NAME, or the default demo.
-  async function openFromLocation() {
-    const params = new URLSearchParams(window.location.hash.slice(1));
-    const query = new URLSearchParams(window.location.search);
-    if (params.has('scene')) {
-      const decoded = call({ cmd: 'decodeLink', payload: params.get('scene') });
-      if (decoded.ok) return loadScene(decoded.scene);
-      await loadDemo('default');  // a broken link leaves the default scene running, with the message
-      call({ cmd: 'reportError', message: decoded.error });
-      return decoded;
+  const escapeAttribute = (text) =>
+    text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+  // The one line of HTML a documentation page pastes to show the current scene.
+  function embedInfo({ width = 640, height = 360 } = {}) {
+    const reply = call({ cmd: 'shareLink' });
+    if (!reply.ok) return reply;
+    const src = new URL('embed.html', window.location.href);
+    src.hash = 'scene=' + reply.payload;
+    const w = Math.max(1, Math.round(Number(width)) || 640);
+    const h = Math.max(1, Math.round(Number(height)) || 360);
+    const snippet = `<iframe src="${escapeAttribute(src.toString())}" width="${w}" height="${h}" ` +
+                    'style="border:0" allow="fullscreen" loading="lazy" title="md5stage scene"></iframe>';
+    return Object.assign(reply, { url: src.toString(), snippet });
+  }
+
+  async function copyText(text) {
+    try {
+      if (!navigator.clipboard) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(text);
+      return true;
+    } catch (error) {
+      return false;
     }
-    if (params.has('demo')) return loadDemo(params.get('demo'));
-    if (query.get('scene') === 'none') return { ok: true };
-    return loadDemo('default');
+  }
+
+  // "Copy link" / "Embed": copies, and says which dropped models could not go with it.
+  async function copyShared(what) {
+    const info = what === 'link' ? shareLink() : embedInfo();
+    if (!info.ok) {
+      report(info.error);
+      return info;
+    }
+    const text = what === 'link' ? info.url : info.snippet;
+    const copied = await copyText(text);
+    const noun = what === 'link' ? 'Link' : 'Embed code';
+    const left = info.left_out.length
+      ? ` Left out: ${info.left_out.join(', ')} (dropped from local files, which cannot travel in a link;` +
+        ' load them from an https URL to share them).'
+      : '';
+    const head = copied ? `${noun} copied (${text.length} characters).` : `Copy the ${noun.toLowerCase()} below.`;
+    notice(head + left, { kind: info.left_out.length ? 'warning' : 'info', copyText: copied ? null : text,
+                          seconds: copied ? (left ? 20 : 6) : 0 });
+    return { ok: true, text, copied, left_out: info.left_out };
+  }
+
+  // The URL says what opens: #scene=PAYLOAD, #demo=NAME, #model=URL&anim=URL..., else the
+  // default demo (?scene=none: nothing). Anything broken leaves the default scene running and
+  // says why.
+  function openFromLocation() {
+    return serialized(async () => {
+      const params = new URLSearchParams(window.location.hash.slice(1));
+      let result;
+      if (params.has('scene')) result = await openLink(params.get('scene'));
+      else if (params.has('demo')) result = await fetchDemo(params.get('demo'));
+      else if (params.has('model')) result = await openModel(params.get('model'), params.getAll('anim'));
+      else if (query.get('scene') === 'none') result = { ok: true };
+      else result = await fetchDemo('default');
+      if (!result.ok) {
+        const asked = params.has('scene') || params.has('demo') || params.has('model');
+        const fallback = asked ? await fetchDemo('default') : { ok: true };
+        report(fallback.ok ? result.error : `${result.error}\n${fallback.error}`);
+        return result;
+      }
+      hideNotice('error');
+      emit('loaded', { from: 'url', result });
+      return result;
+    });
   }
 
   const api = {
     ready,
+    embed: embedMode,
     state: () => (started ? call({ cmd: 'state' }) : { webgl: null, frame: 0, error: startError }),
     call,
     loadFiles,
-    openFilePicker: () => picker.click(),
+    openFilePicker: () => { if (picker) picker.click(); },
     setAnimation: (instance, name, crossfade) =>
       call(Object.assign({ cmd: 'setAnimation', instance, name }, crossfade === undefined ? {} : { crossfade })),
     setTime: (instance, time) => call({ cmd: 'setTime', instance, time }),
@@ -239,8 +488,13 @@
     sceneJSON: () => call({ cmd: 'sceneJson' }),
     loadScene,
     loadDemo,
+    loadModelUrl,
+    loadLink,
     shareLink: () => shareLink().url,
     shareInfo: shareLink,
+    embedSnippet: (options) => embedInfo(options).snippet,
+    embedInfo,
+    notice,
     setRoute: (index, route) =>
       call({ cmd: 'setRoute', index, route: Array.isArray(route) ? { segments: route } : route }),
     getRoutes: () => call({ cmd: 'getRoutes' }),
@@ -253,17 +507,35 @@
     playScene: () => call({ cmd: 'playScene' }),
     pauseScene: () => call({ cmd: 'pauseScene' }),
     opened: null,  // a promise: the scene the page opened with (from the URL)
-    // Buttons in the C++ UI that need the page: clipboard and demo gallery.
+    // Buttons in the C++ UI that need the page: clipboard and demo gallery. Returns a promise.
     pageAction(action) {
+      action = String(action);
       if (action.startsWith('demo:')) {
-        loadDemo(action.slice(5));
-      } else if (action === 'copyLink') {
-        const info = shareLink();
-        if (info.ok && navigator.clipboard) navigator.clipboard.writeText(info.url).catch(() => {});
+        const name = action.slice(5);
+        return loadDemo(name).then((result) => {
+          if (result.ok && !embedMode) history.replaceState(null, '', `#demo=${name}`);
+          return result;
+        });
       }
+      if (action === 'copyLink') return copyShared('link');
+      if (action === 'copyEmbed') return copyShared('embed');
+      return Promise.resolve({ ok: false, error: `unknown page action '${action.slice(0, 64)}'` });
     },
   };
   window.md5stage = api;
+
+  // A link pasted into the address bar of an open viewer changes only the fragment.
+  window.addEventListener('hashchange', () => {
+    if (started) api.opened = openFromLocation();
+  });
+
+  if (embedMode && !(thisScript && thisScript.dataset.mode === 'embed')) {
+    // index.html?embed: the same page as embed.html.
+    const overlay = document.createElement('script');
+    overlay.src = 'embed.js';
+    overlay.async = false;  // runs before md5stage.js (also async = false), so it sees every event
+    document.body.appendChild(overlay);
+  }
 
   const probe = document.createElement('canvas').getContext('webgl2');
   if (!probe) {
@@ -280,6 +552,7 @@
     md5stageFrameRendered(frame) {
       if (frame === 1) {
         started = true;
+        if (embedMode) call({ cmd: 'ui', panels: false });
         api.opened = openFromLocation();
         resolveReady();
       }
@@ -297,6 +570,7 @@
 
   const script = document.createElement('script');
   script.src = 'md5stage.js';
+  script.async = false;
   script.onerror = () => fail('md5stage could not load md5stage.js. Is the site fully deployed?');
   document.body.appendChild(script);
 })();

@@ -356,6 +356,30 @@ JsonValue App::LoadQueuedFiles() {
   reply.Set("errors", JsonValue(std::move(errors)));
   reply.Set("warnings", JsonValue(std::move(warnings)));
   reply.Set("models", JsonValue(std::move(models)));
+  // Textures of fetched models are fetched too: the page asks for each missing one next to the
+  // mesh, named after the part's shader (bundled assets are PNG; remote models may be TGA/JPG).
+  JsonArray texture_requests;
+  for (int index : report.new_models) {
+    const LoadedModel& model = library_->models()[static_cast<size_t>(index)];
+    if (model.local) continue;
+    const std::string& source = model.mesh_source;
+    const std::string folder = source.substr(0, source.find_last_of('/') + 1);
+    std::vector<std::string> seen;
+    for (size_t part = 0; part < model.textures.size(); ++part) {
+      const std::string stem = FileStem(model.model->gpu().submeshes[part].shader);
+      if (model.textures[part] >= 0 || stem.empty()) continue;
+      if (std::find(seen.begin(), seen.end(), stem) != seen.end()) continue;
+      seen.push_back(stem);
+      JsonArray candidates;
+      candidates.emplace_back(folder + stem + ".png");
+      if (source.rfind("https://", 0) == 0) {
+        candidates.emplace_back(folder + stem + ".tga");
+        candidates.emplace_back(folder + stem + ".jpg");
+      }
+      texture_requests.emplace_back(JsonValue(std::move(candidates)));
+    }
+  }
+  reply.Set("texture_requests", JsonValue(std::move(texture_requests)));
   reply.Set("animations", report.animations_bound);
   reply.Set("textures", report.textures_bound);
   return reply;

@@ -325,8 +325,17 @@ JsonValue App::ApplyPendingScene() {
       // Plans start at time 0 (after start_delay) so that a scene replays the same at any time.
       const double now = scene_time_;
       scene_time_ = 0.0;
-      locomotion.follower = Follower(Pose2{instance.position, instance.heading_degrees / kDegrees},
-                                     instance.turn_radius, instance.speed, 0.0);
+      Pose2 start{instance.position, instance.heading_degrees / kDegrees};
+      // Standing on its route's start, a character faces along the route rather than looping
+      // round to align with it.
+      if (instance.route >= 0 && instance.route < static_cast<int>(routes_.size()) &&
+          routes_[static_cast<size_t>(instance.route)].route) {
+        const Pose2 route_start = routes_[static_cast<size_t>(instance.route)].route->Sample(0.0);
+        if (RoutePointsMeet(route_start.position, instance.position)) start.heading = route_start.heading;
+      }
+      character.position = glm::vec2(start.position);
+      character.heading = static_cast<float>(start.heading);
+      locomotion.follower = Follower(start, instance.turn_radius, instance.speed, 0.0);
       locomotion.enabled = true;
       Status status;
       if (instance.route >= 0) {
