@@ -127,4 +127,40 @@ export const tests = [
       await page.context().close();
     },
   },
+  {
+    name: 'GPU skinning (transform feedback) equals the core CPU skinning',
+    async run(ctx) {
+      const skip = skipWithoutShared(ctx);
+      if (skip) return skip;
+      const page = await emptyViewer(ctx);
+      await loadFromServer(page, BONES);
+      const check = () => page.evaluate(() => window.md5stage.call({ cmd: 'gpuSkinCheck', instance: 0 }));
+      // Bind pose, then a frame of an animation.
+      await page.evaluate(() => window.md5stage.setAnimation(0, null));
+      const bind = await check();
+      assert.ok(bind.ok, JSON.stringify(bind));
+      assert.equal(bind.vertices, 3189);
+      assert.ok(bind.max_weights_per_vertex > 4, 'this model should have more than 4 influences');
+      // More than 4 influences: the GPU keeps 4, so the bound is the core's top-4 error plus 1e-4.
+      const bound = (r) => r.top4_error + 1e-4 * r.extent;
+      assert.ok(bind.max_error <= bound(bind), `bind pose: ${bind.max_error} > ${bound(bind)}`);
+      await page.evaluate(() => { window.md5stage.setAnimation(0, 'run_N', 0); window.md5stage.pause(0); window.md5stage.setTime(0, 0.21); });
+      const frame = await check();
+      assert.ok(frame.ok, JSON.stringify(frame));
+      assert.ok(frame.max_error <= bound(frame), `run_N: ${frame.max_error} > ${bound(frame)}`);
+      // A model with at most 4 influences per vertex: the GPU path is exact to float precision.
+      const walker = fs.existsSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh'));
+      if (walker) {
+        const reply = await loadFromServer(page, ['/assets/models/walker/walker.md5mesh', '/assets/models/walker/walk.md5anim']);
+        assert.deepEqual(reply.errors, []);
+        const state = await page.evaluate(() => window.md5stage.state());
+        const index = state.instances.length - 1;
+        await page.evaluate((i) => { window.md5stage.pause(i); window.md5stage.setTime(i, 0.4); }, index);
+        const exact = await page.evaluate((i) => window.md5stage.call({ cmd: 'gpuSkinCheck', instance: i }), index);
+        assert.ok(exact.max_weights_per_vertex <= 4);
+        assert.ok(exact.max_error <= 1e-4 * exact.extent, `walker: ${exact.max_error} > ${1e-4 * exact.extent}`);
+      }
+      await page.context().close();
+    },
+  },
 ];
