@@ -404,6 +404,20 @@ RouteNearestPoint NearestPointOnRoute(const Route& route, glm::dvec2 point) {
       const double a = static_cast<double>(std::max(j - 1, 0)) / kNearestSamples;
       const double b = static_cast<double>(std::min(j + 1, kNearestSamples)) / kNearestSamples;
       double t = MinimizeOn(a, b, squared_at);
+      // The bracket leaves t good to about sqrt(epsilon); Newton on (B - q)·B' = 0 finishes it.
+      auto gradient = [&](double at) {
+        return glm::dot(curve.Position(at) - point, curve.Derivative(at));
+      };
+      for (int step = 0; step < 3; ++step) {
+        const glm::dvec2 offset = curve.Position(t) - point;
+        const glm::dvec2 d1 = curve.Derivative(t);
+        const double slope = glm::dot(d1, d1) + glm::dot(offset, curve.SecondDerivative(t));
+        if (!(slope > 0.0)) break;
+        const double next = std::clamp(t - glm::dot(offset, d1) / slope, a, b);
+        // Squared distances are too flat here to compare; the gradient is not.
+        if (!(std::abs(gradient(next)) < std::abs(gradient(t)))) break;
+        t = next;
+      }
       if (squared_at(static_cast<double>(j) / kNearestSamples) < squared_at(t)) {
         t = static_cast<double>(j) / kNearestSamples;
       }

@@ -1,0 +1,557 @@
+#include "core/path/corner_rounding.h"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "core/path/bezier_split.h"
+#include "core/path/cubic_bezier.h"
+
+namespace md5stage {
+namespace {
+
+// Joins whose directions differ by more than this are corners (the path core flags 1e-7).
+constexpr double kCornerAngle = 5e-8;
+// Deflections this close to π are U-turns: no circle is tangent to both sides.
+constexpr double kUTurnGap = 1e-9;
+// Fillet radii are aimed this much (relative) above the radius the arcs need, so rounding errors
+// and slivers shaved off for precision do not make a fitting corner tight.
+constexpr double kRadiusMargin = 1e-6;
+// A Bezier keeps this fraction of its length between two fillets (so its cut pieces keep a
+// well-defined direction).
+constexpr double kCurveKeep = 1e-6;
+// Line pieces left between fillets are either empty or at least this long (relative to the size of
+// the coordinates): a shorter line's direction is lost in rounding and would show as a kink.
+constexpr double kLineSliver = 1e-7;
+// Fillet tangent lengths (relative to the size of the coordinates) below which the arc's handles
+// are too short for its direction and curvature to survive rounding of the coordinates.
+constexpr double kMinTangent = 1e-6;
+constexpr double kMinTangentTimesTurn = 2e-8;
+constexpr int kNewtonSteps = 60;
+constexpr int kShrinkHalvings = 60;
+constexpr int kShrinkBisections = 50;
+constexpr int kMaxAllocationRounds = 100;
+
+glm::dvec2 LeftNormal(glm::dvec2 v) { return {-v.y, v.x}; }
+
+double Heading(glm::dvec2 v) { return std::atan2(v.y, v.x); }
+
+// Golden-section search for the minimum of f on [a, b].
+template <typename F>
+double MinimizeOn(double a, double b, F f) {
+  constexpr double kInvPhi = 0.6180339887498949;
+  double x1 = b - kInvPhi * (b - a);
+  double x2 = a + kInvPhi * (b - a);
+  double f1 = f(x1);
+  double f2 = f(x2);
+  for (int i = 0; i < 100 && b - a > 1e-15; ++i) {
+    if (f1 <= f2) {
+      b = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = b - kInvPhi * (b - a);
+      f1 = f(x1);
+    } else {
+      a = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = a + kInvPhi * (b - a);
+      f2 = f(x2);
+    }
+  }
+  return std::min(f1, f2);
+}
+
+// One non-degenerate input segment, evaluated by parameter whatever its kind.
+struct Piece {
+  std::size_t source = 0;
+  RouteSegment segment;
+  const CubicBezier* curve = nullptr;  // null for a line
+  double length = 0.0;
+  int start_corner = -1;
+  int end_corner = -1;
+
+  bool is_line() const { return curve == nullptr; }
+  glm::dvec2 start() const { return segment.points[0]; }
+  glm::dvec2 end() const { return segment.end(); }
+  glm::dvec2 Position(double t) const {
+    return curve ? curve->Position(t) : start() + t * (end() - start());
+  }
+  glm::dvec2 Derivative(double t) const { return curve ? curve->Derivative(t) : end() - start(); }
+  glm::dvec2 SecondDerivative(double t) const {
+    return curve ? curve->SecondDerivative(t) : glm::dvec2(0.0);
+  }
+  double DistanceAt(double t) const { return curve ? curve->DistanceAtParameter(t) : t * length; }
+  double ParameterAt(double d) const {
+    return curve ? curve->ParameterAtDistance(d) : std::clamp(d / length, 0.0, 1.0);
+  }
+  double StartHeading() const {
+    return curve ? curve->TangentHeading(0.0) : Heading(end() - start());
+  }
+  double EndHeading() const {
+    return curve ? curve->TangentHeading(1.0) : Heading(end() - start());
+  }
+};
+
+// A fillet between the end of one piece (cut at parameter s) and the start of the next (from u).
+struct Fillet {
+  bool ok = false;
+  double radius = 0.0;
+  double s = 1.0;
+  double u = 0.0;
+  double trim_in = 0.0;   // arc length cut off the end of the incoming piece
+  double trim_out = 0.0;  // arc length cut off the start of the outgoing piece
+  glm::dvec2 center{0.0}, start{0.0}, end{0.0};
+  glm::dvec2 start_direction{1.0, 0.0}, end_direction{1.0, 0.0};  // unit tangents
+  double sweep = 0.0;                                             // signed
+};
+
+struct Corner {
+  int in_piece = 0;
+  int out_piece = 0;
+  glm::dvec2 point{0.0};
+  double turn = 0.0;
+  bool sharp = false;
+  bool lines = false;  // both sides are lines: the fillet has a closed form
+  Fillet fillet;
+};
+
+// Fillet of two lines for a tangent length (distance from the corner to where the arc begins).
+Fillet LineFillet(const Piece& in, const Piece& out, const Corner& corner, double tangent) {
+  Fillet fillet;
+  const glm::dvec2 in_direction = glm::normalize(in.end() - in.start());
+  const glm::dvec2 out_direction = glm::normalize(out.end() - out.start());
+  const double side = corner.turn > 0.0 ? 1.0 : -1.0;
+  fillet.ok = tangent > 0.0;
+  fillet.radius = tangent / std::tan(0.5 * std::abs(corner.turn));
+  fillet.trim_in = fillet.trim_out = tangent;
+  fillet.s = std::clamp(1.0 - tangent / in.length, 0.0, 1.0);
+  fillet.u = std::clamp(tangent / out.length, 0.0, 1.0);
+  fillet.start = corner.point - tangent * in_direction;
+  fillet.end = corner.point + tangent * out_direction;
+  fillet.center = fillet.start + side * fillet.radius * LeftNormal(in_direction);
+  fillet.start_direction = in_direction;
+  fillet.end_direction = out_direction;
+  fillet.sweep = corner.turn;
+  return fillet;
+}
+
+// Fillet of radius r tangent to two pieces, at least one of them a curve: the centre lies on both
+// sides' offset curves at distance r (towards the inside of the turn), found by Newton's method
+// from the tangent lines' answer.
+Fillet CurveFillet(const Piece& in, const Piece& out, const Corner& corner, double radius,
+                   double scale) {
+  Fillet fillet;
+  if (!(radius > 0.0)) return fillet;
+  const double side = corner.turn > 0.0 ? 1.0 : -1.0;
+  const double guess = radius * std::tan(0.5 * std::abs(corner.turn));
+  double s = in.ParameterAt(in.length - std::min(guess, 0.99 * in.length));
+  double u = out.ParameterAt(std::min(guess, 0.99 * out.length));
+
+  struct Side {
+    glm::dvec2 offset;  // point of the offset curve
+    glm::dvec2 slope;   // its derivative by the parameter
+    glm::dvec2 derivative;
+    double stretch;  // 1 - side·r·curvature: <= 0 where the curve is tighter than the circle
+  };
+  auto evaluate = [&](const Piece& piece, double t, Side* result) {
+    const glm::dvec2 d1 = piece.Derivative(t);
+    const double speed = glm::length(d1);
+    if (!(speed > 0.0)) return false;
+    const double curvature = Cross(d1, piece.SecondDerivative(t)) / (speed * speed * speed);
+    result->derivative = d1;
+    result->offset = piece.Position(t) + side * radius * LeftNormal(d1 / speed);
+    result->stretch = 1.0 - side * radius * curvature;
+    result->slope = d1 * result->stretch;
+    return true;
+  };
+  const double tolerance = 1e-12 * scale;
+  Side a, b;
+  if (!evaluate(in, s, &a) || !evaluate(out, u, &b)) return fillet;
+  double error = glm::length(a.offset - b.offset);
+  for (int step = 0; step < kNewtonSteps && error > tolerance; ++step) {
+    const glm::dvec2 f = a.offset - b.offset;
+    // Solve [a.slope, -b.slope]·(ds, du) = -f.
+    const double det = Cross(a.slope, -b.slope);
+    if (!(std::abs(det) > 0.0) || !std::isfinite(det)) return fillet;
+    const double ds = Cross(-f, -b.slope) / det;
+    const double du = Cross(a.slope, -f) / det;
+    bool improved = false;
+    for (double damping = 1.0; damping > 1e-6; damping *= 0.5) {
+      const double s_try = std::clamp(s + damping * ds, 0.0, 1.0);
+      const double u_try = std::clamp(u + damping * du, 0.0, 1.0);
+      Side a_try, b_try;
+      if (!evaluate(in, s_try, &a_try) || !evaluate(out, u_try, &b_try)) continue;
+      const double error_try = glm::length(a_try.offset - b_try.offset);
+      if (error_try < error) {
+        s = s_try;
+        u = u_try;
+        a = a_try;
+        b = b_try;
+        error = error_try;
+        improved = true;
+        break;
+      }
+    }
+    if (!improved) break;
+  }
+  if (!(error <= tolerance)) return fillet;
+  // The circle must lie inside the turn on both sides and not be tighter than the curves there.
+  if (!(a.stretch > 0.0) || !(b.stretch > 0.0)) return fillet;
+  fillet.start_direction = glm::normalize(a.derivative);
+  fillet.end_direction = glm::normalize(b.derivative);
+  const double turning = Heading(fillet.end_direction) - Heading(fillet.start_direction);
+  fillet.sweep = side > 0.0 ? WrapTwoPi(turning) : -WrapTwoPi(-turning);
+  if (!(std::abs(fillet.sweep) > 0.0) || std::abs(fillet.sweep) > 1.5 * kPi) return fillet;
+  fillet.ok = true;
+  fillet.radius = radius;
+  fillet.s = s;
+  fillet.u = u;
+  fillet.trim_in = in.length - in.DistanceAt(s);
+  fillet.trim_out = out.DistanceAt(u);
+  fillet.start = in.Position(s);
+  fillet.end = out.Position(u);
+  fillet.center = fillet.start + side * radius * LeftNormal(fillet.start_direction);
+  return fillet;
+}
+
+// Appends the arc pieces from `start` to `end` (exact end points and end tangents).
+void AppendArc(glm::dvec2 center, double radius, glm::dvec2 start, glm::dvec2 end,
+               glm::dvec2 start_direction, glm::dvec2 end_direction, double sweep,
+               std::vector<RouteSegment>* out) {
+  const int pieces =
+      std::max(1, static_cast<int>(std::ceil(std::abs(sweep) / kMaxArcPieceAngle - 1e-9)));
+  const double step = sweep / pieces;
+  const double handle = 4.0 / 3.0 * std::tan(std::abs(step) / 4.0) * radius;
+  const double side = sweep > 0.0 ? 1.0 : -1.0;
+  const double start_angle = Heading(start - center);
+  glm::dvec2 from = start;
+  glm::dvec2 from_direction = start_direction;
+  for (int j = 1; j <= pieces; ++j) {
+    glm::dvec2 to = end;
+    glm::dvec2 to_direction = end_direction;
+    if (j < pieces) {
+      const double angle = start_angle + j * step;
+      to = center + radius * Direction(angle);
+      to_direction = side * LeftNormal(Direction(angle));
+    }
+    out->push_back(
+        RouteSegment::Bezier(from, from + handle * from_direction, to - handle * to_direction, to));
+    from = to;
+    from_direction = to_direction;
+  }
+}
+
+double CoordinateScale(const std::vector<RouteSegment>& segments) {
+  double scale = 1.0;
+  for (const RouteSegment& segment : segments) {
+    for (const glm::dvec2& p : segment.points) {
+      scale = std::max({scale, std::abs(p.x), std::abs(p.y)});
+    }
+  }
+  return scale;
+}
+
+}  // namespace
+
+double StandardArcMinRadius(double angle) {
+  angle = std::abs(angle);
+  if (!(angle > 0.0)) return 1.0;
+  const double k = 4.0 / 3.0 * std::tan(angle / 4.0);
+  const glm::dvec2 p0(1.0, 0.0);
+  const glm::dvec2 p1(1.0, k);
+  const glm::dvec2 p3(std::cos(angle), std::sin(angle));
+  const glm::dvec2 p2 = p3 + k * glm::dvec2(std::sin(angle), -std::cos(angle));
+  const CubicBezier arc({p0, p1, p2, p3});
+  auto radius = [&](double t) { return 1.0 / std::abs(arc.Curvature(t)); };
+  // The curve is symmetric; its radius dips once between an end and the middle.
+  constexpr int kSamples = 64;
+  int best = 0;
+  for (int j = 1; j <= kSamples; ++j) {
+    if (radius(0.5 * j / kSamples) < radius(0.5 * best / kSamples)) best = j;
+  }
+  const double a = 0.5 * std::max(best - 1, 0) / kSamples;
+  const double b = 0.5 * std::min(best + 1, kSamples) / kSamples;
+  return std::min(radius(0.5 * best / kSamples), MinimizeOn(a, b, radius));
+}
+
+void AppendArcBeziers(glm::dvec2 center, double radius, double start_angle, double sweep,
+                      std::vector<RouteSegment>* out) {
+  if (!(radius > 0.0) || !(std::abs(sweep) > 0.0) || !std::isfinite(sweep)) return;
+  const double side = sweep > 0.0 ? 1.0 : -1.0;
+  const double end_angle = start_angle + sweep;
+  AppendArc(center, radius, center + radius * Direction(start_angle),
+            center + radius * Direction(end_angle), side * LeftNormal(Direction(start_angle)),
+            side * LeftNormal(Direction(end_angle)), sweep, out);
+}
+
+bool RoundedRoute::clear() const {
+  if (!tight_curves.empty()) return false;
+  for (const RoundedCorner& corner : corners) {
+    if (corner.tight) return false;
+  }
+  return true;
+}
+
+Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, bool closed,
+                                  double turning_radius) {
+  if (!(turning_radius > 0.0) || !std::isfinite(turning_radius)) {
+    return MakeError("", 0, 0, "the turning radius must be a positive number");
+  }
+  Result<Route> input = Route::Build(segments, closed);
+  if (!input.ok()) return input.error();
+  const Route& route = input.value();
+  const double scale = CoordinateScale(segments);
+
+  std::vector<Piece> pieces;
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const double length = route.segment_start_distance(i + 1) - route.segment_start_distance(i);
+    if (!(length > 0.0)) continue;
+    Piece piece;
+    piece.source = i;
+    piece.segment = segments[i];
+    piece.curve = route.bezier(i);
+    piece.length = length;
+    pieces.push_back(piece);
+  }
+  RoundedRoute result;
+  result.closed = closed;
+
+  // Corners at the joins of consecutive pieces (and the closing join).
+  std::vector<Corner> corners;
+  const int count = static_cast<int>(pieces.size());
+  const int joins = closed ? count : count - 1;
+  for (int j = 0; j < joins; ++j) {
+    const int in = j;
+    const int out = (j + 1) % count;
+    const double turn = WrapPi(pieces[out].StartHeading() - pieces[in].EndHeading());
+    if (!(std::abs(turn) > kCornerAngle)) continue;
+    Corner corner;
+    corner.in_piece = in;
+    corner.out_piece = out;
+    corner.point = pieces[out].start();
+    corner.turn = turn;
+    corner.lines = pieces[in].is_line() && pieces[out].is_line();
+    corner.sharp = std::abs(turn) > kPi - kUTurnGap;
+    pieces[in].end_corner = static_cast<int>(corners.size());
+    pieces[out].start_corner = static_cast<int>(corners.size());
+    corners.push_back(corner);
+  }
+  if (corners.empty()) {
+    // Nothing to round: the input as it is (zero-length segments included).
+    result.segments = segments;
+    result.source.resize(segments.size());
+    for (std::size_t i = 0; i < segments.size(); ++i) result.source[i] = static_cast<int>(i);
+  }
+
+  // The radius the fillets aim for: the cubic arcs dip slightly below their circle's radius.
+  const double target =
+      turning_radius / StandardArcMinRadius(kMaxArcPieceAngle) * (1.0 + kRadiusMargin);
+  auto fits = [&](const Fillet& fillet, double allow_in, double allow_out) {
+    return fillet.ok && fillet.trim_in <= allow_in && fillet.trim_out <= allow_out;
+  };
+  // The largest fillet no larger than `from_radius` within the allowances (not ok if none).
+  auto largest_fillet = [&](const Corner& corner, double from_radius, double allow_in,
+                            double allow_out) {
+    const Piece& in = pieces[corner.in_piece];
+    const Piece& out = pieces[corner.out_piece];
+    if (corner.lines) {
+      const double tangent =
+          std::min({from_radius * std::tan(0.5 * std::abs(corner.turn)), allow_in, allow_out});
+      return LineFillet(in, out, corner, tangent);
+    }
+    Fillet best = CurveFillet(in, out, corner, from_radius, scale);
+    if (fits(best, allow_in, allow_out)) return best;
+    double failed = from_radius;
+    double good = 0.0;
+    for (int k = 0; k < kShrinkHalvings; ++k) {
+      const double radius = failed * 0.5;
+      Fillet fillet = CurveFillet(in, out, corner, radius, scale);
+      if (fits(fillet, allow_in, allow_out)) {
+        good = radius;
+        best = fillet;
+        break;
+      }
+      failed = radius;
+    }
+    if (!(good > 0.0)) return Fillet();
+    for (int k = 0; k < kShrinkBisections; ++k) {
+      const double radius = 0.5 * (good + failed);
+      Fillet fillet = CurveFillet(in, out, corner, radius, scale);
+      if (fits(fillet, allow_in, allow_out)) {
+        good = radius;
+        best = fillet;
+      } else {
+        failed = radius;
+      }
+    }
+    return best;
+  };
+
+  constexpr double kUnlimited = std::numeric_limits<double>::infinity();
+  for (Corner& corner : corners) {
+    if (corner.sharp) continue;
+    // Nearly straight corners get a larger circle, so the arc is long enough to be exact.
+    const double half_turn = std::tan(0.5 * std::abs(corner.turn));
+    const double min_tangent =
+        scale * std::max(kMinTangent, kMinTangentTimesTurn / std::abs(corner.turn));
+    const double radius = std::max(target, min_tangent / half_turn);
+    corner.fillet = largest_fillet(corner, radius, kUnlimited, kUnlimited);
+    if (!corner.fillet.ok) corner.sharp = true;
+  }
+
+  // Share out segments claimed by fillets at both ends; shrink fillets until everything fits.
+  // Claims only ever shrink, so this settles.
+  const double sliver = kLineSliver * scale;
+  const double filled = 1e-12 * scale;
+  std::vector<double> allow_in(corners.size()), allow_out(corners.size());
+  for (int round = 0; round < kMaxAllocationRounds; ++round) {
+    std::fill(allow_in.begin(), allow_in.end(), kUnlimited);
+    std::fill(allow_out.begin(), allow_out.end(), kUnlimited);
+    for (const Piece& piece : pieces) {
+      const int a =
+          piece.start_corner >= 0 && !corners[piece.start_corner].sharp ? piece.start_corner : -1;
+      const int b =
+          piece.end_corner >= 0 && !corners[piece.end_corner].sharp ? piece.end_corner : -1;
+      if (a < 0 && b < 0) continue;
+      const double claim_a = a >= 0 ? corners[a].fillet.trim_out : 0.0;
+      const double claim_b = b >= 0 ? corners[b].fillet.trim_in : 0.0;
+      const double cap = piece.is_line() ? piece.length : piece.length * (1.0 - kCurveKeep);
+      const double sum = claim_a + claim_b;
+      double allow_a = claim_a, allow_b = claim_b;
+      if (sum > cap) {
+        if (a < 0) {
+          allow_b = cap;
+        } else if (b < 0) {
+          allow_a = cap;
+        } else if (claim_a <= 0.5 * cap) {
+          allow_b = cap - claim_a;
+        } else if (claim_b <= 0.5 * cap) {
+          allow_a = cap - claim_b;
+        } else {
+          allow_a = allow_b = 0.5 * cap;
+        }
+      } else if (piece.is_line() && sum < cap - filled && sum > cap - sliver) {
+        // Would leave a sliver of line: leave a clean short line instead.
+        const double shrink = (cap - sliver) / sum;
+        allow_a = claim_a * shrink;
+        allow_b = claim_b * shrink;
+      }
+      if (a >= 0) allow_out[a] = allow_a;
+      if (b >= 0) allow_in[b] = allow_b;
+    }
+    bool changed = false;
+    for (std::size_t c = 0; c < corners.size(); ++c) {
+      Corner& corner = corners[c];
+      if (corner.sharp) continue;
+      if (corner.fillet.trim_in <= allow_in[c] && corner.fillet.trim_out <= allow_out[c]) continue;
+      corner.fillet = largest_fillet(corner, corner.fillet.radius, allow_in[c], allow_out[c]);
+      if (!corner.fillet.ok) corner.sharp = true;
+      changed = true;
+    }
+    if (!changed) break;
+  }
+
+  if (!corners.empty()) {
+    // Emit the cut pieces and the fillets in route order, each starting exactly where the last
+    // one ended.
+    std::vector<RouteSegment>& out = result.segments;
+    auto active = [&](int corner) { return corner >= 0 && !corners[corner].sharp; };
+    glm::dvec2 at = pieces.front().start();
+    if (active(pieces.front().start_corner)) at = corners[pieces.front().start_corner].fillet.end;
+    const glm::dvec2 route_start = at;
+    std::vector<std::size_t> corner_first(corners.size(), 0), corner_count(corners.size(), 0);
+    for (const Piece& piece : pieces) {
+      const bool cut_start = active(piece.start_corner);
+      const bool cut_end = active(piece.end_corner);
+      const double lo = cut_start ? corners[piece.start_corner].fillet.u : 0.0;
+      const double hi = cut_end ? corners[piece.end_corner].fillet.s : 1.0;
+      if (piece.is_line()) {
+        const double rest = piece.length -
+                            (cut_start ? corners[piece.start_corner].fillet.trim_out : 0.0) -
+                            (cut_end ? corners[piece.end_corner].fillet.trim_in : 0.0);
+        const glm::dvec2 end = cut_end ? corners[piece.end_corner].fillet.start : piece.end();
+        if (rest >= 0.5 * sliver) {
+          out.push_back(RouteSegment::Line(at, end));
+          result.source.push_back(static_cast<int>(piece.source));
+          at = end;
+        }
+      } else if (hi > lo) {
+        CubicPoints cut = SubCubic(piece.segment.points, lo, hi);
+        cut[0] = at;
+        out.push_back(RouteSegment::Bezier(cut[0], cut[1], cut[2], cut[3]));
+        result.source.push_back(static_cast<int>(piece.source));
+        at = cut[3];
+      }
+      if (piece.end_corner >= 0) corner_first[piece.end_corner] = out.size();
+      if (cut_end) {
+        const Corner& corner = corners[piece.end_corner];
+        const Fillet& fillet = corner.fillet;
+        const bool closing = closed && corner.out_piece == 0;
+        const glm::dvec2 end = closing ? route_start : fillet.end;
+        AppendArc(fillet.center, fillet.radius, at, end, fillet.start_direction,
+                  fillet.end_direction, fillet.sweep, &out);
+        corner_count[piece.end_corner] = out.size() - corner_first[piece.end_corner];
+        result.source.resize(out.size(), -1);
+        at = end;
+      }
+    }
+    if (closed && !out.empty()) {
+      // A sharp closing corner: end exactly where the route starts.
+      RouteSegment& last = out.back();
+      if (last.kind == RouteSegment::Kind::kLine) {
+        last = RouteSegment::Line(last.points[0], out.front().start());
+      } else {
+        last.points[3] = out.front().start();
+      }
+    }
+
+    for (std::size_t c = 0; c < corners.size(); ++c) {
+      const Corner& corner = corners[c];
+      RoundedCorner report;
+      report.segment = pieces[corner.in_piece].source;
+      report.point = corner.point;
+      report.turn = corner.turn;
+      if (!corner.sharp) {
+        const Fillet& fillet = corner.fillet;
+        const int arc_pieces = std::max(
+            1, static_cast<int>(std::ceil(std::abs(fillet.sweep) / kMaxArcPieceAngle - 1e-9)));
+        report.radius = fillet.radius;
+        report.min_radius = fillet.radius * StandardArcMinRadius(fillet.sweep / arc_pieces);
+        report.output_segment_count = corner_count[c];
+      }
+      report.first_output_segment = corner_first[c];
+      report.tight = report.min_radius < turning_radius;
+      result.corners.push_back(report);
+    }
+  }
+
+  // What the curves themselves leave tight, on the rounded route's distances.
+  Result<Route> rounded = Route::Build(result.segments, result.closed);
+  if (!rounded.ok()) {
+    return MakeError("", 0, 0, "corner rounding made an invalid route: " + rounded.error().message);
+  }
+  for (RoundedCorner& corner : result.corners) {
+    corner.start_distance = rounded.value().segment_start_distance(corner.first_output_segment);
+    corner.end_distance = rounded.value().segment_start_distance(corner.first_output_segment +
+                                                                 corner.output_segment_count);
+  }
+  for (std::size_t i = 0; i < result.segments.size(); ++i) {
+    if (result.source[i] < 0 || result.segments[i].kind != RouteSegment::Kind::kBezier) continue;
+    Result<Route> single = Route::Build({result.segments[i]});
+    if (!single.ok()) continue;
+    const double offset = rounded.value().segment_start_distance(i);
+    for (TightStretch stretch : single.value().FindTightStretches(turning_radius)) {
+      stretch.start_distance += offset;
+      stretch.end_distance += offset;
+      stretch.min_radius_distance += offset;
+      result.tight_curves.push_back({static_cast<std::size_t>(result.source[i]), stretch});
+    }
+  }
+  return result;
+}
+
+}  // namespace md5stage
