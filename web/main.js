@@ -357,8 +357,14 @@
     return result;
   }
 
+  const MAX_LINK_CHARS = 1 << 20;  // the core's bound (kMaxSceneLinkChars), checked before the
+                                   // payload is wrapped in a command, whose own bound is the same
   function openLink(payload) {
-    const decoded = call({ cmd: 'decodeLink', payload: String(payload) });
+    payload = String(payload);
+    if (payload.length > MAX_LINK_CHARS) {
+      return Promise.resolve({ ok: false, error: `#scene: error: expected a link of at most ${MAX_LINK_CHARS} characters, found ${payload.length}` });
+    }
+    const decoded = call({ cmd: 'decodeLink', payload });
     return decoded.ok ? openScene(decoded.scene) : Promise.resolve(decoded);
   }
 
