@@ -1,0 +1,15 @@
+// Registration entry points of the benchmark files (benchmarks over data files are registered at
+// start-up, one per corpus, so their names say which files they read).
+#pragma once
+
+namespace md5stage::bench {
+
+void RegisterParseBenchmarks();
+void RegisterAnimBenchmarks();
+void RegisterCrowdBenchmarks();
+void RegisterPathBenchmarks();
+#ifdef MD5STAGE_BENCH_ASSIMP
+void RegisterAssimpBenchmarks();
+#endif
+
+}  // namespace md5stage::bench

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Turns the benchmark runs (Google Benchmark JSON from the native and wasm programs, the browser
+run, the staged site) into one table and build/bench/results.json: a list of
+{"name", "value", "unit", "target", "met"} with the targets of issue 10.
+
+Each benchmark ran several repetitions; the best one counts (the machine is shared, and other
+load only ever slows a run down). Times are CPU time per iteration (in wasm: wall time)."""
+import argparse
+import gzip
+import json
+import os
+import sys
+
+# Benchmark name prefix -> (metric, unit). mbps: bytes_per_second; ns_per_item: 1e9 / items per
+# second (per joint, vertex, query or segment); ms: time per iteration.
+METRICS = [
+    ("parse_", "mbps", "MB/s"),
+    ("load_", "mbps", "MB/s"),
+    ("assimp_", "mbps", "MB/s"),
+    ("sample_l2m/", "ns_per_item", "ns/joint"),
+    ("blend/", "ns_per_item", "ns/joint"),
+    ("character_pose/", "ns_per_item", "ns/joint"),
+    ("crossfade/", "ns_per_item", "ns/joint"),
+    ("skin_cpu/", "ns_per_item", "ns/vertex"),
+    ("skin_palette/", "ns_per_item", "ns/vertex"),
+    ("crowd_", "ms", "ms/frame"),
+    ("dubins", "ns_per_item", "ns/query"),
+    ("arc_line", "ns_per_item", "ns/query"),
+    ("route_sample/", "ns_per_item", "ns/query"),
+    ("route_build/", "ns_per_item", "ns/segment"),
+]
+
+# (platform, benchmark name prefix) -> (comparator, bound).
+TARGETS = [
+    ("native", "parse_", (">=", 400.0)),
+    ("native", "sample_l2m/", ("<=", 20.0)),
+    ("native", "crowd_1000/", ("<=", 2.0)),
+    ("wasm", "crowd_1000/", ("<=", 4.0)),
+    ("native", "dubins", ("<=", 200.0)),
+    ("native", "route_sample/", ("<=", 100.0)),
+]
+ASSIMP_RATIO = 5.0     # md5stage parse at least 5x Assimp's import
+WASM_FACTOR = 2.0      # wasm within 2x of native
+SITE_GZIP_BYTES = 1_000_000
+SITE_FILES = ["md5stage.wasm", "md5stage.js", "index.html", "main.js", "style.css"]
+
+
+def metric_of(name):
+    for prefix, metric, unit in METRICS:
+        if name.startswith(prefix):
+            return metric, unit
+    return "ns_per_item", "ns"
+
+
+def to_ms(time, unit):
+    return time * {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[unit]
+
+
+def load_runs(path):
+    """{benchmark name: best value} plus {name: error} from one Google Benchmark JSON file."""
+    if not os.path.exists(path):
+        return None, {}
+    with open(path) as f:
+        data = json.load(f)
+    best, errors = {}, {}
+    for run in data.get("benchmarks", []):
+        if run.get("run_type", "iteration") != "iteration":
+            continue
+        name = run.get("run_name", run["name"])
+        if run.get("error_occurred"):
+            errors[name] = run.get("error_message", "error")
+            continue
+        metric, _ = metric_of(name)
+        if metric == "mbps":
+            value, better = run["bytes_per_second"] / 1e6, max
+        elif metric == "ms":
+            value, better = to_ms(run["cpu_time"], run["time_unit"]), min
+        else:
+            value, better = 1e9 / run["items_per_second"], min
+        best[name] = better(best[name], value) if name in best else value
+    return best, errors
+
+
+def target_for(platform, name):
+    for p, prefix, target in TARGETS:
+        if p == platform and name.startswith(prefix):
+            return target
+    return None
+
+
+def fmt_bound(bound):
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
+
+
+def check(value, target):
+    if target is None or value is None:
+        return None
+    op, bound = target
+    return value >= bound if op == ">=" else value <= bound
+
+
+class Results:
+    def __init__(self):
+        self.rows = []
+
+    def add(self, name, value, unit, target=None, note=None):
+        row = {
+            "name": name,
+            "value": None if value is None else round(value, 4 if abs(value) < 10 else 2),
+            "unit": unit,
+            "target": None if target is None else f"{target[0]} {fmt_bound(target[1])}",
+            "met": check(value, target),
+        }
+        if note:
+            row["note"] = note
+        self.rows.append(row)
+
+    def print_table(self, out=sys.stdout):
+        width = max(len(r["name"]) for r in self.rows) + 2
+        out.write(f"{'benchmark':<{width}}{'value':>14}  {'unit':<11}{'target':<11}met\n")
+        out.write("-" * (width + 44) + "\n")
+        for r in self.rows:
+            value = "n/a" if r["value"] is None else f"{r['value']:,.{2 if r['value'] < 1e5 else 0}f}"
+            met = {True: "yes", False: "NO", None: ""}[r["met"]]
+            note = f"  ({r['note']})" if r.get("note") else ""
+            out.write(f"{r['name']:<{width}}{value:>14}  {r['unit']:<11}{r['target'] or '':<11}"
+                      f"{met}{note}\n")
+
+
+def site_size(site):
+    total, missing = 0, []
+    for name in SITE_FILES:
+        path = os.path.join(site, name)
+        if not os.path.exists(path):
+            missing.append(name)
+            continue
+        with open(path, "rb") as f:
+            total += len(gzip.compress(f.read(), compresslevel=9, mtime=0))
+    return total, missing
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bench-dir", required=True)
+    parser.add_argument("--site", required=True)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+
+    results = Results()
+    platforms = {}
+    for platform in ("native", "wasm", "wasm-scalar"):
+        runs, errors = load_runs(os.path.join(args.bench_dir, platform + ".json"))
+        if runs is not None:
+            platforms[platform] = (runs, errors)
+    if "native" not in platforms:
+        print("no native benchmark results", file=sys.stderr)
+        return 1
+
+    for platform, (runs, errors) in platforms.items():
+        for name in list(runs) + [n for n in errors if n not in runs]:
+            _, unit = metric_of(name)
+            key = "wasm" if platform == "wasm-scalar" else platform
+            results.add(f"{platform}/{name}", runs.get(name), unit, target_for(key, name),
+                        errors.get(name) if name not in runs else None)
+
+    native = platforms["native"][0]
+    # Side by side with Assimp, from the same native run.
+    for kind in ("mesh", "anim"):
+        for name in sorted(n for n in native if n.startswith(f"assimp_{kind}/")):
+            corpus = name.split("/", 1)[1]
+            for ours in (f"parse_{kind}/{corpus}", f"load_{kind}/{corpus}"):
+                if ours in native:
+                    results.add(f"ratio/{ours} vs {name}", native[ours] / native[name], "x",
+                                (">=", ASSIMP_RATIO) if ours.startswith("parse_") else None)
+    # wasm against native: how many times slower (throughputs inverted).
+    for platform in ("wasm", "wasm-scalar"):
+        if platform not in platforms:
+            continue
+        runs = platforms[platform][0]
+        for name in runs:
+            if name not in native:
+                continue
+            metric, _ = metric_of(name)
+            factor = native[name] / runs[name] if metric == "mbps" else runs[name] / native[name]
+            results.add(f"ratio/{platform} vs native/{name}", factor, "x slower", ("<=", WASM_FACTOR))
+
+    total, missing = site_size(args.site)
+    if missing:
+        results.add("site/gzip (md5stage.wasm+js, index.html, main.js, style.css)", None, "bytes",
+                    ("<=", SITE_GZIP_BYTES), "missing in build/site: " + ", ".join(missing))
+    else:
+        results.add("site/gzip (md5stage.wasm+js, index.html, main.js, style.css)", total,
+                    "bytes", ("<=", SITE_GZIP_BYTES), "gzip -9")
+
+    browser_path = os.path.join(args.bench_dir, "browser.json")
+    if os.path.exists(browser_path):
+        with open(browser_path) as f:
+            browser = json.load(f)
+        for row in browser.get("rows", []):
+            target = tuple(row["target"]) if row.get("target") else None
+            results.add("browser/" + row["name"], row.get("value"), row["unit"], target,
+                        row.get("note"))
+    else:
+        results.add("browser/crowd", None, "ms", None, "not run (no build/bench/browser.json)")
+
+    results.print_table()
+    with open(args.out, "w") as f:
+        json.dump(results.rows, f, indent=1)
+        f.write("\n")
+    held = sum(1 for r in results.rows if r["met"] is True)
+    missed = [r["name"] for r in results.rows if r["met"] is False]
+    print(f"\n{held} targets met, {len(missed)} missed" + (": " + ", ".join(missed) if missed else ""))
+    print(f"results: {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

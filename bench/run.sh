@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Runs the benchmark suite natively and as wasm under node (plus the viewer's start-up size and,
+# when the site and Chromium are there, the crowd scene in the browser), then prints one table
+# and writes BUILD_DIR/bench/results.json. Called by `./build_wasm.sh bench` after the build.
+#
+#   bash bench/run.sh [BUILD_DIR]          (default: build/)
+#   BENCH_REPETITIONS=5 BENCH_MIN_TIME=0.2 BENCH_FILTER=regex BENCH_BROWSER=0 BENCH_WASM_SCALAR=1
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD="$(mkdir -p "${1:-$ROOT/build}" && cd "${1:-$ROOT/build}" && pwd)"
+CACHE="$BUILD/cache"
+OUT="$BUILD/bench"
+JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
+REPETITIONS="${BENCH_REPETITIONS:-5}"
+MIN_TIME="${BENCH_MIN_TIME:-0.2}"
+FILTER="${BENCH_FILTER:-.}"
+export NODE_PATH=/usr/share/nodejs  # emcc's acorn-optimizer needs Debian's node-acorn
+export DEBIAN_FRONTEND=noninteractive
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# The same idempotent check as build_wasm.sh: install only what is missing (normally nothing,
+# since build_wasm.sh's package list has all of these).
+ensure_packages() {
+  local missing=()
+  for p in build-essential cmake python3 emscripten libglm-dev libbenchmark-dev libassimp-dev; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  command -v node >/dev/null || missing+=(nodejs)
+  if [ "${#missing[@]}" -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    as_root apt-get update -qq
+    as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+}
+
+# A Debian source package's upstream tarball, as build_wasm.sh fetches Dear ImGui: without
+# touching the machine's apt configuration, checked against the .dsc's sha256, then unpacked.
+fetch_debian_source() {  # fetch_debian_source PACKAGE TARBALL_GLOB DEST
+  local pkg="$1" glob="$2" dest="$3" d="$CACHE/debsrc"
+  mkdir -p "$d/lists/partial"
+  local sources=/etc/apt/sources.list.d/debian.sources
+  if [ -f "$sources" ]; then
+    sed 's/^Types: deb$/Types: deb-src/' "$sources" >"$d/src.sources"
+  else
+    sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$d/src.list"
+  fi
+  local opts=(-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$d/lists")
+  if [ -f "$d/src.sources" ]; then opts+=(-o Dir::Etc::SourceList="$d/src.sources")
+  else opts+=(-o Dir::Etc::SourceList="$d/src.list"); fi
+  if ! ls "$d"/$glob >/dev/null 2>&1; then
+    log "fetching Debian source package $pkg"
+    apt-get "${opts[@]}" update -qq
+    (cd "$d" && apt-get "${opts[@]}" source --download-only "$pkg" >/dev/null)
+  fi
+  local tarball dsc want got
+  tarball="$(ls "$d"/$glob | head -n1)"
+  dsc="$(ls "$d"/${pkg}_*.dsc | head -n1)"
+  want="$(awk '/^Checksums-Sha256:/{f=1;next} /^[^ ]/{f=0} f && $3=="'"$(basename "$tarball")"'"{print $1}' "$dsc")"
+  got="$(sha256sum "$tarball" | cut -d' ' -f1)"
+  if [ -z "$want" ] || [ "$want" != "$got" ]; then
+    echo "checksum mismatch for $tarball (want '$want', got '$got')" >&2
+    rm -f "$tarball"
+    exit 1
+  fi
+  mkdir -p "$dest"
+  tar xf "$tarball" -C "$dest"
+}
+
+ensure_benchmark_sources() {
+  BENCHMARK_DIR="$CACHE/benchmark/benchmark-1.7.1"
+  if [ ! -f "$BENCHMARK_DIR/src/benchmark.cc" ]; then
+    fetch_debian_source benchmark 'benchmark_1.7.1*.orig.tar.*' "$CACHE/benchmark"
+  fi
+  [ -f "$BENCHMARK_DIR/src/benchmark.cc" ] ||
+    { echo "Google Benchmark sources missing in $BENCHMARK_DIR" >&2; exit 1; }
+}
+
+build_native_bench() {
+  log "native benchmark build"
+  # Re-running cmake is cheap and picks up bench/ in a tree configured before it existed.
+  cmake -S "$ROOT" -B "$BUILD/native" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD/native" -j "$JOBS" --target md5stage_bench
+}
+
+build_wasm_bench() {  # build_wasm_bench DIR SIMD(ON|OFF)
+  log "wasm benchmark build ($1, SIMD $2)"
+  if [ ! -f "$1/CMakeCache.txt" ]; then
+    emcmake cmake -S "$ROOT/bench" -B "$1" -DCMAKE_BUILD_TYPE=Release \
+      -DBENCHMARK_SOURCE_DIR="$BENCHMARK_DIR" -DMD5STAGE_BENCH_SIMD="$2" >/dev/null
+  fi
+  cmake --build "$1" -j "$JOBS" --target md5stage_bench
+}
+
+BENCH_ARGS=(--benchmark_repetitions="$REPETITIONS" --benchmark_min_time="$MIN_TIME"
+            --benchmark_filter="$FILTER" --benchmark_out_format=json)
+
+run_native() {
+  log "native benchmarks"
+  "$BUILD/native/bench/md5stage_bench" "${BENCH_ARGS[@]}" --benchmark_out="$OUT/native.json" \
+    >"$OUT/native.log"
+}
+
+run_wasm() {  # run_wasm DIR NAME
+  log "wasm benchmarks under node ($2)"
+  (cd "$1" && node --no-experimental-fetch md5stage_bench.js "${BENCH_ARGS[@]}" \
+    --benchmark_out="$OUT/$2.json") >"$OUT/$2.log"
+}
+
+run_browser() {
+  [ "${BENCH_BROWSER:-1}" = 1 ] || return 0
+  if [ ! -f "$BUILD/site/md5stage.wasm" ] || [ ! -d "$ROOT/tests/browser/node_modules" ]; then
+    log "browser benchmark skipped (no staged site or no tests/browser/node_modules)"
+    return 0
+  fi
+  log "crowd scene in headless Chromium"
+  node "$ROOT/bench/browser.mjs" --site "$BUILD/site" --out "$OUT/browser.json" ||
+    log "browser benchmark failed (see above); the table reports it as missing"
+}
+
+ensure_packages
+ensure_benchmark_sources
+mkdir -p "$OUT"
+rm -f "$OUT"/native.json "$OUT"/wasm.json "$OUT"/wasm-scalar.json "$OUT"/browser.json
+# Everything is compiled before anything is timed.
+build_native_bench
+build_wasm_bench "$OUT/wasm" ON
+if [ "${BENCH_WASM_SCALAR:-0}" = 1 ]; then build_wasm_bench "$OUT/wasm-scalar" OFF; fi
+run_native
+run_wasm "$OUT/wasm" wasm
+if [ "${BENCH_WASM_SCALAR:-0}" = 1 ]; then run_wasm "$OUT/wasm-scalar" wasm-scalar; fi
+run_browser
+python3 "$ROOT/bench/report.py" --bench-dir "$OUT" --site "$BUILD/site" --out "$OUT/results.json"
