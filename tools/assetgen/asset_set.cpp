@@ -13,102 +13,109 @@
 namespace md5stage::assetgen {
 namespace {
 
-std::string LicenseText(const AssetSet& set) {
-  std::string joints;
-  for (int j = 0; j < set.walker_skeleton.size(); ++j) {
-    joints += (j ? ", " : "") + set.walker_skeleton.names[j];
+// Joins `items` with ", " into lines no longer than `width`.
+std::string Wrapped(const std::vector<std::string>& items, size_t width) {
+  std::string out, line;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string item = items[i] + (i + 1 < items.size() ? "," : "");
+    if (!line.empty() && line.size() + 1 + item.size() > width) {
+      out += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + item;
   }
-  std::string clips;
+  return out + line + "\n";
+}
+
+std::string LicenseText(const AssetSet& set) {
+  std::string text = R"(# assets/: made by the md5stage project
+
+Every file in this folder was made by the md5stage project: it is the output of the project's
+own generator, `tools/assetgen` (no third-party models, textures or data). These files are under
+the same license as the md5stage code, the MIT license:
+
+    MIT License
+
+    Copyright (c) the md5stage contributors
+
+    Permission is hereby granted, free of charge, to any person obtaining a copy of this
+    software and associated documentation files (the "Software"), to deal in the Software
+    without restriction, including without limitation the rights to use, copy, modify, merge,
+    publish, distribute, sublicense, and/or sell copies of the Software, and to permit persons
+    to whom the Software is furnished to do so, subject to the following conditions:
+
+    The above copyright notice and this permission notice shall be included in all copies or
+    substantial portions of the Software.
+
+    THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED,
+    INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS FOR A PARTICULAR
+    PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR COPYRIGHT HOLDERS BE LIABLE
+    FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR
+    OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
+    DEALINGS IN THE SOFTWARE.
+
+## Regenerating
+
+Do not edit these files by hand. Change `tools/assetgen` and build the `md5stage_assets` target,
+which reruns the generator when a file is missing or older than the generator:
+
+    cmake -S . -B build/native && cmake --build build/native --target md5stage_assets
+
+or run `md5stage_assetgen <repo>/assets` directly (`--check <dir>` compares instead of writing;
+`--preview <dir>` renders contact sheets of every clip). The output is deterministic, the same
+bytes on every run; the generator's tests (`ctest -R assetgen`) check that the committed files
+equal a fresh generation byte for byte.
+
+## Contents
+
+Conventions: MD5 version 10, Z up, +X forward, left = +Y, the ground at z = 0, units of about an
+inch (the walker is 70 units tall). Texture coordinates have v = 0 at the top row of the PNG.
+
+`models/walker/walker.md5mesh` (shader `models/walker/walker`, texture `walker.png`): one closed
+skin of )";
+  text += std::to_string(set.walker_mesh.vertices.size()) + " vertices and " +
+          std::to_string(set.walker_mesh.triangles.size()) +
+          " triangles, at most 4 weights per vertex, on " +
+          std::to_string(set.walker_skeleton.size()) + " joints:\n\n";
+  text += Wrapped(set.walker_skeleton.names, 96);
+  text += R"(
+`tag_hand_r` is the grip point in the right fist; its frame is the model frame (X forward, Z up)
+when the right arm hangs straight down.
+
+)";
   for (const WalkerClip& clip : set.walker_clips) {
     const WalkerClipInfo& info = clip.info;
-    clips += "- `" + info.name + ".md5anim`: " + std::to_string(info.frame_count) + " frames at " +
-             std::to_string(info.frame_rate) + " fps (" + FormatFixed(info.duration, 2) +
-             " s loop)";
+    text += "- `" + info.name + ".md5anim`: " + std::to_string(info.frame_count) + " frames at " +
+            std::to_string(info.frame_rate) + " fps, a " + FormatFixed(info.duration, 2) +
+            " s loop";
     if (info.ground_speed > 0.0) {
-      clips += ", ground speed " + FormatFixed(info.ground_speed, 1) + " units/s, stride " +
-               FormatFixed(info.stride, 1) + " units";
+      text += "; ground speed " + FormatFixed(info.ground_speed, 1) + " units/s, stride " +
+              FormatFixed(info.stride, 1) + " units";
     }
-    clips += "\n";
+    text += "\n";
   }
-  return std::string() +
-         "# assets/: made by the md5stage project\n"
-         "\n"
-         "Every file in this folder was made by the md5stage project: it is the output of the\n"
-         "project's own generator, `tools/assetgen` (no third-party models, textures or data).\n"
-         "These files are under the same license as the md5stage code, the MIT license:\n"
-         "\n"
-         "    MIT License\n"
-         "\n"
-         "    Copyright (c) the md5stage contributors\n"
-         "\n"
-         "    Permission is hereby granted, free of charge, to any person obtaining a copy of "
-         "this\n"
-         "    software and associated documentation files (the \"Software\"), to deal in the\n"
-         "    Software without restriction, including without limitation the rights to use, copy,\n"
-         "    modify, merge, publish, distribute, sublicense, and/or sell copies of the Software,\n"
-         "    and to permit persons to whom the Software is furnished to do so, subject to the\n"
-         "    following conditions:\n"
-         "\n"
-         "    The above copyright notice and this permission notice shall be included in all\n"
-         "    copies or substantial portions of the Software.\n"
-         "\n"
-         "    THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR\n"
-         "    IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY, FITNESS "
-         "FOR\n"
-         "    A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE AUTHORS OR "
-         "COPYRIGHT\n"
-         "    HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER IN AN ACTION "
-         "OF\n"
-         "    CONTRACT, TORT OR OTHERWISE, ARISING FROM, OUT OF OR IN CONNECTION WITH THE "
-         "SOFTWARE\n"
-         "    OR THE USE OR OTHER DEALINGS IN THE SOFTWARE.\n"
-         "\n"
-         "## Regenerating\n"
-         "\n"
-         "Do not edit these files by hand. Change `tools/assetgen` and rebuild the "
-         "`md5stage_assets`\n"
-         "target (it reruns the generator when a file is missing or older than the generator):\n"
-         "\n"
-         "    cmake -S . -B build/native && cmake --build build/native --target md5stage_assets\n"
-         "\n"
-         "or run `md5stage_assetgen <repo>/assets` directly. The output is deterministic (the "
-         "same\n"
-         "bytes on every run), and the `assetgen_tests` test checks that the committed files equal "
-         "a\n"
-         "fresh generation.\n"
-         "\n"
-         "## Contents\n"
-         "\n"
-         "Conventions: MD5 version 10, Z up, +X forward, ground at z = 0, about 70 units tall.\n"
-         "\n"
-         "`models/walker/walker.md5mesh` (shader `models/walker/walker`, texture `walker.png`):\n" +
-         std::to_string(set.walker_skeleton.size()) + " joints (" + joints + "); " +
-         std::to_string(set.walker_mesh.vertices.size()) + " vertices, " +
-         std::to_string(set.walker_mesh.triangles.size()) +
-         " triangles, at most 4 weights per vertex. `tag_hand_r` is the grip point in the right\n"
-         "fist; its frame is the model frame when the arm hangs straight down.\n"
-         "\n" +
-         clips +
-         "\n"
-         "Root motion: in `walk` and `run` the `origin` joint moves along +X at the ground speed\n"
-         "above. The last frame equals the first except that `origin` is one stride further along\n"
-         "+X, so a player that keeps root motion loops seamlessly by adding one stride per loop, "
-         "and\n"
-         "a player that moves the model itself subtracts the origin's translation. Planted feet "
-         "do\n"
-         "not slide: the legs are solved with two-bone IK against fixed footholds. `wave` "
-         "animates\n"
-         "the upper body only (the legs' joints have hierarchy flags 0).\n"
-         "\n"
-         "`models/lamp/lamp.md5mesh` (shader `models/lamp/lamp`, texture `lamp.png`): " +
-         std::to_string(set.lamp_skeleton.size()) + " joints, " +
-         std::to_string(set.lamp_mesh.triangles.size()) +
-         " triangles; the handle is at the origin and the\n"
-         "lantern hangs along -Z, so attaching it to `tag_hand_r` with no offset puts it in the "
-         "hand.\n"
-         "\n"
-         "`scenes/*.json`: demo scenes in the scene format of docs/scene-format.md (`default`,\n"
-         "`turns`, `attach`, `crowd`).\n";
+  text += R"(
+Loops: the last frame of each clip equals its first. Root motion: in `walk` and `run` the
+`origin` joint moves along +X at the ground speed above, and the last frame equals the first
+except that `origin` is one stride further along +X. A player that keeps root motion loops
+seamlessly by adding one stride per loop; a player that moves the model along a route itself
+subtracts the origin's translation. Planted feet do not slide: the legs are solved with two-bone
+IK against fixed footholds (the heel rolls on its rounded edge, the foot rolls over the ball).
+`wave` animates the upper body only: the lower body's joints have hierarchy flags 0.
+
+`models/lamp/lamp.md5mesh` (shader `models/lamp/lamp`, texture `lamp.png`):
+)";
+  text += std::to_string(set.lamp_skeleton.size()) + " joints, " +
+          std::to_string(set.lamp_mesh.triangles.size()) + " triangles.";
+  text += R"( The handle is at the origin and the lantern hangs
+along -Z, so attaching it to `tag_hand_r` with no offset puts the handle in the walker's fist.
+
+`scenes/*.json`: demo scenes in the format of docs/scene-format.md: `default` (the walker idles,
+then walks a figure-eight of Bezier curves), `turns` (three walkers with different turning radii
+sent to the same point), `attach` (walkers carrying the lamp), `crowd` (fifty walkers, each on its
+own route).
+)";
+  return text;
 }
 
 }  // namespace

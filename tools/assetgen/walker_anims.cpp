@@ -12,7 +12,8 @@ namespace md5stage::assetgen {
 namespace {
 
 constexpr int kFrameRate = 30;
-constexpr double kLandingSpeedMatch = 0.4;
+constexpr double kReachedSwing = 0.8;
+constexpr double kSwingExtension = 0.999;
 
 // ---- A pose in body terms
 // ------------------------------------------------------------------------
@@ -37,6 +38,7 @@ struct FootPose {
   double pitch = 0.0;  // about +Y: positive lifts the heel
   double toe_bend = 0.0;
   bool planted = false;
+  double swing = 0.0;  // progress through the swing, 0..1 (0 while planted)
 };
 
 // Rotation angles (radians) about Z, Y and X, applied in that order (yaw, then pitch, then roll).
@@ -135,41 +137,96 @@ SkeletonPose Assemble(const Skeleton& skeleton, const BodyPose& body, int* unrea
 // ---------------------------------------------------------------------------------
 
 struct GaitParameters {
-  const char* name;
-  double cycle_seconds;
-  double ground_speed;
-  double duty;               // stance share of the cycle
-  double foot_flat;          // phase the heel roll ends (foot flat)
-  double heel_off;           // phase the heel starts to rise (roll over the ball)
-  double heel_strike_pitch;  // radians, toes up (negative)
-  double toe_off_pitch;      // radians, heel up (positive)
-  double lift;               // extra ankle height mid-swing
-  double lift_skew;          // < 1 moves the highest point of the swing earlier
-  double hip_over_ankle;     // stance phase when the hip passes over the flat ankle
-  double foot_half_spacing;  // |y| of the footholds
-  double bob;                // pelvis height amplitude
-  bool bob_high_in_stance;   // walk: highest at mid-stance; run: lowest
-  double max_extension;      // leg reach used, as a share of its length
-  double pelvis_yaw, pelvis_roll, pelvis_sway, pelvis_lean;
-  double spine_lean, chest_counter_yaw;
-  double arm_swing, arm_lag, arm_abduction, elbow, elbow_swing;
-  double head_nod;
+  const char* name = "";
+  double cycle_seconds = 1.0;
+  double ground_speed = 0.0;
+  double duty = 0.6;               // stance share of the cycle
+  double foot_flat = 0.1;          // phase the heel roll ends (foot flat)
+  double heel_off = 0.3;           // phase the heel starts to rise (roll over the ball)
+  double heel_strike_pitch = 0.0;  // radians, toes up (negative)
+  double toe_off_pitch = 0.0;      // radians, heel up (positive)
+  double lift = 0.0;               // extra ankle height mid-swing
+  double lift_skew = 1.0;          // < 1 moves the highest point of the swing earlier
+  double hip_over_ankle = 0.25;    // stance phase when the hip passes over the flat ankle
+  double foot_half_spacing = 4.0;  // |y| of the footholds
+  double bob = 0.0;                // pelvis height amplitude
+  double bob_phase = 0.25;         // phase of the highest (walk) or lowest (run) pelvis
+  bool bob_high_in_stance = true;  // walk: highest at mid-stance; run: lowest
+  double max_extension = 0.99;     // leg reach used, as a share of its length
+  double pelvis_yaw = 0.0, pelvis_roll = 0.0, pelvis_sway = 0.0, pelvis_lean = 0.0;
+  double spine_lean = 0.0, chest_counter_yaw = 0.0;
+  double arm_swing = 0.0, arm_lag = 0.0, arm_abduction = 0.0, elbow = 0.0, elbow_swing = 0.0;
+  double head_nod = 0.0;
+  double swing_delay = 1.0;  // exponent on the swing's forward travel (1: symmetric)
 };
 
-const GaitParameters kWalk = {"walk",        1.0,           55.0,           0.62,
-                              0.10,          0.36,          Radians(-16.0), Radians(36.0),
-                              1.6,           0.8,           0.27,           3.6,
-                              1.0,           true,          0.995,          Radians(5.0),
-                              Radians(3.5),  1.1,           Radians(2.0),   Radians(3.0),
-                              Radians(9.0),  Radians(20.0), 0.04,           Radians(8.0),
-                              Radians(16.0), Radians(14.0), Radians(1.5)};
+GaitParameters WalkParameters() {
+  GaitParameters p;
+  p.name = "walk";
+  p.cycle_seconds = 1.0;
+  p.ground_speed = 55.0;  // 1.4 m/s at 1 unit = 1 inch
+  p.duty = 0.62;
+  p.foot_flat = 0.10;
+  p.heel_off = 0.36;
+  p.heel_strike_pitch = Radians(-22.0);
+  p.toe_off_pitch = Radians(36.0);
+  p.lift = 1.6;
+  p.lift_skew = 0.8;
+  p.hip_over_ankle = 0.27;
+  p.foot_half_spacing = 3.6;
+  p.bob = 1.0;
+  p.bob_phase = 0.27;  // mid-stance: the hip over the ankle
+  p.bob_high_in_stance = true;
+  p.max_extension = 0.995;
+  p.pelvis_yaw = Radians(5.0);
+  p.pelvis_roll = Radians(3.5);
+  p.pelvis_sway = 1.1;
+  p.pelvis_lean = Radians(2.0);
+  p.spine_lean = Radians(3.0);
+  p.chest_counter_yaw = Radians(9.0);
+  p.arm_swing = Radians(20.0);
+  p.arm_lag = 0.04;
+  p.arm_abduction = Radians(8.0);
+  p.elbow = Radians(16.0);
+  p.elbow_swing = Radians(14.0);
+  p.head_nod = Radians(1.5);
+  p.swing_delay = 1.0;
+  return p;
+}
 
-const GaitParameters kRun = {
-    "run",         0.7,           150.0,         0.28,          0.03,         0.11,
-    Radians(-6.0), Radians(50.0), 9.0,           0.75,          0.095,        2.8,
-    0.7,           false,         0.99,          Radians(8.0),  Radians(3.0), 0.8,
-    Radians(7.0),  Radians(6.0),  Radians(14.0), Radians(34.0), 0.03,         Radians(12.0),
-    Radians(80.0), Radians(16.0), Radians(2.0)};
+GaitParameters RunParameters() {
+  GaitParameters p;
+  p.name = "run";
+  p.cycle_seconds = 0.7;
+  p.ground_speed = 150.0;  // 3.8 m/s, a jog
+  p.duty = 0.28;
+  p.foot_flat = 0.03;
+  p.heel_off = 0.11;
+  p.heel_strike_pitch = Radians(-6.0);
+  p.toe_off_pitch = Radians(50.0);
+  p.lift = 12.0;
+  p.lift_skew = 0.6;
+  p.hip_over_ankle = 0.095;
+  p.foot_half_spacing = 2.8;
+  p.bob = 0.7;
+  p.bob_phase = 0.14;  // the middle of the stance
+  p.bob_high_in_stance = false;
+  p.max_extension = 0.99;
+  p.pelvis_yaw = Radians(8.0);
+  p.pelvis_roll = Radians(3.0);
+  p.pelvis_sway = 0.8;
+  p.pelvis_lean = Radians(7.0);
+  p.spine_lean = Radians(6.0);
+  p.chest_counter_yaw = Radians(14.0);
+  p.arm_swing = Radians(34.0);
+  p.arm_lag = 0.03;
+  p.arm_abduction = Radians(12.0);
+  p.elbow = Radians(80.0);
+  p.elbow_swing = Radians(16.0);
+  p.head_nod = Radians(2.0);
+  p.swing_delay = 1.4;
+  return p;
+}
 
 class Gait {
  public:
@@ -199,10 +256,13 @@ class Gait {
     double y = Sign(side) * p_.foot_half_spacing;
     double flat_x = stride_ * (p_.hip_over_ankle - psi);
     if (psi < p_.foot_flat) {
+      // Toes up, rolling without slipping on the heel's rounded edge (a circle in XZ).
       double u = psi / p_.foot_flat;
       foot.pitch = p_.heel_strike_pitch * (1.0 - SmoothStep(u));
-      Vec3 heel(flat_x - d().heel_back, y, 0.0);
-      foot.ankle = heel + RotY(foot.pitch) * Vec3(d().heel_back, 0.0, d().ankle_height);
+      double r = d().heel_radius;
+      Vec3 centre_from_ankle(-(d().heel_back - r), 0.0, r - d().ankle_height);
+      Vec3 centre(flat_x + centre_from_ankle.x + r * foot.pitch, y, r);
+      foot.ankle = centre + RotY(foot.pitch) * -centre_from_ankle;
     } else if (psi < p_.heel_off) {
       foot.ankle = Vec3(flat_x, y, d().ankle_height);
     } else {
@@ -227,23 +287,33 @@ class Gait {
     double s = (psi - p_.duty) / span;
     auto slope = [&](double a, double b) { return (b - a) / h * span; };
     FootPose foot;
+    foot.swing = s;
     foot.ankle.y = off.ankle.y;
-    // Landing with the full ground speed matched would swing the foot past its foothold and back;
-    // matching part of it keeps the leg from locking straight just before contact.
-    foot.ankle.x = Hermite(off.ankle.x, slope(off_before.ankle.x, off.ankle.x), strike.ankle.x,
-                           kLandingSpeedMatch * slope(strike.ankle.x, strike_after.ankle.x), s);
+    // Forward travel is shaped in the world frame: it leaves the toe-off state with its velocity
+    // and lands at rest on the next foothold (no slide at contact). Delaying the travel (a larger
+    // swing_delay) shortens the end of the swing where the body catches up with the foot, so the
+    // leg does not have to reach past its foothold.
+    const double world_start = off.ankle.x + stride_ * p_.duty;
+    const double world_end = strike.ankle.x + stride_;
+    const double start_velocity = slope(off_before.ankle.x, off.ankle.x) + stride_ * span;
+    double world_x = world_start + start_velocity * s * (1.0 - s) * (1.0 - s) +
+                     (world_end - world_start) * SmoothStep(std::pow(s, p_.swing_delay));
+    foot.ankle.x = world_x - stride_ * (p_.duty + s * span);
     foot.ankle.z = Hermite(off.ankle.z, slope(off_before.ankle.z, off.ankle.z), strike.ankle.z,
                            slope(strike.ankle.z, strike_after.ankle.z), s);
     double skewed = std::pow(s, p_.lift_skew);
     foot.ankle.z += p_.lift * 16.0 * skewed * skewed * (1 - skewed) * (1 - skewed);
     foot.pitch = Hermite(off.pitch, slope(off_before.pitch, off.pitch), strike.pitch,
                          slope(strike.pitch, strike_after.pitch), s);
-    foot.toe_bend = off.toe_bend * (1.0 - SmoothStep(s / 0.4));
+    // The toes stay level while the foot lifts off, and straighten once it is clear.
+    foot.toe_bend = -foot.pitch * (1.0 - SmoothStep(s / 0.5));
     return foot;
   }
 
+  // Pelvis height above its bind height, less pelvis_base_: walking, highest at mid-stance (the
+  // hip vaults over the planted foot) and lowest in double support; running, the opposite.
   double BobShape(double phase) const {
-    double c = std::cos(4.0 * kPi * (phase - p_.hip_over_ankle));
+    double c = std::cos(4.0 * kPi * (phase - p_.bob_phase));
     return p_.bob_high_in_stance ? p_.bob * c : -p_.bob * c;
   }
 
@@ -282,26 +352,36 @@ class Gait {
     return body;
   }
 
-  // The highest pelvis curve (base + BobShape) that keeps every planted foot within reach.
-  void SolvePelvisHeight() {
+  // The highest pelvis height (relative to bind) at which every planted foot is within reach.
+  double HeightLimit(double phase) const {
     const double leg =
         glm::length(skeleton_.bind_positions[kShinL] - skeleton_.bind_positions[kThighL]) +
         glm::length(skeleton_.bind_positions[kFootL] - skeleton_.bind_positions[kShinL]);
-    const double reach = leg * p_.max_extension;
-    pelvis_base_ = std::numeric_limits<double>::max();
+    BodyPose body = BodyWithoutHeight(phase);
+    double limit = std::numeric_limits<double>::max();
+    for (Side side : {kLeft, kRight}) {
+      // A planted foot out of reach would slide. A swing foot only straightens its leg, which
+      // looks locked when it happens just before contact, so late in the swing it must be
+      // reachable too (with the leg allowed almost straight).
+      const FootPose& foot = body.feet[side];
+      if (!foot.planted && foot.swing < kReachedSwing) continue;
+      const double reach = leg * (foot.planted ? p_.max_extension : kSwingExtension);
+      Vec3 hip = HipPosition(skeleton_, body, side);
+      Vec3 ankle = body.feet[side].ankle;
+      double dx = hip.x - ankle.x, dy = hip.y - ankle.y;
+      double highest_hip = ankle.z + std::sqrt(std::max(0.0, reach * reach - dx * dx - dy * dy));
+      limit = std::min(limit, highest_hip - hip.z);
+    }
+    return limit;
+  }
+
+  // The highest base for which base + BobShape keeps every planted foot within reach.
+  void SolvePelvisHeight() {
     const int samples = 2000;
+    pelvis_base_ = std::numeric_limits<double>::max();
     for (int i = 0; i < samples; ++i) {
       double phase = double(i) / samples;
-      BodyPose body = BodyWithoutHeight(phase);
-      for (Side side : {kLeft, kRight}) {
-        // A swing foot out of reach only straightens its leg; a planted one would slide.
-        if (!body.feet[side].planted) continue;
-        Vec3 hip = HipPosition(skeleton_, body, side);
-        Vec3 ankle = body.feet[side].ankle;
-        double dx = hip.x - ankle.x, dy = hip.y - ankle.y;
-        double highest_hip = ankle.z + std::sqrt(std::max(0.0, reach * reach - dx * dx - dy * dy));
-        pelvis_base_ = std::min(pelvis_base_, highest_hip - hip.z - BobShape(phase));
-      }
+      pelvis_base_ = std::min(pelvis_base_, HeightLimit(phase) - BobShape(phase));
     }
   }
 
@@ -312,7 +392,7 @@ class Gait {
 };
 
 // ---- Standing poses
-// --------------------------------------------------------------------------------
+// ------------------------------------------------------------------------------
 
 // The idle stance at `phase` of its loop; `animate` false gives the still base pose.
 BodyPose StandingBody(double phase, bool animate) {
@@ -388,7 +468,7 @@ BodyPose WavingBody(double t) {
 }
 
 // ---- Clips
-// -------------------------------------------------------------------------------------------
+// ---------------------------------------------------------------------------------------
 
 std::string CommandLine(const WalkerClipInfo& info) {
   std::string text = "md5stage_assetgen walker " + info.name + ": loop of " +
@@ -448,8 +528,8 @@ std::vector<WalkerClip> BuildWalkerClips(const Skeleton& skeleton) {
   clips.push_back(SampleClip(skeleton, "idle", 6.0, 0.0, [&](double phase, int* unreached) {
     return Assemble(skeleton, StandingBody(phase, true), unreached);
   }));
-  clips.push_back(GaitClip(skeleton, kWalk));
-  clips.push_back(GaitClip(skeleton, kRun));
+  clips.push_back(GaitClip(skeleton, WalkParameters()));
+  clips.push_back(GaitClip(skeleton, RunParameters()));
   clips.push_back(SampleClip(skeleton, "wave", 3.0, 0.0, [&](double phase, int* unreached) {
     return Assemble(skeleton, WavingBody(phase * 3.0), unreached);
   }));

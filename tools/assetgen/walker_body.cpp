@@ -31,6 +31,8 @@ std::vector<SdfPrimitive> WalkerPrimitives() {
   parts.push_back(Ellipsoid(kPelvis, Vec3(-0.4, 0, 38.2), Vec3(4.5, 6.3, 5.2), 0));
   parts.push_back(Ellipsoid(kPelvis, Vec3(-1.9, 2.6, 35.9), Vec3(2.9, 3.0, 3.6), 1.5));
   parts.push_back(Ellipsoid(kPelvis, Vec3(-1.9, -2.6, 35.9), Vec3(2.9, 3.0, 3.6), 1.5));
+  // The crotch belongs to the pelvis, so the skin between the thighs follows neither leg alone.
+  parts.push_back(Ellipsoid(kPelvis, Vec3(-0.5, 0, 34.0), Vec3(3.0, 2.6, 2.6), 1.0));
   parts.push_back(Ellipsoid(kSpine, Vec3(0.1, 0, 44.2), Vec3(4.0, 5.8, 5.6), 3.0));
   parts.push_back(Ellipsoid(kChest, Vec3(0.0, 0, 51.6), Vec3(4.5, 6.8, 6.6), 3.0));
   for (Side side : {kLeft, kRight}) {
@@ -69,8 +71,11 @@ std::vector<SdfPrimitive> WalkerPrimitives() {
     parts.push_back(
         RoundCone(limb.shin, Vec3(0.15, y, knee), 2.25, Vec3(0, y, d.ankle_height), 1.35, 1.0));
     parts.push_back(Ellipsoid(limb.shin, Vec3(-0.75, y, 15.2), Vec3(1.9, 1.9, 4.6), 1.5));
-    parts.push_back(
-        RoundBox(limb.foot, Vec3(1.7, y, 1.4), Vec3(4.35, d.foot_half_width, 1.4), 1.2, 1.0));
+    // The shoe: from the heel (whose rounded edge the gait rolls on) to past the ball.
+    const double shoe_front = 6.05;
+    parts.push_back(RoundBox(limb.foot, Vec3((shoe_front - d.heel_back) * 0.5, y, 1.4),
+                             Vec3((shoe_front + d.heel_back) * 0.5, d.foot_half_width, 1.4),
+                             d.heel_radius, 1.0));
     parts.push_back(
         RoundCone(limb.foot, Vec3(0, y, d.ankle_height), 1.4, Vec3(1.6, y, 2.0), 1.45, 1.0));
     parts.push_back(RoundBox(limb.toe, Vec3(6.9, y, 0.95),
@@ -89,7 +94,10 @@ double UnionDistance(const std::vector<SdfPrimitive>& primitives, const Vec3& p)
 
 SkinMesh BuildWalkerMesh(WalkerMeshStats* stats) {
   const std::vector<SdfPrimitive> parts = WalkerPrimitives();
-  DistanceFunction distance = [&parts](const Vec3& p) { return UnionDistance(parts, p); };
+  // Flat soles: nothing below the ground, where smooth blends would otherwise bulge.
+  DistanceFunction distance = [&parts](const Vec3& p) {
+    return std::max(UnionDistance(parts, p), -p.z);
+  };
   SurfaceNetsSettings settings;
   // Offsets keep grid points off the primitives' symmetry planes.
   settings.min_corner = Vec3(-8.53, -30.6, -1.8);

@@ -47,7 +47,8 @@ struct WalkerDimensions {
   double hip_height = 37.0;     // hip joint centre
   double hip_half_width = 4.0;  // |y| of the hip joints
   double ankle_height = 3.0;
-  double heel_back = 2.6;     // heel behind the ankle
+  double heel_back = 2.65;    // heel behind the ankle
+  double heel_radius = 1.2;   // the shoe's rounded heel edge: the foot rolls on it
   double ball_forward = 5.6;  // toe joint (ball of the foot) ahead of the ankle
   double ball_height = 1.0;   // toe joint above the ground
   double toe_tip_forward = 8.6;
@@ -56,7 +57,7 @@ struct WalkerDimensions {
   double shoulder_half_width = 7.6;  // |y| of the arm joints
   double upper_arm_length = 12.8;
   double forearm_length = 10.4;
-  double bind_arm_drop = Radians(45.0);  // A-pose: arms this far below horizontal
+  double bind_arm_drop = Radians(55.0);  // A-pose: arms this far below horizontal
   double height = 70.0;
 };
 
