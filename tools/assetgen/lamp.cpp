@@ -9,21 +9,25 @@ namespace {
 
 constexpr int kHandleJoint = 0;
 constexpr int kLanternJoint = 1;
-constexpr double kBailRadius = 2.0;  // the bail is an arc about (0, 0, -2) over the origin
+// The bail is a half ellipse over the origin (half width kBailWidth, height kBailHeight above
+// its ends), continued kBailOverhang radians past the ends so that they sink into the cap. Its
+// height keeps the lantern clear of the fist that grips it.
+constexpr double kBailWidth = 2.0;
+constexpr double kBailHeight = 3.5;
 constexpr double kBailTube = 0.22;
-constexpr double kBailOverhang = 0.5;  // radians past the half circle, so the ends meet the cap
+constexpr double kBailOverhang = 0.3;
 
 struct ProfilePoint {
   double radius, z, v;
 };
 
 // The lantern's outline from the top knob down to the base; v picks the texture band.
-const ProfilePoint kProfile[] = {{0.0, -1.55, 0.02},  {0.3, -1.6, 0.04},  {0.42, -1.8, 0.07},
-                                 {0.42, -2.2, 0.10},  {1.1, -2.55, 0.14}, {2.0, -3.2, 0.20},
-                                 {2.2, -3.45, 0.23},  {1.7, -3.6, 0.25},  {1.72, -3.75, 0.30},
-                                 {2.02, -5.2, 0.42},  {2.02, -7.2, 0.58}, {1.72, -8.7, 0.70},
-                                 {1.72, -8.85, 0.74}, {2.25, -9.0, 0.78}, {2.35, -9.55, 0.86},
-                                 {2.2, -10.05, 0.94}, {0.0, -10.05, 0.98}};
+const ProfilePoint kProfile[] = {{0.0, -3.05, 0.02},   {0.3, -3.1, 0.04},   {0.42, -3.3, 0.07},
+                                 {0.42, -3.7, 0.10},   {1.1, -4.05, 0.14},  {2.0, -4.7, 0.20},
+                                 {2.2, -4.95, 0.23},   {1.7, -5.1, 0.25},   {1.72, -5.25, 0.30},
+                                 {2.02, -6.7, 0.42},   {2.02, -8.7, 0.58},  {1.72, -10.2, 0.70},
+                                 {1.72, -10.35, 0.74}, {2.25, -10.5, 0.78}, {2.35, -11.05, 0.86},
+                                 {2.2, -11.55, 0.94},  {0.0, -11.55, 0.98}};
 
 void AddVertex(SkinMesh& mesh, const Vec3& p, double u, double v, int joint) {
   SkinVertex vertex;
@@ -67,14 +71,18 @@ void AddLathe(SkinMesh& mesh, int segments) {
   }
 }
 
-// The bail: a tube swept along an arc in the XZ plane, its ends closed with fans.
+// The bail: a tube swept along the arc in the XZ plane, its ends closed with fans.
 void AddBail(SkinMesh& mesh, int steps, int sides) {
-  const Vec3 centre(0, 0, -kBailRadius);
+  const Vec3 centre(0, 0, -kBailHeight);
+  auto point = [](double t) {
+    return Vec3(kBailWidth * std::cos(t), 0, kBailHeight * std::sin(t));
+  };
   int first = static_cast<int>(mesh.vertices.size());
   for (int i = 0; i <= steps; ++i) {
     double t = -kBailOverhang + (kPi + 2 * kBailOverhang) * i / steps;  // +X end, top, -X end
-    Vec3 radial(std::cos(t), 0, std::sin(t));
-    Vec3 along = centre + radial * kBailRadius;
+    // The tube's cross-section lies in the plane of the curve's normal and Y.
+    Vec3 radial = glm::normalize(Vec3(std::cos(t) / kBailWidth, 0, std::sin(t) / kBailHeight));
+    Vec3 along = centre + point(t);
     for (int k = 0; k <= sides; ++k) {
       double a = kTwoPi * k / sides;
       Vec3 offset = (radial * std::cos(a) + Vec3(0, 1, 0) * std::sin(a)) * kBailTube;
@@ -92,7 +100,7 @@ void AddBail(SkinMesh& mesh, int steps, int sides) {
   for (int end = 0; end < 2; ++end) {
     int ring = first + (end == 0 ? 0 : steps * stride);
     double t = end == 0 ? -kBailOverhang : kPi + kBailOverhang;
-    Vec3 tip = centre + Vec3(std::cos(t), 0, std::sin(t)) * kBailRadius;
+    Vec3 tip = centre + point(t);
     int hub = static_cast<int>(mesh.vertices.size());
     AddVertex(mesh, tip, 0.5, 0.06, kHandleJoint);
     for (int k = 0; k < sides; ++k) {
@@ -109,7 +117,7 @@ void AddBail(SkinMesh& mesh, int steps, int sides) {
 Skeleton BuildLampSkeleton() {
   Skeleton skeleton;
   skeleton.Add("handle", -1, Vec3(0, 0, 0));
-  skeleton.Add("lantern", kHandleJoint, Vec3(0, 0, -kBailRadius));
+  skeleton.Add("lantern", kHandleJoint, Vec3(0, 0, -kBailHeight));
   return skeleton;
 }
 
