@@ -30,9 +30,11 @@ constexpr double kLineSliver = 1e-7;
 // are too short for its direction and curvature to survive rounding of the coordinates.
 constexpr double kMinTangent = 1e-6;
 constexpr double kMinTangentTimesTurn = 2e-8;
-constexpr int kNewtonSteps = 60;
+constexpr int kNewtonSteps = 40;
+constexpr double kMinDamping = 1e-3;
 constexpr int kShrinkHalvings = 60;
-constexpr int kShrinkBisections = 50;
+// A shrunk fillet's radius is settled to this relative precision.
+constexpr double kShrinkPrecision = 1e-7;
 constexpr int kMaxAllocationRounds = 100;
 
 glm::dvec2 LeftNormal(glm::dvec2 v) { return {-v.y, v.x}; }
@@ -142,14 +144,19 @@ Fillet LineFillet(const Piece& in, const Piece& out, const Corner& corner, doubl
 // Fillet of radius r tangent to two pieces, at least one of them a curve: the centre lies on both
 // sides' offset curves at distance r (towards the inside of the turn), found by Newton's method
 // from the tangent lines' answer.
+// `near` (if ok) is a solution for a nearby radius to start from.
 Fillet CurveFillet(const Piece& in, const Piece& out, const Corner& corner, double radius,
-                   double scale) {
+                   double scale, const Fillet& near) {
   Fillet fillet;
   if (!(radius > 0.0)) return fillet;
   const double side = corner.turn > 0.0 ? 1.0 : -1.0;
-  const double guess = radius * std::tan(0.5 * std::abs(corner.turn));
-  double s = in.ParameterAt(in.length - std::min(guess, 0.99 * in.length));
-  double u = out.ParameterAt(std::min(guess, 0.99 * out.length));
+  double s = near.s;
+  double u = near.u;
+  if (!near.ok) {
+    const double guess = radius * std::tan(0.5 * std::abs(corner.turn));
+    s = in.ParameterAt(in.length - std::min(guess, 0.99 * in.length));
+    u = out.ParameterAt(std::min(guess, 0.99 * out.length));
+  }
 
   struct Side {
     glm::dvec2 offset;  // point of the offset curve
@@ -180,7 +187,7 @@ Fillet CurveFillet(const Piece& in, const Piece& out, const Corner& corner, doub
     const double ds = Cross(-f, -b.slope) / det;
     const double du = Cross(a.slope, -f) / det;
     bool improved = false;
-    for (double damping = 1.0; damping > 1e-6; damping *= 0.5) {
+    for (double damping = 1.0; damping >= kMinDamping; damping *= 0.5) {
       const double s_try = std::clamp(s + damping * ds, 0.0, 1.0);
       const double u_try = std::clamp(u + damping * du, 0.0, 1.0);
       Side a_try, b_try;
@@ -265,8 +272,14 @@ double StandardArcMinRadius(double angle) {
   const glm::dvec2 p1(1.0, k);
   const glm::dvec2 p3(std::cos(angle), std::sin(angle));
   const glm::dvec2 p2 = p3 + k * glm::dvec2(std::sin(angle), -std::cos(angle));
-  const CubicBezier arc({p0, p1, p2, p3});
-  auto radius = [&](double t) { return 1.0 / std::abs(arc.Curvature(t)); };
+  // B' = 3[(1-t)²(p1-p0) + 2t(1-t)(p2-p1) + t²(p3-p2)], B'' = 6[(1-t)(p2-2p1+p0) + t(p3-2p2+p1)].
+  auto radius = [&](double t) {
+    const double v = 1.0 - t;
+    const glm::dvec2 d1 = 3.0 * (v * v * (p1 - p0) + 2.0 * t * v * (p2 - p1) + t * t * (p3 - p2));
+    const glm::dvec2 d2 = 6.0 * (v * (p2 - 2.0 * p1 + p0) + t * (p3 - 2.0 * p2 + p1));
+    const double speed = glm::length(d1);
+    return speed * speed * speed / std::abs(Cross(d1, d2));
+  };
   // The curve is symmetric; its radius dips once between an end and the middle.
   constexpr int kSamples = 64;
   int best = 0;
@@ -363,24 +376,29 @@ Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, boo
           std::min({from_radius * std::tan(0.5 * std::abs(corner.turn)), allow_in, allow_out});
       return LineFillet(in, out, corner, tangent);
     }
-    Fillet best = CurveFillet(in, out, corner, from_radius, scale);
+    // Each solve starts from the nearest radius solved so far.
+    Fillet nearest =
+        corner.fillet.ok && corner.fillet.radius == from_radius ? corner.fillet : Fillet();
+    Fillet best = CurveFillet(in, out, corner, from_radius, scale, nearest);
     if (fits(best, allow_in, allow_out)) return best;
+    if (best.ok) nearest = best;
     double failed = from_radius;
     double good = 0.0;
-    for (int k = 0; k < kShrinkHalvings; ++k) {
+    for (int k = 0; k < kShrinkHalvings && !(good > 0.0); ++k) {
       const double radius = failed * 0.5;
-      Fillet fillet = CurveFillet(in, out, corner, radius, scale);
+      Fillet fillet = CurveFillet(in, out, corner, radius, scale, nearest);
+      if (fillet.ok) nearest = fillet;
       if (fits(fillet, allow_in, allow_out)) {
         good = radius;
         best = fillet;
-        break;
+      } else {
+        failed = radius;
       }
-      failed = radius;
     }
     if (!(good > 0.0)) return Fillet();
-    for (int k = 0; k < kShrinkBisections; ++k) {
+    while (failed - good > kShrinkPrecision * good) {
       const double radius = 0.5 * (good + failed);
-      Fillet fillet = CurveFillet(in, out, corner, radius, scale);
+      Fillet fillet = CurveFillet(in, out, corner, radius, scale, best);
       if (fits(fillet, allow_in, allow_out)) {
         good = radius;
         best = fillet;
@@ -453,6 +471,14 @@ Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, boo
       changed = true;
     }
     if (!changed) break;
+  }
+
+  // A fillet shrunk below what coordinates of this size can describe is no better than a kink.
+  for (Corner& corner : corners) {
+    if (!corner.sharp &&
+        std::max(corner.fillet.trim_in, corner.fillet.trim_out) < kMinTangent * scale) {
+      corner.sharp = true;
+    }
   }
 
   if (!corners.empty()) {
@@ -534,16 +560,17 @@ Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, boo
   if (!rounded.ok()) {
     return MakeError("", 0, 0, "corner rounding made an invalid route: " + rounded.error().message);
   }
+  result.route = std::move(rounded).value();
   for (RoundedCorner& corner : result.corners) {
-    corner.start_distance = rounded.value().segment_start_distance(corner.first_output_segment);
-    corner.end_distance = rounded.value().segment_start_distance(corner.first_output_segment +
-                                                                 corner.output_segment_count);
+    corner.start_distance = result.route.segment_start_distance(corner.first_output_segment);
+    corner.end_distance = result.route.segment_start_distance(corner.first_output_segment +
+                                                              corner.output_segment_count);
   }
   for (std::size_t i = 0; i < result.segments.size(); ++i) {
     if (result.source[i] < 0 || result.segments[i].kind != RouteSegment::Kind::kBezier) continue;
     Result<Route> single = Route::Build({result.segments[i]});
     if (!single.ok()) continue;
-    const double offset = rounded.value().segment_start_distance(i);
+    const double offset = result.route.segment_start_distance(i);
     for (TightStretch stretch : single.value().FindTightStretches(turning_radius)) {
       stretch.start_distance += offset;
       stretch.end_distance += offset;

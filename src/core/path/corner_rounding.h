@@ -51,6 +51,7 @@ struct TightCurve {
 struct RoundedRoute {
   std::vector<RouteSegment> segments;
   bool closed = false;
+  Route route;  // the segments built (valid), so callers need not build them again
   // Per output segment: the input segment it was cut from, or -1 for a fillet piece.
   std::vector<int> source;
   std::vector<RoundedCorner> corners;  // in route order (the closing join last)
@@ -65,7 +66,8 @@ struct RoundedRoute {
 // below it). A corner is a join whose directions differ by more than 5e-8 rad (the path core flags
 // 1e-7). Fillets on lines and curves alike are tangent to both sides (on curves the tangent points
 // are solved for); where two fillets compete for one segment it is shared out and the fillets
-// shrink; a U-turn (a reversal of 180°) stays sharp. Zero-length segments are dropped. An input
+// shrink; a U-turn (a reversal of 180°), or a corner whose fillet would have to be shorter than
+// 1e-6 of the coordinates' size, stays sharp. Zero-length segments are dropped. An input
 // without corners comes back unchanged.
 Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, bool closed,
                                   double turning_radius);

@@ -114,6 +114,15 @@ glm::dvec2 RouteEditor::Snap(glm::dvec2 point) const {
           std::round(point.y * snap_scale_) / snap_scale_};
 }
 
+bool RouteEditor::OnGrid(glm::dvec2 point) const { return Snap(point) == point; }
+
+glm::dvec2 RouteEditor::Mirror(glm::dvec2 anchor, glm::dvec2 tip) const {
+  // Around a grid point the mirror of a grid point is one (rounding only removes noise); around
+  // an anchor off the grid rounding would break the mirror, so it is left exact.
+  const glm::dvec2 mirror = 2.0 * anchor - tip;
+  return OnGrid(anchor) && OnGrid(tip) ? Snap(mirror) : mirror;
+}
+
 std::size_t RouteEditor::segment_count() const {
   if (anchors_.empty()) return 0;
   return closed_ ? anchors_.size() : anchors_.size() - 1;
@@ -174,7 +183,7 @@ Status RouteEditor::DragOut(std::size_t index, glm::dvec2 drag) {
     return {};
   }
   anchor.out_point = out;
-  anchor.in_point = Snap(2.0 * anchor.position - out);
+  anchor.in_point = Mirror(anchor.position, out);
   anchor.has_in = anchor.has_out = true;
   anchor.kind = AnchorKind::kSymmetric;
   return {};
@@ -186,11 +195,12 @@ Status RouteEditor::MoveAnchor(std::size_t index, glm::dvec2 position) {
   RouteAnchor& anchor = anchors_[index];
   const glm::dvec2 moved = Snap(position);
   const glm::dvec2 delta = moved - anchor.position;
-  // Handles on the grid stay on it; others (kept exactly collinear, or split off a curve) move by
-  // the same delta so their direction is kept.
+  // Handles on the grid stay on it when the move is along the grid; others (kept exactly
+  // collinear, split off a curve, or around an anchor off the grid) move by exactly the same delta
+  // so that mirrored and collinear handles stay so.
+  const bool grid_move = OnGrid(anchor.position);
   auto carry = [&](glm::dvec2 handle) {
-    const bool on_grid = Snap(handle) == handle;
-    return on_grid ? Snap(handle + delta) : handle + delta;
+    return grid_move && OnGrid(handle) ? Snap(handle + delta) : handle + delta;
   };
   if (anchor.has_in) anchor.in_point = carry(anchor.in_point);
   if (anchor.has_out) anchor.out_point = carry(anchor.out_point);
@@ -207,7 +217,7 @@ void RouteEditor::ApplyCoupling(RouteAnchor* anchor, HandleSide moved) const {
     case AnchorKind::kCorner:
       break;
     case AnchorKind::kSymmetric:
-      other = Snap(2.0 * anchor->position - tip);
+      other = Mirror(anchor->position, tip);
       has_other = true;
       break;
     case AnchorKind::kSmooth: {
@@ -368,10 +378,14 @@ RouteNearestPoint NearestPointOnRoute(const Route& route, glm::dvec2 point) {
       best.position = position;
     }
   };
+  // Zero-length segments only count when the whole route has no length.
+  auto skipped = [&](std::size_t i) {
+    return !(route.segment_start_distance(i + 1) > route.segment_start_distance(i)) &&
+           route.length() > 0.0;
+  };
+  // First the lines and the curves' end points: a cheap bound that lets most curves be skipped.
   for (std::size_t i = 0; i < segments.size(); ++i) {
-    const double length = route.segment_start_distance(i + 1) - route.segment_start_distance(i);
-    // Zero-length segments only count when the whole route has no length.
-    if (!(length > 0.0) && route.length() > 0.0) continue;
+    if (skipped(i)) continue;
     const RouteSegment& segment = segments[i];
     if (segment.kind == RouteSegment::Kind::kLine) {
       const glm::dvec2 a = segment.points[0];
@@ -381,8 +395,14 @@ RouteNearestPoint NearestPointOnRoute(const Route& route, glm::dvec2 point) {
                            ? std::clamp(glm::dot(point - a, ab) / squared_length, 0.0, 1.0)
                            : 0.0;
       consider(i, t, a + t * ab);
-      continue;
+    } else {
+      consider(i, 0.0, segment.points[0]);
+      consider(i, 1.0, segment.points[3]);
     }
+  }
+  for (std::size_t i = 0; i < segments.size(); ++i) {
+    const RouteSegment& segment = segments[i];
+    if (segment.kind == RouteSegment::Kind::kLine || skipped(i)) continue;
     // A curve lies inside its control points' box: skip it when the box is farther than the best.
     glm::dvec2 low = segment.points[0], high = segment.points[0];
     for (const glm::dvec2& p : segment.points) {

@@ -129,6 +129,8 @@ class RouteEditor {
  private:
   bool ValidAnchor(std::size_t anchor) const { return anchor < anchors_.size(); }
   void ApplyCoupling(RouteAnchor* anchor, HandleSide moved) const;
+  bool OnGrid(glm::dvec2 point) const;
+  glm::dvec2 Mirror(glm::dvec2 anchor, glm::dvec2 tip) const;
 
   std::vector<RouteAnchor> anchors_;
   bool closed_ = false;

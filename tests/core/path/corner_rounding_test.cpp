@@ -135,6 +135,8 @@ TEST(RoundCorners, FittingPolylineCornersBecomeArcsOfTheRadius) {
     EXPECT_TRUE(rounded.clear());
     EXPECT_TRUE(rounded.tight_curves.empty());
     const Route route = MustBuild(rounded.segments, rounded.closed);
+    EXPECT_EQ(rounded.route.segments(), rounded.segments);
+    EXPECT_EQ(rounded.route.closed(), c.closed);
     EXPECT_TRUE(route.FindTightStretches(c.radius * 0.999).empty());
     EXPECT_TRUE(route.FindTightStretches(c.radius).empty());  // the margin covers the cubic's dip
 

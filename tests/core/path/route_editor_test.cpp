@@ -492,6 +492,75 @@ TEST(RouteEditorEdits, RejectsBadIndicesAndNonFiniteInput) {
   EXPECT_EQ(editor.anchor_count(), 0u);
 }
 
+TEST(RouteEditorEdits, RandomSessionsKeepAValidRouteThatReadsBack) {
+  std::mt19937_64 random(5);
+  std::uniform_real_distribution<double> coordinate(-20.0, 20.0);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  auto point = [&] { return glm::dvec2(coordinate(random), coordinate(random)); };
+  for (int session = 0; session < 40; ++session) {
+    SCOPED_TRACE(session);
+    RouteEditor editor;
+    for (int step = 0; step < 60; ++step) {
+      const std::size_t n = editor.anchor_count();
+      const std::size_t any = n > 0 ? random() % n : 0;
+      switch (random() % 10) {
+        case 0:
+        case 1:
+          editor.AddPoint(point());
+          break;
+        case 2:
+          editor.AddSmoothPoint(point(), point() * 0.2);
+          break;
+        case 3:
+          if (n > 0) editor.MoveAnchor(any, point());
+          break;
+        case 4:
+          if (n > 0) {
+            editor.MoveHandle(any, random() % 2 ? HandleSide::kIn : HandleSide::kOut, point(),
+                              random() % 4 == 0);
+          }
+          break;
+        case 5:
+          if (n > 2) editor.DeletePoint(any);
+          break;
+        case 6:
+          if (editor.segment_count() > 0) {
+            editor.InsertPoint(random() % editor.segment_count(), 0.05 + 0.9 * unit(random));
+          }
+          break;
+        case 7:
+          if (random() % 2) {
+            editor.Close();
+          } else {
+            editor.Open();
+          }
+          break;
+        case 8:
+          if (n > 0) editor.DragOut(any, point() * 0.1);
+          break;
+        default:
+          if (n > 0) editor.RemoveHandles(any);
+          break;
+      }
+      EXPECT_EQ(editor.BuildRoute().ok(), editor.segment_count() > 0);
+      if (editor.closed()) EXPECT_GE(editor.anchor_count(), 2u);
+      if (editor.segment_count() == 0) continue;
+      const std::vector<RouteSegment> segments = editor.Segments();
+      const Result<RouteEditor> read = RouteEditor::FromSegments(segments, editor.closed());
+      ASSERT_TRUE(read.ok()) << read.error().ToString();
+      EXPECT_EQ(read.value().Segments(), segments);
+      // Symmetric and smooth anchors have opposite handles: no kink where they join two curves.
+      for (const RouteAnchor& anchor : editor.anchors()) {
+        if (anchor.kind == AnchorKind::kCorner || !anchor.has_in || !anchor.has_out) continue;
+        const glm::dvec2 in = anchor.in_offset(), out = anchor.out_offset();
+        if (glm::length(in) == 0.0 || glm::length(out) == 0.0) continue;
+        EXPECT_LT(std::abs(Cross(in, out)), 1e-9 * glm::length(in) * glm::length(out));
+        EXPECT_LT(glm::dot(in, out), 0.0);
+      }
+    }
+  }
+}
+
 // ---- Insertion ---------------------------------------------------------------------------------
 
 // Both routes pass through the same points at the same distances.
