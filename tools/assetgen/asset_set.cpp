@@ -127,7 +127,7 @@ AssetSet GenerateAssets() {
   set.walker_clips = BuildWalkerClips(set.walker_skeleton);
   set.walker_texture = PaintWalkerTexture();
   set.lamp_skeleton = BuildLampSkeleton();
-  set.lamp_mesh = BuildLampMesh(set.lamp_skeleton);
+  set.lamp_mesh = BuildLampMesh();
   set.lamp_texture = PaintLampTexture();
 
   const std::vector<SkinMesh> walker_meshes = {set.walker_mesh};

@@ -121,8 +121,7 @@ Skeleton BuildLampSkeleton() {
   return skeleton;
 }
 
-SkinMesh BuildLampMesh(const Skeleton& skeleton) {
-  (void)skeleton;
+SkinMesh BuildLampMesh() {
   SkinMesh mesh;
   mesh.shader = "models/lamp/lamp";
   AddLathe(mesh, 20);

@@ -9,7 +9,8 @@ namespace md5stage::assetgen {
 // Two joints: "handle" at the origin and "lantern" at the bail's pivots below it.
 Skeleton BuildLampSkeleton();
 
-// The lamp mesh (shader "models/lamp/lamp"), UVs in the layout of PaintLampTexture.
-SkinMesh BuildLampMesh(const Skeleton& skeleton);
+// The lamp mesh (shader "models/lamp/lamp") on BuildLampSkeleton's joints, UVs in the layout of
+// PaintLampTexture.
+SkinMesh BuildLampMesh();
 
 }  // namespace md5stage::assetgen

@@ -15,8 +15,7 @@ constexpr int kFrameRate = 30;
 constexpr double kReachedSwing = 0.8;
 constexpr double kSwingExtension = 0.999;
 
-// ---- A pose in body terms
-// ------------------------------------------------------------------------
+// ---- A pose in body terms --------------------------------------------------------------------
 
 struct ArmPose {
   double swing = 0.0;      // forward rotation of the hanging arm (radians)
@@ -133,8 +132,7 @@ SkeletonPose Assemble(const Skeleton& skeleton, const BodyPose& body, int* unrea
   return local;
 }
 
-// ---- Gait cycles
-// ---------------------------------------------------------------------------------
+// ---- Gait cycles -----------------------------------------------------------------------------
 
 struct GaitParameters {
   const char* name = "";
@@ -235,9 +233,6 @@ class Gait {
     SolvePelvisHeight();
   }
 
-  double stride() const { return stride_; }
-  const GaitParameters& parameters() const { return p_; }
-
   // The whole body at cycle phase `phase` (0 = left heel strike), origin frame.
   BodyPose Body(double phase) const {
     BodyPose body = BodyWithoutHeight(phase);
@@ -276,8 +271,9 @@ class Gait {
     return foot;
   }
 
-  // Stance, or a swing that leaves the toe-off state and lands in the heel-strike state with
-  // matching velocities (cubic Hermite) plus a lift that vanishes with its slope at both ends.
+  // Stance, or a swing from the toe-off state to the next heel-strike state, continuous in
+  // position and velocity at both ends (height and pitch as cubic Hermite curves, plus a lift
+  // that vanishes with its slope at both ends).
   FootPose Foot(double psi, Side side) const {
     if (psi <= p_.duty) return Stance(psi, side);
     const double h = 1e-6;
@@ -391,8 +387,7 @@ class Gait {
   double pelvis_base_ = 0.0;
 };
 
-// ---- Standing poses
-// ------------------------------------------------------------------------------
+// ---- Standing poses --------------------------------------------------------------------------
 
 // The idle stance at `phase` of its loop; `animate` false gives the still base pose.
 BodyPose StandingBody(double phase, bool animate) {
@@ -467,8 +462,7 @@ BodyPose WavingBody(double t) {
   return body;
 }
 
-// ---- Clips
-// ---------------------------------------------------------------------------------------
+// ---- Clips -----------------------------------------------------------------------------------
 
 std::string CommandLine(const WalkerClipInfo& info) {
   std::string text = "md5stage_assetgen walker " + info.name + ": loop of " +
@@ -484,8 +478,8 @@ std::string CommandLine(const WalkerClipInfo& info) {
 // Samples `pose_at(phase)` over one loop; the last frame repeats the first (phase 0) exactly,
 // apart from the root motion added to the origin.
 template <typename PoseAt>
-WalkerClip SampleClip(const Skeleton& skeleton, const std::string& name, double seconds,
-                      double ground_speed, PoseAt pose_at) {
+WalkerClip SampleClip(const std::string& name, double seconds, double ground_speed,
+                      PoseAt pose_at) {
   WalkerClip result;
   WalkerClipInfo& info = result.info;
   info.name = name;
@@ -504,14 +498,13 @@ WalkerClip SampleClip(const Skeleton& skeleton, const std::string& name, double 
     result.clip.frames.push_back(pose);
   }
   result.clip.commandline = CommandLine(info);
-  (void)skeleton;
   return result;
 }
 
 WalkerClip GaitClip(const Skeleton& skeleton, const GaitParameters& parameters) {
   Gait gait(skeleton, parameters);
-  WalkerClip clip = SampleClip(skeleton, parameters.name, parameters.cycle_seconds,
-                               parameters.ground_speed, [&](double phase, int* unreached) {
+  WalkerClip clip = SampleClip(parameters.name, parameters.cycle_seconds, parameters.ground_speed,
+                               [&](double phase, int* unreached) {
                                  return Assemble(skeleton, gait.Body(phase), unreached);
                                });
   clip.info.stance_begin[kLeft] = 0.0;
@@ -525,12 +518,12 @@ WalkerClip GaitClip(const Skeleton& skeleton, const GaitParameters& parameters) 
 
 std::vector<WalkerClip> BuildWalkerClips(const Skeleton& skeleton) {
   std::vector<WalkerClip> clips;
-  clips.push_back(SampleClip(skeleton, "idle", 6.0, 0.0, [&](double phase, int* unreached) {
+  clips.push_back(SampleClip("idle", 6.0, 0.0, [&](double phase, int* unreached) {
     return Assemble(skeleton, StandingBody(phase, true), unreached);
   }));
   clips.push_back(GaitClip(skeleton, WalkParameters()));
   clips.push_back(GaitClip(skeleton, RunParameters()));
-  clips.push_back(SampleClip(skeleton, "wave", 3.0, 0.0, [&](double phase, int* unreached) {
+  clips.push_back(SampleClip("wave", 3.0, 0.0, [&](double phase, int* unreached) {
     return Assemble(skeleton, WavingBody(phase * 3.0), unreached);
   }));
   for (WalkerClip& clip : clips) {

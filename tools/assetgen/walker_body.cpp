@@ -92,7 +92,7 @@ double UnionDistance(const std::vector<SdfPrimitive>& primitives, const Vec3& p)
   return distance;
 }
 
-SkinMesh BuildWalkerMesh(WalkerMeshStats* stats) {
+SkinMesh BuildWalkerMesh() {
   const std::vector<SdfPrimitive> parts = WalkerPrimitives();
   // Flat soles: nothing below the ground, where smooth blends would otherwise bulge.
   DistanceFunction distance = [&parts](const Vec3& p) {
@@ -108,7 +108,6 @@ SkinMesh BuildWalkerMesh(WalkerMeshStats* stats) {
 
   // Weights from the parts each surface point lies on.
   std::vector<std::vector<SkinWeight>> weights(surface.positions.size());
-  int max_influences = 0;
   for (size_t v = 0; v < surface.positions.size(); ++v) {
     const Vec3& p = surface.positions[v];
     std::map<int, double> nearest;  // joint -> distance to its nearest part
@@ -145,7 +144,6 @@ SkinMesh BuildWalkerMesh(WalkerMeshStats* stats) {
       if (w.bias / total >= kMinBias) kept.push_back(w);
     }
     weights[v] = kept;
-    max_influences = std::max<int>(max_influences, static_cast<int>(kept.size()));
   }
 
   // UVs: each triangle takes the front or the back view by its bind-pose normal, and the head or
@@ -178,10 +176,6 @@ SkinMesh BuildWalkerMesh(WalkerMeshStats* stats) {
                               vertex_for(t[2], front, head)});
   }
   QuantizeWeights(mesh);
-  if (stats) {
-    stats->surface_vertices = static_cast<int>(surface.positions.size());
-    stats->max_influences = max_influences;
-  }
   return mesh;
 }
 

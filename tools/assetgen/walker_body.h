@@ -43,12 +43,7 @@ std::vector<SdfPrimitive> WalkerPrimitives();
 // Smooth union of `primitives`, in order.
 double UnionDistance(const std::vector<SdfPrimitive>& primitives, const Vec3& p);
 
-struct WalkerMeshStats {
-  int surface_vertices = 0;  // before UV seams duplicate some
-  int max_influences = 0;
-};
-
 // The walker's skin mesh (shader "models/walker/walker"), weighted to BuildWalkerSkeleton's joints.
-SkinMesh BuildWalkerMesh(WalkerMeshStats* stats = nullptr);
+SkinMesh BuildWalkerMesh();
 
 }  // namespace md5stage::assetgen
