@@ -71,14 +71,15 @@ void ScrollCallback(GLFWwindow* window, double dx, double dy) {
   if (g_app) g_app->OnScroll(WheelSteps(dy));
 }
 
-EM_BOOL TouchCallback(int, const EmscriptenTouchEvent* event, void*) {
+EM_BOOL TouchCallback(int event_type, const EmscriptenTouchEvent* event, void*) {
   if (!g_app) return EM_FALSE;
   const double ratio = emscripten_get_device_pixel_ratio();
   double xs[2] = {0, 0}, ys[2] = {0, 0};
   int count = 0;
   for (int i = 0; i < event->numTouches && count < 2; ++i) {
     // Ended touches are still listed in touchend events; only the ones on the surface count.
-    if (event->touches[i].isChanged && event->touches[i].identifier < 0) continue;
+    const bool ended = event_type == EMSCRIPTEN_EVENT_TOUCHEND || event_type == EMSCRIPTEN_EVENT_TOUCHCANCEL;
+    if (ended && event->touches[i].isChanged) continue;
     xs[count] = event->touches[i].targetX * ratio;
     ys[count] = event->touches[i].targetY * ratio;
     ++count;
@@ -182,7 +183,15 @@ void App::SyncCanvasSize() {
 void App::OnMouseButton(int button, int action) {
   const bool pressed = action == GLFW_PRESS;
   if (pressed && ImGui::GetIO().WantCaptureMouse) return;
-  if (button == GLFW_MOUSE_BUTTON_LEFT) orbiting_ = pressed;
+  if (button == GLFW_MOUSE_BUTTON_LEFT) {
+    if (pressed) {
+      // The ground tools take the click when they can; otherwise the left button orbits.
+      orbiting_ = !ToolPress(cursor_x_, cursor_y_);
+    } else {
+      if (drag_ != Drag::kNone) ToolRelease(cursor_x_, cursor_y_);
+      orbiting_ = false;
+    }
+  }
   if (button == GLFW_MOUSE_BUTTON_RIGHT || button == GLFW_MOUSE_BUTTON_MIDDLE) panning_ = pressed;
 }
 
@@ -193,6 +202,7 @@ void App::OnCursor(double x, double y) {
   cursor_y_ = y;
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
   if (orbiting_) camera_.Orbit(dx / ratio, dy / ratio);
+  if (drag_ != Drag::kNone) ToolMove(x, y);
   if (panning_) {
     camera_.Pan(dx, dy, static_cast<float>(height_));
     follow_selected_ = false;
@@ -416,6 +426,7 @@ void App::Update(double dt) {
     AdvancePlayback(character.playback, AnimationDuration(model, character.playback.animation), dt);
     PoseCharacter(character, models);
   }
+  UpdateHover();
   if (follow_selected_ && Selected() != nullptr) {
     const Character& character = *Selected();
     camera_.target.x = character.position.x;
@@ -471,6 +482,14 @@ ui::ViewerModel App::BuildViewerModel() const {
     summary.playing = character.playback.playing;
     summary.crossfade_seconds = character.playback.crossfade_seconds;
     summary.position = character.position;
+    summary.speed = static_cast<float>(character.locomotion.speed);
+    summary.turn_radius = static_cast<float>(character.locomotion.turn_radius);
+    summary.route = character.locomotion.enabled ? character.locomotion.route : -1;
+    summary.route_mode = character.locomotion.route_mode == RouteMode::kOnce ? ui::PlayMode::kOnce
+                         : character.locomotion.route_mode == RouteMode::kPingPong ? ui::PlayMode::kPingPong
+                                                                                  : ui::PlayMode::kLoop;
+    summary.locomotion_animation = character.locomotion.walk_animation;
+    summary.moving = character.locomotion.moving;
     summary.heading_degrees = glm::degrees(character.heading);
     for (const Attachment& attachment : character.attachments) {
       ui::AttachmentSummary a;
@@ -501,6 +520,22 @@ ui::ViewerModel App::BuildViewerModel() const {
   view.stats = stats_;
   view.last_error = last_error_;
   view.status = status_;
+  view.tool = tool_;
+  for (size_t r = 0; r < routes_.size(); ++r) {
+    const AppRoute& route = routes_[r];
+    ui::RouteSummary summary;
+    summary.name = route.name;
+    summary.valid = route.route != nullptr;
+    summary.length = route.route ? route.route->length() : 0.0;
+    summary.closed = route.closed;
+    summary.points = static_cast<int>(route.drawn_segments.size());
+    const double radius = RoundingRadius(static_cast<int>(r));
+    if (route.route && radius > 0.0) summary.tight_stretches = static_cast<int>(route.route->FindTightStretches(radius).size());
+    view.routes.push_back(std::move(summary));
+  }
+  view.edited_route = edited_route_;
+  view.auto_round_corners = auto_round_;
+  view.hover_text = hover_text_;
   view.scene_time = static_cast<float>(scene_time_);
   view.scene_playing = scene_playing_;
   return view;
@@ -532,6 +567,26 @@ void App::ApplyRequests(const ui::ViewerRequests& r) {
     selected_ = AddCharacter(model, glm::vec2(right + 1.5f * std::max(width, 1.0f), 0.0f), 0.0f);
   }
   if (r.remove_model) RemoveModel(*r.remove_model);
+  if (r.set_tool) {
+    tool_ = *r.set_tool;
+    if (tool_ == ui::Tool::kRoute && edited_route_ < 0 && editor_.anchor_count() == 0 && !routes_.empty()) {
+      StartEditingRoute(static_cast<int>(routes_.size()) - 1);
+    }
+  }
+  if (r.edit_route) StartEditingRoute(*r.edit_route);
+  if (r.auto_round_corners) {
+    auto_round_ = *r.auto_round_corners;
+    CommitEditedRoute();
+  }
+  if (r.close_route) {
+    if (editor_.closed() ? editor_.Open().ok() : editor_.Close().ok()) CommitEditedRoute();
+  }
+  if (r.delete_route_point && editor_selected_anchor_ >= 0) {
+    if (editor_.DeletePoint(static_cast<size_t>(editor_selected_anchor_)).ok()) {
+      editor_selected_anchor_ = std::min(editor_selected_anchor_, static_cast<int>(editor_.anchor_count()) - 1);
+      CommitEditedRoute();
+    }
+  }
   Character* character = Selected();
   if (character == nullptr) return;
   const LoadedModel& model = library_->models()[static_cast<size_t>(character->model)];
@@ -552,6 +607,23 @@ void App::ApplyRequests(const ui::ViewerRequests& r) {
     const double last = std::max(animation.frame_count() - 1, 0);
     playback.time = std::clamp(frame < 0 ? last : (frame > last ? 0.0 : frame), 0.0, last) /
                     std::max(animation.frame_rate(), 1e-6f);
+  }
+  if (r.set_speed) {
+    character->locomotion.speed = std::max(0.0f, *r.set_speed);
+    if (character->locomotion.enabled) character->locomotion.follower.SetSpeed(scene_time_, character->locomotion.speed);
+  }
+  if (r.set_turn_radius) {
+    character->locomotion.turn_radius = std::max(0.0f, *r.set_turn_radius);
+    if (character->locomotion.enabled) character->locomotion.follower.SetTurningRadius(character->locomotion.turn_radius);
+  }
+  if (r.set_locomotion_animation) character->locomotion.walk_animation = *r.set_locomotion_animation;
+  if (r.assign_route) {
+    EnsureLocomotionAnimations(*character);
+    const ui::PlayMode mode = r.assign_route->second;
+    Status status = AssignRoute(*character, r.assign_route->first,
+                                mode == ui::PlayMode::kOnce ? RouteMode::kOnce
+                                : mode == ui::PlayMode::kPingPong ? RouteMode::kPingPong : RouteMode::kLoop);
+    if (!status.ok()) SetError(status.error().ToString());
   }
   if (r.attach && r.attach->model >= 0 && r.attach->model < static_cast<int>(library_->models().size()) &&
       r.attach->joint >= 0 && r.attach->joint < model.model->skeleton().joint_count()) {
@@ -685,6 +757,7 @@ void App::Render() {
   }
   DrawOverlays(view_projection);
   DrawRouteOverlays();
+  DrawToolOverlays();
   lines_.Draw(view_projection);
   stats_.draw_calls = meshes_->draw_calls() + 2;
   stats_.instances = meshes_->instances_drawn();

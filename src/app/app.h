@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "app/model_library.h"
 #include "core/common/json.h"
 #include "core/path/route.h"
+#include "core/path/route_editor.h"
 #include "core/scene/scene.h"
 #include "core/view/orbit_camera.h"
 #include "render/line_renderer.h"
@@ -28,6 +30,8 @@ struct AppRoute {
   bool closed = false;
   std::vector<RouteSegment> segments;
   std::shared_ptr<const Route> route;  // null when the segments do not form a valid route
+  // As drawn, before automatic corner rounding (equal to segments when not rounded).
+  std::vector<RouteSegment> drawn_segments;
 };
 
 class App {
@@ -74,9 +78,23 @@ class App {
   Status AssignRoute(Character& character, int route, RouteMode mode);
   Status GoTo(Character& character, glm::dvec2 point, const double* heading);
   void UpdateLocomotion(Character& character);
+  // Walk and idle default to the model's "walk" and "idle" animations.
+  void EnsureLocomotionAnimations(Character& character);
   void DrawRouteOverlays();
   JsonValue RoutesJson() const;
   JsonValue PathJson(const Character& character) const;
+
+  // Mouse tools: go-to and route drawing (app_tools.cpp).
+  std::optional<glm::vec3> GroundUnderCursor(double x, double y) const;
+  bool ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const;
+  bool ToolPress(double x, double y);
+  void ToolMove(double x, double y);
+  void ToolRelease(double x, double y);
+  void CommitEditedRoute();
+  void StartEditingRoute(int route);
+  double RoundingRadius(int route) const;
+  void UpdateHover();
+  void DrawToolOverlays();
 
   GLFWwindow* window_ = nullptr;
   OrbitCamera camera_;
@@ -94,7 +112,20 @@ class App {
   int selected_joint_ = -1;
   bool follow_selected_ = false;
   bool help_open_ = false;
-  bool panels_visible_ = true;  // false in embeds with ui=none or the minimal overlay
+  bool panels_visible_ = true;
+  ui::Tool tool_ = ui::Tool::kCamera;
+  enum class Drag { kNone, kGoTo, kNewPoint, kMoveAnchor, kMoveHandle };
+  Drag drag_ = Drag::kNone;
+  glm::dvec2 drag_start_ground_{0.0};
+  glm::dvec2 drag_current_ground_{0.0};
+  double drag_start_x_ = 0.0, drag_start_y_ = 0.0;
+  size_t drag_anchor_ = 0;
+  HandleSide drag_side_ = HandleSide::kOut;
+  RouteEditor editor_;
+  int edited_route_ = -1;  // index into routes_, -1 while a new route has fewer than 2 points
+  int editor_selected_anchor_ = -1;
+  bool auto_round_ = false;
+  std::string hover_text_;  // false in embeds with ui=none or the minimal overlay
   bool screenshot_requested_ = false;
   std::string status_ = "Ready";
   std::string last_error_;

@@ -96,8 +96,15 @@ JsonValue App::State() const {
     i.Set("playing", character.playback.playing);
     i.Set("rate", static_cast<double>(character.playback.rate));
     i.Set("mode", ModeName(character.playback.mode));
-    i.Set("position", Vec(character.position));
-    i.Set("heading", static_cast<double>(character.heading));
+    if (character.locomotion.enabled) {
+      // Full precision from the path, not the float copy used for rendering.
+      const Pose2 pose = character.locomotion.follower.PoseAt(scene_time_);
+      i.Set("position", JsonValue(JsonArray{pose.position.x, pose.position.y}));
+      i.Set("heading", pose.heading);
+    } else {
+      i.Set("position", Vec(character.position));
+      i.Set("heading", static_cast<double>(character.heading));
+    }
     JsonArray attachments;
     for (const Attachment& attachment : character.attachments) {
       JsonValue a = JsonValue::MakeObject();
@@ -218,11 +225,44 @@ JsonValue App::Call(const JsonValue& command) {
     Status status = SetRoute(route_index, std::move(description.value().segments), description.value().closed,
                              StringOr(command, "name", ""));
     if (!status.ok()) return Failure(status.error().ToString());
+    if (route_index == edited_route_) StartEditingRoute(route_index);
     JsonValue reply = Reply(true);
     reply.Set("index", route_index);
     return reply;
   }
   if (name == "getRoutes") return RoutesJson();
+  if (name == "groundAt") {
+    // The ground point under a framebuffer pixel: what a click there would hit.
+    const auto ground = GroundUnderCursor(NumberOr(command, "x", 0.0), NumberOr(command, "y", 0.0));
+    if (!ground) return Failure("no ground under that pixel");
+    JsonValue reply = Reply(true);
+    reply.Set("point", JsonValue(JsonArray{static_cast<double>(ground->x), static_cast<double>(ground->y)}));
+    return reply;
+  }
+  if (name == "sampleRoute") {
+    const int route = static_cast<int>(NumberOr(command, "route", -1));
+    if (route < 0 || route >= static_cast<int>(routes_.size()) || !routes_[static_cast<size_t>(route)].route) {
+      return Failure("no route " + std::to_string(route));
+    }
+    const Pose2 pose = routes_[static_cast<size_t>(route)].route->Sample(NumberOr(command, "distance", 0.0));
+    JsonValue reply = Reply(true);
+    reply.Set("position", JsonValue(JsonArray{pose.position.x, pose.position.y}));
+    reply.Set("heading", pose.heading);
+    return reply;
+  }
+  if (name == "tool") {
+    const std::string tool = StringOr(command, "tool", "camera");
+    ui::ViewerRequests tool_request;
+    tool_request.set_tool = tool == "goto" ? ui::Tool::kGoTo : tool == "route" ? ui::Tool::kRoute : ui::Tool::kCamera;
+    if (command.Find("route")) tool_request.edit_route = static_cast<int>(NumberOr(command, "route", -1));
+    if (command.Find("round")) tool_request.auto_round_corners = command.Find("round")->as_bool();
+    if (command.Find("close") && command.Find("close")->as_bool()) tool_request.close_route = true;
+    ApplyRequests(tool_request);
+    JsonValue reply = Reply(true);
+    reply.Set("edited_route", edited_route_);
+    reply.Set("anchors", static_cast<double>(editor_.anchor_count()));
+    return reply;
+  }
   if (name == "ui") {
     const JsonValue* panels = command.Find("panels");
     if (panels != nullptr && panels->is_bool()) panels_visible_ = panels->as_bool();
@@ -343,7 +383,7 @@ JsonValue App::Call(const JsonValue& command) {
     Status status = AssignRoute(*character, static_cast<int>(NumberOr(command, "route", -1)),
                                 mode == "once" ? RouteMode::kOnce : mode == "pingpong" ? RouteMode::kPingPong : RouteMode::kLoop);
     if (!status.ok()) return Failure(status.error().ToString());
-    if (character->locomotion.walk_animation < 0) character->locomotion.walk_animation = model.FindAnimation("walk");
+    EnsureLocomotionAnimations(*character);
     return Reply(true);
   } else if (name == "goTo") {
     selected_ = previous;
@@ -351,10 +391,7 @@ JsonValue App::Call(const JsonValue& command) {
     const double heading_value = heading != nullptr && heading->is_number() ? heading->as_number() : 0.0;
     const glm::dvec2 point(NumberOr(command, "x", 0.0), NumberOr(command, "y", 0.0));
     if (!std::isfinite(point.x) || !std::isfinite(point.y) || !std::isfinite(heading_value)) return Failure("goTo needs finite numbers");
-    if (character->locomotion.walk_animation < 0) character->locomotion.walk_animation = model.FindAnimation("walk");
-    if (character->locomotion.idle_animation < 0) {
-      character->locomotion.idle_animation = model.FindAnimation("idle") >= 0 ? model.FindAnimation("idle") : character->playback.animation;
-    }
+    EnsureLocomotionAnimations(*character);
     Status status = GoTo(*character, point, heading != nullptr && heading->is_number() ? &heading_value : nullptr);
     if (!status.ok()) return Failure(status.error().ToString());
     JsonValue reply = Reply(true);

@@ -65,6 +65,7 @@ Status App::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
   AppRoute route;
   route.name = name.empty() ? "route " + std::to_string(index + 1) : name;
   route.closed = closed;
+  route.drawn_segments = segments;
   route.segments = std::move(segments);
   route.route = std::make_shared<const Route>(std::move(built).value());
   if (index == static_cast<int>(routes_.size())) {
@@ -124,6 +125,16 @@ Status App::GoTo(Character& character, glm::dvec2 point, const double* heading) 
   locomotion.target_heading = heading != nullptr ? *heading : 0.0;
   locomotion.plan_start = scene_time_;
   return Status();
+}
+
+void App::EnsureLocomotionAnimations(Character& character) {
+  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  Locomotion& locomotion = character.locomotion;
+  if (locomotion.walk_animation < 0) locomotion.walk_animation = model.FindAnimation("walk");
+  if (locomotion.idle_animation < 0) {
+    const int idle = model.FindAnimation("idle");
+    locomotion.idle_animation = idle >= 0 ? idle : character.playback.animation;
+  }
 }
 
 void App::UpdateLocomotion(Character& character) {
@@ -486,6 +497,19 @@ void App::DrawRouteOverlays() {
                          Depth::kOnTop);
         }
         previous = p;
+      }
+      // A kink has no length to colour: mark every tight stretch where it is tightest.
+      for (const TightStretch& stretch : tight) {
+        const Pose2 pose = route.route->Sample(stretch.min_radius_distance);
+        const glm::vec2 p(pose.position);
+        const float r = static_cast<float>(std::max(length / 80.0, 1.0));
+        glm::vec3 previous_ring(0.0f);
+        for (int i = 0; i <= 24; ++i) {
+          const float a = glm::two_pi<float>() * static_cast<float>(i) / 24.0f;
+          const glm::vec3 q(p.x + r * std::cos(a), p.y + r * std::sin(a), lift);
+          if (i > 0) lines_.AddLine(previous_ring, q, {255, 60, 50, 255}, Depth::kOnTop);
+          previous_ring = q;
+        }
       }
       // Distance ticks every "nice" step of true arc length, and arrows for the direction.
       const double raw_step = length / 20.0;

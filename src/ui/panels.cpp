@@ -56,8 +56,9 @@ void JointTreeNode(const ModelSummary& summary, const std::vector<std::vector<in
 }  // namespace
 
 void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(10, 170), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(300, 420), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(300, std::min(420.0f, viewport->Size.y - 260)), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Model")) {
     ImGui::End();
     return;
@@ -188,12 +189,47 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
   if (ImGui::SliderFloat("crossfade", &crossfade, 0.0f, 2.0f, "%.2f s")) {
     requests.set_crossfade = crossfade;
   }
+  ImGui::Separator();
+  ImGui::TextUnformatted(instance->moving ? "Movement (moving)" : "Movement");
+  float speed = instance->speed;
+  if (ImGui::SliderFloat("ground speed", &speed, 0.0f, 400.0f, "%.0f u/s")) requests.set_speed = speed;
+  float radius = instance->turn_radius;
+  if (ImGui::SliderFloat("turn radius", &radius, 0.0f, 300.0f, "%.0f u")) requests.set_turn_radius = radius;
+  const char* walk = instance->locomotion_animation >= 0 &&
+                             instance->locomotion_animation < static_cast<int>(summary->animations.size())
+                         ? summary->animations[static_cast<size_t>(instance->locomotion_animation)].c_str()
+                         : "(none)";
+  if (ImGui::BeginCombo("locomotion", walk)) {
+    for (size_t a = 0; a < summary->animations.size(); ++a) {
+      if (ImGui::Selectable(summary->animations[a].c_str(), static_cast<int>(a) == instance->locomotion_animation)) {
+        requests.set_locomotion_animation = static_cast<int>(a);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  const std::string route_label =
+      instance->route >= 0 && instance->route < static_cast<int>(model.routes.size())
+          ? model.routes[static_cast<size_t>(instance->route)].name
+          : std::string("(none)");
+  int route_mode = static_cast<int>(instance->route_mode);
+  if (ImGui::BeginCombo("route", route_label.c_str())) {
+    if (ImGui::Selectable("(none)", instance->route < 0)) requests.assign_route = std::make_pair(-1, instance->route_mode);
+    for (size_t r = 0; r < model.routes.size(); ++r) {
+      if (ImGui::Selectable(model.routes[r].name.c_str(), static_cast<int>(r) == instance->route)) {
+        requests.assign_route = std::make_pair(static_cast<int>(r), instance->route_mode);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  if (ImGui::Combo("along route", &route_mode, "loop\0once\0ping-pong\0") && instance->route >= 0) {
+    requests.assign_route = std::make_pair(instance->route, static_cast<PlayMode>(route_mode));
+  }
   ImGui::End();
 }
 
 void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 330, 260), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(10, viewport->Size.y - 40), ImGuiCond_FirstUseEver, ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Attach", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
@@ -264,7 +300,8 @@ void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
 
 void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 330, 420), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 10, viewport->Size.y - 40), ImGuiCond_FirstUseEver,
+                          ImVec2(1.0f, 1.0f));
   if (!ImGui::Begin("Display", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
@@ -317,7 +354,9 @@ void DrawHelpPanel(bool* open) {
 
 void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x * 0.5f - 230, viewport->Size.y - 120), ImGuiCond_FirstUseEver);
+  // Anchored to the bottom centre: it grows upwards as routes are added.
+  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x * 0.5f, viewport->Size.y - ImGui::GetFrameHeight() - 4),
+                          ImGuiCond_Always, ImVec2(0.5f, 1.0f));
   if (!ImGui::Begin("Scene", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
@@ -331,6 +370,44 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   if (ImGui::SliderFloat("time", &time, 0.0f, std::max(60.0f, model.scene_time), "%.2f s")) {
     requests.scene_time = time;
   }
+  int tool = static_cast<int>(model.tool);
+  ImGui::TextUnformatted("left click:");
+  ImGui::SameLine();
+  bool tool_changed = ImGui::RadioButton("camera", &tool, 0);
+  ImGui::SameLine();
+  tool_changed |= ImGui::RadioButton("go to", &tool, 1);
+  ImGui::SameLine();
+  tool_changed |= ImGui::RadioButton("draw route", &tool, 2);
+  if (tool_changed) requests.set_tool = static_cast<Tool>(tool);
+  if (model.tool == Tool::kGoTo) {
+    ImGui::TextDisabled("click the ground: go there; drag: also face that way");
+  }
+  if (model.tool == Tool::kRoute) {
+    ImGui::TextDisabled("click: corner, drag: smooth point; drag points and handles to edit");
+    std::string current = model.edited_route >= 0 && model.edited_route < static_cast<int>(model.routes.size())
+                              ? model.routes[static_cast<size_t>(model.edited_route)].name
+                              : std::string("(new route)");
+    if (ImGui::BeginCombo("editing", current.c_str())) {
+      if (ImGui::Selectable("(new route)", model.edited_route < 0)) requests.edit_route = -1;
+      for (size_t r = 0; r < model.routes.size(); ++r) {
+        if (ImGui::Selectable(model.routes[r].name.c_str(), static_cast<int>(r) == model.edited_route)) {
+          requests.edit_route = static_cast<int>(r);
+        }
+      }
+      ImGui::EndCombo();
+    }
+    if (ImGui::Button("Close loop")) requests.close_route = true;
+    ImGui::SameLine();
+    if (ImGui::Button("Delete point")) requests.delete_route_point = true;
+    ImGui::SameLine();
+    bool round = model.auto_round_corners;
+    if (ImGui::Checkbox("round corners", &round)) requests.auto_round_corners = round;
+  }
+  for (const RouteSummary& route : model.routes) {
+    ImGui::BulletText("%s: %.1f u%s%s", route.name.c_str(), route.length, route.closed ? ", loop" : "",
+                      route.tight_stretches > 0 ? ", too tight!" : "");
+  }
+  if (!model.hover_text.empty()) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", model.hover_text.c_str());
   if (ImGui::Button("Copy link")) requests.page_action = "copyLink";
   ImGui::SameLine();
   if (ImGui::Button("Embed")) requests.page_action = "copyEmbed";

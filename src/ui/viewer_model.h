@@ -26,6 +26,19 @@ struct DisplayToggles {
 
 enum class PlayMode { kLoop = 0, kOnce = 1, kPingPong = 2 };
 
+// What a left click on the ground does: orbit the camera, send the selected character there, or
+// edit the current route.
+enum class Tool { kCamera = 0, kGoTo = 1, kRoute = 2 };
+
+struct RouteSummary {
+  std::string name;
+  double length = 0.0;
+  bool valid = false;
+  bool closed = false;
+  int points = 0;
+  int tight_stretches = 0;
+};
+
 struct ModelSummary {
   std::string name;
   std::vector<std::string> files;
@@ -69,6 +82,9 @@ struct InstanceSummary {
   float speed = 0.0f;
   float turn_radius = 0.0f;
   int route = -1;
+  PlayMode route_mode = PlayMode::kLoop;
+  int locomotion_animation = -1;
+  bool moving = false;
   std::vector<AttachmentSummary> attachments;
   std::size_t instance_bytes = 0;  // bytes this instance owns (pose buffers, palette)
 };
@@ -95,6 +111,11 @@ struct ViewerModel {
   float loading_progress = 0.0f;
   float scene_time = 0.0f;
   bool scene_playing = true;
+  Tool tool = Tool::kCamera;
+  std::vector<RouteSummary> routes;
+  int edited_route = -1;
+  bool auto_round_corners = false;
+  std::string hover_text;  // e.g. the minimum radius of the tight stretch under the cursor
   bool has_local_models = false;
 };
 
@@ -126,6 +147,15 @@ struct ViewerRequests {
   bool follow_selected = false;
   bool screenshot = false;
   bool open_files = false;
+  std::optional<Tool> set_tool;
+  std::optional<float> set_speed;
+  std::optional<float> set_turn_radius;
+  std::optional<int> set_locomotion_animation;
+  std::optional<std::pair<int, PlayMode>> assign_route;  // (route or -1, mode)
+  std::optional<int> edit_route;                        // -1: start a new route
+  bool close_route = false;
+  bool delete_route_point = false;
+  std::optional<bool> auto_round_corners;
   std::optional<float> scene_time;
   std::optional<bool> scene_playing;
   // Something the page does: "copyLink", "copyEmbed", "demo:NAME".
