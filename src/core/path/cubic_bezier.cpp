@@ -126,7 +126,9 @@ void CubicBezier::Refine(double a, double b, double whole, double tolerance, int
   const double mid = 0.5 * (a + b);
   const double left = IntegrateSpeed(a, mid);
   const double right = IntegrateSpeed(mid, b);
-  if (depth >= kMaxRefineDepth || std::abs(left + right - whole) <= tolerance) {
+  // NaN (from overflowing control points, which Route::Build rules out) stops too: refining it
+  // would add 2^40 knots.
+  if (depth >= kMaxRefineDepth || !(std::abs(left + right - whole) > tolerance)) {
     // The halves are the better estimate, but the knot must hold exactly what a query over
     // [a, b] computes; the difference is below the tolerance.
     knots_.push_back({b, knots_.back().distance + whole, Speed(b)});

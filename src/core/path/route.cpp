@@ -84,6 +84,12 @@ Result<Route> Route::Build(std::vector<RouteSegment> segments, bool closed) {
         return MakeError("", 0, 0,
                          "segments[" + std::to_string(i) + "]: coordinates must be finite numbers");
       }
+      if (std::abs(segment.points[k].x) > kMaxRouteCoordinate ||
+          std::abs(segment.points[k].y) > kMaxRouteCoordinate) {
+        return MakeError("", 0, 0,
+                         "segments[" + std::to_string(i) + "]: coordinates must be at most 1e15 " +
+                             "in size, found " + FormatPoint(segment.points[k]));
+      }
     }
     if (i > 0 && !RoutePointsMeet(segments[i - 1].end(), segment.start())) {
       return MakeError("", 0, 0,

@@ -38,6 +38,10 @@ struct TightStretch {
   double min_radius_distance = 0.0;  // where the minimum radius is reached
 };
 
+// Largest |x| or |y| a route accepts: beyond it the arc-length tables and curvature (cubes of
+// speeds) would overflow. A million times any scene's bound (docs/scene-format.md).
+constexpr double kMaxRouteCoordinate = 1e15;
+
 // The join rule: end points closer than 1e-9 of the coordinates' size (at least 1) are shared.
 bool RoutePointsMeet(glm::dvec2 a, glm::dvec2 b);
 
@@ -45,7 +49,8 @@ bool RoutePointsMeet(glm::dvec2 a, glm::dvec2 b);
 class Route {
  public:
   // Consecutive segments must share their end points (within 1e-9 of the coordinates' size); a
-  // closed route must also end where it starts. Coordinates must be finite; at least one segment.
+  // closed route must also end where it starts. Coordinates must be finite and within
+  // kMaxRouteCoordinate; at least one segment.
   static Result<Route> Build(std::vector<RouteSegment> segments, bool closed = false);
 
   Route() = default;

@@ -95,6 +95,10 @@ class Reader {
             !std::isfinite(xy[0].as_number()) || !std::isfinite(xy[1].as_number())) {
           return Fail(point, point_path, "a point [x, y] of two finite numbers");
         }
+        if (std::abs(xy[0].as_number()) > kMaxRouteCoordinate ||
+            std::abs(xy[1].as_number()) > kMaxRouteCoordinate) {
+          return Fail(point, point_path, "coordinates of at most 1e15 in size");
+        }
         segment.points[k] = glm::dvec2(xy[0].as_number(), xy[1].as_number());
       }
       for (std::size_t k = wanted; k < 4; ++k) segment.points[k] = segment.points[wanted - 1];

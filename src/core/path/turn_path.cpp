@@ -1,5 +1,6 @@
 #include "core/path/turn_path.h"
 
+#include <algorithm>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <limits>
@@ -87,7 +88,19 @@ bool SolveArcLine(glm::dvec2 from, Heading2 heading, double radius, glm::dvec2 t
     return true;
   }
   const glm::dvec2 centre = from + sign * radius * glm::dvec2(-heading.s, heading.c);
-  const glm::dvec2 to_dest = to - centre;
+  glm::dvec2 to_dest = to - centre;
+  if (!IsFinite(to_dest)) return false;  // the sizes overflow: no path
+  // The solution is scale-free: where squares would underflow (1e-300 apart) or overflow, solve
+  // it scaled by a power of two (exact) and scale the line back.
+  double scale = 1.0;
+  const double size = std::max({std::abs(to_dest.x), std::abs(to_dest.y), radius});
+  if (size < 0x1p-450 || size > 0x1p450) {
+    int exponent = 0;
+    std::frexp(size, &exponent);
+    scale = std::ldexp(1.0, -exponent);
+    to_dest *= scale;
+    radius *= scale;
+  }
   const double d = std::sqrt(to_dest.x * to_dest.x + to_dest.y * to_dest.y);
   const double slack = kOnCircle * radius;
   if (d < radius - slack) return false;
@@ -105,10 +118,11 @@ bool SolveArcLine(glm::dvec2 from, Heading2 heading, double radius, glm::dvec2 t
     out->line = 0.0;  // on the circle: the arc alone
     leave_dir = to_dest / d;
   }
+  out->line /= scale;
   out->arc =
       ArcAngle(sign * FastAtan2(Cross(start_dir, leave_dir), glm::dot(start_dir, leave_dir)));
   out->leave = {sign * leave_dir.x, -sign * leave_dir.y};
-  return true;
+  return std::isfinite(out->line);
 }
 
 TurnPath BuildArcLine(const Pose2& from, Heading2 heading, double radius, double sign,
@@ -162,7 +176,10 @@ bool MakeFrame(const Pose2& from, const Pose2& to, double radius, DubinsFrame* f
   }
   const glm::dvec2 delta = (to.position - from.position) / radius;
   f->d = std::sqrt(delta.x * delta.x + delta.y * delta.y);
-  if (!std::isfinite(f->d)) return false;
+  // Squares underflow for points 1e-300 apart: measure those exactly. Beyond 1e150 radii the
+  // words' squares overflow (and the radius is negligible): no frame.
+  if (!(f->d > 1e-150)) f->d = std::hypot(delta.x, delta.y);
+  if (!(f->d < 1e150)) return false;
   f->cos_theta = f->d > 0.0 ? delta.x / f->d : 1.0;
   f->sin_theta = f->d > 0.0 ? delta.y / f->d : 0.0;
   f->h0 = from.heading;
@@ -399,7 +416,14 @@ TurnPath DubinsPathOfType(const Pose2& from, const Pose2& to, double radius, Tur
 TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
   if (radius == 0.0 && IsFinitePose(from) && IsFinitePose(to)) return TurnInPlacePath(from, to);
   DubinsFrame frame;
-  if (!MakeFrame(from, to, radius, &frame)) return StartPath(from);
+  if (!MakeFrame(from, to, radius, &frame)) {
+    // A radius negligible against the distance (over 1e150 radii) is no radius.
+    if (IsFinitePose(from) && IsFinitePose(to) && radius > 0.0 &&
+        IsFinite(to.position - from.position)) {
+      return TurnInPlacePath(from, to);
+    }
+    return StartPath(from);
+  }
   int best = -1;
   double best_sum = kInfinity;
   WordSolution best_solution;

@@ -1,0 +1,70 @@
+// libFuzzer harness: .md5mesh bytes -> ParseMd5Mesh -> Model::Create, then bind-pose skinning on
+// both the CPU reference and the GPU (4-influence) path. Invariants: a failure carries a located
+// message; a model's GPU data only refers to vertices and joints that exist.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "core/anim/jobs.h"
+#include "core/anim/model.h"
+#include "core/md5/md5_parser.h"
+#include "fuzz_util.h"
+
+using namespace md5stage;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  (void)md5::DetectMd5Kind("fuzz", bytes);
+  Result<md5::MeshFile> parsed = md5::ParseMd5Mesh("fuzz.md5mesh", bytes);
+  if (!parsed.ok()) {
+    FUZZ_CHECK(!parsed.error().message.empty());
+    FUZZ_CHECK(parsed.error().file == "fuzz.md5mesh");
+    return 0;
+  }
+  std::shared_ptr<const anim::Model> model =
+      anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(parsed).value()));
+  FUZZ_CHECK(model != nullptr);
+  const anim::Skeleton& skeleton = model->skeleton();
+  const int joints = skeleton.joint_count();
+  const anim::GpuSkinData& gpu = model->gpu();
+  for (const anim::GpuVertex& vertex : gpu.vertices) {
+    for (std::uint16_t joint : vertex.joints) FUZZ_CHECK(joint < joints || joints == 0);
+  }
+  for (std::uint32_t index : gpu.indices) FUZZ_CHECK(index < gpu.vertices.size());
+  for (const anim::GpuSubmesh& sub : gpu.submeshes) {
+    FUZZ_CHECK(std::size_t{sub.first_index} + sub.index_count <= gpu.indices.size());
+    FUZZ_CHECK(std::size_t{sub.first_vertex} + sub.vertex_count <= gpu.vertices.size());
+  }
+  for (int j = 0; j < joints; ++j) {
+    FUZZ_CHECK(skeleton.parent(j) < j);
+    FUZZ_CHECK(skeleton.FindJoint(skeleton.name(j)) <= j);
+  }
+
+  // Bind pose through every skinning path.
+  const std::vector<glm::mat4>& bind = skeleton.bind_matrices();
+  for (int m = 0; m < model->mesh_count(); ++m) {
+    const std::size_t vertices = model->mesh(m).vertices.size();
+    std::vector<glm::vec3> positions(vertices), normals(vertices);
+    anim::SkinningJob skin;
+    skin.model = model.get();
+    skin.mesh_index = m;
+    skin.joint_matrices = anim::Span<const glm::mat4>(bind.data(), bind.size());
+    skin.normalize_weights = (m % 2) == 0;
+    skin.positions = positions;
+    skin.normals = normals;
+    FUZZ_CHECK(skin.Run());
+  }
+  std::vector<glm::mat4> palette(static_cast<std::size_t>(joints), glm::mat4(1.0f));
+  std::vector<glm::vec3> gpu_positions(gpu.vertices.size()), gpu_normals(gpu.vertices.size());
+  anim::PaletteSkinningJob palette_skin;
+  palette_skin.model = model.get();
+  palette_skin.palette = anim::Span<const glm::mat4>(palette.data(), palette.size());
+  palette_skin.positions = gpu_positions;
+  palette_skin.normals = gpu_normals;
+  FUZZ_CHECK(palette_skin.Run());
+  (void)anim::MeasureGpuSkinningError(*model,
+                                      anim::Span<const glm::mat4>(bind.data(), bind.size()));
+  return 0;
+}

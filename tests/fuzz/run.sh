@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses in BUILD_DIR/fuzz (clang, ASan + UBSan), assembles their seed
+# corpora and runs each harness for SECONDS; crashes go to BUILD_DIR/fuzz/crashes/ and the summary
+# to BUILD_DIR/fuzz/results.json: {"passed": N, "failed": M, "harnesses": [{name, seconds,
+# executions, crashed}]}.
+#
+#   tests/fuzz/run.sh [BUILD_DIR] [SECONDS]     (defaults: build/, 60)
+#   FUZZ_ONLY="scene route" tests/fuzz/run.sh   only these harnesses
+#   FUZZ_PARALLEL=2                              run that many harnesses at once (default 1)
+set -uo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BUILD="$(mkdir -p "${1:-$ROOT/build}" && cd "${1:-$ROOT/build}" && pwd)"
+DURATION="${2:-60}"
+FUZZ="$BUILD/fuzz"
+SHARED_MD5="$ROOT/../shared/md5"
+JOBS="${JOBS:-2}"
+ALL_HARNESSES=(md5mesh md5anim md5_bind scene route paths)
+read -r -a HARNESSES <<<"${FUZZ_ONLY:-${ALL_HARNESSES[*]}}"
+# Seeds larger than this slow every mutation down more than they add coverage.
+MAX_SEED_BYTES=262144
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+write_results() {  # write_results NAME:SECONDS:EXECUTIONS:CRASHED...
+  local passed=0 failed=0 entries="" name seconds executions crashed
+  for entry in "$@"; do
+    IFS=: read -r name seconds executions crashed <<<"$entry"
+    if [ "$crashed" = true ]; then failed=$((failed + 1)); else passed=$((passed + 1)); fi
+    entries+="${entries:+,
+    }{\"name\": \"$name\", \"seconds\": $seconds, \"executions\": $executions, \"crashed\": $crashed}"
+  done
+  printf '{"passed": %d, "failed": %d, "harnesses": [\n    %s\n]}\n' \
+    "$passed" "$failed" "$entries" >"$FUZZ/results.json"
+  log "fuzz: $passed passed, $failed failed (results in $FUZZ/results.json)"
+}
+
+# ---- build ------------------------------------------------------------------------------------
+mkdir -p "$FUZZ"
+rm -f "$FUZZ/results.json"
+if ! command -v clang++ >/dev/null; then
+  echo "fuzz: clang++ not found (apt-get install clang libclang-rt-14-dev)" >&2
+  failed=(); for h in "${HARNESSES[@]}"; do failed+=("$h:0:0:true"); done
+  write_results "${failed[@]}"
+  exit 1
+fi
+if [ ! -f "$FUZZ/CMakeCache.txt" ]; then
+  log "configuring $FUZZ"
+  CXX=clang++ cmake -S "$ROOT" -B "$FUZZ" -DMD5STAGE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    >"$FUZZ/configure.log" 2>&1 || { cat "$FUZZ/configure.log" >&2; rm -f "$FUZZ/CMakeCache.txt"; }
+fi
+log "building the fuzz harnesses"
+targets=()
+for h in "${HARNESSES[@]}"; do targets+=(--target "fuzz_$h"); done
+if ! nice -n 10 cmake --build "$FUZZ" -j "$JOBS" "${targets[@]}"; then
+  echo "fuzz: the harnesses did not build" >&2
+  failed=(); for h in "${HARNESSES[@]}"; do failed+=("$h:0:0:true"); done
+  write_results "${failed[@]}"
+  exit 1
+fi
+
+# ---- seed corpora (rebuilt every run; libFuzzer's own finds stay in $FUZZ/corpus) --------------
+SEEDS="$FUZZ/seeds"
+rm -rf "$SEEDS"
+for h in "${ALL_HARNESSES[@]}"; do mkdir -p "$SEEDS/$h" "$FUZZ/corpus/$h"; done
+mkdir -p "$FUZZ/crashes" "$FUZZ/logs"
+
+seed() {  # seed HARNESS FILE...: copies files no larger than MAX_SEED_BYTES, names kept unique
+  local h="$1" f; shift
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    [ "$(stat -c %s "$f")" -le "$MAX_SEED_BYTES" ] || continue
+    cp "$f" "$SEEDS/$h/$(printf '%s' "$f" | md5sum | cut -c1-8)-$(basename "$f")"
+  done
+}
+md5_sources=("$ROOT/assets")
+[ -d "$SHARED_MD5" ] && md5_sources+=("$SHARED_MD5")
+mapfile -t meshes < <(find "${md5_sources[@]}" -type f -iname '*.md5mesh' | sort)
+mapfile -t anims < <(find "${md5_sources[@]}" -type f -iname '*.md5anim' | sort)
+seed md5mesh "${meshes[@]}" "$ROOT"/tests/fuzz/seeds/md5mesh/* "$ROOT"/tests/core/md5/regressions/*.md5mesh
+seed md5anim "${anims[@]}" "$ROOT"/tests/fuzz/seeds/md5anim/* "$ROOT"/tests/core/md5/regressions/*.md5anim
+seed scene "$ROOT"/assets/scenes/*.json "$ROOT"/tests/fuzz/seeds/scene/* \
+  "$ROOT"/tests/core/scene/regressions/*
+seed route "$ROOT"/tests/fuzz/seeds/route/* "$ROOT"/tests/core/path/regressions/*.route.json
+seed paths "$ROOT"/tests/fuzz/seeds/paths/* "$ROOT"/tests/core/path/regressions/*.paths
+seed md5_bind "$ROOT"/tests/core/anim/regressions/*.bind
+
+# The scenes' routes as route files.
+if command -v python3 >/dev/null; then
+  python3 - "$SEEDS/route" "$ROOT"/assets/scenes/*.json <<'EOF'
+import json, sys
+out = sys.argv[1]
+for path in sys.argv[2:]:
+    try:
+        scene = json.load(open(path))
+    except (OSError, ValueError):
+        continue
+    for i, route in enumerate(scene.get("routes", [])):
+        if "segments" in route:
+            name = path.rsplit("/", 1)[-1].replace(".json", "")
+            with open(f"{out}/{name}-{i}.route.json", "w") as f:
+                json.dump({"segments": route["segments"], "closed": route.get("closed", False)}, f)
+EOF
+fi
+
+# Mesh + anim pairs for the binding harness: MESH \0 ANIM \0 PARAMETERS. Each mesh with up to three
+# anims from its own folder (or an animation/ subfolder), and with an anim of another skeleton.
+params=$'\x10\x42\x01\x00\x80\x3f\x20\x30\x40\x50\x60\x70\x81\x91\xa1\xb1'
+pair=0
+make_pair() {  # make_pair MESH ANIM
+  local size=$(($(stat -c %s "$1") + $(stat -c %s "$2")))
+  [ "$size" -le "$MAX_SEED_BYTES" ] || return 0
+  { cat "$1"; printf '\0'; cat "$2"; printf '\0%s' "$params"; } >"$SEEDS/md5_bind/pair-$pair"
+  pair=$((pair + 1))
+}
+foreign_anim="$ROOT/tests/fuzz/seeds/md5anim/two_joints.md5anim"
+for mesh in "${meshes[@]}" "$ROOT/tests/fuzz/seeds/md5mesh/two_joints.md5mesh"; do
+  dir="$(dirname "$mesh")"
+  mapfile -t own < <(find "$dir" -maxdepth 2 -type f -iname '*.md5anim' | sort | head -n 3)
+  for anim in "${own[@]}"; do make_pair "$mesh" "$anim"; done
+  make_pair "$mesh" "$foreign_anim"
+done
+
+# ---- run ----------------------------------------------------------------------------------------
+run_one() {  # run_one HARNESS: runs it, prints NAME:SECONDS:EXECUTIONS:CRASHED
+  local h="$1" dict="" logf="$FUZZ/logs/$1.log" start end rc executions crashed=false
+  case "$h" in
+    md5mesh | md5anim | md5_bind) dict="-dict=$ROOT/tests/fuzz/dicts/md5.dict" ;;
+    scene | route) dict="-dict=$ROOT/tests/fuzz/dicts/json.dict" ;;
+  esac
+  local before
+  before=$(ls "$FUZZ/crashes" | grep -c "^$h-" || true)
+  start=$(date +%s)
+  # shellcheck disable=SC2086
+  nice -n 10 "$FUZZ/tests/fuzz/fuzz_$h" -max_total_time="$DURATION" -rss_limit_mb=2048 \
+    -timeout=10 -print_final_stats=1 -artifact_prefix="$FUZZ/crashes/$h-" $dict \
+    "$FUZZ/corpus/$h" "$SEEDS/$h" >"$logf" 2>&1
+  rc=$?
+  end=$(date +%s)
+  executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$logf" | grep -o '[0-9]*$' |
+               tail -n1)
+  if [ -z "$executions" ]; then  # no final stats after a crash: the last progress line
+    executions=$(grep -o '^#[0-9]*' "$logf" | tr -d '#' | sort -n | tail -n1)
+  fi
+  local after
+  after=$(ls "$FUZZ/crashes" | grep -c "^$h-" || true)
+  if [ "$rc" -ne 0 ] || [ "$after" -gt "$before" ]; then
+    crashed=true
+    echo "fuzz_$h: FAILED (exit $rc); log: $logf" >&2
+    grep -E 'ERROR|FUZZ_CHECK|runtime error|Test unit written' "$logf" | head -n 5 >&2
+  fi
+  echo "$h:$((end - start)):${executions:-0}:$crashed"
+}
+
+log "fuzzing ${HARNESSES[*]} for $DURATION s each"
+results=()
+parallel="${FUZZ_PARALLEL:-1}"
+i=0
+while [ "$i" -lt "${#HARNESSES[@]}" ]; do
+  pids=()
+  outs=()
+  for ((k = 0; k < parallel && i < ${#HARNESSES[@]}; k++, i++)); do
+    out="$FUZZ/logs/${HARNESSES[$i]}.result"
+    run_one "${HARNESSES[$i]}" >"$out" &
+    pids+=($!)
+    outs+=("$out")
+  done
+  for p in "${pids[@]}"; do wait "$p"; done
+  for out in "${outs[@]}"; do
+    results+=("$(cat "$out")")
+    log "$(cat "$out")"
+  done
+done
+write_results "${results[@]}"
+grep -q '"failed": 0' "$FUZZ/results.json"
