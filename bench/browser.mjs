@@ -1,0 +1,128 @@
+// The viewer in headless Chromium (Debian's, software WebGL): time from navigation to the first
+// rendered frame of the default scene, then the crowd demo at several sizes, reporting the median
+// per-frame update and render-submit times over 300 frames (the viewer's own stats).
+//
+//   node bench/browser.mjs --site build/site --out build/bench/browser.json [--frames 300]
+//
+// The viewer has no crowd-size command yet, so the sizes are made by loading the crowd demo's
+// scene with its instances repeated (each copy starting later on its route), as a page could.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { launchBrowser, newPage, serveDirectory } from '../tests/browser/lib/harness.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const site = path.resolve(option('--site', path.join(here, '../build/site')));
+const out = path.resolve(option('--out', path.join(here, '../build/bench/browser.json')));
+const frames = Number(option('--frames', 300));
+const sizes = option('--sizes', '100,1000,5000').split(',').map(Number);
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
+};
+
+// Records when window.md5stage.ready resolves, in ms since navigation start.
+function recordReady() {
+  let api;
+  Object.defineProperty(window, 'md5stage', {
+    configurable: true,
+    get: () => api,
+    set: (value) => {
+      api = value;
+      if (value && value.ready) {
+        value.ready.then(() => { window.__md5stageReadyMs = performance.now(); }, () => {});
+      }
+    },
+  });
+}
+
+// Collects the stats of `count` distinct rendered frames inside the page.
+function collectFrames(count) {
+  return new Promise((resolve) => {
+    const samples = [];
+    let last = -1;
+    const tick = () => {
+      const state = window.md5stage.call({ cmd: 'state' });
+      if (state.frame !== last) {
+        last = state.frame;
+        samples.push(state.stats);
+      }
+      if (samples.length >= count) resolve(samples);
+      else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+// The crowd demo with its instances repeated up to `size` (the scene format allows 4096).
+function crowdScene(base, size) {
+  const scene = JSON.parse(JSON.stringify(base));
+  const instances = [];
+  for (let i = 0; i < size; i++) {
+    const copy = Object.assign({}, base.instances[i % base.instances.length]);
+    copy.start_delay = (copy.start_delay || 0) + 0.7 * Math.floor(i / base.instances.length);
+    instances.push(copy);
+  }
+  scene.instances = instances;
+  return scene;
+}
+
+const rows = [];
+const { server, url } = await serveDirectory(site);
+const browser = await launchBrowser();
+try {
+  // Start-up: a fresh page, the default scene.
+  {
+    const page = await newPage(browser);
+    await page.addInitScript(recordReady);
+    await page.goto(url);
+    await page.waitForFunction(() => window.__md5stageReadyMs !== undefined, null, { timeout: 120000 });
+    const ms = await page.evaluate(() => window.__md5stageReadyMs);
+    rows.push({ name: 'first frame of the default scene', value: ms, unit: 'ms',
+                note: 'navigation start to md5stage.ready' });
+    await page.context().close();
+  }
+
+  const base = JSON.parse(fs.readFileSync(path.join(site, 'assets/scenes/crowd.json'), 'utf8'));
+  const page = await newPage(browser);
+  await page.goto(url + '#demo=crowd');
+  await page.waitForFunction(() => window.md5stage !== undefined);
+  await page.evaluate(() => window.md5stage.ready);
+  await page.evaluate(() => window.md5stage.opened);
+  const maxInstances = 4096;
+  for (const wanted of sizes) {
+    const size = Math.min(wanted, maxInstances);
+    let label = `crowd ${wanted}`;
+    let note = `median of ${frames} frames`;
+    if (size !== wanted) note += `; the scene format allows ${maxInstances} instances, measured ${size}`;
+    if (wanted !== base.instances.length) {
+      const result = await page.evaluate((scene) => window.md5stage.loadScene(scene), crowdScene(base, size));
+      if (!result.ok) {
+        rows.push({ name: `${label} update`, value: null, unit: 'ms', note: `loadScene failed: ${result.error}` });
+        continue;
+      }
+    }
+    // Let the scene settle (textures, first frames), then measure.
+    await page.evaluate((n) => new Promise((r) => { let k = 0; const f = () => (++k >= n ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }), 10);
+    const samples = await page.evaluate(collectFrames, frames);
+    const instances = samples[samples.length - 1].instances;
+    note += `, ${instances} instances drawn`;
+    rows.push({ name: `${label} update`, value: median(samples.map((s) => s.update_ms)), unit: 'ms/frame', note });
+    rows.push({ name: `${label} render submit`, value: median(samples.map((s) => s.render_ms)), unit: 'ms/frame', note });
+    rows.push({ name: `${label} draw calls`, value: median(samples.map((s) => s.draw_calls)), unit: 'calls' });
+  }
+  await page.context().close();
+} finally {
+  await browser.close();
+  server.close();
+}
+fs.mkdirSync(path.dirname(out), { recursive: true });
+fs.writeFileSync(out, JSON.stringify({ rows }, null, 1) + '\n');
+for (const row of rows) console.log(`${row.name}: ${row.value} ${row.unit}${row.note ? ` (${row.note})` : ''}`);
