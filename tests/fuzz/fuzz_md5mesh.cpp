@@ -1,6 +1,8 @@
 // libFuzzer harness: .md5mesh bytes -> ParseMd5Mesh -> Model::Create, then bind-pose skinning on
 // both the CPU reference and the GPU (4-influence) path. Invariants: a failure carries a located
-// message; a model's GPU data only refers to vertices and joints that exist.
+// message; joint rotations are unit quaternions; a model's GPU data only refers to vertices and
+// joints that exist.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -38,6 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(std::size_t{sub.first_vertex} + sub.vertex_count <= gpu.vertices.size());
   }
   for (int j = 0; j < joints; ++j) {
+    const glm::quat& q = skeleton.bind_models()[j].rotation;
+    FUZZ_CHECK(std::abs(std::sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z) - 1.0f) < 1e-3f);
     FUZZ_CHECK(skeleton.parent(j) < j);
     FUZZ_CHECK(skeleton.FindJoint(skeleton.name(j)) <= j);
   }

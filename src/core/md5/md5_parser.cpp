@@ -1,5 +1,6 @@
 #include "core/md5/md5_parser.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -582,6 +583,14 @@ glm::quat QuatFromXyz(const glm::vec3& xyz) {
   const float radicand = 1.0f - xyz.x * xyz.x - xyz.y * xyz.y - xyz.z * xyz.z;
   const float w = radicand < 0.0f ? 0.0f : -std::sqrt(radicand);
   glm::quat q(w, xyz.x, xyz.y, xyz.z);
+  // A broken file's component of 1e31 would overflow the squares to infinity (and normalize to a
+  // zero quaternion): bring the largest component to 1 first. Files within range are unaffected.
+  const float largest = std::max({std::abs(q.x), std::abs(q.y), std::abs(q.z)});
+  if (largest > 1.0f) {
+    q.x /= largest;
+    q.y /= largest;
+    q.z /= largest;
+  }
   const float length = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
   if (length > 0.0f) {
     q.x /= length;

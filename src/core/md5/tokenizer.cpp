@@ -88,10 +88,30 @@ std::string Tokenizer::DescribeAt(const char* p) const {
     if (q == p) q = p + 1;  // a lone '/' that does not start a comment
     shown.assign(p, q);
   }
-  if (shown.size() > kMaxShown) shown = shown.substr(0, kMaxShown) + "...";
-  for (char& c : shown) {
-    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  // Messages end up in JSON and on screen: control characters and bytes that are not UTF-8 (a
+  // PNG renamed to .md5mesh starts with 0x89) show as '?', and a cut never splits a character.
+  std::string clean;
+  std::size_t characters = 0;
+  for (std::size_t i = 0; i < shown.size() && characters < kMaxShown; ++characters) {
+    const unsigned char c = static_cast<unsigned char>(shown[i]);
+    const std::size_t length = c >= 0xF0 && c <= 0xF4   ? 4
+                               : c >= 0xE0 && c <= 0xEF ? 3
+                               : c >= 0xC2 && c <= 0xDF ? 2
+                                                        : 1;
+    bool valid = length > 1 || (c >= 0x20 && c < 0x7F);
+    for (std::size_t k = 1; valid && k < length; ++k) {
+      valid = i + k < shown.size() && (static_cast<unsigned char>(shown[i + k]) & 0xC0) == 0x80;
+    }
+    if (valid) {
+      clean.append(shown, i, length);
+      i += length;
+    } else {
+      clean += '?';
+      ++i;
+    }
+    if (i < shown.size() && characters + 1 == kMaxShown) clean += "...";
   }
+  shown = std::move(clean);
   if (shown[0] == '"') return shown;
   return "'" + shown + "'";
 }
