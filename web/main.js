@@ -514,20 +514,25 @@
     pauseScene: () => call({ cmd: 'pauseScene' }),
     opened: null,  // a promise: the scene the page opened with (from the URL)
     // Buttons in the C++ UI that need the page: clipboard and demo gallery. Returns a promise.
+    // The C++ UI calls this in the middle of its frame: the work starts after the frame returns,
+    // so no command re-enters the module while it draws.
     pageAction(action) {
-      action = String(action);
-      if (action.startsWith('demo:')) {
-        const name = action.slice(5);
-        return loadDemo(name).then((result) => {
-          if (result.ok && !embedMode) history.replaceState(null, '', `#demo=${name}`);
-          return result;
-        });
-      }
-      if (action === 'copyLink') return copyShared('link');
-      if (action === 'copyEmbed') return copyShared('embed');
-      return Promise.resolve({ ok: false, error: `unknown page action '${action.slice(0, 64)}'` });
+      return Promise.resolve().then(() => runPageAction(String(action)));
     },
   };
+  function runPageAction(action) {
+    if (action.startsWith('demo:')) {
+      const name = action.slice(5);
+      return loadDemo(name).then((result) => {
+        if (result.ok && !embedMode) history.replaceState(null, '', `#demo=${name}`);
+        return result;
+      });
+    }
+    if (action === 'copyLink') return copyShared('link');
+    if (action === 'copyEmbed') return copyShared('embed');
+    return Promise.resolve({ ok: false, error: `unknown page action '${action.slice(0, 64)}'` });
+  }
+
   window.md5stage = api;
 
   // A link pasted into the address bar of an open viewer changes only the fragment.

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { newPage, openViewer, serveDirectory, waitFrames } from './lib/harness.mjs';
+import { openViewer, serveDirectory, waitFrames } from './lib/harness.mjs';
 import { countDifferentPixels, decodePng, distinctColours } from './lib/png.mjs';
-import { noticeText, sceneTime } from './share.test.mjs';
+import { guarded, noticeText, sceneTime, trackedPage } from './share.test.mjs';
 
 function demosStaged(ctx, names) {
   return names.every((name) => fs.existsSync(path.join(ctx.site, 'assets', 'scenes', `${name}.json`)));
@@ -27,9 +27,9 @@ async function openedIn(frame) {
 export const tests = [
   {
     name: 'embed.html: canvas and overlay only, URL options applied, play/pause and timeline work',
-    async run(ctx) {
+    run: guarded(async (ctx) => {
       if (!demosStaged(ctx, ['turns'])) return { skipped: 'assets/scenes/turns.json not staged yet' };
-      const page = await newPage(ctx.browser, { width: 640, height: 360 });
+      const page = await trackedPage(ctx);
       await openViewer(page, ctx.baseUrl, 'embed.html#demo=turns&paused&t=2.5&camera=-40,35,650,0,90,35&skeleton=1&wireframe=1');
       const opened = await page.evaluate(() => window.md5stage.opened);
       assert.ok(opened.ok, JSON.stringify(opened));
@@ -68,13 +68,13 @@ export const tests = [
       assert.match(await page.textContent('#embed-clock'), /^1\.3 s$|^1\.2 s$/);
       assert.deepEqual(page.consoleErrors, []);
       await page.context().close();
-    },
+    }),
   },
   {
     name: 'embed options: ui=none, loop=A-B, bad options reported, index.html?embed',
-    async run(ctx) {
+    run: guarded(async (ctx) => {
       if (!demosStaged(ctx, ['turns', 'default'])) return { skipped: 'demo scenes not staged yet' };
-      const page = await newPage(ctx.browser, { width: 480, height: 270 });
+      const page = await trackedPage(ctx);
       await openViewer(page, ctx.baseUrl, 'embed.html#demo=turns&ui=none&loop=1-1.6&autoplay');
       assert.ok((await page.evaluate(() => window.md5stage.opened)).ok);
       assert.equal(await page.$('#embed-bar'), null);
@@ -90,7 +90,7 @@ export const tests = [
       await page.screenshot({ path: ctx.screenshotPath('embed-ui-none') });
       await page.context().close();
 
-      const bad = await newPage(ctx.browser, { width: 480, height: 270 });
+      const bad = await trackedPage(ctx);
       await openViewer(bad, ctx.baseUrl, 'embed.html#demo=default&t=soon&camera=1,2&loop=9-3&ui=%3Cb%3E');
       assert.ok((await bad.evaluate(() => window.md5stage.opened)).ok);
       await until(bad, () => document.getElementById('notice') && !document.getElementById('notice').hidden);
@@ -105,18 +105,18 @@ export const tests = [
       assert.deepEqual(bad.consoleErrors, []);
       await bad.context().close();
 
-      const viaIndex = await newPage(ctx.browser, { width: 480, height: 270 });
+      const viaIndex = await trackedPage(ctx);
       await openViewer(viaIndex, ctx.baseUrl, 'index.html?embed#demo=turns');
       assert.ok((await viaIndex.evaluate(() => window.md5stage.opened)).ok);
       assert.equal((await viaIndex.evaluate(() => window.md5stage.state())).panels, false);
       assert.ok(await viaIndex.isVisible('#embed-bar'));
       assert.deepEqual(viaIndex.consoleErrors, []);
       await viaIndex.context().close();
-    },
+    }),
   },
   {
     name: 'postMessage: a host on another origin gets events and drives the embed; other windows and origins are ignored',
-    async run(ctx) {
+    run: guarded(async (ctx) => {
       if (!demosStaged(ctx, ['turns', 'default'])) return { skipped: 'demo scenes not staged yet' };
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md5stage-host-'));
       const evilDir = fs.mkdtempSync(path.join(os.tmpdir(), 'md5stage-evil-'));
@@ -124,7 +124,7 @@ export const tests = [
       const evil = await serveDirectory(evilDir);
       try {
         const embed = `${ctx.baseUrl}embed.html`;
-        fs.writeFileSync(path.join(evilDir, 'evil.html'), `<!doctype html><meta charset="utf-8"><script>
+        fs.writeFileSync(path.join(evilDir, 'evil.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script>
           window.got = [];
           addEventListener('message', (e) => window.got.push(e.data));
           window.attack = () => {
@@ -132,7 +132,7 @@ export const tests = [
             parent.frames[1].postMessage({ md5stage: 'pause', id: 'evil' }, '*');
           };
         </script>`);
-        fs.writeFileSync(path.join(dir, 'host.html'), `<!doctype html><meta charset="utf-8">
+        fs.writeFileSync(path.join(dir, 'host.html'), `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
           <iframe id="embed" src="${embed}#demo=turns" width="480" height="270"></iframe>
           <iframe id="strict" src="${embed}#demo=default&amp;origin=https://docs.example.test" width="320" height="180"></iframe>
           <iframe id="evil" src="${evil.url}evil.html" width="100" height="100"></iframe>
@@ -148,7 +148,7 @@ export const tests = [
               frame.contentWindow.postMessage(message, new URL(frame.src).origin);
             };
           </script>`);
-        const page = await newPage(ctx.browser);
+        const page = await trackedPage(ctx);
         await page.goto(`${host.url}host.html`);
         const embedOrigin = new URL(ctx.baseUrl).origin;
         const waitEvent = (match) => until(page, (m) => window.events.some((e) =>
@@ -249,13 +249,13 @@ export const tests = [
         fs.rmSync(dir, { recursive: true, force: true });
         fs.rmSync(evilDir, { recursive: true, force: true });
       }
-    },
+    }),
   },
   {
     name: 'docs example: two running embeds from one line of HTML each, two more through the script tag',
-    async run(ctx) {
+    run: guarded(async (ctx) => {
       if (!demosStaged(ctx, ['turns', 'attach'])) return { skipped: 'demo scenes not staged yet' };
-      const page = await newPage(ctx.browser, { width: 1100, height: 800 });
+      const page = await trackedPage(ctx, { width: 1100, height: 1400 });
       await page.goto(`${ctx.baseUrl}docs-example.html`);
       await until(page, () => document.querySelectorAll('iframe').length === 4);
       const titles = await page.$$eval('iframe', (frames) => frames.map((f) => f.title));
@@ -265,8 +265,8 @@ export const tests = [
       assert.deepEqual(srcs, [`${origin}/embed.html#demo=turns&origin=${encodeURIComponent(origin)}`,
                               `${origin}/embed.html#demo=attach&skeleton=1&origin=${encodeURIComponent(origin)}`]);
       const handles = await page.$$('iframe');
+      const frames = [];
       for (let i = 0; i < handles.length; i++) {
-        await handles[i].scrollIntoViewIfNeeded();
         const frame = await handles[i].contentFrame();
         const opened = await openedIn(frame);
         assert.ok(opened.ok, `${titles[i]}: ${JSON.stringify(opened)}`);
@@ -274,22 +274,33 @@ export const tests = [
         assert.equal(state.panels, false, titles[i]);
         assert.ok(state.instances.length > 0, titles[i]);
         assert.equal(state.last_error, null, titles[i]);
-        // Running: the picture inside the iframe changes and is not blank.
-        await frame.evaluate(() => window.md5stage.setSceneTime(1.5));
-        const before = decodePng(await handles[i].screenshot());
-        const t0 = await sceneTime(frame);
-        await page.waitForTimeout(1200);
-        await until(frame, (t) => window.md5stage.call({ cmd: 'clock' }).scene_time > t + 0.3, t0);
-        const after = decodePng(await handles[i].screenshot({ path: ctx.screenshotPath(`embed-docs-${i}`) }));
-        assert.ok(distinctColours(after, 0, 0, after.width, after.height - 40) > 8, `${titles[i]}: blank`);
-        const changed = countDifferentPixels(before, after, 24, [0, 0, after.width, after.height - 40]);
+        assert.equal(state.display.skeleton, titles[i].startsWith('attach'), `${titles[i]}: skeleton=1 not applied`);
+        frames.push(frame);
+      }
+      // Running: the picture inside each iframe (all four in view) changes and is not blank.
+      const rects = [];
+      for (const handle of handles) {
+        const box = await handle.boundingBox();
+        rects.push([Math.ceil(box.x), Math.ceil(box.y), Math.floor(box.x + box.width), Math.floor(box.y + box.height - 40)]);
+      }
+      // From just after the walkers set off (the scenes have played a while by now).
+      for (const frame of frames) await frame.evaluate(() => window.md5stage.setSceneTime(1.2));
+      await waitFrames(frames[frames.length - 1], 2);
+      const times0 = await Promise.all(frames.map((f) => sceneTime(f)));
+      const before = decodePng(await page.screenshot());
+      await page.waitForTimeout(1500);
+      for (let i = 0; i < frames.length; i++) {
+        await until(frames[i], (t) => window.md5stage.call({ cmd: 'clock' }).scene_time > t + 0.3, times0[i]);
+      }
+      const after = decodePng(await page.screenshot({ path: ctx.screenshotPath('embed-docs-page') }));
+      for (let i = 0; i < rects.length; i++) {
+        assert.ok(distinctColours(after, ...rects[i]) > 8, `${titles[i]}: blank`);
+        const changed = countDifferentPixels(before, after, 24, rects[i]);
         assert.ok(changed > 100, `${titles[i]}: only ${changed} pixels changed`);
       }
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.screenshot({ path: ctx.screenshotPath('embed-docs-page'), fullPage: true });
       // The page's buttons talk to the first embed; events come back to the page.
       await page.click('button[data-command="pause"]');
-      const turns = await handles[0].contentFrame();
+      const turns = frames[0];
       await until(turns, () => !window.md5stage.call({ cmd: 'clock' }).scene_playing);
       await until(page, () => window.md5stageEvents.some((e) => e.md5stage === 'reply' && e.command === 'pause' && e.ok));
       const events = await page.evaluate(() => window.md5stageEvents);
@@ -300,12 +311,12 @@ export const tests = [
       assert.match(await page.textContent('#events'), /"md5stage":"loaded"/);
       assert.deepEqual(page.consoleErrors, []);
       await page.context().close();
-    },
+    }),
   },
   {
     name: 'md5stage-embed.js accepts demo names and share links only, and never writes markup',
-    async run(ctx) {
-      const page = await newPage(ctx.browser);
+    run: guarded(async (ctx) => {
+      const page = await trackedPage(ctx);
       page.dialogs = [];
       page.on('dialog', (dialog) => { page.dialogs.push(dialog.message()); dialog.dismiss().catch(() => {}); });
       // A page of this site with only the script tag (no embeds to start).
@@ -349,6 +360,6 @@ export const tests = [
       await page.waitForTimeout(300);
       assert.deepEqual(page.dialogs, []);
       await page.context().close();
-    },
+    }),
   },
 ];

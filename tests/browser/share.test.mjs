@@ -302,6 +302,14 @@ export const tests = [
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), embed.text);
       assert.equal(embed.text, await page.evaluate(() => window.md5stage.embedSnippet()));
       assert.match(await page.evaluate(() => window.md5stage.embedSnippet({ width: 320, height: 180 })), /width="320" height="180"/);
+      // The gallery buttons open demos and put them in the address bar.
+      const gallery = await page.evaluate(() => window.md5stage.pageAction('demo:attach'));
+      assert.ok(gallery.ok, JSON.stringify(gallery));
+      assert.equal(await page.evaluate(() => window.location.hash), '#demo=attach');
+      assert.equal((await page.evaluate(() => window.md5stage.state())).instances.length, 2);
+      const refused = await page.evaluate(() => window.md5stage.pageAction('demo:../../etc/passwd'));
+      assert.match(refused.error, /is not a demo name/);
+      assert.match(await noticeText(page), /is not a demo name/);
       // The link opens the scene without the dropped model.
       const b = await trackedPage(ctx);
       await b.goto(copied.text);
