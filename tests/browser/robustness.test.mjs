@@ -1,0 +1,179 @@
+// Hostile drops: truncated files, random bytes, empty files, absurd header counts, an animation of
+// another skeleton, a PNG renamed to .md5mesh, an oversized file. Each is refused with its own
+// message (the ones README's Troubleshooting lists), the scene that was playing keeps animating,
+// and state() shows nothing lost; the wasm heap does not grow on refused input.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { newPage, openViewer, waitFrames } from './lib/harness.mjs';
+
+// Deterministic bytes (xorshift32), so a failure names an input that can be reproduced.
+function randomBytes(count, seed) {
+  const bytes = new Uint8Array(count);
+  let x = seed >>> 0 || 1;
+  for (let i = 0; i < count; i++) {
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    bytes[i] = x & 0xff;
+  }
+  return bytes;
+}
+
+const text = (s) => new TextEncoder().encode(s);
+
+// A valid two-joint animation: it parses, but fits no bundled model.
+const TWO_JOINT_ANIM = `MD5Version 10
+commandline ""
+numFrames 2
+numJoints 2
+frameRate 10
+numAnimatedComponents 0
+hierarchy {
+  "root" -1 0 0
+  "child" 0 0 0
+}
+bounds {
+  ( -1 -1 -1 ) ( 1 1 1 )
+  ( -1 -1 -1 ) ( 1 1 1 )
+}
+baseframe {
+  ( 0 0 0 ) ( 0 0 0 )
+  ( 0 0 1 ) ( 0 0 0 )
+}
+frame 0 {
+}
+frame 1 {
+}
+`;
+
+// Each case: the files dropped together, and what the first error must say.
+function hostileCases(site) {
+  const asset = (p) => new Uint8Array(fs.readFileSync(path.join(site, 'assets', p)));
+  const mesh = asset('models/walker/walker.md5mesh');
+  const anim = asset('models/walker/walk.md5anim');
+  const png = asset('models/walker/walker.png');
+  return [
+    { label: 'truncated mesh', files: [{ name: 'cut.md5mesh', bytes: mesh.slice(0, Math.floor(mesh.length / 3)) }],
+      error: /^cut\.md5mesh:\d+:\d+: error: expected .*, found (end of file|'[^']*')/ },
+    { label: 'truncated anim', files: [{ name: 'cut.md5anim', bytes: anim.slice(0, Math.floor(anim.length / 2)) }],
+      error: /^cut\.md5anim:\d+:\d+: error: expected .*, found (end of file|'[^']*')/ },
+    { label: 'random bytes as a mesh', files: [{ name: 'noise.md5mesh', bytes: randomBytes(65536, 9) }],
+      error: /^noise\.md5mesh:1:\d+: error: expected 'MD5Version', found '[^']*'$/ },
+    { label: 'random bytes as an anim', files: [{ name: 'noise.md5anim', bytes: randomBytes(4096, 77) }],
+      error: /^noise\.md5anim:1:\d+: error: expected 'MD5Version', found '[^']*'$/ },
+    { label: '0-byte mesh', files: [{ name: 'empty.md5mesh', bytes: new Uint8Array(0) }],
+      error: /^empty\.md5mesh:1:1: error: expected 'MD5Version', found end of file$/ },
+    { label: '0-byte anim', files: [{ name: 'empty.md5anim', bytes: new Uint8Array(0) }],
+      error: /^empty\.md5anim:1:1: error: expected 'MD5Version', found end of file$/ },
+    { label: 'absurd joint count for the file size',
+      files: [{ name: 'absurd.md5mesh', bytes: text('MD5Version 10\ncommandline ""\nnumJoints 60000\nnumMeshes 1\njoints {\n') }],
+      error: /^absurd\.md5mesh:3:11: error: expected numJoints of at most \d+ \(what the \d+ bytes left in the file can hold\), found '60000'$/ },
+    { label: 'vertex count above the loader limit',
+      files: [{ name: 'huge.md5mesh', bytes: text('MD5Version 10\ncommandline ""\nnumJoints 1\nnumMeshes 1\njoints {\n"a" -1 ( 0 0 0 ) ( 0 0 0 )\n}\nmesh {\nshader "s"\nnumverts 4294967295\n') }],
+      error: /^huge\.md5mesh:10:10: error: expected numverts of at most 16777216 \(the loader's limit\), found '4294967295'$/ },
+    { label: 'absurd frame count',
+      files: [{ name: 'long.md5anim', bytes: text('MD5Version 10\ncommandline ""\nnumFrames 1048576\nnumJoints 65535\nframeRate 24\nnumAnimatedComponents 393210\nhierarchy {\n') }],
+      error: /^long\.md5anim:3:11: error: expected numFrames of at most \d+ \(what the \d+ bytes left in the file can hold\), found '1048576'$/ },
+    { label: 'an anim of another skeleton', files: [{ name: 'other.md5anim', bytes: text(TWO_JOINT_ANIM) }],
+      error: /^other\.md5anim:4: error: expected the \d+ joints of walker\.md5mesh, found 2 joints \(other\.md5anim does not fit walker\.md5mesh\)$/ },
+    { label: 'a PNG named .md5mesh', files: [{ name: 'picture.md5mesh', bytes: png }],
+      error: /^picture\.md5mesh:1:1: error: expected 'MD5Version', found '\?PNG'$/ },
+    { label: 'a file over the size limit', files: [{ name: 'big.md5mesh', size: 300 * 1024 * 1024, bytes: new Uint8Array(0) }],
+      error: /^big\.md5mesh: error: file of 314572800 bytes is larger than the \d+ byte limit$/ },
+  ];
+}
+
+// What must survive a refused drop: the models with their animations, and every instance.
+function essentials(state) {
+  return {
+    models: state.models.map((m) => ({ name: m.name, joints: m.joints, vertices: m.vertices, animations: m.animations })),
+    instances: state.instances.map((i) => ({ label: i.label, model: i.model, playing: i.playing })),
+    routes: (state.routes || []).length,
+  };
+}
+
+async function loadInline(page, files) {
+  return page.evaluate((list) => window.md5stage.loadFiles(list.map((f) => ({
+    name: f.name, size: f.size, bytes: new Uint8Array(f.bytes),
+  }))), files.map((f) => ({ name: f.name, size: f.size, bytes: Array.from(f.bytes) })));
+}
+
+async function defaultScene(ctx) {
+  const page = await newPage(ctx.browser);
+  await openViewer(page, ctx.baseUrl);
+  const opened = await page.evaluate(() => window.md5stage.opened);
+  assert.ok(opened.ok, `the default scene did not open: ${JSON.stringify(opened)}`);
+  await waitFrames(page, 2);
+  return page;
+}
+
+export const tests = [
+  {
+    name: 'hostile drops each give their message; the playing scene keeps animating and loses nothing',
+    async run(ctx) {
+      const page = await defaultScene(ctx);
+      const before = await page.evaluate(() => window.md5stage.state());
+      assert.ok(before.models.length > 0 && before.instances.length > 0, 'the default scene has nothing to watch');
+      const kept = essentials(before);
+      const heapBefore = await page.evaluate(() => Module.HEAPU8.length);
+      for (const c of hostileCases(ctx.site)) {
+        const start = await page.evaluate(() => window.md5stage.state());
+        const reply = await loadInline(page, c.files);
+        assert.equal(reply.ok, false, `${c.label} was accepted: ${JSON.stringify(reply)}`);
+        assert.equal(reply.errors.length, 1, `${c.label}: ${JSON.stringify(reply.errors)}`);
+        assert.match(reply.errors[0], c.error, `${c.label}: ${reply.errors[0]}`);
+        await waitFrames(page, 3);
+        const after = await page.evaluate(() => window.md5stage.state());
+        assert.deepEqual(essentials(after), kept, `${c.label} changed the scene`);
+        assert.ok(after.last_error && after.last_error.includes(c.files[0].name), `${c.label}: error not shown (${after.last_error})`);
+        assert.ok(after.scene_time > start.scene_time,
+                  `${c.label}: the scene stopped (${start.scene_time} -> ${after.scene_time})`);
+        after.instances.forEach((instance, k) => {
+          assert.ok(!instance.playing || instance.time !== start.instances[k].time,
+                    `${c.label}: instance ${k} stopped animating at ${instance.time}`);
+        });
+      }
+      // Refused input reserves nothing: header counts are checked before anything is allocated.
+      const heapAfter = await page.evaluate(() => Module.HEAPU8.length);
+      assert.ok(heapAfter <= heapBefore + 16 * 1024 * 1024, `the wasm heap grew from ${heapBefore} to ${heapAfter}`);
+      // A good file still loads afterwards, and removing it restores the scene.
+      const mesh = new Uint8Array(fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh')));
+      const good = await loadInline(page, [{ name: 'again.md5mesh', bytes: mesh }]);
+      assert.deepEqual(good.errors, []);
+      let state = await page.evaluate(() => window.md5stage.state());
+      assert.equal(state.models.length, kept.models.length + 1);
+      const removed = await page.evaluate(() => window.md5stage.call({ cmd: 'removeModel', model: 'again' }));
+      assert.ok(removed.ok, JSON.stringify(removed));
+      state = await page.evaluate(() => window.md5stage.state());
+      assert.deepEqual(essentials(state).models, kept.models);
+      await page.screenshot({ path: ctx.screenshotPath('robustness-after-hostile-drops') });
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+    },
+  },
+  {
+    name: 'an animation with no mesh loaded, an unreadable image and an unknown file type are explained',
+    async run(ctx) {
+      const page = await newPage(ctx.browser);
+      await openViewer(page, ctx.baseUrl + '?scene=none');
+      const anim = new Uint8Array(fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walk.md5anim')));
+      const alone = await loadInline(page, [{ name: 'walk.md5anim', bytes: anim }]);
+      assert.equal(alone.ok, false);
+      assert.deepEqual(alone.errors, ['walk.md5anim: error: no mesh is loaded to play this animation on']);
+      const other = await loadInline(page, [{ name: 'notes.txt', bytes: text('hello') }]);
+      assert.deepEqual(other.errors, []);
+      assert.deepEqual(other.warnings, ['notes.txt: ignored (not .md5mesh, .md5anim or an image)']);
+      // A mesh with a broken texture: the mesh loads (plain material); the image's problem is said.
+      const mesh = new Uint8Array(fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh')));
+      const broken = await loadInline(page, [{ name: 'walker.md5mesh', bytes: mesh },
+                                             { name: 'walker.png', bytes: randomBytes(2048, 5) }]);
+      const said = broken.errors.concat(broken.warnings).join('\n');
+      assert.match(said, /^walker\.png: error: not a readable image: /m, JSON.stringify(broken));
+      const state = await page.evaluate(() => window.md5stage.state());
+      assert.equal(state.models.length, 1, 'the mesh should load without its texture');
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+    },
+  },
+];
