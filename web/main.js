@@ -281,13 +281,17 @@
         files.push({ name, bytes: await fetchBytes(file.url, name, i, prepared.files.length), source: file.source });
       } catch (error) {
         showProgress('');
+        call({ cmd: 'cancelScene' });
         return { ok: false, error: `${file.source}: error: could not be fetched: ${error.message}` };
       }
     }
     showProgress('');
     if (files.length) {
       const loaded = await loadFiles(files);
-      if (!loaded.ok) return { ok: false, error: loaded.errors.join('\n') };
+      if (!loaded.ok) {
+        call({ cmd: 'cancelScene' });  // models loaded for it so far are released
+        return { ok: false, error: loaded.errors.join('\n') };
+      }
       await fetchTextures(loaded.texture_requests);
     }
     const applied = call({ cmd: 'applyScene' });

@@ -171,7 +171,16 @@ void App::SyncCanvasSize() {
   int width = 0, height = 0;
   glfwGetWindowSize(window_, &width, &height);
   if (width != target_width || height != target_height) {
-    glfwSetWindowSize(window_, target_width, target_height);
+    // Not glfwSetWindowSize: Emscripten's GLFW asks for fullscreen whenever the size equals the
+    // screen's. The canvas and GLFW's idea of the window are resized directly instead.
+    EM_ASM({
+      Module.canvas.width = $0;
+      Module.canvas.height = $1;
+      if (typeof GLFW !== 'undefined' && GLFW.active) {
+        GLFW.active.width = $0;
+        GLFW.active.height = $1;
+      }
+    }, target_width, target_height);
   }
   glfwGetFramebufferSize(window_, &width_, &height_);
   stats_.framebuffer_width = width_;
@@ -328,7 +337,9 @@ JsonValue App::LoadQueuedFiles() {
     const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
     right = std::max(right, character.position.x + model.bind_max.x);
   }
-  for (int index : report.new_models) {
+  // Files fetched for a scene being opened get their characters when the scene is applied.
+  if (pending_scene_) report.new_models_to_show.clear();
+  for (int index : report.new_models_to_show) {
     const LoadedModel& model = library_->models()[static_cast<size_t>(index)];
     glm::vec2 position(0.0f);
     if (right > -1e29f) {
@@ -341,7 +352,7 @@ JsonValue App::LoadQueuedFiles() {
     selected_ = AddCharacter(index, position, 0.0f);
     selected_joint_ = -1;
   }
-  if (!report.new_models.empty()) FrameSelection();
+  if (!report.new_models_to_show.empty()) FrameSelection();
   if (report.new_models.empty() && report.animations_bound > 0 && Selected() != nullptr) {
     Character& character = *Selected();
     const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];

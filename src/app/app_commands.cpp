@@ -194,6 +194,19 @@ JsonValue App::Call(const JsonValue& command) {
     return PrepareScene(*scene);
   }
   if (name == "applyScene") return ApplyPendingScene();
+  if (name == "cancelScene") {
+    // The scene being opened failed: drop it and the models loaded for it (no character uses them).
+    pending_scene_.reset();
+    for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
+      bool used = false;
+      for (const Character& character : characters_) {
+        used = used || character.model == m;
+        for (const Attachment& attachment : character.attachments) used = used || attachment.model == m;
+      }
+      if (!used) RemoveModel(m);
+    }
+    return Reply(true);
+  }
   if (name == "shareLink") {
     std::vector<std::string> dropped;
     const Scene scene = WithoutLocalModels(CurrentScene(), &dropped);

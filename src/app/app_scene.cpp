@@ -207,7 +207,9 @@ Scene App::CurrentScene() const {
     instance.turn_radius = locomotion.turn_radius;
     instance.route = locomotion.enabled ? locomotion.route : -1;
     instance.route_mode = FromRouteMode(locomotion.route_mode);
-    instance.start_delay = locomotion.start_delay;
+    // A plan begun later than the scene's start replays from that moment.
+    instance.start_delay = locomotion.enabled ? std::max(locomotion.start_delay, locomotion.plan_start)
+                                              : locomotion.start_delay;
     if (locomotion.enabled && locomotion.has_target) {
       SceneTarget target;
       target.position = locomotion.target;

@@ -73,6 +73,7 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
     }
     const int index = AddModel(std::move(loaded).value(), *file);
     report.new_models.push_back(index);
+    report.new_models_to_show.push_back(index);
     for (const std::string& warning : models_[static_cast<size_t>(index)].warnings) {
       report.warnings.push_back(warning);
     }

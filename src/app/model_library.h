@@ -47,6 +47,7 @@ struct LoadReport {
   std::vector<std::string> errors;    // "file:line:col: error: ..." per rejected file
   std::vector<std::string> warnings;
   std::vector<int> new_models;        // indices into ModelLibrary::models()
+  std::vector<int> new_models_to_show;  // the new ones that get a character (the app decides)
   int animations_bound = 0;
   int textures_bound = 0;
 };

@@ -59,6 +59,7 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(10, 170), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(300, std::min(420.0f, viewport->Size.y - 260)), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the scene first; facts on demand
   if (!ImGui::Begin("Model")) {
     ImGui::End();
     return;
@@ -403,9 +404,15 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
     bool round = model.auto_round_corners;
     if (ImGui::Checkbox("round corners", &round)) requests.auto_round_corners = round;
   }
-  for (const RouteSummary& route : model.routes) {
-    ImGui::BulletText("%s: %.1f u%s%s", route.name.c_str(), route.length, route.closed ? ", loop" : "",
-                      route.tight_stretches > 0 ? ", too tight!" : "");
+  if (model.routes.size() <= 4) {
+    for (const RouteSummary& route : model.routes) {
+      ImGui::BulletText("%s: %.1f u%s%s", route.name.c_str(), route.length, route.closed ? ", loop" : "",
+                        route.tight_stretches > 0 ? ", too tight!" : "");
+    }
+  } else {
+    int tight = 0;
+    for (const RouteSummary& route : model.routes) tight += route.tight_stretches > 0 ? 1 : 0;
+    ImGui::BulletText("%d routes, %d with stretches too tight", static_cast<int>(model.routes.size()), tight);
   }
   if (!model.hover_text.empty()) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", model.hover_text.c_str());
   if (ImGui::Button("Copy link")) requests.page_action = "copyLink";

@@ -246,7 +246,10 @@ std::string CrowdSceneJson() {
     w.route = i;
     w.locomotion = runner ? "run" : "walk";
     w.speed = runner ? 150 : std::round(random.Uniform(42, 68));
-    w.turn_radius = runner ? 60 : 35;
+    // Tight enough to follow its own loop: an ellipse bends hardest at the ends of its long axis,
+    // with radius b^2 / a (the Bezier approximation a little less).
+    const double tightest = std::min(rx, ry) * std::min(rx, ry) / std::max(rx, ry);
+    w.turn_radius = std::floor(0.9 * tightest);
     w.start_delay = std::round(random.Uniform(0, 4) * 10) / 10;
     w.time = std::round(random.Uniform(0, 6) * 10) / 10;
     walkers.push_back(w);
