@@ -27,6 +27,28 @@ std::uint64_t ResourceCache::HashBytes(std::string_view bytes) {
   return hash;
 }
 
+namespace {
+
+// The object under `key` if it is still alive; expired entries are dropped on the way (a load is
+// rare and the map small, so a sweep per load keeps it bounded by the live objects).
+template <typename T>
+std::shared_ptr<T> FindAlive(std::unordered_map<std::string, std::weak_ptr<T>>& map,
+                             const std::string& key) {
+  std::shared_ptr<T> found;
+  for (auto it = map.begin(); it != map.end();) {
+    std::shared_ptr<T> alive = it->second.lock();
+    if (!alive) {
+      it = map.erase(it);
+      continue;
+    }
+    if (it->first == key) found = std::move(alive);
+    ++it;
+  }
+  return found;
+}
+
+}  // namespace
+
 std::string ResourceCache::Key(std::string_view name, std::string_view bytes) {
   std::string key(name);
   key += '\0';
@@ -39,10 +61,9 @@ std::string ResourceCache::Key(std::string_view name, std::string_view bytes) {
 Result<std::shared_ptr<const Model>> ResourceCache::LoadModel(std::string_view name,
                                                               std::string_view bytes) {
   std::string key = Key(name, bytes);
-  auto found = models_.find(key);
-  if (found != models_.end()) {
+  if (std::shared_ptr<const Model> found = FindAlive(models_, key)) {
     ++hits_;
-    return found->second;
+    return found;
   }
   ++parses_;
   Result<md5::MeshFile> parsed = md5::ParseMd5Mesh(name, bytes, limits_);
@@ -56,10 +77,9 @@ Result<std::shared_ptr<const Model>> ResourceCache::LoadModel(std::string_view n
 Result<std::shared_ptr<const Animation>> ResourceCache::LoadAnimation(std::string_view name,
                                                                       std::string_view bytes) {
   std::string key = Key(name, bytes);
-  auto found = animations_.find(key);
-  if (found != animations_.end()) {
+  if (std::shared_ptr<const Animation> found = FindAlive(animations_, key)) {
     ++hits_;
-    return found->second;
+    return found;
   }
   ++parses_;
   Result<md5::AnimFile> parsed = md5::ParseMd5Anim(name, bytes, limits_);

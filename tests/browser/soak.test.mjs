@@ -1,0 +1,146 @@
+// Soak: the crowd demo plays for SOAK_SECONDS (default 60) while a model (new contents each time,
+// so nothing is served from a cache) is loaded and removed 50 times. The wasm heap and the JS heap
+// must come back to within 5% of their level after the first load, frame time must not trend
+// upward (median of the last third against the first third) and nothing may reach the console.
+// Note: run.mjs stops a test after 120 s, so SOAK_SECONDS above ~80 needs a longer runner timeout.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { newPage, openViewer } from './lib/harness.mjs';
+
+const CYCLES = 50;
+const TOLERANCE = 0.05;
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.floor(sorted.length / 2)] : NaN;
+}
+
+// Heap levels after a full garbage collection. JS: V8's used size through the DevTools protocol
+// (performance.memory is rounded unless Chromium runs with precise memory info). Wasm: the size of
+// its memory (Module.HEAPU8.length, which only grows and starts at 64 MB, so it hides a slow leak
+// for a long time) and the top of the allocated heap: where a fresh 16 MB block lands, since
+// malloc takes a block that size from the top.
+async function heapLevels(page, cdp) {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const js = await cdp.send('Runtime.getHeapUsage');
+  const wasm = await page.evaluate(() => {
+    const probe = Module._malloc(16 << 20);
+    if (probe) Module._free(probe);
+    return { memory: Module.HEAPU8.length, top: probe };
+  });
+  assert.ok(wasm.top > 0, 'the 16 MB probe allocation failed');
+  return { wasm: wasm.memory, wasm_top: wasm.top, js: js.usedSize };
+}
+
+export const tests = [
+  {
+    name: 'crowd demo: 50 loads and removals leave the heaps where they were and frame time flat',
+    async run(ctx) {
+      if (!fs.existsSync(path.join(ctx.site, 'assets/scenes/crowd.json'))) {
+        return { skipped: 'assets/scenes/crowd.json not found (the crowd demo is not generated): skipped' };
+      }
+      const seconds = Number(process.env.SOAK_SECONDS || 60);
+      const page = await newPage(ctx.browser);
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('HeapProfiler.enable');
+      await openViewer(page, ctx.baseUrl + '#demo=crowd');
+      const opened = await page.evaluate(() => window.md5stage.opened);
+      assert.ok(opened.ok, `the crowd demo did not open: ${JSON.stringify(opened)}`);
+      const scene = await page.evaluate(() => window.md5stage.state());
+      const baseModels = scene.models.length;
+      const baseInstances = scene.instances.length;
+      assert.ok(baseInstances >= 10, `a crowd of ${baseInstances}?`);
+
+      // Frame times as the page sees them, plus a mesh and an anim whose contents change per load.
+      await page.evaluate(async () => {
+        const soak = { frames: [] };
+        let last = performance.now();
+        const tick = (now) => {
+          soak.frames.push([now, now - last]);
+          last = now;
+          if (!soak.stop) requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+        const text = async (url) => new TextDecoder().decode(await (await fetch(url)).arrayBuffer());
+        soak.mesh = await text('assets/models/walker/walker.md5mesh');
+        soak.anim = await text('assets/models/walker/walk.md5anim');
+        soak.vary = (source, i) => new TextEncoder().encode(
+          source.replace(/^commandline .*$/m, `commandline "soak ${i}"`));
+        window.__soak = soak;
+      });
+      // One cycle: load the model (new contents), let the crowd play, remove it. The cycles run
+      // inside the page, paced to SOAK_SECONDS, so round trips to the test do not stretch them;
+      // the test only steps in after the first load and after the last one to read the heaps.
+      await page.evaluate(() => {
+        const soak = window.__soak;
+        soak.failures = [];
+        soak.load = async (i) => {
+          const reply = await window.md5stage.loadFiles([
+            { name: 'soak.md5mesh', bytes: soak.vary(soak.mesh, i) },
+            { name: 'walk.md5anim', bytes: soak.vary(soak.anim, i) },
+          ]);
+          if (!reply.ok || reply.models.join() !== 'soak') soak.failures.push(`load ${i}: ${JSON.stringify(reply)}`);
+        };
+        soak.cycles = async (first, last, period, started) => {
+          const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+          for (let i = first; i <= last; i++) {
+            if (i > first) await soak.load(i);
+            const t0 = window.md5stage.call({ cmd: 'clock' }).scene_time;
+            await sleep(started + (i + 0.5) * period - performance.now());
+            const removed = window.md5stage.call({ cmd: 'removeModel', model: 'soak' });
+            if (!removed.ok) soak.failures.push(`remove ${i}: ${JSON.stringify(removed)}`);
+            if (!(window.md5stage.call({ cmd: 'clock' }).scene_time > t0)) soak.failures.push(`cycle ${i}: the crowd stopped`);
+            await sleep(started + (i + 1) * period - performance.now());
+          }
+        };
+      });
+      const period = (seconds * 1000) / CYCLES;
+      const started = await page.evaluate(() => performance.now());
+      await page.evaluate(() => window.__soak.load(0));
+      const baseline = await heapLevels(page, cdp);
+      await page.evaluate(([p, t]) => window.__soak.cycles(0, 48, p, t), [period, started]);
+      await page.evaluate(() => window.__soak.load(49));
+      const last = await heapLevels(page, cdp);
+      await page.evaluate(([p, t]) => window.__soak.cycles(49, 49, p, t), [period, started]);
+      const failures = await page.evaluate(() => window.__soak.failures);
+      assert.deepEqual(failures, []);
+      const after = await page.evaluate(() => window.md5stage.state());
+      assert.equal(after.models.length, baseModels, 'models after the soak');
+      assert.equal(after.instances.length, baseInstances, 'instances after the soak');
+      const elapsed = (await page.evaluate(() => performance.now())) - started;
+      const frames = await page.evaluate(() => {
+        window.__soak.stop = true;
+        return window.__soak.frames;
+      });
+
+      const growth = (what) => (last[what] - baseline[what]) / baseline[what];
+      const thirds = [0, 1, 2].map((k) => frames
+        .filter(([t]) => t >= started + (k * elapsed) / 3 && t < started + ((k + 1) * elapsed) / 3)
+        .map(([, dt]) => dt));
+      const first = median(thirds[0]);
+      const final = median(thirds[2]);
+      const report = {
+        seconds, elapsed_s: elapsed / 1000, cycles: CYCLES, frames: frames.length,
+        wasm_heap: { after_first_load: baseline.wasm, after_last_load: last.wasm, growth: growth('wasm') },
+        wasm_heap_top: { after_first_load: baseline.wasm_top, after_last_load: last.wasm_top, growth: growth('wasm_top') },
+        js_heap: { after_first_load: baseline.js, after_last_load: last.js, growth: growth('js') },
+        frame_ms_median: { first_third: first, middle_third: median(thirds[1]), last_third: final },
+      };
+      fs.writeFileSync(path.join(ctx.outDir, 'soak.json'), JSON.stringify(report, null, 2));
+      console.log(`  soak: ${JSON.stringify(report)}`);
+      assert.ok(growth('wasm') <= TOLERANCE, `wasm memory grew ${(100 * growth('wasm')).toFixed(1)}%`);
+      assert.ok(growth('wasm_top') <= TOLERANCE, `wasm heap in use grew ${(100 * growth('wasm_top')).toFixed(1)}%`);
+      assert.ok(Math.abs(growth('js')) <= TOLERANCE, `JS heap changed ${(100 * growth('js')).toFixed(1)}%`);
+      assert.ok(thirds[0].length > 10 && thirds[2].length > 10, `too few frames: ${thirds.map((t) => t.length)}`);
+      // A trend, not noise (other processes share the machine): the middle third above the first
+      // and the last third more than 25% (and one 60 Hz frame) above it.
+      const middle = median(thirds[1]);
+      assert.ok(!(middle > first && final > Math.max(first * 1.25, first + 16.7)),
+                `frame time rose from ${first.toFixed(1)} to ${middle.toFixed(1)} to ${final.toFixed(1)} ms`);
+      await page.screenshot({ path: ctx.screenshotPath('soak-crowd') });
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+    },
+  },
+];
