@@ -5,6 +5,12 @@
 #include <glm/geometric.hpp>
 #include <limits>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
+
 #include "core/path/fast_atan2.h"
 #include "core/path/sorted_search.h"
 
@@ -30,6 +36,17 @@ constexpr double kZeroDerivative = 1e-12;
 // how close to t = 0 such a zero must be to count as the start of the curve.
 constexpr double kCuspResolution = 1e-10;
 constexpr double kStartZero = 1e-7;
+
+// Square roots of 8 non-negative values.
+inline void SquareRoots8(const double* in, double* out) {
+#if defined(__SSE2__)
+  for (int i = 0; i < 8; i += 2) _mm_storeu_pd(out + i, _mm_sqrt_pd(_mm_loadu_pd(in + i)));
+#elif defined(__wasm_simd128__)
+  for (int i = 0; i < 8; i += 2) wasm_v128_store(out + i, wasm_f64x2_sqrt(wasm_v128_load(in + i)));
+#else
+  for (int i = 0; i < 8; ++i) out[i] = std::sqrt(in[i]);
+#endif
+}
 
 }  // namespace
 
@@ -61,12 +78,16 @@ double CubicBezier::TangentHeading(double t) const {
   const glm::dvec2 d1 = Derivative(t);
   const glm::dvec2 d2 = SecondDerivative(t);
   const double speed_squared = glm::dot(d1, d1);
-  const double acceleration = glm::length(d2);
+  const double acceleration_squared = glm::dot(d2, d2);
   // Near a zero of dB/dt at t0, dB/dt ≈ B''(t - t0) and the distance to t0 is about
   // |B'|² / (2 |B''|). Within the distance resolution of the table the point is the zero itself.
-  const bool at_zero = speed_squared <= zero * zero ||
-                       speed_squared <= 2.0 * acceleration * kCuspResolution * scale_;
+  // (Compared squared: the square root of |B''|² is only needed at such a zero.)
+  const double resolution = kCuspResolution * scale_;
+  const bool at_zero =
+      speed_squared <= zero * zero ||
+      speed_squared * speed_squared <= 4.0 * acceleration_squared * resolution * resolution;
   if (!at_zero) return FastAtan2(d1.y, d1.x);
+  const double acceleration = std::sqrt(acceleration_squared);
   if (acceleration > zero) {
     // The direction flips across the zero: leaving it when it is the start of the curve,
     // arriving at it otherwise (a cusp reports the heading it is reached with).
@@ -94,15 +115,21 @@ double CubicBezier::IntegrateSpeed(double a, double b) const {
   const double mid = 0.5 * (a + b);
   const glm::dvec2 d1 = 2.0 * c2_;
   const glm::dvec2 d2 = 3.0 * c3_;
-  double sum = 0.0;
+  // Squared speeds at the 8 nodes first, then the square roots two at a time where the target
+  // has a 2-wide double square root: the 8 roots are most of a query's cost.
+  double squared[8];
   for (int i = 0; i < 4; ++i) {
     const double ta = mid - half * kNodes[i];
     const double tb = mid + half * kNodes[i];
     const glm::dvec2 va = c1_ + ta * (d1 + ta * d2);
     const glm::dvec2 vb = c1_ + tb * (d1 + tb * d2);
-    sum +=
-        kWeights[i] * (std::sqrt(va.x * va.x + va.y * va.y) + std::sqrt(vb.x * vb.x + vb.y * vb.y));
+    squared[2 * i] = va.x * va.x + va.y * va.y;
+    squared[2 * i + 1] = vb.x * vb.x + vb.y * vb.y;
   }
+  double speeds[8];
+  SquareRoots8(squared, speeds);
+  double sum = 0.0;
+  for (int i = 0; i < 4; ++i) sum += kWeights[i] * (speeds[2 * i] + speeds[2 * i + 1]);
   return half * sum;
 }
 
@@ -112,6 +139,7 @@ void CubicBezier::BuildTable() {
   knots_.push_back({0.0, 0.0, Speed(0.0)});
   if (!(scale_ > 0.0)) {
     knots_.push_back({1.0, 0.0, 0.0});
+    BuildInverse();
     return;
   }
   const double tolerance = kIntervalTolerance * scale_;
@@ -120,6 +148,52 @@ void CubicBezier::BuildTable() {
     const double b = static_cast<double>(i + 1) / kInitialIntervals;
     Refine(a, b, IntegrateSpeed(a, b), tolerance, 0);
   }
+  BuildInverse();
+}
+
+void CubicBezier::BuildInverse() {
+  const std::size_t count = knots_.size() - 1;
+  intervals_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const Knot& k0 = knots_[i];
+    const Knot& k1 = knots_[i + 1];
+    const double width = k1.t - k0.t;
+    const double span = k1.distance - k0.distance;
+    intervals_[i] = {k0.t,
+                     k1.t,
+                     k0.distance,
+                     span > 0.0 ? 1.0 / span : 0.0,
+                     span / (k0.speed * width),
+                     span / (k1.speed * width),
+                     k0.speed,
+                     k1.speed};
+  }
+  // Two cells per interval on average; a cell's entry is the interval holding its start.
+  const double total = length();
+  const std::size_t cells = 2 * count;
+  cells_per_distance_ = total > 0.0 ? static_cast<double>(cells) / total : 0.0;
+  interval_lookup_.resize(cells + 1);
+  for (std::size_t c = 0; c <= cells; ++c) {
+    const double start = static_cast<double>(c) / cells_per_distance_;
+    interval_lookup_[c] = static_cast<std::uint32_t>(
+        total > 0.0 ? LastNotAbove(knots_.data(), count, std::min(start, total),
+                                   [](const Knot& knot) { return knot.distance; })
+                    : 0);
+  }
+}
+
+std::size_t CubicBezier::IntervalAt(double distance) const {
+  // Only the interval table is read (one cache line per interval), not the knots.
+  const std::size_t count = intervals_.size();
+  const std::size_t cells = interval_lookup_.size() - 1;
+  std::size_t cell = static_cast<std::size_t>(distance * cells_per_distance_);
+  if (cell >= cells) cell = cells - 1;
+  std::size_t first = interval_lookup_[cell];
+  // Rounding of the cell boundaries can leave the distance just before the cell's interval.
+  while (first > 0 && intervals_[first].distance0 > distance) --first;
+  const std::size_t last = std::min<std::size_t>(interval_lookup_[cell + 1] + 1, count - 1);
+  return first + LastNotAbove(intervals_.data() + first, last - first + 1, distance,
+                              [](const InverseInterval& in) { return in.distance0; });
 }
 
 void CubicBezier::Refine(double a, double b, double whole, double tolerance, int depth) {
@@ -142,63 +216,63 @@ double CubicBezier::DistanceAtParameter(double t) const {
   if (!(t > 0.0)) return 0.0;
   if (t >= 1.0) return length();
   const Knot& k0 = knots_[LastNotAbove(knots_.data(), knots_.size() - 1, t,
-                                        [](const Knot& knot) { return knot.t; })];
+                                       [](const Knot& knot) { return knot.t; })];
   return k0.distance + IntegrateSpeed(k0.t, t);
 }
 
 double CubicBezier::ParameterAtDistance(double distance) const {
   if (!(distance > 0.0)) return 0.0;
   if (distance >= length()) return 1.0;
-  const std::size_t i = LastNotAbove(knots_.data(), knots_.size() - 1, distance,
-                                     [](const Knot& knot) { return knot.distance; });
-  const Knot& k0 = knots_[i];
-  const Knot& k1 = knots_[i + 1];
-  const double width = k1.t - k0.t;
-  const double remaining = distance - k0.distance;
-  const double span = k1.distance - k0.distance;
+  const InverseInterval& in = intervals_[IntervalAt(distance)];
+  const double width = in.t1 - in.t0;
+  const double remaining = distance - in.distance0;
 
   // First guess: cubic Hermite interpolation of t(s) with the slopes dt/ds = 1/speed at the
   // knots; accurate to O(width⁴), so one Newton step usually ends the search. Where a slope is
   // steep (speed near 0 at a cusp) the Hermite cubic could leave the interval: use a model with
   // speed varying linearly, s(τ) = v0 τ + k τ²/2, solved in a form finite for v0 = 0.
-  const double sigma = remaining / span;
-  const double m0 = span / (k0.speed * width);
-  const double m1 = span / (k1.speed * width);
+  const double sigma = remaining * in.inverse_span;
+  const double m0 = in.m0;
+  const double m1 = in.m1;
   double tau;
   if (m0 <= 3.0 && m1 <= 3.0) {
     const double s2 = sigma * sigma;
     const double s3 = s2 * sigma;
     tau = width * ((s3 - 2.0 * s2 + sigma) * m0 + (3.0 * s2 - 2.0 * s3) + (s3 - s2) * m1);
   } else {
-    const double slope = (k1.speed - k0.speed) / width;
-    const double root = std::sqrt(std::max(0.0, k0.speed * k0.speed + 2.0 * slope * remaining));
-    tau = k0.speed + root > 0.0 ? 2.0 * remaining / (k0.speed + root) : width * sigma;
+    const double slope = (in.speed1 - in.speed0) / width;
+    const double root = std::sqrt(std::max(0.0, in.speed0 * in.speed0 + 2.0 * slope * remaining));
+    tau = in.speed0 + root > 0.0 ? 2.0 * remaining / (in.speed0 + root) : width * sigma;
   }
-  double lo = k0.t;
-  double hi = k1.t;
-  double t = std::clamp(k0.t + tau, lo, hi);
+  const double t0 = in.t0;
+  double lo = t0;
+  double hi = in.t1;
+  double t = std::clamp(t0 + tau, lo, hi);
 
   // Newton on s(t) - distance inside the bracket, bisecting when a step leaves it or stalls
   // (the speed vanishes at cusps).
   const double tolerance = kInverseTolerance * scale_;
   for (int iteration = 0; iteration < 100; ++iteration) {
-    const double residual = IntegrateSpeed(k0.t, t) - remaining;
+    // The derivative's terms depend on t only: computed alongside the quadrature, so the step
+    // after it is a multiply, not a division.
+    const glm::dvec2 d1 = Derivative(t);
+    const double speed = glm::length(d1);
+    const double inverse_speed = 1.0 / speed;
+    const double residual = IntegrateSpeed(t0, t) - remaining;
     if (std::abs(residual) <= tolerance) return t;
     if (residual < 0.0) {
       lo = t;
     } else {
       hi = t;
     }
-    const glm::dvec2 d1 = Derivative(t);
-    const double speed = glm::length(d1);
-    double next = speed > 0.0 ? t - residual / speed : lo;
+    const double step = residual * inverse_speed;
+    double next = speed > 0.0 ? t - step : lo;
     if (!(next > lo && next < hi)) {
       next = 0.5 * (lo + hi);
     } else {
       // Quadratic convergence: the residual after this step is about s''·δ²/2. When that is
       // already negligible, skip the quadrature that would only confirm it.
-      const double step = residual / speed;
-      const double acceleration = glm::dot(d1, SecondDerivative(t)) / speed;
+      const double acceleration = glm::dot(d1, SecondDerivative(t)) * inverse_speed;
       if (std::abs(0.5 * acceleration * step * step) <= 0.25 * tolerance) {
         return next;
       }

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "core/path/pose.h"
@@ -44,7 +46,16 @@ class CubicBezier {
   struct Knot {
     double t;
     double distance;  // arc length from t = 0
-    double speed;     // |dB/dt| at t, for the first guess of the inverse
+    double speed;     // |dB/dt| at t
+  };
+  // What the inverse needs of the interval between two knots, precomputed so a query divides
+  // nothing before its first guess. One cache line.
+  struct InverseInterval {
+    double t0, t1;          // parameter range
+    double distance0;       // arc length at t0
+    double inverse_span;    // 1 / (arc length across the interval)
+    double m0, m1;          // Hermite slopes of t(s), in interval units
+    double speed0, speed1;  // |dB/dt| at the ends (the cusp model)
   };
 
   // Gauss-Legendre arc length over [a, b]; also what the table holds per knot interval, so a
@@ -52,12 +63,20 @@ class CubicBezier {
   double IntegrateSpeed(double a, double b) const;
   void BuildTable();
   void Refine(double a, double b, double whole, double tolerance, int depth);
+  void BuildInverse();
+  // Index of the interval holding `distance` (0 < distance < length()).
+  std::size_t IntervalAt(double distance) const;
 
   std::array<glm::dvec2, 4> control_points_{};
   // B(t) = p0 + t (c1 + t (c2 + t c3)); dB/dt = c1 + t (2 c2 + 3 c3 t).
   glm::dvec2 c1_{0.0, 0.0}, c2_{0.0, 0.0}, c3_{0.0, 0.0};
   double scale_ = 0.0;  // size of the control polygon: the unit of "negligible"
   std::vector<Knot> knots_;
+  std::vector<InverseInterval> intervals_;
+  // Uniform cells over [0, length]: cell c starts in interval interval_lookup_[c], so a query
+  // needs no binary search (interval_lookup_ has one entry more than there are cells).
+  std::vector<std::uint32_t> interval_lookup_;
+  double cells_per_distance_ = 0.0;
 };
 
 }  // namespace md5stage

@@ -131,6 +131,7 @@ Result<Route> Route::Build(std::vector<RouteSegment> segments, bool closed) {
     route.segment_starts_.push_back(route.segment_starts_.back() + length);
   }
   route.segments_ = std::move(segments);
+  route.BuildLookup();
   return route;
 }
 
@@ -153,10 +154,37 @@ Pose2 Route::Sample(double distance) const {
   if (!(distance >= 0.0)) distance = 0.0;
   // Last segment starting at or before the distance; zero-length segments share their start with
   // the next one, so they are skipped, except at the very end.
-  std::size_t i = LastNotAbove(segment_starts_.data(), pieces_.size(), distance,
-                               [](double start) { return start; });
+  std::size_t i = SegmentAt(distance);
   while (i > 0 && !(segment_starts_[i + 1] > segment_starts_[i])) --i;
   return SampleSegment(i, distance - segment_starts_[i]);
+}
+
+void Route::BuildLookup() {
+  // Two cells per segment: most cells then lie within one segment.
+  const std::size_t count = pieces_.size();
+  const std::size_t cells = 2 * count;
+  const double total = length();
+  cells_per_distance_ = total > 0.0 ? static_cast<double>(cells) / total : 0.0;
+  segment_lookup_.resize(cells + 1);
+  for (std::size_t c = 0; c <= cells; ++c) {
+    const double start =
+        total > 0.0 ? std::min(static_cast<double>(c) / cells_per_distance_, total) : 0.0;
+    segment_lookup_[c] = static_cast<std::uint32_t>(
+        LastNotAbove(segment_starts_.data(), count, start, [](double s) { return s; }));
+  }
+}
+
+std::size_t Route::SegmentAt(double distance) const {
+  const std::size_t count = pieces_.size();
+  const std::size_t cells = segment_lookup_.size() - 1;
+  std::size_t cell = static_cast<std::size_t>(distance * cells_per_distance_);
+  if (cell >= cells) cell = cells - 1;
+  std::size_t first = segment_lookup_[cell];
+  // Rounding of the cell boundaries can leave the distance just before the cell's segment.
+  while (first > 0 && segment_starts_[first] > distance) --first;
+  const std::size_t last = std::min<std::size_t>(segment_lookup_[cell + 1] + 1, count - 1);
+  return first + LastNotAbove(segment_starts_.data() + first, last - first + 1, distance,
+                              [](double s) { return s; });
 }
 
 double Route::StartHeading(std::size_t i) const {

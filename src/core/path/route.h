@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "core/common/result.h"
@@ -81,6 +82,9 @@ class Route {
   };
 
   Pose2 SampleSegment(std::size_t i, double local_distance) const;
+  void BuildLookup();
+  // Index of the last segment starting at or before `distance` (in [0, length]).
+  std::size_t SegmentAt(double distance) const;
   double StartHeading(std::size_t i) const;
   double EndHeading(std::size_t i) const;
   void AppendSegmentStretches(std::size_t i, double turning_radius,
@@ -90,6 +94,10 @@ class Route {
   std::vector<Piece> pieces_;
   std::vector<CubicBezier> beziers_;
   std::vector<double> segment_starts_;  // size = segments + 1
+  // Uniform cells over [0, length]: cell c starts in segment segment_lookup_[c], so a query needs
+  // no binary search over the segments (one entry more than there are cells).
+  std::vector<std::uint32_t> segment_lookup_;
+  double cells_per_distance_ = 0.0;
   bool closed_ = false;
 };
 

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/path/fast_atan2.h"
+#include "core/path/fast_sincos.h"
 
 namespace md5stage {
 namespace {
@@ -22,15 +23,35 @@ constexpr double kOnCircle = 1e-9;
 struct Heading2 {
   double s, c;
 };
-Heading2 HeadingOf(double angle) { return {std::sin(angle), std::cos(angle)}; }
+Heading2 HeadingOf(double angle) {
+  const SinCos sc = FastSinCos(angle);
+  return {sc.s, sc.c};
+}
 
 bool IsFinitePose(const Pose2& pose) {
   return IsFinite(pose.position) && std::isfinite(pose.heading);
 }
 
+// WrapTwoPi and WrapPi for the angles the solvers produce (sums of a few wrapped angles), without
+// branches on the common range: which way a random angle falls out of range is random, and
+// mispredicted branches cost more here than the arithmetic. Same results as pose.h's.
+inline double WrapTwoPiNear(double angle) {
+  if (!(angle >= -kTwoPi && angle < 2.0 * kTwoPi)) return WrapTwoPi(angle);
+  static constexpr double kShift[3] = {kTwoPi, 0.0, -kTwoPi};
+  const double wrapped = angle + kShift[(angle >= 0.0) + (angle >= kTwoPi)];
+  // -tiny + 2π rounds to 2π.
+  return wrapped < kTwoPi ? wrapped : 0.0;
+}
+
+inline double WrapPiNear(double angle) {
+  if (!(angle >= -kTwoPi && angle < 3.0 * kPi)) return WrapPi(angle);
+  static constexpr double kShift[3] = {kTwoPi, 0.0, -kTwoPi};
+  return angle + kShift[(angle > -kPi) + (angle > kPi)];
+}
+
 // Arc angle in [0, 2π), with near-full turns snapped to 0.
 double ArcAngle(double angle) {
-  const double wrapped = WrapTwoPi(angle);
+  const double wrapped = WrapTwoPiNear(angle);
   return wrapped > kTwoPi - kFullTurnSnap ? 0.0 : wrapped;
 }
 
@@ -56,7 +77,7 @@ void AppendArc(TurnPath* path, double radius, double signed_angle, Heading2 from
   segment.centre = start.position + side * radius * glm::dvec2(-from.s, from.c);
   segment.start_angle = start.heading - side * 0.5 * kPi;
   path->end.position = segment.centre + side * radius * glm::dvec2(to.s, -to.c);
-  path->end.heading = WrapPi(start.heading + signed_angle);
+  path->end.heading = WrapPiNear(start.heading + signed_angle);
   path->length += segment.length;
 }
 
