@@ -516,6 +516,9 @@
     setSceneTime: (time) => call({ cmd: 'setSceneTime', time }),
     playScene: () => call({ cmd: 'playScene' }),
     pauseScene: () => call({ cmd: 'pauseScene' }),
+    // Frame statistics without per-instance data: update/render ms, draw calls, instances, culled.
+    stats: () => call({ cmd: 'stats' }),
+    setCrowdSize: (count) => call({ cmd: 'setCrowdSize', count }),
     opened: null,  // a promise: the scene the page opened with (from the URL)
     // Buttons in the C++ UI that need the page: clipboard and demo gallery. Returns a promise.
     // The C++ UI calls this in the middle of its frame: the work starts after the frame returns,

@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "app/json_util.h"
+#include "core/view/frustum.h"
 #include "render/gl.h"
 #include "ui/panels.h"
 
@@ -532,6 +533,7 @@ ui::ViewerModel App::BuildViewerModel() const {
   view.last_error = last_error_;
   view.status = status_;
   view.tool = tool_;
+  view.crowd_size = static_cast<int>(characters_.size());
   for (size_t r = 0; r < routes_.size(); ++r) {
     const AppRoute& route = routes_[r];
     ui::RouteSummary summary;
@@ -564,6 +566,7 @@ void App::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.screenshot) screenshot_requested_ = true;
   if (r.open_files) JsOpenFilePicker();
   if (r.page_action) JsPageAction(r.page_action->c_str());
+  if (r.crowd_size) SetCrowdSize(*r.crowd_size);
   if (r.scene_time) scene_time_ = std::max(0.0, static_cast<double>(*r.scene_time));
   if (r.scene_playing) {
     scene_playing_ = *r.scene_playing;
@@ -737,6 +740,71 @@ void App::DrawOverlays(const glm::mat4& view_projection) {
   }
 }
 
+bool App::IsVisible(const Character& character, const Frustum& frustum) const {
+  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  glm::vec3 lo = model.bind_min, hi = model.bind_max;
+  const int animation = character.playback.animation;
+  if (animation >= 0 && animation < static_cast<int>(model.bounds_kept.size())) {
+    const anim::Bounds3& box = character.root_motion == anim::RootMotion::kStripHorizontal
+                                   ? model.bounds_stripped[static_cast<size_t>(animation)]
+                                   : model.bounds_kept[static_cast<size_t>(animation)];
+    if (box.valid) {
+      lo = glm::min(lo, box.min);
+      hi = glm::max(hi, box.max);
+    }
+  }
+  // A margin for crossfades and attached props.
+  const glm::vec3 margin = 0.25f * (hi - lo);
+  lo -= margin;
+  hi += margin;
+  const glm::mat4 root = character.RootMatrix();
+  glm::vec3 world_lo(1e30f), world_hi(-1e30f);
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 corner((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z);
+    const glm::vec3 p(root * glm::vec4(corner, 1.0f));
+    world_lo = glm::min(world_lo, p);
+    world_hi = glm::max(world_hi, p);
+  }
+  return frustum.IntersectsBox(world_lo, world_hi);
+}
+
+void App::SetCrowdSize(int count) {
+  count = std::clamp(count, 1, 5000);
+  if (crowd_templates_ <= 0 || crowd_templates_ > static_cast<int>(characters_.size())) {
+    crowd_templates_ = static_cast<int>(characters_.size());
+  }
+  if (crowd_templates_ == 0) return;
+  while (static_cast<int>(characters_.size()) > std::max(count, 1)) characters_.pop_back();
+  const int templates = crowd_templates_;
+  const int copies = (count + templates - 1) / templates;
+  while (static_cast<int>(characters_.size()) < count) {
+    const int k = static_cast<int>(characters_.size());
+    Character clone = characters_[static_cast<size_t>(k % templates)];
+    clone.label += " #" + std::to_string(k);
+    Locomotion& locomotion = clone.locomotion;
+    if (locomotion.enabled && locomotion.route >= 0 && routes_[static_cast<size_t>(locomotion.route)].route) {
+      // Clones queue at the route's start and leave one after another, evenly spaced.
+      const double length = routes_[static_cast<size_t>(locomotion.route)].route->length();
+      const double spacing = length / std::max(locomotion.speed, 1e-3) / copies;
+      const Pose2 start = locomotion.follower.PoseAt(-1e300);
+      locomotion.follower = Follower(start, locomotion.turn_radius, locomotion.speed, 0.0);
+      locomotion.start_delay += spacing * (k / templates);
+      const double now = scene_time_;
+      scene_time_ = 0.0;
+      AssignRoute(clone, locomotion.route, locomotion.route_mode);
+      scene_time_ = now;
+    } else {
+      // Standing characters spread out on a grid beside their template.
+      const LoadedModel& model = library_->models()[static_cast<size_t>(clone.model)];
+      const float step = 1.5f * std::max(model.bind_max.x - model.bind_min.x, model.bind_max.y - model.bind_min.y);
+      const int slot = k / templates;
+      clone.position += glm::vec2(step * static_cast<float>(slot % 20), step * static_cast<float>(slot / 20));
+    }
+    characters_.push_back(std::move(clone));
+  }
+  if (selected_ >= static_cast<int>(characters_.size())) selected_ = 0;
+}
+
 void App::Render() {
   const double render_start = NowMs();
   glViewport(0, 0, width_, height_);
@@ -748,8 +816,14 @@ void App::Render() {
 
   meshes_->BeginFrame();
   const auto& models = library_->models();
+  const Frustum frustum = Frustum::FromViewProjection(view_projection);
+  culled_ = 0;
   for (const Character& character : characters_) {
     if (!character.visible) continue;
+    if (!IsVisible(character, frustum)) {
+      ++culled_;
+      continue;
+    }
     meshes_->Submit(models[static_cast<size_t>(character.model)].gpu_mesh, character.pose.palette.data());
     for (const Attachment& attachment : character.attachments) {
       if (attachment.pose.palette.empty()) continue;
@@ -772,6 +846,8 @@ void App::Render() {
   lines_.Draw(view_projection);
   stats_.draw_calls = meshes_->draw_calls() + 2;
   stats_.instances = meshes_->instances_drawn();
+  stats_.culled = culled_;
+  stats_.characters = static_cast<int>(characters_.size());
   stats_.render_ms = static_cast<float>(NowMs() - render_start);
 }
 

@@ -14,6 +14,7 @@
 #include "core/path/route.h"
 #include "core/path/route_editor.h"
 #include "core/scene/scene.h"
+#include "core/view/frustum.h"
 #include "core/view/orbit_camera.h"
 #include "render/line_renderer.h"
 #include "render/skinned_mesh_renderer.h"
@@ -96,6 +97,10 @@ class App {
   void UpdateHover();
   void DrawToolOverlays();
 
+  // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
+  void SetCrowdSize(int count);
+  bool IsVisible(const Character& character, const Frustum& frustum) const;
+
   GLFWwindow* window_ = nullptr;
   OrbitCamera camera_;
   render::LineRenderer lines_;
@@ -125,7 +130,9 @@ class App {
   int edited_route_ = -1;  // index into routes_, -1 while a new route has fewer than 2 points
   int editor_selected_anchor_ = -1;
   bool auto_round_ = false;
-  std::string hover_text_;  // false in embeds with ui=none or the minimal overlay
+  std::string hover_text_;
+  int crowd_templates_ = 0;  // characters of the applied scene that SetCrowdSize clones
+  int culled_ = 0;  // false in embeds with ui=none or the minimal overlay
   bool screenshot_requested_ = false;
   std::string status_ = "Ready";
   std::string last_error_;

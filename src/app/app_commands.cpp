@@ -157,6 +157,8 @@ JsonValue App::State() const {
   stats.Set("frame_ms", static_cast<double>(stats_.frame_ms));
   stats.Set("draw_calls", stats_.draw_calls);
   stats.Set("instances", stats_.instances);
+  stats.Set("culled", stats_.culled);
+  stats.Set("characters", static_cast<double>(characters_.size()));
   stats.Set("gpu_shared_bytes", static_cast<double>(meshes_->shared_bytes()));
   stats.Set("gpu_instance_bytes", static_cast<double>(meshes_->instance_bytes()));
   state.Set("stats", std::move(stats));
@@ -244,6 +246,25 @@ JsonValue App::Call(const JsonValue& command) {
     return reply;
   }
   if (name == "getRoutes") return RoutesJson();
+  if (name == "setCrowdSize") {
+    SetCrowdSize(static_cast<int>(NumberOr(command, "count", static_cast<double>(characters_.size()))));
+    JsonValue reply = Reply(true);
+    reply.Set("characters", static_cast<double>(characters_.size()));
+    return reply;
+  }
+  if (name == "stats") {
+    // Cheap (no per-instance data): what benchmarks poll every frame.
+    JsonValue stats = Reply(true);
+    stats.Set("frame", static_cast<double>(frame_));
+    stats.Set("update_ms", static_cast<double>(stats_.update_ms));
+    stats.Set("render_ms", static_cast<double>(stats_.render_ms));
+    stats.Set("frame_ms", static_cast<double>(stats_.frame_ms));
+    stats.Set("draw_calls", stats_.draw_calls);
+    stats.Set("instances", stats_.instances);
+    stats.Set("culled", stats_.culled);
+    stats.Set("characters", static_cast<double>(characters_.size()));
+    return stats;
+  }
   if (name == "groundAt") {
     // The ground point under a framebuffer pixel: what a click there would hit.
     const auto ground = GroundUnderCursor(NumberOr(command, "x", 0.0), NumberOr(command, "y", 0.0));

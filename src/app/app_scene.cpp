@@ -389,6 +389,7 @@ JsonValue App::ApplyPendingScene() {
                                 scene.display.bounds, scene.display.wireframe, scene.display.normals,
                                 scene.display.routes, scene.display.turn_circles};
   follow_selected_ = false;
+  crowd_templates_ = static_cast<int>(characters_.size());
   selected_ = characters_.empty() ? -1 : 0;
   for (Character& character : characters_) {
     UpdateLocomotion(character);

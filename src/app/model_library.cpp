@@ -174,10 +174,16 @@ bool ModelLibrary::BindAnimation(std::shared_ptr<const anim::Animation> animatio
     }
     const std::string animation_name = FileStem(file.name);
     const int existing = model.FindAnimation(animation_name);
+    const anim::Bounds3 kept = anim::UnionOfFrameBounds(*animation, anim::RootMotion::kKeep);
+    const anim::Bounds3 stripped = anim::UnionOfFrameBounds(*animation, anim::RootMotion::kStripHorizontal);
     if (existing >= 0) {
       model.animations[static_cast<size_t>(existing)] = std::move(animation);
+      model.bounds_kept[static_cast<size_t>(existing)] = kept;
+      model.bounds_stripped[static_cast<size_t>(existing)] = stripped;
     } else {
       model.animations.push_back(std::move(animation));
+      model.bounds_kept.push_back(kept);
+      model.bounds_stripped.push_back(stripped);
       model.animation_names.push_back(animation_name);
       if (file.source != "local") model.anim_sources.push_back(file.source);
     }

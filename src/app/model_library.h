@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/anim/animation.h"
+#include "core/anim/animation_bounds.h"
 #include "core/anim/model.h"
 #include "core/anim/resource_cache.h"
 #include "render/skinned_mesh_renderer.h"
@@ -32,6 +33,9 @@ struct LoadedModel {
   std::vector<std::shared_ptr<const anim::Animation>> animations;
   std::vector<std::string> animation_names;  // base names: walk.md5anim -> "walk"
   std::vector<std::string> texture_files;    // per mesh part, "" when none was found
+  // Per animation: where it can put the model (root motion kept / stripped), for culling.
+  std::vector<anim::Bounds3> bounds_kept;
+  std::vector<anim::Bounds3> bounds_stripped;
   std::vector<std::string> warnings;
   render::MeshHandle gpu_mesh = -1;
   std::vector<render::TextureHandle> textures;  // per mesh part

@@ -371,6 +371,13 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   if (ImGui::SliderFloat("time", &time, 0.0f, std::max(60.0f, model.scene_time), "%.2f s")) {
     requests.scene_time = time;
   }
+  if (!model.instances.empty()) {
+    int crowd = model.crowd_size;
+    ImGui::SetNextItemWidth(220);
+    if (ImGui::SliderInt("characters", &crowd, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic)) {
+      requests.crowd_size = crowd;
+    }
+  }
   int tool = static_cast<int>(model.tool);
   ImGui::TextUnformatted("left click:");
   ImGui::SameLine();

@@ -12,6 +12,7 @@ void DrawStatsPanel(const FrameStats& stats) {
     ImGui::Text("frame %.2f ms", stats.frame_ms);
     ImGui::Text("update %.3f ms  render %.3f ms", stats.update_ms, stats.render_ms);
     ImGui::Text("draw calls %d  instances %d", stats.draw_calls, stats.instances);
+    ImGui::Text("characters %d  culled %d", stats.characters, stats.culled);
     ImGui::Text("canvas %d x %d (dpr %.2f)", stats.framebuffer_width, stats.framebuffer_height,
                 stats.device_pixel_ratio);
     ImGui::TextWrapped("%s", stats.gl_version.c_str());

@@ -11,7 +11,9 @@ struct FrameStats {
   float update_ms = 0.0f;  // CPU time spent updating the scene
   float render_ms = 0.0f;  // CPU time spent submitting draw calls
   int draw_calls = 0;
-  int instances = 0;
+  int instances = 0;   // drawn (after culling)
+  int culled = 0;      // characters outside the view, not submitted
+  int characters = 0;
   int framebuffer_width = 0;
   int framebuffer_height = 0;
   float device_pixel_ratio = 1.0f;

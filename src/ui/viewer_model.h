@@ -112,6 +112,7 @@ struct ViewerModel {
   float scene_time = 0.0f;
   bool scene_playing = true;
   Tool tool = Tool::kCamera;
+  int crowd_size = 0;
   std::vector<RouteSummary> routes;
   int edited_route = -1;
   bool auto_round_corners = false;
@@ -148,6 +149,7 @@ struct ViewerRequests {
   bool screenshot = false;
   bool open_files = false;
   std::optional<Tool> set_tool;
+  std::optional<int> crowd_size;
   std::optional<float> set_speed;
   std::optional<float> set_turn_radius;
   std::optional<int> set_locomotion_animation;
