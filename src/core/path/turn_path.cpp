@@ -221,16 +221,14 @@ bool MakeFrame(const Pose2& from, const Pose2& to, double radius, DubinsFrame* f
 // path by at most kTouch·r, while the noise could add or drop a full turn.
 constexpr double kTouch = 1e-12;
 
-// Each solver returns false when its word cannot connect the poses, or when its length (units
-// of r) cannot be below `bound`: the straight or middle piece alone is a lower bound, known
-// before the costlier atan2. side: +1 for the L-first word of the pair, -1 for its mirror.
+// Each solver returns false when its word cannot connect the poses. side: +1 for the L-first
+// word of the pair, -1 for its mirror.
 
 // LSL (side +1) and RSR (side -1).
-inline bool SolveSameSide(double side, const DubinsFrame& f, double bound, WordSolution* out) {
+inline bool SolveSameSide(double side, const DubinsFrame& f, WordSolution* out) {
   const double x = f.d + side * (f.sa - f.sb);
   const double y = side * (f.cb - f.ca);
   const double distance = std::sqrt(x * x + y * y);
-  if (distance >= bound) return false;
   out->middle_known = true;
   if (distance <= kTouch) {  // one circle: turn once
     out->t = 0.0;
@@ -249,14 +247,13 @@ inline bool SolveSameSide(double side, const DubinsFrame& f, double bound, WordS
 }
 
 // LSR (side +1) and RSL (side -1).
-inline bool SolveCross(double side, const DubinsFrame& f, double bound, WordSolution* out) {
+inline bool SolveCross(double side, const DubinsFrame& f, WordSolution* out) {
   const double x = f.d + side * (f.sa + f.sb);
   const double y = -side * (f.ca + f.cb);
   const double distance = std::sqrt(x * x + y * y);
   const double gap = distance - 2.0;  // the cross tangent needs the circles apart
   if (gap < -kTouch) return false;
   const double len = gap <= kTouch ? 0.0 : std::sqrt(gap * (distance + 2.0));
-  if (len >= bound) return false;
   // atan2(y, x) - atan2(-2·side, len) as one atan2 of the rotated vector.
   const glm::dvec2 w = f.ToWorld(x * len - side * 2.0 * y, y * len + side * 2.0 * x);
   const double turn = FastAtan2(w.y, w.x);
@@ -270,7 +267,7 @@ inline bool SolveCross(double side, const DubinsFrame& f, double bound, WordSolu
 }
 
 // LRL (side +1, of the outer arcs) and RLR (side -1).
-inline bool SolveThreeArcs(double side, const DubinsFrame& f, double bound, WordSolution* out) {
+inline bool SolveThreeArcs(double side, const DubinsFrame& f, WordSolution* out) {
   const double d = f.d;
   double c = (6.0 - d * d + 2.0 * f.cab - 2.0 * d * side * (f.sa - f.sb)) / 8.0;
   if (std::abs(c) > 1.0) {
@@ -278,7 +275,6 @@ inline bool SolveThreeArcs(double side, const DubinsFrame& f, double bound, Word
     c = c > 0.0 ? 1.0 : -1.0;
   }
   const double middle = WrapTwoPi(kTwoPi - std::acos(c));
-  if (middle >= bound) return false;
   const glm::dvec2 w = f.ToWorld(d + side * (f.sa - f.sb), -side * (f.ca - f.cb));
   const double psi = FastAtan2(w.y, w.x);
   out->t = ArcAngle(-side * (f.h0 - psi) + 0.5 * middle);
@@ -288,20 +284,20 @@ inline bool SolveThreeArcs(double side, const DubinsFrame& f, double bound, Word
   return true;
 }
 
-bool SolveWord(Word word, const DubinsFrame& f, double bound, WordSolution* out) {
+bool SolveWord(Word word, const DubinsFrame& f, WordSolution* out) {
   switch (word) {
     case kLSL:
-      return SolveSameSide(1.0, f, bound, out);
+      return SolveSameSide(1.0, f, out);
     case kRSR:
-      return SolveSameSide(-1.0, f, bound, out);
+      return SolveSameSide(-1.0, f, out);
     case kLSR:
-      return SolveCross(1.0, f, bound, out);
+      return SolveCross(1.0, f, out);
     case kRSL:
-      return SolveCross(-1.0, f, bound, out);
+      return SolveCross(-1.0, f, out);
     case kLRL:
-      return SolveThreeArcs(1.0, f, bound, out);
+      return SolveThreeArcs(1.0, f, out);
     case kRLR:
-      return SolveThreeArcs(-1.0, f, bound, out);
+      return SolveThreeArcs(-1.0, f, out);
     default:
       return false;
   }
@@ -417,7 +413,7 @@ std::array<double, 6> DubinsWordLengths(const Pose2& from, const Pose2& to, doub
   if (!MakeFrame(from, to, radius, &frame)) return lengths;
   for (int w = 0; w < kWordCount; ++w) {
     WordSolution solution;
-    if (SolveWord(static_cast<Word>(w), frame, kInfinity, &solution)) {
+    if (SolveWord(static_cast<Word>(w), frame, &solution)) {
       lengths[w] = (solution.t + solution.p + solution.q) * radius;
     }
   }
@@ -430,7 +426,7 @@ TurnPath DubinsPathOfType(const Pose2& from, const Pose2& to, double radius, Tur
   const Word word =
       static_cast<Word>(static_cast<int>(type) - static_cast<int>(TurnPathType::kLSL));
   WordSolution solution;
-  if (!SolveWord(word, frame, kInfinity, &solution)) return StartPath(from);
+  if (!SolveWord(word, frame, &solution)) return StartPath(from);
   return BuildWord(from, frame, radius, word, solution);
 }
 
@@ -445,31 +441,37 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
     }
     return StartPath(from);
   }
-  int best = -1;
-  double best_sum = kInfinity;
-  WordSolution best_solution;
-  WordSolution solution;
-  auto consider = [&](Word word, bool solved) {
-    if (!solved) return;
-    const double sum = solution.t + solution.p + solution.q;
-    if (sum < best_sum) {
-      best = word;
-      best_sum = sum;
-      best_solution = solution;
-    }
+  // Every word solved, then the shortest picked without branches: which word wins is random, so
+  // branching on partial results (pruning by the best so far, keeping it) mispredicts, while
+  // the independent solvers overlap well.
+  WordSolution solutions[kWordCount];
+  double sums[kWordCount];
+  auto solve = [&](Word word, bool solved) {
+    const WordSolution& s = solutions[word];
+    sums[word] = solved ? s.t + s.p + s.q : kInfinity;
   };
   // Spelled out (not a loop over SolveWord) so each solver is inlined with its side constant.
-  consider(kLSL, SolveSameSide(1.0, frame, best_sum, &solution));
-  consider(kLSR, SolveCross(1.0, frame, best_sum, &solution));
-  consider(kRSL, SolveCross(-1.0, frame, best_sum, &solution));
-  consider(kRSR, SolveSameSide(-1.0, frame, best_sum, &solution));
+  solve(kLSL, SolveSameSide(1.0, frame, &solutions[kLSL]));
+  solve(kLSR, SolveCross(1.0, frame, &solutions[kLSR]));
+  solve(kRSL, SolveCross(-1.0, frame, &solutions[kRSL]));
+  solve(kRSR, SolveSameSide(-1.0, frame, &solutions[kRSR]));
   // Three-arc words need the outer circles within 4r of each other, so d <= 4.
-  if (frame.d <= 4.0 + 1e-9) {
-    consider(kRLR, SolveThreeArcs(-1.0, frame, best_sum, &solution));
-    consider(kLRL, SolveThreeArcs(1.0, frame, best_sum, &solution));
+  const bool near = frame.d <= 4.0 + 1e-9;
+  sums[kRLR] = sums[kLRL] = kInfinity;
+  if (near) {
+    solve(kRLR, SolveThreeArcs(-1.0, frame, &solutions[kRLR]));
+    solve(kLRL, SolveThreeArcs(1.0, frame, &solutions[kLRL]));
+  }
+  // The first of equal lengths wins, in the order of the words.
+  int best = -1;
+  double best_sum = kInfinity;
+  for (int w = 0; w < kWordCount; ++w) {
+    const bool shorter = sums[w] < best_sum;
+    best = shorter ? w : best;
+    best_sum = shorter ? sums[w] : best_sum;
   }
   if (best < 0) return StartPath(from);
-  return BuildWord(from, frame, radius, static_cast<Word>(best), best_solution);
+  return BuildWord(from, frame, radius, static_cast<Word>(best), solutions[best]);
 }
 
 Pose2 SampleTurnPath(const TurnPath& path, double distance) {
