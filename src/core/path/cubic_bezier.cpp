@@ -215,9 +215,11 @@ void CubicBezier::Refine(double a, double b, double whole, double tolerance, int
 double CubicBezier::DistanceAtParameter(double t) const {
   if (!(t > 0.0)) return 0.0;
   if (t >= 1.0) return length();
-  const Knot& k0 = knots_[LastNotAbove(knots_.data(), knots_.size() - 1, t,
-                                       [](const Knot& knot) { return knot.t; })];
-  return k0.distance + IntegrateSpeed(k0.t, t);
+  const std::size_t i =
+      LastNotAbove(knots_.data(), knots_.size() - 1, t, [](const Knot& knot) { return knot.t; });
+  // Rounding may carry the quadrature an ulp past the next knot (past the length at the end):
+  // clamped, distances never decrease with t.
+  return std::min(knots_[i].distance + IntegrateSpeed(knots_[i].t, t), knots_[i + 1].distance);
 }
 
 double CubicBezier::ParameterAtDistance(double distance) const {

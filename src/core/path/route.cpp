@@ -275,9 +275,12 @@ void Route::AppendSegmentStretches(std::size_t i, double turning_radius,
     }
     TightStretch stretch;
     stretch.start_distance = base + curve.DistanceAtParameter(t_start);
-    stretch.end_distance = base + curve.DistanceAtParameter(t_end);
+    // Distances of nearly equal parameters may round the other way: keep start <= end.
+    stretch.end_distance =
+        std::max(stretch.start_distance, base + curve.DistanceAtParameter(t_end));
     stretch.min_radius = radius(t_min);
-    stretch.min_radius_distance = base + curve.DistanceAtParameter(t_min);
+    stretch.min_radius_distance = std::clamp(base + curve.DistanceAtParameter(t_min),
+                                             stretch.start_distance, stretch.end_distance);
     out->push_back(stretch);
   }
 }

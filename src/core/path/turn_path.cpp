@@ -113,14 +113,13 @@ bool SolveArcLine(glm::dvec2 from, Heading2 heading, double radius, glm::dvec2 t
   if (!IsFinite(to_dest)) return false;  // the sizes overflow: no path
   // The solution is scale-free: where squares would underflow (1e-300 apart) or overflow, solve
   // it scaled by a power of two (exact) and scale the line back.
-  double scale = 1.0;
+  int exponent = 0;
   const double size = std::max({std::abs(to_dest.x), std::abs(to_dest.y), radius});
   if (size < 0x1p-450 || size > 0x1p450) {
-    int exponent = 0;
     std::frexp(size, &exponent);
-    scale = std::ldexp(1.0, -exponent);
-    to_dest *= scale;
-    radius *= scale;
+    // Per value: 2^-exponent itself overflows for denormal sizes (exponent < -1021).
+    to_dest = {std::ldexp(to_dest.x, -exponent), std::ldexp(to_dest.y, -exponent)};
+    radius = std::ldexp(radius, -exponent);
   }
   const double d = std::sqrt(to_dest.x * to_dest.x + to_dest.y * to_dest.y);
   const double slack = kOnCircle * radius;
@@ -139,7 +138,7 @@ bool SolveArcLine(glm::dvec2 from, Heading2 heading, double radius, glm::dvec2 t
     out->line = 0.0;  // on the circle: the arc alone
     leave_dir = to_dest / d;
   }
-  out->line /= scale;
+  out->line = std::ldexp(out->line, exponent);
   out->arc =
       ArcAngle(sign * FastAtan2(Cross(start_dir, leave_dir), glm::dot(start_dir, leave_dir)));
   out->leave = {sign * leave_dir.x, -sign * leave_dir.y};

@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "core/path/cubic_bezier.h"
 #include "core/path/follower.h"
@@ -45,6 +46,13 @@ struct ArcLineCase {
 TEST(PathRegression, ArcLineIsFiniteForTinyAndHugeDistances) {
   const ArcLineCase cases[] = {
       {"tiny_gap_radius_0", {1e-300, 0.0}, 0.0, 0.0, {0.0, 0.0}, 1e-300},
+      // arc_line_denormal_distance.paths: scaling by 2^1073 at once overflowed to infinity.
+      {"denormal_gap_radius_0",
+       {std::numeric_limits<double>::denorm_min(), -0.0},
+       -274.0,
+       0.0,
+       {0.0, 0.0},
+       std::numeric_limits<double>::denorm_min()},
       {"tiny_gap_tiny_radius", {0.0, 0.0}, 0.0, 1e-301, {0.0, 1e-300}, -1.0},
       {"huge_gap", {1e300, 0.0}, kPi, 1.0, {-1e300, 0.0}, 2e300},
       {"huge_radius_behind", {0.0, 0.0}, 0.0, 1e300, {-3e300, 0.0}, -1.0},
@@ -57,6 +65,7 @@ TEST(PathRegression, ArcLineIsFiniteForTinyAndHugeDistances) {
       EXPECT_TRUE(std::isfinite(path.length)) << path.length;
       if (c.expected_length >= 0.0) {
         EXPECT_NEAR(path.length, c.expected_length, 1e-9 * c.expected_length);
+        EXPECT_GT(path.length, 0.0);
       }
       for (double distance : {0.0, 0.5 * path.length, path.length}) {
         EXPECT_TRUE(PoseIsFinite(SampleTurnPath(path, distance))) << distance;
@@ -126,6 +135,39 @@ TEST(PathRegression, HugeRouteCoordinatesAreRejectedQuickly) {
                                  glm::dvec2(1e-300, -1e300), glm::dvec2(0.0, 0.0)});
   EXPECT_LE(overflowing.knot_count(), 1000);
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+// fuzz_route (stretch_end_before_start.route.json): a tight stretch ending at the route's end
+// started one ulp after it ended, because the Bezier's distance at a parameter just below 1 rounded
+// past its length. Distances along a curve now never decrease, and stretches are ordered.
+TEST(PathRegression, TightStretchesNeverEndBeforeTheyStart) {
+  const Result<Route> route =
+      ReadRouteJson("s.route.json", ReadRegression("stretch_end_before_start.route.json"));
+  ASSERT_TRUE(route.ok()) << route.error().ToString();
+  for (double radius : {0.5, 1.0, 40.0, 1e6}) {
+    SCOPED_TRACE(radius);
+    const std::vector<TightStretch> stretches = route.value().FindTightStretches(radius);
+    ASSERT_FALSE(stretches.empty());
+    double previous_end = 0.0;
+    for (const TightStretch& stretch : stretches) {
+      EXPECT_LE(previous_end, stretch.start_distance);
+      EXPECT_LE(stretch.start_distance, stretch.end_distance);
+      EXPECT_LE(stretch.start_distance, stretch.min_radius_distance);
+      EXPECT_LE(stretch.min_radius_distance, stretch.end_distance);
+      EXPECT_LE(stretch.end_distance, route.value().length());
+      previous_end = stretch.end_distance;
+    }
+  }
+  // The curve's own distances are monotonic up to its length.
+  const CubicBezier* curve = route.value().bezier(1);
+  ASSERT_NE(curve, nullptr);
+  double previous = 0.0;
+  for (double t = 0.999; t < 1.0; t = std::nextafter(t, 2.0) + 1e-6) {
+    const double distance = curve->DistanceAtParameter(t);
+    EXPECT_LE(previous, distance) << t;
+    EXPECT_LE(distance, curve->length()) << t;
+    previous = distance;
+  }
 }
 
 }  // namespace
