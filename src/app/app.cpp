@@ -694,9 +694,24 @@ void App::DrawOverlays(const glm::mat4& view_projection) {
         lines_.AddLine(p - glm::vec3(0, 0, s), p + glm::vec3(0, 0, s), {255, 255, 255, 255}, Depth::kOnTop);
       }
     }
-    if (is_selected && (display_.joint_names || (display_.skeleton && selected_joint_ >= 0))) {
+    // With the skeleton shown, the joint under the cursor is named too (hover).
+    int hovered = -1;
+    if (display_.skeleton && !ImGui::GetIO().WantCaptureMouse) {
+      float best = 8.0f * stats_.device_pixel_ratio;
       for (int j = 0; j < skeleton.joint_count(); ++j) {
-        if (!display_.joint_names && j != selected_joint_) continue;
+        ImVec2 screen;
+        if (!project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen)) continue;
+        const float d = std::hypot(screen.x - static_cast<float>(cursor_x_), screen.y - static_cast<float>(cursor_y_));
+        if (d < best) {
+          best = d;
+          hovered = j;
+        }
+      }
+    }
+    if (hovered >= 0 || (is_selected && (display_.joint_names || (display_.skeleton && selected_joint_ >= 0)))) {
+      for (int j = 0; j < skeleton.joint_count(); ++j) {
+        const bool named = j == hovered || (is_selected && (display_.joint_names || j == selected_joint_));
+        if (!named) continue;
         ImVec2 screen;
         if (project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen)) {
           draw_list->AddText(screen, j == selected_joint_ ? IM_COL32(255, 120, 120, 255)

@@ -92,6 +92,13 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
       }
       ImGui::Text("%d instance(s) share %s", summary.instances,
                   FormatBytes(summary.shared_bytes).c_str());
+      // What each instance owns on top: its pose buffers (locals, blend scratch, matrices, palette).
+      for (const InstanceSummary& instance : model.instances) {
+        if (instance.model == static_cast<int>(m)) {
+          ImGui::Text("each instance owns %s", FormatBytes(instance.instance_bytes).c_str());
+          break;
+        }
+      }
       for (const std::string& warning : summary.warnings) {
         ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", warning.c_str());
       }

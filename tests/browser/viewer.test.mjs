@@ -163,4 +163,38 @@ export const tests = [
       await page.context().close();
     },
   },
+  {
+    name: 'a TGA texture dropped with a mesh is decoded in C++ and matched by the shader name',
+    async run(ctx) {
+      if (!fs.existsSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh'))) {
+        return { skipped: 'assets/models/walker missing: skipped' };
+      }
+      const page = await emptyViewer(ctx);
+      // An uncompressed 24-bit 4x4 TGA, all red (BGR order), named after the shader's base name.
+      const tga = new Uint8Array(18 + 16 * 3);
+      tga.set([0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 4, 0, 24, 0]);
+      for (let i = 0; i < 16; i++) tga.set([0, 0, 255], 18 + i * 3);
+      const mesh = fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh'), 'latin1');
+      const reply = await page.evaluate(([meshText, tgaBytes]) => window.md5stage.loadFiles([
+        { name: 'walker.md5mesh', bytes: meshText }, { name: 'WALKER.TGA', bytes: new Uint8Array(tgaBytes) }]),
+        [mesh, Array.from(tga)]);
+      assert.deepEqual(reply.errors, []);
+      assert.equal(reply.textures, 1);
+      const state = await page.evaluate(() => window.md5stage.state());
+      assert.deepEqual(state.models[0].textures, ['WALKER.TGA']);
+      await waitFrames(page, 3);
+      const image = decodePng(await page.screenshot({ path: ctx.screenshotPath('viewer-tga') }));
+      const rect = (await page.evaluate(() => window.md5stage.call({ cmd: 'screenBounds', instance: 0 }))).rect;
+      let red = 0;
+      for (let y = Math.max(0, rect[1]); y < Math.min(image.height, rect[3]); y++) {
+        for (let x = Math.max(0, rect[0]); x < Math.min(image.width, rect[2]); x++) {
+          const i = (y * image.width + x) * 4;
+          if (image.data[i] > 60 && image.data[i] > 3 * image.data[i + 1] && image.data[i] > 3 * image.data[i + 2]) red++;
+        }
+      }
+      const area = (rect[2] - rect[0]) * (rect[3] - rect[1]);
+      assert.ok(red > 0.1 * area, `only ${red} red pixels of ${area}: the TGA texture is not shown`);
+      await page.context().close();
+    },
+  },
 ];
