@@ -161,8 +161,9 @@ run_native_tests() {
 
 run_sanitizer_tests() {
   log "native tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-  configure_once "$BUILD/asan" cmake -S "$ROOT" -B "$BUILD/asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DMD5STAGE_SANITIZE=ON >/dev/null
+  # -O1 -g1: line tables for the reports, at a fraction of a full debug build's compile time.
+  configure_once "$BUILD/asan" cmake -S "$ROOT" -B "$BUILD/asan" -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1" -DMD5STAGE_SANITIZE=ON >/dev/null
   cmake --build "$BUILD/asan" -j "$JOBS"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$BUILD/asan" -j "$JOBS" --output-on-failure \
