@@ -16,6 +16,13 @@ struct Md5Limits {
   int max_weights_per_mesh = 1 << 26;
   int max_frames = 1 << 20;
   int max_animated_components = 6 * 65535;
+  // Run-time size, which the file size alone does not bound. A vertex takes ~100 bytes once loaded
+  // (GPU vertex, bind pose, normal) against 14 in a file: 256 MB of bare vertices would need
+  // 1.8 GB, more than the browser's 2 GB heap holds next to the file. And an animation holds a
+  // 28-byte transform per joint per frame, while a frame may take 23 bytes whatever the joint
+  // count (65535 joints x 2000 frames fit in 1.5 MB of file, and need 3.7 GB).
+  int max_total_vertices = 1 << 22;         // over all meshes of a file: ~420 MB loaded
+  std::int64_t max_joint_frames = 1 << 22;  // numJoints x numFrames: ~117 MB loaded
   float max_frame_rate = 10000.0f;
   // The format has one root, but real files (imprimis_arm_bones: a left and a right arm) have
   // several; each root then takes the character's transform. When false, a second root is an

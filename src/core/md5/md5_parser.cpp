@@ -212,6 +212,13 @@ class MeshParser : public ParserBase {
                                                   kMinBytesPerVertex, &vertex_count)) {
       return false;
     }
+    if (static_cast<std::int64_t>(total_vertices_) + vertex_count > limits_.max_total_vertices) {
+      return tk_.FailLast("numverts of at most " +
+                          std::to_string(limits_.max_total_vertices - total_vertices_) +
+                          " (the loader's limit of " + std::to_string(limits_.max_total_vertices) +
+                          " vertices in all meshes)");
+    }
+    total_vertices_ += vertex_count;
     mesh->vertices.resize(static_cast<std::size_t>(vertex_count));
     weight_range_locations_.resize(static_cast<std::size_t>(vertex_count));
     for (int v = 0; v < vertex_count; ++v) {
@@ -393,6 +400,7 @@ class MeshParser : public ParserBase {
   }
 
   std::vector<SourceLocation> weight_range_locations_;  // of each vert's "first count" pair
+  int total_vertices_ = 0;                              // of the meshes read so far
 };
 
 class AnimParser : public ParserBase {
@@ -456,6 +464,17 @@ class AnimParser : public ParserBase {
                                        " that the file can hold (at least " +
                                        std::to_string(needed) + " bytes), found " +
                                        std::to_string(tk_.BytesLeft()) + " bytes left");
+    }
+    // The run-time animation holds a transform per joint per frame (see Md5Limits).
+    const std::int64_t joint_frames =
+        static_cast<std::int64_t>(file->joint_count) * file->frame_count;
+    if (joint_frames > limits_.max_joint_frames) {
+      return tk_.FailAt(frames_at, "expected numJoints x numFrames of at most " +
+                                       std::to_string(limits_.max_joint_frames) +
+                                       " (the loader's limit), found " +
+                                       std::to_string(file->joint_count) + " x " +
+                                       std::to_string(file->frame_count) + " = " +
+                                       std::to_string(joint_frames));
     }
     if (!ParseHierarchy(file)) return false;
     file->warnings = std::move(warnings_);

@@ -98,5 +98,60 @@ TEST(Md5Regression, FoundTokensShowOnlyPrintableUtf8) {
   }
 }
 
+// Run-time amplification the file-size bound did not cover. An animation of 20000 joints and
+// 2000 frames fits in 646 KB (a frame "frame 0 {}" needs no bytes per joint) and made
+// Animation::FromAnimFile allocate 1.1 GB for 20000 x 2000 transforms: the wasm heap's end.
+std::string JointFramesBomb(int joints, int frames) {
+  std::string text = "MD5Version 10\ncommandline \"\"\nnumFrames " + std::to_string(frames) +
+                     "\nnumJoints " + std::to_string(joints) +
+                     "\nframeRate 24\nnumAnimatedComponents 0\nhierarchy {\n\"j0\" -1 0 0\n";
+  for (int j = 1; j < joints; ++j) text += "\"j" + std::to_string(j) + "\" 0 0 0\n";
+  text += "}\nbounds {\n";
+  for (int f = 0; f < frames; ++f) text += "(0 0 0)(0 0 0)\n";
+  text += "}\nbaseframe {\n";
+  for (int j = 0; j < joints; ++j) text += "(0 0 0)(0 0 0)\n";
+  text += "}\n";
+  for (int f = 0; f < frames; ++f) text += "frame " + std::to_string(f) + " {}\n";
+  return text;
+}
+
+TEST(Md5Regression, JointsTimesFramesIsLimitedBeforeAnythingIsAllocated) {
+  const std::string bomb = JointFramesBomb(20000, 2000);
+  EXPECT_LT(bomb.size(), 700000u);
+  const Result<AnimFile> anim = ParseMd5Anim("bomb.md5anim", bomb);
+  ASSERT_FALSE(anim.ok());
+  EXPECT_EQ(anim.error().ToString(),
+            "bomb.md5anim:3:11: error: expected numJoints x numFrames of at most 4194304 (the "
+            "loader's limit), found 20000 x 2000 = 40000000");
+  // At the limit itself (and under a raised limit) the same shape loads.
+  EXPECT_TRUE(ParseMd5Anim("ok.md5anim", JointFramesBomb(2048, 2048)).ok());
+  Md5Limits raised;
+  raised.max_joint_frames = std::int64_t{40000000};
+  EXPECT_TRUE(ParseMd5Anim("bomb.md5anim", bomb, raised).ok());
+}
+
+// 256 MB of bare vertices ("vert 0(0 0)0 0") would need ~1.8 GB once loaded: the vertices of all
+// meshes together are limited (4194304 by default; 5 here to keep the file small).
+TEST(Md5Regression, VerticesOfAllMeshesAreLimited) {
+  std::string text =
+      "MD5Version 10\ncommandline \"\"\nnumJoints 1\nnumMeshes 2\njoints {\n"
+      "\"a\" -1 (0 0 0) (0 0 0)\n}\n";
+  for (int m = 0; m < 2; ++m) {
+    text += "mesh {\nnumverts 3\n";
+    for (int v = 0; v < 3; ++v) text += "vert " + std::to_string(v) + "(0 0)0 0\n";
+    text += "numtris 0\nnumweights 0\n}\n";
+  }
+  EXPECT_TRUE(ParseMd5Mesh("m.md5mesh", text).ok());
+  Md5Limits limits;
+  limits.max_total_vertices = 5;
+  const Result<MeshFile> mesh = ParseMd5Mesh("m.md5mesh", text, limits);
+  ASSERT_FALSE(mesh.ok());
+  EXPECT_EQ(mesh.error().ToString(),
+            "m.md5mesh:17:10: error: expected numverts of at most 2 (the loader's limit of 5 "
+            "vertices in all meshes), found '3'");
+  limits.max_total_vertices = 6;
+  EXPECT_TRUE(ParseMd5Mesh("m.md5mesh", text, limits).ok());
+}
+
 }  // namespace
 }  // namespace md5stage::md5
