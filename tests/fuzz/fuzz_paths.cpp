@@ -146,10 +146,13 @@ void FuzzRoute(FuzzedDataProvider& in) {
 void FuzzBezier(FuzzedDataProvider& in) {
   std::array<glm::dvec2, 4> points{ConsumePoint(in), ConsumePoint(in), ConsumePoint(in),
                                    ConsumePoint(in)};
-  bool finite = true;
-  for (const glm::dvec2& p : points) finite = finite && IsFinite(p);
-  if (!finite) return;  // the constructor requires finite points (Route::Build checks)
-  const CubicBezier curve(points);
+  bool finite = true, in_range = true;
+  for (const glm::dvec2& p : points) {
+    finite = finite && IsFinite(p);
+    in_range = in_range && AllWithin({p.x, p.y}, kMaxRouteCoordinate);
+  }
+  if (!finite) return;              // the constructor requires finite points (Route::Build checks)
+  const CubicBezier curve(points);  // beyond kMaxRouteCoordinate: no guarantee but no hang
   FUZZ_CHECK(curve.knot_count() < 1 << 20);
   const double t = ConsumeEdgyDouble(in);
   (void)curve.Position(t);
@@ -158,43 +161,69 @@ void FuzzBezier(FuzzedDataProvider& in) {
   (void)curve.DistanceAtParameter(t);
   const double distance = ConsumeEdgyDouble(in);
   const double parameter = curve.ParameterAtDistance(distance);
-  if (!std::isnan(distance)) FUZZ_CHECK(parameter >= 0.0 && parameter <= 1.0);
+  if (in_range && !std::isnan(distance)) FUZZ_CHECK(parameter >= 0.0 && parameter <= 1.0);
   (void)curve.Sample(distance);
 }
 
+// A unit whose pose, radius, speed and targets are all moderate has a finite pose at any time
+// (huge, infinite and NaN times included); hostile numbers must only never crash or hang.
 void FuzzFollower(FuzzedDataProvider& in) {
   const Pose2 start{ConsumePoint(in), ConsumeEdgyDouble(in)};
-  Follower follower(start, ConsumeEdgyDouble(in), ConsumeEdgyDouble(in), ConsumeEdgyDouble(in));
+  const double radius = ConsumeEdgyDouble(in);
+  const double speed = ConsumeEdgyDouble(in);
+  Follower follower(start, radius, speed, ConsumeEdgyDouble(in));
+  bool moderate =
+      AllWithin({start.position.x, start.position.y, start.heading, radius, speed}, kModerate);
   std::shared_ptr<const Route> route;
   for (int step = 0; step < 6 && in.remaining_bytes() > 0; ++step) {
     const double time = ConsumeEdgyDouble(in);
     switch (in.ConsumeIntegralInRange<int>(0, 6)) {
-      case 0:
-        (void)follower.GoToPoint(time, ConsumePoint(in));
+      case 0: {
+        const glm::dvec2 point = ConsumePoint(in);
+        if (follower.GoToPoint(time, point).ok()) {
+          moderate = moderate && AllWithin({point.x, point.y}, kModerate);
+        }
         break;
-      case 1:
-        (void)follower.GoToPose(time, Pose2{ConsumePoint(in), ConsumeEdgyDouble(in)});
+      }
+      case 1: {
+        const Pose2 target{ConsumePoint(in), ConsumeEdgyDouble(in)};
+        if (follower.GoToPose(time, target).ok()) {
+          moderate = moderate &&
+                     AllWithin({target.position.x, target.position.y, target.heading}, kModerate);
+        }
         break;
+      }
       case 2: {
-        bool moderate = true;
-        Result<Route> built = Route::Build(ConsumeSegments(in, &moderate), false);
+        bool route_moderate = true;
+        Result<Route> built = Route::Build(ConsumeSegments(in, &route_moderate), false);
         if (built.ok()) route = std::make_shared<const Route>(std::move(built).value());
         const RouteMode mode = static_cast<RouteMode>(in.ConsumeIntegralInRange<int>(0, 2));
-        (void)follower.FollowRoute(time, route, mode);
+        if (follower.FollowRoute(time, route, mode).ok()) {
+          moderate = moderate && route_moderate && built.ok();
+        }
         break;
       }
       case 3:
         follower.Stop(time);
         break;
-      case 4:
-        (void)follower.SetSpeed(time, ConsumeEdgyDouble(in));
+      case 4: {
+        const double new_speed = ConsumeEdgyDouble(in);
+        if (follower.SetSpeed(time, new_speed).ok()) {
+          moderate = moderate && AllWithin({new_speed}, kModerate);
+        }
         break;
-      case 5:
-        (void)follower.SetTurningRadius(ConsumeEdgyDouble(in));
+      }
+      case 5: {
+        const double new_radius = ConsumeEdgyDouble(in);
+        if (follower.SetTurningRadius(new_radius).ok()) {
+          moderate = moderate && AllWithin({new_radius}, kModerate);
+        }
         break;
+      }
       default: {
         const double query = ConsumeEdgyDouble(in);
-        (void)follower.PoseAt(query);
+        const Pose2 pose = follower.PoseAt(query);
+        if (moderate) FUZZ_CHECK(PoseFinite(pose));
         (void)follower.DistanceAt(query);
         (void)follower.ArrivedAt(query);
         (void)follower.PlanLength();

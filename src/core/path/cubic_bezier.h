@@ -14,7 +14,8 @@ namespace md5stage {
 class CubicBezier {
  public:
   CubicBezier() = default;
-  // Builds the arc-length table (done once per edit; the points must be finite).
+  // Builds the arc-length table (done once per edit). The points must be finite and within
+  // kMaxRouteCoordinate (route.h, which Route::Build checks): beyond it lengths overflow.
   explicit CubicBezier(const std::array<glm::dvec2, 4>& control_points);
 
   const std::array<glm::dvec2, 4>& control_points() const { return control_points_; }
