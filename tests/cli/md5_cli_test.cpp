@@ -2,6 +2,7 @@
 // cross-check of `pose` against Assimp (an independent MD5 implementation) on ../shared/md5.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -44,7 +45,10 @@ std::string ReadText(const fs::path& path) {
 }
 
 fs::path TempDir() {
-  const fs::path dir = fs::path(::testing::TempDir()) / "md5stage_md5_cli";
+  // One folder per process: ctest runs tests of this program in parallel, and the native and
+  // sanitizer builds may run at once; a shared stderr.txt would mix their outputs.
+  const fs::path dir =
+      fs::path(::testing::TempDir()) / ("md5stage_md5_cli_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   return dir;
 }

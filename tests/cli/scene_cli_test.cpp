@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +26,7 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
-std::string TempPath(const std::string& name) { return ::testing::TempDir() + "scene_cli_" + name; }
+std::string TempPath(const std::string& name) { return ::testing::TempDir() + "scene_cli_" + std::to_string(::getpid()) + "_" + name; }
 
 void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;
