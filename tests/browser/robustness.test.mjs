@@ -1,7 +1,8 @@
-// Hostile drops: truncated files, random bytes, empty files, absurd header counts, an animation of
-// another skeleton, a PNG renamed to .md5mesh, an oversized file. Each is refused with its own
-// message (the ones README's Troubleshooting lists), the scene that was playing keeps animating,
-// and state() shows nothing lost; the wasm heap does not grow on refused input.
+// Hostile drops: truncated files, random bytes, empty files, absurd header counts, an animation
+// that would need gigabytes once loaded, an animation of another skeleton, a PNG renamed to
+// .md5mesh, an oversized file. Each is refused with its own message (the ones README's
+// Troubleshooting lists), the scene that was playing keeps animating, and state() shows nothing
+// lost; the wasm heap does not grow on refused input.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,6 +48,20 @@ frame 1 {
 }
 `;
 
+// A frame may hold no value per joint, so joints x frames transforms cost the file almost nothing.
+function jointFramesBomb(joints, frames) {
+  const lines = ['MD5Version 10', 'commandline ""', `numFrames ${frames}`, `numJoints ${joints}`,
+                 'frameRate 24', 'numAnimatedComponents 0', 'hierarchy {', '"j0" -1 0 0'];
+  for (let j = 1; j < joints; j++) lines.push(`"j${j}" 0 0 0`);
+  lines.push('}', 'bounds {');
+  for (let f = 0; f < frames; f++) lines.push('(0 0 0)(0 0 0)');
+  lines.push('}', 'baseframe {');
+  for (let j = 0; j < joints; j++) lines.push('(0 0 0)(0 0 0)');
+  lines.push('}');
+  for (let f = 0; f < frames; f++) lines.push(`frame ${f} {}`);
+  return lines.join('\n') + '\n';
+}
+
 // Each case: the files dropped together, and what the first error must say.
 function hostileCases(site) {
   const asset = (p) => new Uint8Array(fs.readFileSync(path.join(site, 'assets', p)));
@@ -75,6 +90,9 @@ function hostileCases(site) {
     { label: 'absurd frame count',
       files: [{ name: 'long.md5anim', bytes: text('MD5Version 10\ncommandline ""\nnumFrames 1048576\nnumJoints 65535\nframeRate 24\nnumAnimatedComponents 393210\nhierarchy {\n') }],
       error: /^long\.md5anim:3:11: error: expected numFrames of at most \d+ \(what the \d+ bytes left in the file can hold\), found '1048576'$/ },
+    { label: 'an anim that would need gigabytes once loaded (20000 joints x 2000 frames in 646 KB)',
+      files: [{ name: 'bomb.md5anim', text: jointFramesBomb(20000, 2000) }],
+      error: /^bomb\.md5anim:3:11: error: expected numJoints x numFrames of at most 4194304 \(the loader's limit\), found 20000 x 2000 = 40000000$/ },
     { label: 'an anim of another skeleton', files: [{ name: 'other.md5anim', bytes: text(TWO_JOINT_ANIM) }],
       error: /^other\.md5anim:4: error: expected the \d+ joints of walker\.md5mesh, found 2 joints \(other\.md5anim does not fit walker\.md5mesh\)$/ },
     { label: 'a PNG named .md5mesh', files: [{ name: 'picture.md5mesh', bytes: png }],
@@ -93,10 +111,12 @@ function essentials(state) {
   };
 }
 
+// Text travels as a string (loadFiles encodes it as UTF-8), bytes as an array of numbers.
 async function loadInline(page, files) {
   return page.evaluate((list) => window.md5stage.loadFiles(list.map((f) => ({
-    name: f.name, size: f.size, bytes: new Uint8Array(f.bytes),
-  }))), files.map((f) => ({ name: f.name, size: f.size, bytes: Array.from(f.bytes) })));
+    name: f.name, size: f.size, bytes: f.text !== undefined ? f.text : new Uint8Array(f.bytes),
+  }))), files.map((f) => (f.text !== undefined ? { name: f.name, text: f.text }
+    : { name: f.name, size: f.size, bytes: Array.from(f.bytes) })));
 }
 
 async function defaultScene(ctx) {
