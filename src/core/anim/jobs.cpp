@@ -2,11 +2,22 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "core/anim/model.h"
 
 namespace md5stage::anim {
 namespace {
+
+// Four floats in one SIMD register where the target has them (SSE, WebAssembly SIMD), plain
+// floats elsewhere: GCC and Clang vector extensions.
+typedef float Float4 __attribute__((vector_size(16)));
+
+inline Float4 LoadFloat4(const glm::vec4& v) {
+  Float4 r;
+  std::memcpy(&r, &v, sizeof r);
+  return r;
+}
 
 inline glm::quat NormalizeQuat(const glm::quat& q) {
   const float length_squared = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
@@ -168,15 +179,32 @@ bool PaletteSkinningJob::Validate() const {
 bool PaletteSkinningJob::Run() const {
   if (!Validate()) return false;
   const std::vector<GpuVertex>& vertices = model->gpu().vertices;
+  const bool with_normals = !normals.empty();
   for (std::size_t v = 0; v < vertices.size(); ++v) {
     const GpuVertex& vertex = vertices[v];
-    glm::mat4 blended = palette.data[vertex.joints[0]] * vertex.weights[0];
+    // The blended matrix as four 4-wide columns, in vector-extension registers: compilers left
+    // to vectorize glm's mat4/vec3 code here built vectors lane by lane (WebAssembly SIMD ran
+    // this loop slower than scalar code).
+    const glm::mat4& first = palette.data[vertex.joints[0]];
+    const float w0 = vertex.weights[0];
+    Float4 c0 = LoadFloat4(first[0]) * w0, c1 = LoadFloat4(first[1]) * w0;
+    Float4 c2 = LoadFloat4(first[2]) * w0, c3 = LoadFloat4(first[3]) * w0;
     for (int i = 1; i < 4; ++i) {
-      if (vertex.weights[i] != 0.0f) blended += palette.data[vertex.joints[i]] * vertex.weights[i];
+      const float w = vertex.weights[i];
+      if (w == 0.0f) continue;
+      const glm::mat4& m = palette.data[vertex.joints[i]];
+      c0 += LoadFloat4(m[0]) * w;
+      c1 += LoadFloat4(m[1]) * w;
+      c2 += LoadFloat4(m[2]) * w;
+      c3 += LoadFloat4(m[3]) * w;
     }
-    positions.data[v] = TransformPoint(blended, vertex.position);
-    if (!normals.empty()) {
-      const glm::vec3 normal = TransformVector(blended, vertex.normal);
+    const glm::vec3& p = vertex.position;
+    const Float4 position = c0 * p.x + c1 * p.y + c2 * p.z + c3;
+    positions.data[v] = glm::vec3(position[0], position[1], position[2]);
+    if (with_normals) {
+      const glm::vec3& n = vertex.normal;
+      const Float4 blended = c0 * n.x + c1 * n.y + c2 * n.z;
+      const glm::vec3 normal(blended[0], blended[1], blended[2]);
       const float length = glm::length(normal);
       normals.data[v] = length > 0.0f ? normal / length : glm::vec3(0.0f);
     }
