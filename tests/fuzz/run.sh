@@ -132,7 +132,7 @@ run_one() {  # run_one HARNESS: runs it, prints NAME:SECONDS:EXECUTIONS:CRASHED
   before=$(ls "$FUZZ/crashes" | grep -c "^$h-" || true)
   start=$(date +%s)
   # shellcheck disable=SC2086
-  nice -n 10 "$FUZZ/tests/fuzz/fuzz_$h" -max_total_time="$DURATION" -rss_limit_mb=2048 \
+  UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}" nice -n 10 "$FUZZ/tests/fuzz/fuzz_$h" -max_total_time="$DURATION" -rss_limit_mb=2048 \
     -timeout=10 -print_final_stats=1 -artifact_prefix="$FUZZ/crashes/$h-" $dict \
     "$FUZZ/corpus/$h" "$SEEDS/$h" >"$logf" 2>&1
   rc=$?
