@@ -95,7 +95,7 @@ bool Crowd::Update(double time) {
     palette.joint_matrices = anim::Span<const glm::mat4>(world.data, joints);
     palette.inverse_bind_matrices = inverse_bind;
     palette.palette = anim::Span<glm::mat4>(palettes_.data() + first, joints);
-    ok &= sample.Run() & to_world.Run() & palette.Run();
+    ok = sample.Run() && to_world.Run() && palette.Run() && ok;
   }
   return ok;
 }

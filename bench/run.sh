@@ -4,7 +4,9 @@
 # and writes BUILD_DIR/bench/results.json. Called by `./build_wasm.sh bench` after the build.
 #
 #   bash bench/run.sh [BUILD_DIR]          (default: build/)
-#   BENCH_REPETITIONS=5 BENCH_MIN_TIME=0.2 BENCH_FILTER=regex BENCH_BROWSER=0 BENCH_WASM_SCALAR=1
+#   Options (environment): BENCH_REPETITIONS=5 BENCH_MIN_TIME=0.2 BENCH_FILTER=regex
+#   BENCH_BROWSER=0 (skip Chromium) BENCH_BROWSER_SECONDS=60 (per crowd size)
+#   BENCH_WASM_SCALAR=1 (also a wasm build without -msimd128, to see what SIMD buys)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -94,7 +96,10 @@ build_wasm_bench() {  # build_wasm_bench DIR SIMD(ON|OFF)
   cmake --build "$1" -j "$JOBS" --target md5stage_bench
 }
 
+# Repetitions in random order across benchmarks: a load spike on the shared machine then hits
+# both sides of a ratio (md5stage/Assimp) alike instead of one of them.
 BENCH_ARGS=(--benchmark_repetitions="$REPETITIONS" --benchmark_min_time="$MIN_TIME"
+            --benchmark_enable_random_interleaving=true
             --benchmark_filter="$FILTER" --benchmark_out_format=json)
 
 run_native() {
@@ -116,7 +121,8 @@ run_browser() {
     return 0
   fi
   log "crowd scene in headless Chromium"
-  node "$ROOT/bench/browser.mjs" --site "$BUILD/site" --out "$OUT/browser.json" ||
+  node "$ROOT/bench/browser.mjs" --site "$BUILD/site" --out "$OUT/browser.json" \
+    --seconds "${BENCH_BROWSER_SECONDS:-60}" ||
     log "browser benchmark failed (see above); the table reports it as missing"
 }
 
