@@ -196,4 +196,40 @@ export const tests = [
       await page.context().close();
     },
   },
+  {
+    name: 'extreme numbers through the API (1e308 times, rates, speeds, radii, targets) leave the viewer running',
+    async run(ctx) {
+      const page = await defaultScene(ctx);
+      const replies = await page.evaluate(() => {
+        const m = window.md5stage;
+        const calls = [
+          () => m.setSceneTime(1e308), () => m.setTime(0, 1e300), () => m.setRate(0, -1e300),
+          () => m.setSpeed(0, 1e300), () => m.setTurnRadius(0, 1e300), () => m.goTo(0, 1e300, -1e300),
+          () => m.goTo(0, 5e-324, 0, 1e300), () => m.setTurnRadius(0, 5e-324), () => m.goTo(0, 1e6, 1e6, 2),
+          () => m.call({ cmd: 'setCrowdSize', count: 1e20 }), () => m.camera({ distance: 1e300, yaw: 1e300 }),
+          () => m.setTime(0, NaN), () => m.goTo(0, NaN, Infinity),
+        ];
+        return calls.map((call) => {
+          try {
+            const reply = call();
+            return reply && typeof reply === 'object' ? { ok: reply.ok !== false } : { ok: true };
+          } catch (error) {
+            return { threw: String(error) };
+          }
+        });
+      });
+      assert.ok(replies.every((r) => !r.threw), JSON.stringify(replies));
+      const before = await page.evaluate(() => window.md5stage.state().frame);
+      await waitFrames(page, 5);
+      const state = await page.evaluate(() => window.md5stage.state());
+      assert.ok(state.frame >= before + 5, 'the viewer stopped rendering');
+      assert.ok(state.instances.length >= 1);
+      // And it still loads and plays a model afterwards.
+      const mesh = new Uint8Array(fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh')));
+      const reply = await loadInline(page, [{ name: 'after.md5mesh', bytes: mesh }]);
+      assert.deepEqual(reply.errors, []);
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+    },
+  },
 ];
