@@ -25,6 +25,9 @@ const frames = Number(option('--frames', 300));
 const budgetSeconds = Number(option('--seconds', 60));
 const sizes = option('--sizes', '100,1000,5000').split(',').map(Number);
 
+const started = Date.now();
+const progress = (text) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
+
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -93,17 +96,21 @@ try {
     await page.goto(url);
     await page.waitForFunction(() => window.__md5stageReadyMs !== undefined, null, { timeout: 120000 });
     const ms = await page.evaluate(() => window.__md5stageReadyMs);
+    progress(`first frame after ${ms.toFixed(0)} ms`);
     rows.push({ name: 'first frame of the default scene', value: ms, unit: 'ms',
                 note: 'navigation start to md5stage.ready' });
     await page.context().close();
   }
 
   const base = JSON.parse(fs.readFileSync(path.join(site, 'assets/scenes/crowd.json'), 'utf8'));
-  const page = await newPage(browser);
+  // A small canvas: software WebGL spends its time per pixel and per skinned vertex, and the
+  // numbers measured here (update, submit) are CPU time in the page either way.
+  const page = await newPage(browser, { width: 640, height: 360 });
   await page.goto(url + '#demo=crowd');
   await page.waitForFunction(() => window.md5stage !== undefined);
   await page.evaluate(() => window.md5stage.ready);
   await page.evaluate(() => window.md5stage.opened);
+  progress('crowd demo open');
   const hasCrowdSize = await page.evaluate(() => typeof window.md5stage.setCrowdSize === 'function');
   const maxInstances = hasCrowdSize ? 5000 : 4096;
   for (const wanted of sizes) {
@@ -125,9 +132,11 @@ try {
         continue;
       }
     }
-    // Let the scene settle (textures, first frames), then measure.
-    await page.evaluate((n) => new Promise((r) => { let k = 0; const f = () => (++k >= n ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }), 10);
+    progress(`${size} characters set`);
+    // Let the scene settle (new characters' first frames), then measure.
+    await page.evaluate((n) => new Promise((r) => { let k = 0; const f = () => (++k >= n ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }), 2);
     const samples = await page.evaluate(collectFrames, { count: frames, budgetMs: budgetSeconds * 1000 });
+    progress(`${samples.length} frames measured`);
     const last = samples[samples.length - 1];
     note = `median of ${samples.length} frames${samples.length < frames ? ` (${budgetSeconds} s budget)` : ''}, ` +
            `${last.characters !== undefined ? `${last.characters} characters, ` : ''}${last.instances} drawn` + note;
