@@ -4,9 +4,13 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "bench_registry.h"
+#include "bench_util.h"
 #include "core/path/route.h"
 #include "core/path/turn_path.h"
 
@@ -73,6 +77,47 @@ void ArcLine(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
 }
 
+// The 2,000 cases of ../shared/reference/dubins_ref.csv (the set the reference C library was timed
+// on): general, near, aligned and degenerate poses at many radii. Empty without ../shared.
+struct RadiusQuery {
+  Pose2 from, to;
+  double radius;
+};
+std::vector<RadiusQuery> ReferenceDubinsQueries() {
+  std::vector<RadiusQuery> queries;
+  std::istringstream csv(ReadWholeFile(SharedDir() + "/reference/dubins_ref.csv"));
+  std::string line;
+  std::getline(csv, line);  // header: case_id,category,x0,y0,theta0,x1,y1,theta1,rho,...
+  while (std::getline(csv, line)) {
+    std::istringstream fields(line);
+    std::string field;
+    std::vector<double> values;
+    for (int column = 0; column < 9 && std::getline(fields, field, ','); ++column) {
+      if (column >= 2) values.push_back(std::strtod(field.c_str(), nullptr));
+    }
+    if (values.size() != 7) continue;
+    queries.push_back({{{values[0], values[1]}, values[2]}, {{values[3], values[4]}, values[5]},
+                       values[6]});
+  }
+  return queries;
+}
+
+void DubinsReference(benchmark::State& state) {
+  const std::vector<RadiusQuery> queries = ReferenceDubinsQueries();
+  if (queries.empty()) {
+    state.SkipWithError("skipped: ../shared/reference/dubins_ref.csv not found");
+    return;
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    const RadiusQuery& q = queries[i];
+    i = i + 1 == queries.size() ? 0 : i + 1;
+    TurnPath path = DubinsPath(q.from, q.to, q.radius);
+    benchmark::DoNotOptimize(path);
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()));
+}
+
 // A wandering chain of `count` segments; every third a line when `with_lines`, else Beziers,
 // with random (not tangent-continuous) control points, like hand-edited routes.
 std::vector<RouteSegment> MakeSegments(int count, bool with_lines, std::uint64_t seed) {
@@ -131,6 +176,7 @@ void RouteBuild(benchmark::State& state) {
 void RegisterPathBenchmarks() {
   benchmark::RegisterBenchmark("dubins", [](benchmark::State& s) { Dubins(s, 8.0); });
   benchmark::RegisterBenchmark("dubins/near", [](benchmark::State& s) { Dubins(s, 2.0); });
+  benchmark::RegisterBenchmark("dubins/reference", DubinsReference);
   benchmark::RegisterBenchmark("arc_line", ArcLine);
   benchmark::RegisterBenchmark("route_sample/bezier",
                                [](benchmark::State& s) { RouteSample(s, false); });

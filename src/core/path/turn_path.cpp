@@ -138,7 +138,7 @@ bool SolveArcLine(glm::dvec2 from, Heading2 heading, double radius, glm::dvec2 t
     out->line = 0.0;  // on the circle: the arc alone
     leave_dir = to_dest / d;
   }
-  out->line = std::ldexp(out->line, exponent);
+  if (exponent != 0) out->line = std::ldexp(out->line, exponent);
   out->arc =
       ArcAngle(sign * FastAtan2(Cross(start_dir, leave_dir), glm::dot(start_dir, leave_dir)));
   out->leave = {sign * leave_dir.x, -sign * leave_dir.y};
@@ -186,9 +186,17 @@ struct DubinsFrame {
 
 struct WordSolution {
   double t = 0.0, p = 0.0, q = 0.0;  // arcs in radians, straight piece in units of r
-  bool middle_known = false;         // CSC words know the direction of their straight piece
-  Heading2 middle{};
+  // CSC words know the direction of their straight piece: (x, y), not yet normalized, because
+  // only the winning word needs it as a unit vector (a sqrt and divisions saved per loser).
+  bool middle_known = false;
+  glm::dvec2 middle{0.0, 0.0};
 };
+
+Heading2 MiddleHeading(const WordSolution& solution) {
+  const glm::dvec2 m = solution.middle;
+  const double inverse = 1.0 / std::sqrt(m.x * m.x + m.y * m.y);
+  return {m.y * inverse, m.x * inverse};
+}
 
 bool MakeFrame(const Pose2& from, const Pose2& to, double radius, DubinsFrame* f) {
   if (!IsFinitePose(from) || !IsFinitePose(to) || !(radius > 0.0) || !std::isfinite(radius)) {
@@ -233,7 +241,7 @@ inline bool SolveSameSide(double side, const DubinsFrame& f, WordSolution* out) 
     out->t = 0.0;
     out->p = 0.0;
     out->q = ArcAngle(side * (f.h1 - f.h0));
-    out->middle = f.dir0;
+    out->middle = {f.dir0.c, f.dir0.s};
     return true;
   }
   const glm::dvec2 w = f.ToWorld(x, y);
@@ -241,7 +249,7 @@ inline bool SolveSameSide(double side, const DubinsFrame& f, WordSolution* out) 
   out->t = ArcAngle(side * (turn - f.h0));
   out->p = distance;
   out->q = ArcAngle(side * (f.h1 - turn));
-  out->middle = {w.y / distance, w.x / distance};
+  out->middle = w;
   return true;
 }
 
@@ -256,12 +264,11 @@ inline bool SolveCross(double side, const DubinsFrame& f, WordSolution* out) {
   // atan2(y, x) - atan2(-2·side, len) as one atan2 of the rotated vector.
   const glm::dvec2 w = f.ToWorld(x * len - side * 2.0 * y, y * len + side * 2.0 * x);
   const double turn = FastAtan2(w.y, w.x);
-  const double norm = std::sqrt(w.x * w.x + w.y * w.y);
   out->t = ArcAngle(side * (turn - f.h0));
   out->p = len;
   out->q = ArcAngle(side * (turn - f.h1));
   out->middle_known = true;
-  out->middle = {w.y / norm, w.x / norm};
+  out->middle = w;
   return true;
 }
 
@@ -273,7 +280,10 @@ inline bool SolveThreeArcs(double side, const DubinsFrame& f, WordSolution* out)
     if (std::abs(c) > 1.0 + 1e-12) return false;
     c = c > 0.0 ? 1.0 : -1.0;
   }
-  const double middle = WrapTwoPi(kTwoPi - std::acos(c));
+  // 2π - acos(c), with acos as an atan2 (glibc's acos costs as much as two FastAtan2 calls).
+  const double acos_c = FastAtan2(std::sqrt((1.0 - c) * (1.0 + c)), c);
+  const double outer = kTwoPi - acos_c;
+  const double middle = outer < kTwoPi ? outer : 0.0;  // acos 0 (or tiny): no middle turn
   const glm::dvec2 w = f.ToWorld(d + side * (f.sa - f.sb), -side * (f.ca - f.cb));
   const double psi = FastAtan2(w.y, w.x);
   out->t = ArcAngle(-side * (f.h0 - psi) + 0.5 * middle);
@@ -309,7 +319,7 @@ TurnPath BuildWord(const Pose2& from, const DubinsFrame& frame, double radius, W
   const double* turns = kWordTurns[word];
   const double first = turns[0] * solution.t;
   const Heading2 after_first =
-      solution.middle_known ? solution.middle : HeadingOf(frame.h0 + first);
+      solution.middle_known ? MiddleHeading(solution) : HeadingOf(frame.h0 + first);
   AppendArc(&path, radius, first, frame.dir0, after_first);
   Heading2 after_second = after_first;
   if (turns[1] == 0.0) {
@@ -454,8 +464,12 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
   solve(kLSR, SolveCross(1.0, frame, &solutions[kLSR]));
   solve(kRSL, SolveCross(-1.0, frame, &solutions[kRSL]));
   solve(kRSR, SolveSameSide(-1.0, frame, &solutions[kRSR]));
-  // Three-arc words need the outer circles within 4r of each other, so d <= 4.
-  const bool near = frame.d <= 4.0 + 1e-9;
+  // Three-arc words need the outer circles within 4r of each other, so d <= 4, and their middle
+  // arc alone turns by at least π: a straight word of at most π (in units of r) wins outright
+  // (ties go to the earlier word, and the straight words come first).
+  const double best_straight =
+      std::min(std::min(sums[kLSL], sums[kLSR]), std::min(sums[kRSL], sums[kRSR]));
+  const bool near = frame.d <= 4.0 + 1e-9 && best_straight > kPi;
   sums[kRLR] = sums[kLRL] = kInfinity;
   if (near) {
     solve(kRLR, SolveThreeArcs(-1.0, frame, &solutions[kRLR]));

@@ -543,7 +543,9 @@ TEST(RouteEditorEdits, RandomSessionsKeepAValidRouteThatReadsBack) {
           break;
       }
       EXPECT_EQ(editor.BuildRoute().ok(), editor.segment_count() > 0);
-      if (editor.closed()) EXPECT_GE(editor.anchor_count(), 2u);
+      if (editor.closed()) {
+        EXPECT_GE(editor.anchor_count(), 2u);
+      }
       if (editor.segment_count() == 0) continue;
       const std::vector<RouteSegment> segments = editor.Segments();
       const Result<RouteEditor> read = RouteEditor::FromSegments(segments, editor.closed());
