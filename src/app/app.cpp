@@ -5,7 +5,6 @@
 #include <emscripten/html5.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
-#include <imgui_impl_opengl3.h>
 
 #include <algorithm>
 #include <chrono>
@@ -140,7 +139,7 @@ bool App::Init(std::string* error) {
   io.FontGlobalScale = stats_.device_pixel_ratio;
   ImGui::GetStyle().ScaleAllSizes(stats_.device_pixel_ratio);
   ImGui_ImplGlfw_InitForOpenGL(window_, false);
-  ImGui_ImplOpenGL3_Init("#version 300 es");
+  if (!imgui_renderer_.Init(error)) return false;
   glfwSetMouseButtonCallback(window_, MouseButtonCallback);
   glfwSetCursorPosCallback(window_, CursorCallback);
   glfwSetScrollCallback(window_, ScrollCallback);
@@ -877,7 +876,6 @@ void App::Frame() {
   }
   SyncCanvasSize();
   glfwPollEvents();
-  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   HandleKeyboard();
@@ -897,7 +895,7 @@ void App::Frame() {
 
   Render();
   ImGui::Render();
-  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  imgui_renderer_.Render(ImGui::GetDrawData());
   if (screenshot_requested_) {
     screenshot_requested_ = false;
     JsDownloadScreenshot();

@@ -16,6 +16,7 @@
 #include "core/scene/scene.h"
 #include "core/view/frustum.h"
 #include "core/view/orbit_camera.h"
+#include "render/imgui_renderer.h"
 #include "render/line_renderer.h"
 #include "render/skinned_mesh_renderer.h"
 #include "ui/stats_panel.h"
@@ -104,6 +105,7 @@ class App {
   GLFWwindow* window_ = nullptr;
   OrbitCamera camera_;
   render::LineRenderer lines_;
+  render::ImGuiRenderer imgui_renderer_;
   std::unique_ptr<render::SkinnedMeshRenderer> meshes_;
   std::unique_ptr<ModelLibrary> library_;
   std::vector<Character> characters_;

@@ -33,15 +33,22 @@ for (const file of files) {
     const name = `${file.replace('.test.mjs', '')}: ${test.name}`;
     if (filter && !name.includes(filter)) continue;
     const started = Date.now();
+    // 120 s unless the test asks for longer (the soak test's length is an option).
+    const limit = test.timeoutMs || 120000;
+    let timer;
     try {
       const outcome = await Promise.race([
         test.run(context),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timed out after 120 s')), 120000)),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`timed out after ${limit / 1000} s`)), limit);
+        }),
       ]);
+      clearTimeout(timer);
       const skipped = outcome && outcome.skipped;
       results.push({ name, ok: true, skipped: skipped || null, ms: Date.now() - started });
       console.log(`${skipped ? 'SKIP' : 'PASS'} ${name}${skipped ? ` (${skipped})` : ''} (${Date.now() - started} ms)`);
     } catch (error) {
+      clearTimeout(timer);
       results.push({ name, ok: false, error: String(error && error.stack || error), ms: Date.now() - started });
       console.log(`FAIL ${name}\n  ${String(error && error.stack || error).split('\n').join('\n  ')}`);
     }
