@@ -9,6 +9,7 @@
 
 #include "core/path/bezier_split.h"
 #include "core/path/cubic_bezier.h"
+#include "core/path/golden_section.h"
 
 namespace md5stage {
 namespace {
@@ -40,32 +41,6 @@ constexpr int kMaxAllocationRounds = 100;
 glm::dvec2 LeftNormal(glm::dvec2 v) { return {-v.y, v.x}; }
 
 double Heading(glm::dvec2 v) { return std::atan2(v.y, v.x); }
-
-// Golden-section search for the minimum of f on [a, b].
-template <typename F>
-double MinimizeOn(double a, double b, F f) {
-  constexpr double kInvPhi = 0.6180339887498949;
-  double x1 = b - kInvPhi * (b - a);
-  double x2 = a + kInvPhi * (b - a);
-  double f1 = f(x1);
-  double f2 = f(x2);
-  for (int i = 0; i < 100 && b - a > 1e-15; ++i) {
-    if (f1 <= f2) {
-      b = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = b - kInvPhi * (b - a);
-      f1 = f(x1);
-    } else {
-      a = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = a + kInvPhi * (b - a);
-      f2 = f(x2);
-    }
-  }
-  return std::min(f1, f2);
-}
 
 // One non-degenerate input segment, evaluated by parameter whatever its kind.
 struct Piece {
@@ -288,7 +263,7 @@ double StandardArcMinRadius(double angle) {
   }
   const double a = 0.5 * std::max(best - 1, 0) / kSamples;
   const double b = 0.5 * std::min(best + 1, kSamples) / kSamples;
-  return std::min(radius(0.5 * best / kSamples), MinimizeOn(a, b, radius));
+  return std::min(radius(0.5 * best / kSamples), radius(MinimizeOn(a, b, radius)));
 }
 
 void AppendArcBeziers(glm::dvec2 center, double radius, double start_angle, double sweep,

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "core/path/golden_section.h"
 #include "core/path/sorted_search.h"
 
 namespace md5stage {
@@ -24,32 +25,6 @@ std::string FormatPoint(glm::dvec2 p) {
   char buffer[96];
   std::snprintf(buffer, sizeof buffer, "(%.17g, %.17g)", p.x, p.y);
   return buffer;
-}
-
-// Golden-section search for the minimum of a unimodal-enough function on [a, b].
-template <typename F>
-double MinimizeOn(double a, double b, F f) {
-  constexpr double kInvPhi = 0.6180339887498949;
-  double x1 = b - kInvPhi * (b - a);
-  double x2 = a + kInvPhi * (b - a);
-  double f1 = f(x1);
-  double f2 = f(x2);
-  for (int i = 0; i < 80 && b - a > 1e-15; ++i) {
-    if (f1 <= f2) {
-      b = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = b - kInvPhi * (b - a);
-      f1 = f(x1);
-    } else {
-      a = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = a + kInvPhi * (b - a);
-      f2 = f(x2);
-    }
-  }
-  return f1 <= f2 ? x1 : x2;
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/path/bezier_split.h"
+#include "core/path/golden_section.h"
 
 namespace md5stage {
 namespace {
@@ -47,32 +48,6 @@ AnchorKind GuessKind(const RouteAnchor& anchor) {
 double SquaredDistance(glm::dvec2 a, glm::dvec2 b) {
   const glm::dvec2 d = a - b;
   return glm::dot(d, d);
-}
-
-// Golden-section search for the minimum of f on [a, b].
-template <typename F>
-double MinimizeOn(double a, double b, F f) {
-  constexpr double kInvPhi = 0.6180339887498949;
-  double x1 = b - kInvPhi * (b - a);
-  double x2 = a + kInvPhi * (b - a);
-  double f1 = f(x1);
-  double f2 = f(x2);
-  for (int i = 0; i < 100 && b - a > 1e-14; ++i) {
-    if (f1 <= f2) {
-      b = x2;
-      x2 = x1;
-      f2 = f1;
-      x1 = b - kInvPhi * (b - a);
-      f1 = f(x1);
-    } else {
-      a = x1;
-      x1 = x2;
-      f1 = f2;
-      x2 = a + kInvPhi * (b - a);
-      f2 = f(x2);
-    }
-  }
-  return f1 <= f2 ? x1 : x2;
 }
 
 }  // namespace
@@ -423,7 +398,7 @@ RouteNearestPoint NearestPointOnRoute(const Route& route, glm::dvec2 point) {
       if (!local_minimum) continue;
       const double a = static_cast<double>(std::max(j - 1, 0)) / kNearestSamples;
       const double b = static_cast<double>(std::min(j + 1, kNearestSamples)) / kNearestSamples;
-      double t = MinimizeOn(a, b, squared_at);
+      double t = MinimizeOn(a, b, squared_at, 1e-14);
       // The bracket leaves t good to about sqrt(epsilon); Newton on (B - q)·B' = 0 finishes it.
       auto gradient = [&](double at) {
         return glm::dot(curve.Position(at) - point, curve.Derivative(at));
