@@ -28,6 +28,8 @@ constexpr std::size_t kMaxInstanceAttachments = 16;
 constexpr std::size_t kMaxSceneNameLength = 128;     // model, route, anim, joint names
 constexpr std::size_t kMaxSceneSourceLength = 2048;  // mesh/anim paths and URLs
 constexpr double kMaxSceneCoordinate = 1e6;          // |x|, |y|, |z|, |angle in degrees|
+// Not just > 0: a share link keeps 6 decimals, and a smaller distance would arrive as 0.
+constexpr double kMinSceneCameraDistance = 1e-3;
 
 enum class PlayMode { kLoop, kOnce, kPingPong };
 

@@ -115,10 +115,7 @@ bool IsTravellingSource(const std::string& source) {
   return true;
 }
 
-std::string RangeText(double min, double max, bool min_exclusive) {
-  if (min_exclusive) {
-    return "a number > " + FormatJsonNumber(min) + " and <= " + FormatJsonNumber(max);
-  }
+std::string RangeText(double min, double max) {
   return "a number in [" + FormatJsonNumber(min) + ", " + FormatJsonNumber(max) + "]";
 }
 
@@ -148,14 +145,12 @@ class SceneReader {
   // ---------------------------------
 
   bool Number(const JsonValue& object, const std::string& path, const char* key, double min,
-              double max, double& out, bool min_exclusive = false) {
+              double max, double& out) {
     const JsonValue* value = object.Find(key);
     if (value == nullptr) return true;
     const double number = value->as_number();
-    const bool in_range =
-        value->is_number() && (min_exclusive ? number > min : number >= min) && number <= max;
-    if (!in_range)
-      return Fail(value, &object, Field(path, key), RangeText(min, max, min_exclusive));
+    const bool in_range = value->is_number() && number >= min && number <= max;
+    if (!in_range) return Fail(value, &object, Field(path, key), RangeText(min, max));
     out = number;
     return true;
   }
@@ -238,7 +233,7 @@ class SceneReader {
       const JsonValue& item = value->as_array()[i];
       if (!item.is_number() || !(std::abs(item.as_number()) <= kMaxSceneCoordinate)) {
         return Fail(&item, value, Index(path, i),
-                    RangeText(-kMaxSceneCoordinate, kMaxSceneCoordinate, false));
+                    RangeText(-kMaxSceneCoordinate, kMaxSceneCoordinate));
       }
       out[i] = item.as_number();
     }
@@ -392,7 +387,7 @@ class SceneReader {
           const JsonValue& coordinate = points.as_array()[k].as_array()[c];
           return Fail(&coordinate, &points,
                       Index(Index(Field(Index(Field(path, "segments"), i), kind), k), c),
-                      RangeText(-kMaxSceneCoordinate, kMaxSceneCoordinate, false));
+                      RangeText(-kMaxSceneCoordinate, kMaxSceneCoordinate));
         }
       }
     }
@@ -531,7 +526,7 @@ class SceneReader {
       const auto required = [&](const char* key, double& coordinate) {
         if (target->Find(key) == nullptr) {
           return Fail(nullptr, target, Field(target_path, key),
-                      RangeText(-kMaxSceneCoordinate, kMaxSceneCoordinate, false));
+                      RangeText(-kMaxSceneCoordinate, kMaxSceneCoordinate));
         }
         return Coordinate(*target, target_path, key, coordinate);
       };
@@ -572,7 +567,8 @@ class SceneReader {
     return Object(&camera, &root, "camera") && Vec3(camera, "camera", "target", out.target) &&
            Coordinate(camera, "camera", "yaw", out.yaw_degrees) &&
            Number(camera, "camera", "pitch", -kMaxPitch, kMaxPitch, out.pitch_degrees) &&
-           Number(camera, "camera", "distance", 0, kMaxSceneCoordinate, out.distance, true);
+           Number(camera, "camera", "distance", kMinSceneCameraDistance, kMaxSceneCoordinate,
+                  out.distance);
   }
 
   bool ReadDisplay(const JsonValue& display, const JsonValue& root, SceneDisplay& out) {

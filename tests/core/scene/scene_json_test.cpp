@@ -249,7 +249,10 @@ TEST(SceneJsonTest, RejectsWrongTypesAndValuesNamingTheField) {
       {"{\"version\":1,\"camera\":{\"pitch\":95}}",
        "camera.pitch: expected a number in [-90, 90], found 95"},
       {"{\"version\":1,\"camera\":{\"distance\":0}}",
-       "camera.distance: expected a number > 0 and <= 1000000, found 0"},
+       "camera.distance: expected a number in [0.001, 1000000], found 0"},
+      // fuzz_scene: 5e-324 passed "> 0" and arrived as 0 through a share link (6 decimals).
+      {"{\"version\":1,\"camera\":{\"distance\":5e-324}}",
+       "camera.distance: expected a number in [0.001, 1000000], found 5e-324"},
       {"{\"version\":1,\"camera\":{\"target\":[0,0]}}",
        "camera.target: expected an [x, y, z] array, found [0, 0]"},
       {"{\"version\":1,\"display\":{\"grid\":\"yes\"}}",

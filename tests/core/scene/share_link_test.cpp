@@ -49,6 +49,20 @@ TEST(ShareLinkTest, RoundTripsWithinTheRoundingOfNumbers) {
   EXPECT_EQ(again.value(), payload.value());
 }
 
+// fuzz_scene: a camera distance of 5e-324 was valid but arrived as 0 (invalid) through the
+// link's 6 decimals. Every value a scene allows must survive a link, the smallest ones included.
+TEST(ShareLinkTest, TheSmallestValuesASceneAllowsSurviveALink) {
+  for (const double distance : {kMinSceneCameraDistance, 0.0012345, kMaxSceneCoordinate}) {
+    Scene scene = FullScene();
+    scene.camera.distance = distance;
+    Result<std::string> payload = EncodeSceneLink(scene);
+    ASSERT_TRUE(payload.ok()) << payload.error().ToString();
+    Result<Scene> decoded = DecodeSceneLink(payload.value());
+    ASSERT_TRUE(decoded.ok()) << distance << ": " << decoded.error().ToString();
+    EXPECT_NEAR(decoded.value().camera.distance, distance, 1e-6) << distance;
+  }
+}
+
 TEST(ShareLinkTest, PayloadIsUrlSafe) {
   Result<std::string> payload = EncodeSceneLink(FullScene());
   ASSERT_TRUE(payload.ok());
