@@ -26,23 +26,10 @@ APT_PACKAGES=(
   chromium dpkg-dev
 )
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+# shellcheck source=tools/debian.sh
+source "$ROOT/tools/debian.sh"
 
-ensure_packages() {
-  local missing=()
-  for p in "${APT_PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  # node and npm may come from a non-Debian nodejs package (which bundles npm): check the commands.
-  command -v node >/dev/null || missing+=(nodejs)
-  command -v npm >/dev/null || missing+=(npm)
-  if [ "${#missing[@]}" -gt 0 ]; then
-    log "installing Debian packages: ${missing[*]}"
-    as_root apt-get update -qq
-    as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
-}
+ensure_packages() { ensure_apt_packages "${APT_PACKAGES[@]}" nodejs npm; }
 
 ensure_npm() {
   local dir="$ROOT/tests/browser"
@@ -53,39 +40,7 @@ ensure_npm() {
   fi
 }
 
-# Dear ImGui 1.86 from Debian's source package, without touching the machine's apt configuration;
-# the tarball is checked against the .dsc's sha256 before it is unpacked.
-fetch_debian_source() {  # fetch_debian_source PACKAGE TARBALL_GLOB DEST
-  local pkg="$1" glob="$2" dest="$3" d="$CACHE/debsrc"
-  mkdir -p "$d/lists/partial"
-  local sources=/etc/apt/sources.list.d/debian.sources
-  if [ -f "$sources" ]; then
-    sed 's/^Types: deb$/Types: deb-src/' "$sources" >"$d/src.sources"
-  else
-    sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$d/src.list"
-  fi
-  local opts=(-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$d/lists")
-  if [ -f "$d/src.sources" ]; then opts+=(-o Dir::Etc::SourceList="$d/src.sources")
-  else opts+=(-o Dir::Etc::SourceList="$d/src.list"); fi
-  if ! ls "$d"/$glob >/dev/null 2>&1; then
-    log "fetching Debian source package $pkg"
-    apt-get "${opts[@]}" update -qq
-    (cd "$d" && apt-get "${opts[@]}" source --download-only "$pkg" >/dev/null)
-  fi
-  local tarball dsc want got
-  tarball="$(ls "$d"/$glob | head -n1)"
-  dsc="$(ls "$d"/${pkg}_*.dsc | head -n1)"
-  want="$(awk '/^Checksums-Sha256:/{f=1;next} /^[^ ]/{f=0} f && $3=="'"$(basename "$tarball")"'"{print $1}' "$dsc")"
-  got="$(sha256sum "$tarball" | cut -d' ' -f1)"
-  if [ -z "$want" ] || [ "$want" != "$got" ]; then
-    echo "checksum mismatch for $tarball (want '$want', got '$got')" >&2
-    rm -f "$tarball"
-    exit 1
-  fi
-  mkdir -p "$dest"
-  tar xf "$tarball" -C "$dest"
-}
-
+# Dear ImGui 1.86 from Debian's source package (tools/debian.sh checks it against the .dsc).
 ensure_imgui() {
   IMGUI_DIR="$CACHE/imgui/imgui-1.86"
   if [ ! -f "$IMGUI_DIR/imgui.cpp" ]; then

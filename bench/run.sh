@@ -20,55 +20,13 @@ FILTER="${BENCH_FILTER:-.}"
 export NODE_PATH=/usr/share/nodejs  # emcc's acorn-optimizer needs Debian's node-acorn
 export DEBIAN_FRONTEND=noninteractive
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+# shellcheck source=tools/debian.sh
+source "$ROOT/tools/debian.sh"
 
-# The same idempotent check as build_wasm.sh: install only what is missing (normally nothing,
-# since build_wasm.sh's package list has all of these).
+# Normally nothing: build_wasm.sh's package list has all of these.
 ensure_packages() {
-  local missing=()
-  for p in build-essential cmake python3 emscripten libglm-dev libbenchmark-dev libassimp-dev; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-  done
-  command -v node >/dev/null || missing+=(nodejs)
-  if [ "${#missing[@]}" -gt 0 ]; then
-    log "installing Debian packages: ${missing[*]}"
-    as_root apt-get update -qq
-    as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  fi
-}
-
-# A Debian source package's upstream tarball, as build_wasm.sh fetches Dear ImGui: without
-# touching the machine's apt configuration, checked against the .dsc's sha256, then unpacked.
-fetch_debian_source() {  # fetch_debian_source PACKAGE TARBALL_GLOB DEST
-  local pkg="$1" glob="$2" dest="$3" d="$CACHE/debsrc"
-  mkdir -p "$d/lists/partial"
-  local sources=/etc/apt/sources.list.d/debian.sources
-  if [ -f "$sources" ]; then
-    sed 's/^Types: deb$/Types: deb-src/' "$sources" >"$d/src.sources"
-  else
-    sed -n 's/^deb /deb-src /p' /etc/apt/sources.list >"$d/src.list"
-  fi
-  local opts=(-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$d/lists")
-  if [ -f "$d/src.sources" ]; then opts+=(-o Dir::Etc::SourceList="$d/src.sources")
-  else opts+=(-o Dir::Etc::SourceList="$d/src.list"); fi
-  if ! ls "$d"/$glob >/dev/null 2>&1; then
-    log "fetching Debian source package $pkg"
-    apt-get "${opts[@]}" update -qq
-    (cd "$d" && apt-get "${opts[@]}" source --download-only "$pkg" >/dev/null)
-  fi
-  local tarball dsc want got
-  tarball="$(ls "$d"/$glob | head -n1)"
-  dsc="$(ls "$d"/${pkg}_*.dsc | head -n1)"
-  want="$(awk '/^Checksums-Sha256:/{f=1;next} /^[^ ]/{f=0} f && $3=="'"$(basename "$tarball")"'"{print $1}' "$dsc")"
-  got="$(sha256sum "$tarball" | cut -d' ' -f1)"
-  if [ -z "$want" ] || [ "$want" != "$got" ]; then
-    echo "checksum mismatch for $tarball (want '$want', got '$got')" >&2
-    rm -f "$tarball"
-    exit 1
-  fi
-  mkdir -p "$dest"
-  tar xf "$tarball" -C "$dest"
+  ensure_apt_packages build-essential cmake python3 emscripten libglm-dev libbenchmark-dev \
+    libassimp-dev nodejs
 }
 
 ensure_benchmark_sources() {
