@@ -76,7 +76,7 @@ export const tests = [
       await page.evaluate(() => window.md5stage.setAnimation(0, 'run_N', 0));
       const samples = [];
       for (let i = 0; i < 4; i++) {
-        await page.waitForTimeout(150);
+        await waitFrames(page, 2);
         state = await page.evaluate(() => window.md5stage.state());
         const a = state.instances[0].attachments[0];
         const joint = (await page.evaluate(() => window.md5stage.jointWorld(0, 'tag_weapon'))).matrix.slice(12, 15);
@@ -119,7 +119,8 @@ export const tests = [
         assert.equal(after.models.length, before.models.length, `${c.label} changed the models`);
         assert.ok(after.last_error, `${c.label}: no error shown`);
         const t0 = after.instances[0].time;
-        await page.waitForTimeout(200);
+        // Frames, not milliseconds: software WebGL under load can take longer than 200 ms a frame.
+        await waitFrames(page, 2);
         const t1 = (await page.evaluate(() => window.md5stage.state())).instances[0].time;
         assert.notEqual(t0, t1, `${c.label}: the model stopped animating`);
       }
