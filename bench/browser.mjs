@@ -1,6 +1,7 @@
 // The viewer in headless Chromium (Debian's, software WebGL): time from navigation to the first
-// rendered frame of the default scene, then the crowd demo at several sizes, reporting the median
-// per-frame update and render-submit times over 300 frames (the viewer's own stats).
+// rendered frame of the default scene, then the crowd demo at several sizes: the median of 300
+// engine updates (md5stage updateSteps) and the median render-submit time of the frames rendered
+// within a time budget (the viewer's own stats; software WebGL renders thousands slowly).
 //
 //   node bench/browser.mjs --site build/site --out build/bench/browser.json [--frames 300]
 //
@@ -135,14 +136,21 @@ try {
     progress(`${size} characters set`);
     // Let the scene settle (new characters' first frames), then measure.
     await page.evaluate((n) => new Promise((r) => { let k = 0; const f = () => (++k >= n ? r() : requestAnimationFrame(f)); requestAnimationFrame(f); }), 2);
+    // Update: the engine's frame update run `frames` times in a row (updateSteps), when the viewer
+    // has it; submit and draw calls: the frames software WebGL renders within the budget.
+    const steps = await page.evaluate((n) => window.md5stage.call({ cmd: 'updateSteps', count: n }), frames);
     const samples = await page.evaluate(collectFrames, { count: frames, budgetMs: budgetSeconds * 1000 });
     progress(`${samples.length} frames measured`);
     const last = samples[samples.length - 1];
     note = `median of ${samples.length} frames${samples.length < frames ? ` (${budgetSeconds} s budget)` : ''}, ` +
            `${last.characters !== undefined ? `${last.characters} characters, ` : ''}${last.instances} drawn` + note;
     // The issue's target for 1,000 characters in wasm applies to the viewer's whole update.
-    rows.push({ name: `${label} update`, value: median(samples.map((s) => s.update_ms)), unit: 'ms/frame', note,
-                target: wanted === 1000 ? ['<=', 4] : null });
+    const updateNote = steps.ok
+      ? `median of ${steps.update_ms.length} consecutive engine updates, ${steps.characters} characters`
+      : note;
+    rows.push({ name: `${label} update`,
+                value: steps.ok ? median(steps.update_ms) : median(samples.map((s) => s.update_ms)),
+                unit: 'ms/frame', note: updateNote, target: wanted === 1000 ? ['<=', 4] : null });
     rows.push({ name: `${label} render submit`, value: median(samples.map((s) => s.render_ms)), unit: 'ms/frame', note });
     rows.push({ name: `${label} draw calls`, value: median(samples.map((s) => s.draw_calls)), unit: 'calls' });
   }

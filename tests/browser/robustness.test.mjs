@@ -208,6 +208,7 @@ export const tests = [
           () => m.goTo(0, 5e-324, 0, 1e300), () => m.setTurnRadius(0, 5e-324), () => m.goTo(0, 1e6, 1e6, 2),
           () => m.call({ cmd: 'setCrowdSize', count: 1e20 }), () => m.camera({ distance: 1e300, yaw: 1e300 }),
           () => m.setTime(0, NaN), () => m.goTo(0, NaN, Infinity),
+          () => m.call({ cmd: 'updateSteps', count: 1e300, dt: -1e300 }),
         ];
         return calls.map((call) => {
           try {

@@ -7,6 +7,28 @@ import { decodePng, distinctColours } from './lib/png.mjs';
 
 export const tests = [
   {
+    name: 'updateSteps runs the engine update N times, timed, and the scene clock follows',
+    async run(ctx) {
+      const page = await newPage(ctx.browser);
+      await openViewer(page, ctx.baseUrl);
+      const result = await page.evaluate(() => {
+        const m = window.md5stage;
+        const t0 = m.call({ cmd: 'clock' }).scene_time;
+        const steps = m.call({ cmd: 'updateSteps', count: 40, dt: 0.05 });
+        const t1 = m.call({ cmd: 'clock' }).scene_time;
+        const clamped = m.call({ cmd: 'updateSteps', count: 1e9, dt: 0 });
+        return { steps, advanced: t1 - t0, clamped: clamped.update_ms.length };
+      });
+      assert.equal(result.steps.ok, true);
+      assert.equal(result.steps.update_ms.length, 40);
+      assert.ok(result.steps.update_ms.every((ms) => ms >= 0 && ms < 1000), JSON.stringify(result.steps.update_ms));
+      // 40 x 0.05 s: no frame runs between the two clock reads (one task).
+      assert.ok(Math.abs(result.advanced - 2.0) < 1e-6, `the clock moved ${result.advanced} s`);
+      assert.equal(result.clamped, 1000);
+      await page.context().close();
+    },
+  },
+  {
     name: 'opens with WebGL2, draws the grid and the UI, logs no error',
     async run(ctx) {
       const page = await newPage(ctx.browser);
