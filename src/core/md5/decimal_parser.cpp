@@ -44,6 +44,24 @@ inline std::uint32_t ParseEightDigits(const char* p) {
   return static_cast<std::uint32_t>(word);
 }
 
+inline std::uint32_t LoadFour(const char* p) {
+  std::uint32_t word;
+  std::memcpy(&word, p, 4);
+  return word;
+}
+
+inline bool IsFourDigits(const char* p) {
+  const std::uint32_t word = LoadFour(p);
+  return (((word & 0xF0F0F0F0u) | (((word + 0x06060606u) & 0xF0F0F0F0u) >> 4)) == 0x33333333u);
+}
+
+// Four ASCII digits: the usual MD5 fraction has six, which the eight-digit step never takes.
+inline std::uint32_t ParseFourDigits(const char* p) {
+  std::uint32_t word = LoadFour(p) - 0x30303030u;
+  word = word * 10 + (word >> 8);  // byte 0: d0 d1, byte 2: d2 d3 (each at most 99, no carry)
+  return (word & 0xFFu) * 100 + ((word >> 16) & 0xFFu);
+}
+
 // True when the double lies exactly halfway between two adjacent floats: only then can rounding
 // the (correctly rounded) double to float differ from rounding the exact decimal value.
 inline bool IsFloatMidpoint(double value) {
@@ -115,6 +133,10 @@ const char* ParseDecimalFloat(const char* begin, const char* end, float* out) {
     while (end - p >= 8 && IsEightDigits(p)) {
       mantissa = mantissa * 100000000 + ParseEightDigits(p);
       p += 8;
+    }
+    if (end - p >= 4 && IsFourDigits(p)) {
+      mantissa = mantissa * 10000 + ParseFourDigits(p);
+      p += 4;
     }
     while (p < end && IsDigit(*p)) {
       mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
