@@ -153,6 +153,9 @@ export const tests = [
         return replies;
       }, WANDER);
       for (const reply of built) assert.ok(reply.ok, JSON.stringify(built));
+      // A frame applies the new scene time to the characters (their clip: idle or walk); under
+      // load none may have run yet.
+      await waitFrames(a, 2);
       const info = await a.evaluate(() => window.md5stage.shareInfo());
       assert.ok(info.ok, JSON.stringify(info));
       assert.deepEqual(info.left_out, []);

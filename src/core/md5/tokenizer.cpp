@@ -26,7 +26,7 @@ Tokenizer::Tokenizer(std::string_view file_name, std::string_view text)
   last_start_ = cursor_;
 }
 
-void Tokenizer::SkipBlanks() {
+void Tokenizer::SkipBlanksSlow() {
   const char* p = cursor_;
   while (p < end_) {
     const char c = *p;

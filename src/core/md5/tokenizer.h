@@ -64,7 +64,14 @@ class Tokenizer {
   std::string DescribeNext();
 
  private:
-  void SkipBlanks();
+  // Most tokens follow one space: that case inline; newlines (which count lines), comments and
+  // runs of blanks out of line.
+  void SkipBlanks() {
+    if (cursor_ < end_ && *cursor_ == ' ') ++cursor_;
+    if (cursor_ < end_ && static_cast<unsigned char>(*cursor_) > ' ' && *cursor_ != '/') return;
+    SkipBlanksSlow();
+  }
+  void SkipBlanksSlow();
   std::string DescribeAt(const char* p) const;
   SourceLocation LocationOf(const char* p) const {
     return {line_, static_cast<int>(p - line_start_) + 1};
