@@ -96,8 +96,8 @@ std::vector<RadiusQuery> ReferenceDubinsQueries() {
       if (column >= 2) values.push_back(std::strtod(field.c_str(), nullptr));
     }
     if (values.size() != 7) continue;
-    queries.push_back({{{values[0], values[1]}, values[2]}, {{values[3], values[4]}, values[5]},
-                       values[6]});
+    queries.push_back(
+        {{{values[0], values[1]}, values[2]}, {{values[3], values[4]}, values[5]}, values[6]});
   }
   return queries;
 }

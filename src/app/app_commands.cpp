@@ -263,8 +263,9 @@ JsonValue App::Call(const JsonValue& command) {
     for (int i = 0; i < count; ++i) {
       const auto start = std::chrono::steady_clock::now();
       Update(dt);
-      times.Append(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                       .count());
+      times.Append(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count());
     }
     JsonValue reply = Reply(true);
     reply.Set("update_ms", std::move(times));

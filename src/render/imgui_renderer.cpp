@@ -101,12 +101,15 @@ void ImGuiRenderer::SetUpState(const ImDrawData* draw_data, int framebuffer_widt
   const float right = left + draw_data->DisplaySize.x;
   const float top = draw_data->DisplayPos.y;
   const float bottom = top + draw_data->DisplaySize.y;
+  // Column-major, one column per line.
+  // clang-format off
   const float projection[16] = {
-      2.0f / (right - left),           0.0f, 0.0f, 0.0f,
-      0.0f, 2.0f / (top - bottom),           0.0f, 0.0f,
-      0.0f, 0.0f, -1.0f, 0.0f,
-      (right + left) / (left - right), (top + bottom) / (bottom - top), 0.0f, 1.0f,
+      2.0f / (right - left),           0.0f,                            0.0f,  0.0f,
+      0.0f,                            2.0f / (top - bottom),           0.0f,  0.0f,
+      0.0f,                            0.0f,                           -1.0f,  0.0f,
+      (right + left) / (left - right), (top + bottom) / (bottom - top), 0.0f,  1.0f,
   };
+  // clang-format on
   program_.Use();
   glUniformMatrix4fv(projection_location_, 1, GL_FALSE, projection);
   glUniform1i(texture_location_, 0);

@@ -68,7 +68,7 @@ class Tokenizer {
   // runs of blanks out of line.
   void SkipBlanks() {
     if (cursor_ < end_ && *cursor_ == ' ') ++cursor_;
-    if (cursor_ < end_ && static_cast<unsigned char>(*cursor_) > ' ' && *cursor_ != '/') return;
+    if (cursor_<end_&& static_cast<unsigned char>(*cursor_)> ' ' && *cursor_ != '/') return;
     SkipBlanksSlow();
   }
   void SkipBlanksSlow();
