@@ -4,45 +4,19 @@
 #include <cstdlib>
 #include <cstring>
 
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "ParseEightDigits assumes a little-endian host (x86, ARM, wasm)"
-#endif
-
 namespace md5stage::md5 {
 namespace {
+
+using decimal_detail::kInversePowersOfTen;
 
 constexpr double kExactPowersOfTen[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                         1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
-constexpr double kInversePowersOfTen[] = {1e0,   1e-1,  1e-2,  1e-3,  1e-4,  1e-5,  1e-6,  1e-7,
-                                          1e-8,  1e-9,  1e-10, 1e-11, 1e-12, 1e-13, 1e-14, 1e-15,
-                                          1e-16, 1e-17, 1e-18, 1e-19, 1e-20, 1e-21, 1e-22};
-
 inline bool IsDigit(char c) { return static_cast<unsigned>(c - '0') < 10u; }
 
-// SWAR: eight ASCII digits at once (the fraction of "-0.7071067691" is most of an MD5 file).
-inline std::uint64_t LoadEight(const char* p) {
-  std::uint64_t word;
-  std::memcpy(&word, p, 8);
-  return word;  // little-endian hosts (x86, wasm): byte 0 is the first digit
-}
-
-inline bool IsEightDigits(const char* p) {
-  const std::uint64_t word = LoadEight(p);
-  return (((word & 0xF0F0F0F0F0F0F0F0ull) |
-           (((word + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull) >> 4)) ==
-          0x3333333333333333ull);
-}
-
-inline std::uint32_t ParseEightDigits(const char* p) {
-  std::uint64_t word = LoadEight(p) - 0x3030303030303030ull;
-  word = (word * 10) + (word >> 8);
-  word = (((word & 0x000000FF000000FFull) * 0x000F424000000064ull) +
-          (((word >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >>
-         32;
-  return static_cast<std::uint32_t>(word);
-}
+using decimal_detail::IsEightDigits;
+using decimal_detail::ParseEightDigits;
 
 inline std::uint32_t LoadFour(const char* p) {
   std::uint32_t word;
@@ -74,18 +48,6 @@ inline bool IsFloatMidpoint(double value) {
   return (bits & ((std::uint64_t{1} << 29) - 1)) == (std::uint64_t{1} << 28);
 }
 
-// True when the double is within 8 of its ulps of a float midpoint, or outside the range of
-// normal floats (those are left to the exact paths).
-inline bool IsNearFloatMidpoint(double value) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &value, sizeof bits);
-  const int exponent = static_cast<int>((bits >> 52) & 0x7ff);
-  if (exponent < 897 || exponent > 1150) return true;
-  const std::int64_t dropped = static_cast<std::int64_t>(bits & ((std::uint64_t{1} << 29) - 1));
-  const std::int64_t distance = dropped - (std::int64_t{1} << 28);
-  return distance >= -8 && distance <= 8;
-}
-
 float SlowParse(const char* begin, const char* end) {
   char buffer[128];
   const std::size_t length = static_cast<std::size_t>(end - begin);
@@ -108,9 +70,33 @@ float SlowParse(const char* begin, const char* end) {
   return std::strtof(buffer, nullptr);
 }
 
+// mantissa x 10^exponent10 rounded to float, for mantissa <= 2^53 and |exponent10| <= 22 (both
+// exact as doubles): Clinger's fast path. `begin`/`end` are the literal, for the rare tie.
+inline float ExactToFloat(std::uint64_t mantissa, int exponent10, bool negative, const char* begin,
+                          const char* end) {
+  const double exact_mantissa = static_cast<double>(mantissa);
+  if (exponent10 < 0) {
+    // Multiplying by the rounded reciprocal is within 4 double ulps of the exact quotient. Float
+    // rounding only needs 24 of the 53 bits, so unless the result lies within 8 ulps of a float
+    // midpoint it rounds exactly like the exact value; that saves the division almost always.
+    const double approximate = exact_mantissa * kInversePowersOfTen[-exponent10];
+    if (!decimal_detail::IsNearFloatMidpoint(approximate)) {
+      const float result = static_cast<float>(approximate);
+      return negative ? -result : result;
+    }
+  }
+  const double value = exponent10 < 0 ? exact_mantissa / kExactPowersOfTen[-exponent10]
+                                      : exact_mantissa * kExactPowersOfTen[exponent10];
+  if (!IsFloatMidpoint(value)) {
+    const float result = static_cast<float>(value);
+    return negative ? -result : result;
+  }
+  return SlowParse(begin, end);
+}
+
 }  // namespace
 
-const char* ParseDecimalFloat(const char* begin, const char* end, float* out) {
+const char* ParseDecimalFloatGeneral(const char* begin, const char* end, float* out) {
   const char* p = begin;
   bool negative = false;
   if (p < end && (*p == '-' || *p == '+')) {
@@ -184,31 +170,14 @@ const char* ParseDecimalFloat(const char* begin, const char* end, float* out) {
     return p;
   }
   if (mantissa <= (std::uint64_t{1} << 53) && exponent10 >= -22 && exponent10 <= 22) {
-    const double exact_mantissa = static_cast<double>(mantissa);
-    if (exponent10 < 0) {
-      // Multiplying by the rounded reciprocal is within 4 double ulps of the exact quotient. Float
-      // rounding only needs 24 of the 53 bits, so unless the result lies within 8 ulps of a float
-      // midpoint it rounds exactly like the exact value; that saves the division almost always.
-      const double approximate = exact_mantissa * kInversePowersOfTen[-exponent10];
-      if (!IsNearFloatMidpoint(approximate)) {
-        const float result = static_cast<float>(approximate);
-        *out = negative ? -result : result;
-        return p;
-      }
-    }
-    const double value = exponent10 < 0 ? exact_mantissa / kExactPowersOfTen[-exponent10]
-                                        : exact_mantissa * kExactPowersOfTen[exponent10];
-    if (!IsFloatMidpoint(value)) {
-      const float result = static_cast<float>(value);
-      *out = negative ? -result : result;
-      return p;
-    }
+    *out = ExactToFloat(mantissa, exponent10, negative, begin, p);
+    return p;
   }
   *out = SlowParse(begin, p);
   return p;
 }
 
-const char* ParseDecimalInt(const char* begin, const char* end, std::int64_t* out) {
+const char* ParseDecimalIntGeneral(const char* begin, const char* end, std::int64_t* out) {
   const char* p = begin;
   bool negative = false;
   if (p < end && (*p == '-' || *p == '+')) {

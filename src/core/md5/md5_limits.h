@@ -28,6 +28,10 @@ struct Md5Limits {
   // several; each root then takes the character's transform. When false, a second root is an
   // error; when true it is a warning.
   bool allow_multiple_roots = true;
+  // Reads vert, tri, weight and frame-value lines with a fast scanner that falls back to the
+  // checked token reads on anything unusual. Results and messages are the same either way; tests
+  // turn it off to prove that.
+  bool scan_simple_lines = true;
 };
 
 // The fewest bytes one item can take in a file ("vert 0(0 0)0 0" is 14 bytes, and so on). A count

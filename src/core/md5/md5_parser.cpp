@@ -223,6 +223,7 @@ class MeshParser : public ParserBase {
     weight_range_locations_.resize(static_cast<std::size_t>(vertex_count));
     for (int v = 0; v < vertex_count; ++v) {
       MeshVertex& vertex = mesh->vertices[v];
+      if (ScanVertexLine(v, &vertex)) continue;
       if (!tk_.PeekWord("vert")) {
         return tk_.Fail("vert " + std::to_string(v) + " of " + std::to_string(vertex_count) +
                         " (numverts)");
@@ -253,6 +254,7 @@ class MeshParser : public ParserBase {
     const std::string vertex_index_what =
         vertex_count == 0 ? "no triangles (numverts is 0)" : "a vertex index";
     for (int t = 0; t < triangle_count; ++t) {
+      if (ScanTriangleLine(t, vertex_count, &mesh->triangles[t])) continue;
       if (!tk_.PeekWord("tri")) {
         return tk_.Fail("tri " + std::to_string(t) + " of " + std::to_string(triangle_count) +
                         " (numtris)");
@@ -280,6 +282,7 @@ class MeshParser : public ParserBase {
     const int joint_count = static_cast<int>(file.joints.size());
     for (int w = 0; w < weight_count; ++w) {
       MeshWeight& weight = mesh->weights[w];
+      if (ScanWeightLine(w, joint_count, &weight)) continue;
       if (!tk_.PeekWord("weight")) {
         return tk_.Fail("weight " + std::to_string(w) + " of " + std::to_string(weight_count) +
                         " (numweights)");
@@ -308,6 +311,59 @@ class MeshParser : public ParserBase {
                               std::to_string(vertex.first_weight));
       }
     }
+    return true;
+  }
+
+  // The fast paths for the three kinds of line that make up almost all of a mesh file. Each
+  // accepts exactly what the checked reads below it accept, or less: on false nothing has moved
+  // and the checked reads take the line again and report what is wrong with it.
+  bool ScanVertexLine(int v, MeshVertex* vertex) {
+    if (!limits_.scan_simple_lines || !tk_.ok()) return false;
+    LineScanner line(tk_.RawCursor(), tk_.RawEnd());
+    std::int64_t index = 0;
+    if (!line.Word("vert") || !line.Int(&index) || index != v || !line.Char('(') ||
+        !line.Float(&vertex->uv.x) || !line.Float(&vertex->uv.y) || !line.Char(')')) {
+      return false;
+    }
+    const char* first_weight_at = line.position();
+    if (!line.IntInRange(0, limits_.max_weights_per_mesh, &vertex->first_weight) ||
+        !line.IntInRange(0, limits_.max_weights_per_mesh, &vertex->weight_count, true)) {
+      return false;
+    }
+    weight_range_locations_[v] = tk_.LocationOnLine(first_weight_at);
+    tk_.AdvanceTo(line.token(), line.position());
+    return true;
+  }
+
+  bool ScanTriangleLine(int t, int vertex_count, MeshTriangle* triangle) {
+    if (!limits_.scan_simple_lines || !tk_.ok()) return false;
+    LineScanner line(tk_.RawCursor(), tk_.RawEnd());
+    std::int64_t index = 0;
+    int corners[3];
+    if (!line.Word("tri") || !line.Int(&index) || index != t ||
+        !line.IntInRange(0, vertex_count - 1, &corners[0]) ||
+        !line.IntInRange(0, vertex_count - 1, &corners[1]) ||
+        !line.IntInRange(0, vertex_count - 1, &corners[2], true)) {
+      return false;
+    }
+    for (int corner = 0; corner < 3; ++corner) {
+      triangle->vertices[corner] = static_cast<std::uint32_t>(corners[corner]);
+    }
+    tk_.AdvanceTo(line.token(), line.position());
+    return true;
+  }
+
+  bool ScanWeightLine(int w, int joint_count, MeshWeight* weight) {
+    if (!limits_.scan_simple_lines || !tk_.ok()) return false;
+    LineScanner line(tk_.RawCursor(), tk_.RawEnd());
+    std::int64_t index = 0;
+    if (!line.Word("weight") || !line.Int(&index) || index != w ||
+        !line.IntInRange(0, joint_count - 1, &weight->joint) || !line.Float(&weight->bias) ||
+        !line.Char('(') || !line.Float(&weight->position.x) || !line.Float(&weight->position.y) ||
+        !line.Float(&weight->position.z) || !line.Char(')', true)) {
+      return false;
+    }
+    tk_.AdvanceTo(line.token(), line.position());
     return true;
   }
 
@@ -469,12 +525,11 @@ class AnimParser : public ParserBase {
     const std::int64_t joint_frames =
         static_cast<std::int64_t>(file->joint_count) * file->frame_count;
     if (joint_frames > limits_.max_joint_frames) {
-      return tk_.FailAt(frames_at, "expected numJoints x numFrames of at most " +
-                                       std::to_string(limits_.max_joint_frames) +
-                                       " (the loader's limit), found " +
-                                       std::to_string(file->joint_count) + " x " +
-                                       std::to_string(file->frame_count) + " = " +
-                                       std::to_string(joint_frames));
+      return tk_.FailAt(
+          frames_at,
+          "expected numJoints x numFrames of at most " + std::to_string(limits_.max_joint_frames) +
+              " (the loader's limit), found " + std::to_string(file->joint_count) + " x " +
+              std::to_string(file->frame_count) + " = " + std::to_string(joint_frames));
     }
     if (!ParseHierarchy(file)) return false;
     file->warnings = std::move(warnings_);
@@ -568,6 +623,24 @@ class AnimParser : public ParserBase {
     return tk_.ExpectChar('}');
   }
 
+  // The fast path for frame values: reads up to `count` numbers separated by spaces or tabs on
+  // the current line, as many as the checked ReadFloat would accept, and returns how many.
+  int ScanFloatsOnLine(int count, float* out) {
+    if (!limits_.scan_simple_lines || !tk_.ok()) return 0;
+    LineScanner line(tk_.RawCursor(), tk_.RawEnd());
+    int scanned = 0;
+    const char* last_token = nullptr;
+    const char* after_last = nullptr;
+    while (scanned < count && line.Float(&out[scanned], true)) {
+      ++scanned;
+      last_token = line.token();
+      after_last = line.position();
+      if (!line.Blanks()) break;
+    }
+    if (scanned > 0) tk_.AdvanceTo(last_token, after_last);
+    return scanned;
+  }
+
   bool ParseFrames(AnimFile* file) {
     const int components = file->animated_component_count;
     file->frame_components.resize(static_cast<std::size_t>(file->frame_count) * components);
@@ -586,8 +659,13 @@ class AnimParser : public ParserBase {
       if (!tk_.ReadInt("a frame index", &index)) return false;
       if (index != f) return tk_.FailLast("frame index " + std::to_string(f));
       if (!tk_.ExpectChar('{')) return false;
-      for (int c = 0; c < components; ++c) {
-        if (!tk_.ReadFloat(what.c_str(), out++)) return false;
+      for (int c = 0; c < components;) {
+        const int scanned = ScanFloatsOnLine(components - c, out);
+        out += scanned;
+        c += scanned;
+        if (c == components) break;
+        if (!tk_.ReadFloat(what.c_str(), out++)) return false;  // a new line, or what is wrong
+        ++c;
       }
       if (!tk_.PeekChar('}')) return tk_.Fail(closing);
       tk_.ExpectChar('}');

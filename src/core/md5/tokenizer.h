@@ -2,12 +2,15 @@
 // column for messages, and never allocates per token (strings are views into the buffer).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
 #include "core/common/result.h"
+#include "core/md5/decimal_parser.h"
 
 namespace md5stage::md5 {
 
@@ -53,6 +56,23 @@ class Tokenizer {
   // Reads "( a b ... )" with `count` numbers.
   bool ReadFloatTuple(const char* what, int count, float* out);
 
+  // For the parsers' optimistic fast paths over long runs of simple lines (vert, tri, weight,
+  // frame values): they scan from RawCursor() with a LineScanner and, when the whole line matched,
+  // move the tokenizer with AdvanceTo(); on any surprise they re-read the line with the checked
+  // calls above, which report it. A scan never crosses a newline, so line counting holds.
+  const char* RawCursor() {
+    SkipBlanks();
+    return cursor_;
+  }
+  const char* RawEnd() const { return end_; }
+  // Location of a point on the current line (one returned by a scan from RawCursor()).
+  SourceLocation LocationOnLine(const char* p) const { return LocationOf(p); }
+  void AdvanceTo(const char* last_token, const char* next) {
+    last_start_ = last_token;
+    last_ = LocationOf(last_token);
+    cursor_ = next;
+  }
+
   // "expected <expected>, found <the next token>" at the next token.
   bool Fail(std::string_view expected);
   // "expected <expected>, found <the last token>" at the last token.
@@ -86,6 +106,75 @@ class Tokenizer {
   SourceLocation last_{1, 1};
   bool ok_ = true;
   Diagnostic error_;
+};
+
+// Reads one line of tokens without messages: each call returns false at anything unusual (a
+// newline or comment between tokens, a number the checked reader would reject), and the caller
+// then falls back to the Tokenizer. Tokens are separated by spaces or tabs.
+class LineScanner {
+ public:
+  LineScanner(const char* begin, const char* end) : p_(begin), end_(end) {}
+
+  const char* position() const { return p_; }
+  const char* token() const { return token_; }
+
+  // `word` (a literal) and the blanks after it.
+  template <std::size_t kSize>
+  bool Word(const char (&word)[kSize]) {
+    constexpr std::size_t kLength = kSize - 1;
+    if (static_cast<std::size_t>(end_ - p_) <= kLength || std::memcmp(p_, word, kLength) != 0) {
+      return false;
+    }
+    token_ = p_;
+    p_ += kLength;
+    return Blanks();
+  }
+  // Punctuation; `last` when nothing on the line has to follow it.
+  bool Char(char c, bool last = false) {
+    if (p_ >= end_ || *p_ != c) return false;
+    token_ = p_++;
+    return last || Blanks();
+  }
+  bool Int(std::int64_t* out, bool last = false) {
+    const char* q = ParseDecimalInt(p_, end_, out);
+    if (q == nullptr) return false;
+    token_ = p_;
+    p_ = q;
+    return last ? EndsToken() : Blanks();
+  }
+  bool IntInRange(std::int64_t min, std::int64_t max, int* out, bool last = false) {
+    std::int64_t value = 0;
+    if (!Int(&value, last) || value < min || value > max) return false;
+    *out = static_cast<int>(value);
+    return true;
+  }
+  bool Float(float* out, bool last = false) {
+    const char* q = ParseDecimalFloat(p_, end_, out);
+    if (q == nullptr || !std::isfinite(*out)) return false;
+    token_ = p_;
+    p_ = q;
+    return last ? EndsToken() : Blanks();
+  }
+  // After a number that may end the line: true when a delimiter (or the end) follows.
+  bool EndsToken() const {
+    if (p_ >= end_) return true;
+    const char c = *p_;
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == ')' || c == '{' ||
+           c == '}' || c == '"' || c == '/' || c == '\f' || c == '\v';
+  }
+
+  // One or more spaces or tabs.
+  bool Blanks() {
+    if (p_ >= end_ || (*p_ != ' ' && *p_ != '\t')) return false;
+    ++p_;
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\t')) ++p_;
+    return true;
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+  const char* token_ = nullptr;
 };
 
 }  // namespace md5stage::md5

@@ -115,6 +115,63 @@ TEST(ParseDecimalFloat, RandomLiteralsMatchStrtof) {
   EXPECT_EQ(mismatches, 0);
 }
 
+// The same inside a long buffer, as in a file: there the inline paths (digit loops without end
+// checks, eight-digit SWAR steps) read the literal. Shapes around their limits: 7 and 8 integer
+// digits, 6, 8, 10 and 13-16 fraction digits, 15 digits in all, exponents, a second point.
+TEST(ParseDecimalFloat, LiteralsInsideLongBuffersMatchStrtof) {
+  std::mt19937 random(777);
+  std::uniform_int_distribution<int> digit(0, 9);
+  std::uniform_int_distribution<int> integer_digits(0, 9);
+  std::uniform_int_distribution<int> fraction_digits(0, 17);
+  static const char* const kFollowers[] = {" ", ")", "\n", "e5", "E-3", ".5", "x", "e", "5 "};
+  int mismatches = 0;
+  for (int i = 0; i < 200000; ++i) {
+    std::string text;
+    const int sign = static_cast<int>(random() % 3);
+    if (sign == 1) text += '-';
+    if (sign == 2) text += '+';
+    const int integers = integer_digits(random);
+    for (int d = 0; d < integers; ++d) text += static_cast<char>('0' + digit(random));
+    const int fractions = fraction_digits(random);
+    if (fractions > 0 || integers == 0) text += '.';
+    for (int d = 0; d < fractions; ++d) text += static_cast<char>('0' + digit(random));
+    if (integers == 0 && fractions == 0) text += '0';
+    const std::string literal_and_after = text + kFollowers[random() % 9];
+    const std::string buffer = literal_and_after + " 0.000000 0.000000 0.000000 )\n";
+    float value = 0.0f;
+    const char* end = ParseDecimalFloat(buffer.data(), buffer.data() + buffer.size(), &value);
+    char* strtof_end = nullptr;
+    const float expected = std::strtof(buffer.c_str(), &strtof_end);
+    ASSERT_NE(end, nullptr) << buffer;
+    if (end != strtof_end || Bits(value) != Bits(expected)) {
+      if (++mismatches < 10) {
+        ADD_FAILURE() << buffer << " parsed " << value << " (" << end - buffer.data()
+                      << " chars) strtof " << expected << " (" << strtof_end - buffer.c_str()
+                      << " chars)";
+      }
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+}
+
+TEST(ParseDecimalInt, IntegersInsideLongBuffersMatchStrtoll) {
+  for (int digits = 1; digits <= 20; ++digits) {
+    for (const char* sign : {"", "-", "+"}) {
+      std::string literal = sign;
+      for (int d = 0; d < digits; ++d) literal += static_cast<char>('1' + d % 9);
+      const std::string buffer = literal + " 12 34 56 78 90 )\n";
+      std::int64_t value = 0;
+      const char* end = ParseDecimalInt(buffer.data(), buffer.data() + buffer.size(), &value);
+      ASSERT_NE(end, nullptr) << buffer;
+      EXPECT_EQ(static_cast<std::size_t>(end - buffer.data()), literal.size()) << buffer;
+      const long long expected =
+          digits <= 18 ? std::strtoll(literal.c_str(), nullptr, 10)
+                       : (*sign == '-' ? -999999999999999999LL : 999999999999999999LL);
+      EXPECT_EQ(value, expected) << buffer;
+    }
+  }
+}
+
 struct IntCase {
   const char* text;
   std::int64_t value;
