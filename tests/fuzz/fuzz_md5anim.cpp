@@ -34,6 +34,15 @@ void CheckPose(const std::vector<anim::JointTransform>& pose) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   Result<md5::AnimFile> parsed = md5::ParseMd5Anim("fuzz.md5anim", bytes);
+  // The fast line scanner and the checked reader must agree on everything.
+  md5::Md5Limits checked_only;
+  checked_only.scan_simple_lines = false;
+  const Result<md5::AnimFile> checked = md5::ParseMd5Anim("fuzz.md5anim", bytes, checked_only);
+  FUZZ_CHECK(parsed.ok() == checked.ok());
+  if (!parsed.ok()) FUZZ_CHECK(parsed.error().message == checked.error().message);
+  if (parsed.ok()) {
+    FUZZ_CHECK(fuzz::SameBytes(parsed.value().frame_components, checked.value().frame_components));
+  }
   if (!parsed.ok()) {
     FUZZ_CHECK(!parsed.error().message.empty());
     FUZZ_CHECK(parsed.error().file == "fuzz.md5anim");

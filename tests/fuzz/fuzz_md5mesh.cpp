@@ -20,6 +20,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   (void)md5::DetectMd5Kind("fuzz", bytes);
   Result<md5::MeshFile> parsed = md5::ParseMd5Mesh("fuzz.md5mesh", bytes);
+  // The fast line scanner and the checked reader must agree on everything.
+  md5::Md5Limits checked_only;
+  checked_only.scan_simple_lines = false;
+  const Result<md5::MeshFile> checked = md5::ParseMd5Mesh("fuzz.md5mesh", bytes, checked_only);
+  FUZZ_CHECK(parsed.ok() == checked.ok());
+  if (!parsed.ok()) FUZZ_CHECK(parsed.error().message == checked.error().message);
+  if (parsed.ok()) {
+    const std::vector<md5::MeshPart>& a = parsed.value().meshes;
+    const std::vector<md5::MeshPart>& b = checked.value().meshes;
+    FUZZ_CHECK(a.size() == b.size());
+    for (std::size_t m = 0; m < a.size(); ++m) {
+      FUZZ_CHECK(fuzz::SameBytes(a[m].vertices, b[m].vertices));
+      FUZZ_CHECK(fuzz::SameBytes(a[m].triangles, b[m].triangles));
+      FUZZ_CHECK(fuzz::SameBytes(a[m].weights, b[m].weights));
+    }
+    FUZZ_CHECK(parsed.value().warnings.size() == checked.value().warnings.size());
+  }
   if (!parsed.ok()) {
     FUZZ_CHECK(!parsed.error().message.empty());
     FUZZ_CHECK(parsed.error().file == "fuzz.md5mesh");

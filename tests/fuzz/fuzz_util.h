@@ -7,7 +7,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
+#include <vector>
 
 // A broken invariant is a finding like a sanitizer report: print it and abort.
 #define FUZZ_CHECK(condition)                                                                  \
@@ -19,6 +21,13 @@
   } while (false)
 
 namespace md5stage::fuzz {
+
+// Two vectors of plain structs hold the same bytes (for results that must match bit for bit).
+template <typename T>
+bool SameBytes(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
 
 // Mostly ordinary values, often the special ones, sometimes any bit pattern at all.
 inline double ConsumeEdgyDouble(FuzzedDataProvider& input) {

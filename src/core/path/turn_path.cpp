@@ -190,6 +190,9 @@ struct WordSolution {
   // only the winning word needs it as a unit vector (a sqrt and divisions saved per loser).
   bool middle_known = false;
   glm::dvec2 middle{0.0, 0.0};
+  // Same-side words: the heading of the vector between the circle centres (NaN when the circles
+  // coincide). The three-arc word on that side needs the same angle of the same vector.
+  double centres_heading = 0.0;
 };
 
 Heading2 MiddleHeading(const WordSolution& solution) {
@@ -238,6 +241,7 @@ inline bool SolveSameSide(double side, const DubinsFrame& f, WordSolution* out) 
   const double distance = std::sqrt(x * x + y * y);
   out->middle_known = true;
   if (distance <= kTouch) {  // one circle: turn once
+    out->centres_heading = kNaN;
     out->t = 0.0;
     out->p = 0.0;
     out->q = ArcAngle(side * (f.h1 - f.h0));
@@ -250,6 +254,7 @@ inline bool SolveSameSide(double side, const DubinsFrame& f, WordSolution* out) 
   out->p = distance;
   out->q = ArcAngle(side * (f.h1 - turn));
   out->middle = w;
+  out->centres_heading = turn;
   return true;
 }
 
@@ -272,8 +277,10 @@ inline bool SolveCross(double side, const DubinsFrame& f, WordSolution* out) {
   return true;
 }
 
-// LRL (side +1, of the outer arcs) and RLR (side -1).
-inline bool SolveThreeArcs(double side, const DubinsFrame& f, WordSolution* out) {
+// LRL (side +1, of the outer arcs) and RLR (side -1). `centres_heading`: the same-side word's
+// (LSL for LRL, RSR for RLR), the atan2 of the very same vector, or NaN to compute it here.
+inline bool SolveThreeArcs(double side, const DubinsFrame& f, double centres_heading,
+                           WordSolution* out) {
   const double d = f.d;
   double c = (6.0 - d * d + 2.0 * f.cab - 2.0 * d * side * (f.sa - f.sb)) / 8.0;
   if (std::abs(c) > 1.0) {
@@ -284,8 +291,12 @@ inline bool SolveThreeArcs(double side, const DubinsFrame& f, WordSolution* out)
   const double acos_c = FastAtan2(std::sqrt((1.0 - c) * (1.0 + c)), c);
   const double outer = kTwoPi - acos_c;
   const double middle = outer < kTwoPi ? outer : 0.0;  // acos 0 (or tiny): no middle turn
-  const glm::dvec2 w = f.ToWorld(d + side * (f.sa - f.sb), -side * (f.ca - f.cb));
-  const double psi = FastAtan2(w.y, w.x);
+  double psi = centres_heading;
+  if (std::isnan(psi)) {
+    // The same operands as SolveSameSide's (cb - ca is exactly -(ca - cb)): the same bits.
+    const glm::dvec2 w = f.ToWorld(d + side * (f.sa - f.sb), side * (f.cb - f.ca));
+    psi = FastAtan2(w.y, w.x);
+  }
   out->t = ArcAngle(-side * (f.h0 - psi) + 0.5 * middle);
   out->p = middle;
   out->q = ArcAngle(side * (f.h1 - f.h0) - out->t + middle);
@@ -304,9 +315,9 @@ bool SolveWord(Word word, const DubinsFrame& f, WordSolution* out) {
     case kRSL:
       return SolveCross(-1.0, f, out);
     case kLRL:
-      return SolveThreeArcs(1.0, f, out);
+      return SolveThreeArcs(1.0, f, kNaN, out);
     case kRLR:
-      return SolveThreeArcs(-1.0, f, out);
+      return SolveThreeArcs(-1.0, f, kNaN, out);
     default:
       return false;
   }
@@ -472,8 +483,8 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
   const bool near = frame.d <= 4.0 + 1e-9 && best_straight > kPi;
   sums[kRLR] = sums[kLRL] = kInfinity;
   if (near) {
-    solve(kRLR, SolveThreeArcs(-1.0, frame, &solutions[kRLR]));
-    solve(kLRL, SolveThreeArcs(1.0, frame, &solutions[kLRL]));
+    solve(kRLR, SolveThreeArcs(-1.0, frame, solutions[kRSR].centres_heading, &solutions[kRLR]));
+    solve(kLRL, SolveThreeArcs(1.0, frame, solutions[kLSL].centres_heading, &solutions[kLRL]));
   }
   // The first of equal lengths wins, in the order of the words.
   int best = -1;
