@@ -694,12 +694,25 @@ void App::DrawOverlays(const glm::mat4& view_projection) {
       }
     }
     // With the skeleton shown, the joint under the cursor is named too (hover).
-    int hovered = -1;
-    if (display_.skeleton && !ImGui::GetIO().WantCaptureMouse) {
-      float best = 8.0f * stats_.device_pixel_ratio;
+    // Screen positions are projected once per frame and joint, for the hover test and the names.
+    joint_screen_.assign(static_cast<size_t>(skeleton.joint_count()), glm::vec2(0.0f));
+    joint_on_screen_.assign(static_cast<size_t>(skeleton.joint_count()), 0);
+    const bool hover_test = display_.skeleton && !ImGui::GetIO().WantCaptureMouse;
+    const bool any_names = is_selected && (display_.joint_names || (display_.skeleton && selected_joint_ >= 0));
+    if (hover_test || any_names) {
       for (int j = 0; j < skeleton.joint_count(); ++j) {
         ImVec2 screen;
-        if (!project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen)) continue;
+        const bool on_screen = project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen);
+        joint_on_screen_[static_cast<size_t>(j)] = on_screen;
+        joint_screen_[static_cast<size_t>(j)] = {screen.x, screen.y};
+      }
+    }
+    int hovered = -1;
+    if (hover_test) {
+      float best = 8.0f * stats_.device_pixel_ratio;
+      for (int j = 0; j < skeleton.joint_count(); ++j) {
+        if (!joint_on_screen_[static_cast<size_t>(j)]) continue;
+        const glm::vec2 screen = joint_screen_[static_cast<size_t>(j)];
         const float d = std::hypot(screen.x - static_cast<float>(cursor_x_), screen.y - static_cast<float>(cursor_y_));
         if (d < best) {
           best = d;
@@ -707,13 +720,13 @@ void App::DrawOverlays(const glm::mat4& view_projection) {
         }
       }
     }
-    if (hovered >= 0 || (is_selected && (display_.joint_names || (display_.skeleton && selected_joint_ >= 0)))) {
+    if (hovered >= 0 || any_names) {
       for (int j = 0; j < skeleton.joint_count(); ++j) {
         const bool named = j == hovered || (is_selected && (display_.joint_names || j == selected_joint_));
         if (!named) continue;
-        ImVec2 screen;
-        if (project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen)) {
-          draw_list->AddText(screen, j == selected_joint_ ? IM_COL32(255, 120, 120, 255)
+        if (joint_on_screen_[static_cast<size_t>(j)]) {
+          const glm::vec2 screen = joint_screen_[static_cast<size_t>(j)];
+          draw_list->AddText(ImVec2(screen.x, screen.y), j == selected_joint_ ? IM_COL32(255, 120, 120, 255)
                                                           : IM_COL32(230, 240, 255, 230),
                              skeleton.name(j).c_str());
         }

@@ -111,6 +111,9 @@ class App {
   std::vector<Character> characters_;
   std::vector<InputFile> pending_files_;
   std::vector<AppRoute> routes_;
+  // Scratch for DrawOverlays: one projection per joint serves the hover test and the names.
+  std::vector<glm::vec2> joint_screen_;
+  std::vector<char> joint_on_screen_;
   std::unique_ptr<Scene> pending_scene_;
   bool scene_playing_ = true;
   ui::DisplayToggles display_;

@@ -184,15 +184,17 @@ struct DubinsFrame {
   }
 };
 
+// No default member values: DubinsPath keeps six of these per query and every solver writes
+// the fields its word uses (zeroing them all first was measurable).
 struct WordSolution {
-  double t = 0.0, p = 0.0, q = 0.0;  // arcs in radians, straight piece in units of r
+  double t, p, q;  // arcs in radians, straight piece in units of r
   // CSC words know the direction of their straight piece: (x, y), not yet normalized, because
   // only the winning word needs it as a unit vector (a sqrt and divisions saved per loser).
-  bool middle_known = false;
-  glm::dvec2 middle{0.0, 0.0};
+  bool middle_known;
+  glm::dvec2 middle;
   // Same-side words: the heading of the vector between the circle centres (NaN when the circles
   // coincide). The three-arc word on that side needs the same angle of the same vector.
-  double centres_heading = 0.0;
+  double centres_heading;
 };
 
 Heading2 MiddleHeading(const WordSolution& solution) {
