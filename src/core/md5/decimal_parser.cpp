@@ -18,24 +18,6 @@ inline bool IsDigit(char c) { return static_cast<unsigned>(c - '0') < 10u; }
 using decimal_detail::IsEightDigits;
 using decimal_detail::ParseEightDigits;
 
-inline std::uint32_t LoadFour(const char* p) {
-  std::uint32_t word;
-  std::memcpy(&word, p, 4);
-  return word;
-}
-
-inline bool IsFourDigits(const char* p) {
-  const std::uint32_t word = LoadFour(p);
-  return (((word & 0xF0F0F0F0u) | (((word + 0x06060606u) & 0xF0F0F0F0u) >> 4)) == 0x33333333u);
-}
-
-// Four ASCII digits: the usual MD5 fraction has six, which the eight-digit step never takes.
-inline std::uint32_t ParseFourDigits(const char* p) {
-  std::uint32_t word = LoadFour(p) - 0x30303030u;
-  word = word * 10 + (word >> 8);  // byte 0: d0 d1, byte 2: d2 d3 (each at most 99, no carry)
-  return (word & 0xFFu) * 100 + ((word >> 16) & 0xFFu);
-}
-
 // True when the double lies exactly halfway between two adjacent floats: only then can rounding
 // the (correctly rounded) double to float differ from rounding the exact decimal value.
 inline bool IsFloatMidpoint(double value) {
@@ -107,10 +89,7 @@ const char* ParseDecimalFloatGeneral(const char* begin, const char* end, float* 
   // is checked once afterwards (rare) instead of per digit.
   std::uint64_t mantissa = 0;
   const char* integer_start = p;
-  while (p < end && IsDigit(*p)) {
-    mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
-    ++p;
-  }
+  p = decimal_detail::AppendDigits(p, end, &mantissa);
   std::int64_t digit_count = p - integer_start;
   int exponent10 = 0;
   if (p < end && *p == '.') {
@@ -120,14 +99,7 @@ const char* ParseDecimalFloatGeneral(const char* begin, const char* end, float* 
       mantissa = mantissa * 100000000 + ParseEightDigits(p);
       p += 8;
     }
-    if (end - p >= 4 && IsFourDigits(p)) {
-      mantissa = mantissa * 10000 + ParseFourDigits(p);
-      p += 4;
-    }
-    while (p < end && IsDigit(*p)) {
-      mantissa = mantissa * 10 + static_cast<unsigned>(*p - '0');
-      ++p;
-    }
+    p = decimal_detail::AppendDigits(p, end, &mantissa);
     const std::int64_t fraction_digits = p - fraction_start;
     digit_count += fraction_digits;
     exponent10 = -static_cast<int>(fraction_digits > 100000 ? 100000 : fraction_digits);

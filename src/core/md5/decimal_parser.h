@@ -70,6 +70,18 @@ inline std::uint32_t ParseLeadingDigits(std::uint64_t word, int count) {
   return static_cast<std::uint32_t>(digits);
 }
 
+// Appends the digits from p to *value, stopping at the first non-digit or at `limit` (bytes up
+// to limit - 1 must be readable); returns where it stopped. Past 19 digits the value wraps:
+// callers bound the count or check it afterwards.
+inline const char* AppendDigits(const char* p, const char* limit, std::uint64_t* value) {
+  unsigned digit;
+  while (p < limit && (digit = static_cast<unsigned>(*p - '0')) < 10) {
+    *value = *value * 10 + digit;
+    ++p;
+  }
+  return p;
+}
+
 // True when the double is within 8 of its ulps of a float midpoint (where rounding an
 // approximate quotient could differ from rounding the exact value), or outside the range of
 // normal floats: both are left to the exact paths.
@@ -100,11 +112,7 @@ inline const char* ParseDecimalFloat(const char* begin, const char* end, float* 
     const char* p = begin + (negative || *begin == '+');
     const char* const integer_start = p;
     std::uint64_t mantissa = 0;
-    unsigned digit;
-    while (p < integer_start + 8 && (digit = static_cast<unsigned>(*p - '0')) < 10) {
-      mantissa = mantissa * 10 + digit;
-      ++p;
-    }
+    p = AppendDigits(p, integer_start + 8, &mantissa);
     if (p != integer_start && p != integer_start + 8 && *p == '.') {
       const char* const fraction_start = ++p;
       const char* const fraction_limit =
@@ -115,11 +123,7 @@ inline const char* ParseDecimalFloat(const char* begin, const char* end, float* 
       const int leading = LeadingDigitCount(word);
       if (leading == 8) {
         mantissa = mantissa * 100000000 + ParseEightDigits(p);
-        p += 8;
-        while (p < fraction_limit && (digit = static_cast<unsigned>(*p - '0')) < 10) {
-          mantissa = mantissa * 10 + digit;
-          ++p;
-        }
+        p = AppendDigits(p + 8, fraction_limit, &mantissa);
       } else if (leading != 0) {
         mantissa = mantissa * kPowersOfTen[leading] + ParseLeadingDigits(word, leading);
         p += leading;
@@ -150,18 +154,14 @@ inline const char* ParseDecimalFloat(const char* begin, const char* end, float* 
 // to +-999999999999999999 so range checks still reject them. Returns the end or nullptr.
 // Indices and counts are short: up to eight digits inline without end checks.
 inline const char* ParseDecimalInt(const char* begin, const char* end, std::int64_t* out) {
+  using namespace decimal_detail;
   if (end - begin >= 11) {
     const bool negative = *begin == '-';
-    const char* p = begin + (negative || *begin == '+');
-    const char* const start = p;
-    std::int64_t value = 0;
-    unsigned digit;
-    while (p < start + 9 && (digit = static_cast<unsigned>(*p - '0')) < 10) {
-      value = value * 10 + digit;
-      ++p;
-    }
+    const char* const start = begin + (negative || *begin == '+');
+    std::uint64_t value = 0;
+    const char* const p = AppendDigits(start, start + 9, &value);
     if (p != start && p != start + 9) {
-      *out = negative ? -value : value;
+      *out = negative ? -static_cast<std::int64_t>(value) : static_cast<std::int64_t>(value);
       return p;
     }
   }

@@ -107,6 +107,9 @@ class ParserBase {
     return true;
   }
 
+  // Whether the fast line scanner may read the next line (see Tokenizer::RawCursor).
+  bool Scanning() const { return limits_.scan_simple_lines && tk_.ok(); }
+
   std::vector<Diagnostic> warnings_;
 
   Tokenizer tk_;
@@ -318,7 +321,7 @@ class MeshParser : public ParserBase {
   // accepts exactly what the checked reads below it accept, or less: on false nothing has moved
   // and the checked reads take the line again and report what is wrong with it.
   bool ScanVertexLine(int v, MeshVertex* vertex) {
-    if (!limits_.scan_simple_lines || !tk_.ok()) return false;
+    if (!Scanning()) return false;
     LineScanner line(tk_.RawCursor(), tk_.RawEnd());
     std::int64_t index = 0;
     if (!line.Word("vert") || !line.Int(&index) || index != v || !line.Char('(') ||
@@ -336,7 +339,7 @@ class MeshParser : public ParserBase {
   }
 
   bool ScanTriangleLine(int t, int vertex_count, MeshTriangle* triangle) {
-    if (!limits_.scan_simple_lines || !tk_.ok()) return false;
+    if (!Scanning()) return false;
     LineScanner line(tk_.RawCursor(), tk_.RawEnd());
     std::int64_t index = 0;
     int corners[3];
@@ -354,7 +357,7 @@ class MeshParser : public ParserBase {
   }
 
   bool ScanWeightLine(int w, int joint_count, MeshWeight* weight) {
-    if (!limits_.scan_simple_lines || !tk_.ok()) return false;
+    if (!Scanning()) return false;
     LineScanner line(tk_.RawCursor(), tk_.RawEnd());
     std::int64_t index = 0;
     if (!line.Word("weight") || !line.Int(&index) || index != w ||
@@ -626,7 +629,7 @@ class AnimParser : public ParserBase {
   // The fast path for frame values: reads up to `count` numbers separated by spaces or tabs on
   // the current line, as many as the checked ReadFloat would accept, and returns how many.
   int ScanFloatsOnLine(int count, float* out) {
-    if (!limits_.scan_simple_lines || !tk_.ok()) return 0;
+    if (!Scanning()) return 0;
     LineScanner line(tk_.RawCursor(), tk_.RawEnd());
     int scanned = 0;
     const char* last_token = nullptr;

@@ -7,11 +7,6 @@
 namespace md5stage::md5 {
 namespace {
 
-inline bool IsDelimiter(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == ')' || c == '{' ||
-         c == '}' || c == '"' || c == '/' || c == '\f' || c == '\v';
-}
-
 inline bool IsPunctuation(char c) { return c == '(' || c == ')' || c == '{' || c == '}'; }
 
 }  // namespace
@@ -84,7 +79,7 @@ std::string Tokenizer::DescribeAt(const char* p) const {
     shown.assign(p, 1);
   } else {
     const char* q = p;
-    while (q < end_ && !IsDelimiter(*q)) ++q;
+    while (q < end_ && !IsTokenDelimiter(*q)) ++q;
     if (q == p) q = p + 1;  // a lone '/' that does not start a comment
     shown.assign(p, q);
   }
@@ -152,7 +147,7 @@ bool Tokenizer::PeekWord(std::string_view word) {
   SkipBlanks();
   const std::size_t left = static_cast<std::size_t>(end_ - cursor_);
   if (left < word.size() || std::string_view(cursor_, word.size()) != word) return false;
-  return left == word.size() || IsDelimiter(cursor_[word.size()]);
+  return left == word.size() || IsTokenDelimiter(cursor_[word.size()]);
 }
 
 bool Tokenizer::PeekChar(char c) {
@@ -186,7 +181,7 @@ bool Tokenizer::ReadWord(std::string_view* out) {
   if (!ok_) return false;
   SkipBlanks();
   const char* p = cursor_;
-  while (p < end_ && !IsDelimiter(*p)) ++p;
+  while (p < end_ && !IsTokenDelimiter(*p)) ++p;
   if (p == cursor_ ||
       !((*cursor_ >= 'a' && *cursor_ <= 'z') || (*cursor_ >= 'A' && *cursor_ <= 'Z'))) {
     return Fail("a keyword");
@@ -219,7 +214,7 @@ bool Tokenizer::ReadInt(const char* what, std::int64_t* out) {
   if (!ok_) return false;
   SkipBlanks();
   const char* p = ParseDecimalInt(cursor_, end_, out);
-  if (p == nullptr || (p < end_ && !IsDelimiter(*p))) return Fail(what);
+  if (p == nullptr || (p < end_ && !IsTokenDelimiter(*p))) return Fail(what);
   last_start_ = cursor_;
   last_ = LocationOf(cursor_);
   cursor_ = p;
@@ -241,7 +236,7 @@ bool Tokenizer::ReadFloat(const char* what, float* out) {
   if (!ok_) return false;
   SkipBlanks();
   const char* p = ParseDecimalFloat(cursor_, end_, out);
-  if (p == nullptr || (p < end_ && !IsDelimiter(*p))) return Fail(what);
+  if (p == nullptr || (p < end_ && !IsTokenDelimiter(*p))) return Fail(what);
   last_start_ = cursor_;
   last_ = LocationOf(cursor_);
   cursor_ = p;

@@ -14,6 +14,12 @@
 
 namespace md5stage::md5 {
 
+// Where a number or a word ends: blanks, newlines, ( ) { } " and '/' (a comment may follow).
+inline bool IsTokenDelimiter(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == ')' || c == '{' ||
+         c == '}' || c == '"' || c == '/' || c == '\f' || c == '\v';
+}
+
 struct SourceLocation {
   int line = 0;
   int column = 0;
@@ -156,12 +162,7 @@ class LineScanner {
     return last ? EndsToken() : Blanks();
   }
   // After a number that may end the line: true when a delimiter (or the end) follows.
-  bool EndsToken() const {
-    if (p_ >= end_) return true;
-    const char c = *p_;
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == ')' || c == '{' ||
-           c == '}' || c == '"' || c == '/' || c == '\f' || c == '\v';
-  }
+  bool EndsToken() const { return p_ >= end_ || IsTokenDelimiter(*p_); }
 
   // One or more spaces or tabs.
   bool Blanks() {
