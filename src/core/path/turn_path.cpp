@@ -236,13 +236,27 @@ constexpr double kTouch = 1e-12;
 // Each solver returns false when its word cannot connect the poses. side: +1 for the L-first
 // word of the pair, -1 for its mirror.
 
-// LSL (side +1) and RSR (side -1).
-inline bool SolveSameSide(double side, const DubinsFrame& f, WordSolution* out) {
+// Each word is solved in two steps around its one atan2, so that DubinsPath can take the
+// atan2 of a mirrored pair of words at once (FastAtan2Pair): Prepare* computes the vector whose
+// heading is needed, Finish* the word from that heading.
+
+// LSL (side +1) and RSR (side -1): the vector between the two circle centres.
+struct SameSideVector {
+  double distance;
+  glm::dvec2 w;  // world frame
+};
+
+inline SameSideVector PrepareSameSide(double side, const DubinsFrame& f) {
   const double x = f.d + side * (f.sa - f.sb);
   const double y = side * (f.cb - f.ca);
-  const double distance = std::sqrt(x * x + y * y);
+  return {std::sqrt(x * x + y * y), f.ToWorld(x, y)};
+}
+
+// `turn`: the heading of v.w (unused when the circles coincide).
+inline bool FinishSameSide(double side, const DubinsFrame& f, const SameSideVector& v, double turn,
+                           WordSolution* out) {
   out->middle_known = true;
-  if (distance <= kTouch) {  // one circle: turn once
+  if (v.distance <= kTouch) {  // one circle: turn once
     out->centres_heading = kNaN;
     out->t = 0.0;
     out->p = 0.0;
@@ -250,53 +264,79 @@ inline bool SolveSameSide(double side, const DubinsFrame& f, WordSolution* out) 
     out->middle = {f.dir0.c, f.dir0.s};
     return true;
   }
-  const glm::dvec2 w = f.ToWorld(x, y);
-  const double turn = FastAtan2(w.y, w.x);  // heading of the straight piece
   out->t = ArcAngle(side * (turn - f.h0));
-  out->p = distance;
+  out->p = v.distance;
   out->q = ArcAngle(side * (f.h1 - turn));
-  out->middle = w;
+  out->middle = v.w;
   out->centres_heading = turn;
   return true;
 }
 
-// LSR (side +1) and RSL (side -1).
-inline bool SolveCross(double side, const DubinsFrame& f, WordSolution* out) {
+inline bool SolveSameSide(double side, const DubinsFrame& f, WordSolution* out) {
+  const SameSideVector v = PrepareSameSide(side, f);
+  return FinishSameSide(side, f, v, v.distance <= kTouch ? 0.0 : FastAtan2(v.w.y, v.w.x), out);
+}
+
+// LSR (side +1) and RSL (side -1): the direction of the cross tangent.
+struct CrossTangent {
+  bool feasible;  // the cross tangent needs the circles apart
+  double length;
+  glm::dvec2 w;  // world frame, not normalized
+};
+
+inline CrossTangent PrepareCross(double side, const DubinsFrame& f) {
   const double x = f.d + side * (f.sa + f.sb);
   const double y = -side * (f.ca + f.cb);
   const double distance = std::sqrt(x * x + y * y);
-  const double gap = distance - 2.0;  // the cross tangent needs the circles apart
-  if (gap < -kTouch) return false;
+  const double gap = distance - 2.0;
   const double len = gap <= kTouch ? 0.0 : std::sqrt(gap * (distance + 2.0));
   // atan2(y, x) - atan2(-2·side, len) as one atan2 of the rotated vector.
-  const glm::dvec2 w = f.ToWorld(x * len - side * 2.0 * y, y * len + side * 2.0 * x);
-  const double turn = FastAtan2(w.y, w.x);
+  return {gap >= -kTouch, len, f.ToWorld(x * len - side * 2.0 * y, y * len + side * 2.0 * x)};
+}
+
+inline bool FinishCross(double side, const DubinsFrame& f, const CrossTangent& tangent, double turn,
+                        WordSolution* out) {
+  if (!tangent.feasible) return false;
   out->t = ArcAngle(side * (turn - f.h0));
-  out->p = len;
+  out->p = tangent.length;
   out->q = ArcAngle(side * (turn - f.h1));
   out->middle_known = true;
-  out->middle = w;
+  out->middle = tangent.w;
   return true;
 }
 
-// LRL (side +1, of the outer arcs) and RLR (side -1). `centres_heading`: the same-side word's
-// (LSL for LRL, RSR for RLR), the atan2 of the very same vector, or NaN to compute it here.
-inline bool SolveThreeArcs(double side, const DubinsFrame& f, double centres_heading,
-                           WordSolution* out) {
+inline bool SolveCross(double side, const DubinsFrame& f, WordSolution* out) {
+  const CrossTangent tangent = PrepareCross(side, f);
+  return FinishCross(side, f, tangent, FastAtan2(tangent.w.y, tangent.w.x), out);
+}
+
+// LRL (side +1, of the outer arcs) and RLR (side -1): 2π - acos(c) is the middle arc, with acos
+// as an atan2 of (sqrt(1 - c²), c) (glibc's acos costs as much as two FastAtan2 calls).
+struct ThreeArcCosine {
+  bool feasible;
+  double c;     // clamped to [-1, 1]
+  double sine;  // sqrt((1 - c)(1 + c))
+};
+
+inline ThreeArcCosine PrepareThreeArcs(double side, const DubinsFrame& f) {
   const double d = f.d;
   double c = (6.0 - d * d + 2.0 * f.cab - 2.0 * d * side * (f.sa - f.sb)) / 8.0;
-  if (std::abs(c) > 1.0) {
-    if (std::abs(c) > 1.0 + 1e-12) return false;
-    c = c > 0.0 ? 1.0 : -1.0;
-  }
-  // 2π - acos(c), with acos as an atan2 (glibc's acos costs as much as two FastAtan2 calls).
-  const double acos_c = FastAtan2(std::sqrt((1.0 - c) * (1.0 + c)), c);
+  const bool feasible = std::abs(c) <= 1.0 + 1e-12;
+  if (std::abs(c) > 1.0) c = c > 0.0 ? 1.0 : -1.0;
+  return {feasible, c, std::sqrt((1.0 - c) * (1.0 + c))};
+}
+
+// `acos_c`: acos of the cosine. `centres_heading`: the same-side word's (LSL for LRL, RSR for
+// RLR), the atan2 of the very same vector, or NaN to compute it here.
+inline bool FinishThreeArcs(double side, const DubinsFrame& f, const ThreeArcCosine& cosine,
+                            double acos_c, double centres_heading, WordSolution* out) {
+  if (!cosine.feasible) return false;
   const double outer = kTwoPi - acos_c;
   const double middle = outer < kTwoPi ? outer : 0.0;  // acos 0 (or tiny): no middle turn
   double psi = centres_heading;
   if (std::isnan(psi)) {
-    // The same operands as SolveSameSide's (cb - ca is exactly -(ca - cb)): the same bits.
-    const glm::dvec2 w = f.ToWorld(d + side * (f.sa - f.sb), side * (f.cb - f.ca));
+    // The same operands as PrepareSameSide's: the same bits.
+    const glm::dvec2 w = f.ToWorld(f.d + side * (f.sa - f.sb), side * (f.cb - f.ca));
     psi = FastAtan2(w.y, w.x);
   }
   out->t = ArcAngle(-side * (f.h0 - psi) + 0.5 * middle);
@@ -304,6 +344,12 @@ inline bool SolveThreeArcs(double side, const DubinsFrame& f, double centres_hea
   out->q = ArcAngle(side * (f.h1 - f.h0) - out->t + middle);
   out->middle_known = false;
   return true;
+}
+
+inline bool SolveThreeArcs(double side, const DubinsFrame& f, WordSolution* out) {
+  const ThreeArcCosine cosine = PrepareThreeArcs(side, f);
+  if (!cosine.feasible) return false;
+  return FinishThreeArcs(side, f, cosine, FastAtan2(cosine.sine, cosine.c), kNaN, out);
 }
 
 bool SolveWord(Word word, const DubinsFrame& f, WordSolution* out) {
@@ -317,9 +363,9 @@ bool SolveWord(Word word, const DubinsFrame& f, WordSolution* out) {
     case kRSL:
       return SolveCross(-1.0, f, out);
     case kLRL:
-      return SolveThreeArcs(1.0, f, kNaN, out);
+      return SolveThreeArcs(1.0, f, out);
     case kRLR:
-      return SolveThreeArcs(-1.0, f, kNaN, out);
+      return SolveThreeArcs(-1.0, f, out);
     default:
       return false;
   }
@@ -472,11 +518,19 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
     const WordSolution& s = solutions[word];
     sums[word] = solved ? s.t + s.p + s.q : kInfinity;
   };
-  // Spelled out (not a loop over SolveWord) so each solver is inlined with its side constant.
-  solve(kLSL, SolveSameSide(1.0, frame, &solutions[kLSL]));
-  solve(kLSR, SolveCross(1.0, frame, &solutions[kLSR]));
-  solve(kRSL, SolveCross(-1.0, frame, &solutions[kRSL]));
-  solve(kRSR, SolveSameSide(-1.0, frame, &solutions[kRSR]));
+  // Mirrored words in pairs, each pair's two atan2 at once (see FastAtan2Pair).
+  const SameSideVector lsl = PrepareSameSide(1.0, frame);
+  const SameSideVector rsr = PrepareSameSide(-1.0, frame);
+  double lsl_turn, rsr_turn;
+  FastAtan2Pair(lsl.w.y, lsl.w.x, rsr.w.y, rsr.w.x, &lsl_turn, &rsr_turn);
+  const CrossTangent lsr = PrepareCross(1.0, frame);
+  const CrossTangent rsl = PrepareCross(-1.0, frame);
+  double lsr_turn, rsl_turn;
+  FastAtan2Pair(lsr.w.y, lsr.w.x, rsl.w.y, rsl.w.x, &lsr_turn, &rsl_turn);
+  solve(kLSL, FinishSameSide(1.0, frame, lsl, lsl_turn, &solutions[kLSL]));
+  solve(kLSR, FinishCross(1.0, frame, lsr, lsr_turn, &solutions[kLSR]));
+  solve(kRSL, FinishCross(-1.0, frame, rsl, rsl_turn, &solutions[kRSL]));
+  solve(kRSR, FinishSameSide(-1.0, frame, rsr, rsr_turn, &solutions[kRSR]));
   // Three-arc words need the outer circles within 4r of each other, so d <= 4, and their middle
   // arc alone turns by at least π: a straight word of at most π (in units of r) wins outright
   // (ties go to the earlier word, and the straight words come first).
@@ -485,8 +539,14 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
   const bool near = frame.d <= 4.0 + 1e-9 && best_straight > kPi;
   sums[kRLR] = sums[kLRL] = kInfinity;
   if (near) {
-    solve(kRLR, SolveThreeArcs(-1.0, frame, solutions[kRSR].centres_heading, &solutions[kRLR]));
-    solve(kLRL, SolveThreeArcs(1.0, frame, solutions[kLSL].centres_heading, &solutions[kLRL]));
+    const ThreeArcCosine rlr = PrepareThreeArcs(-1.0, frame);
+    const ThreeArcCosine lrl = PrepareThreeArcs(1.0, frame);
+    double rlr_acos, lrl_acos;
+    FastAtan2Pair(rlr.sine, rlr.c, lrl.sine, lrl.c, &rlr_acos, &lrl_acos);
+    solve(kRLR, FinishThreeArcs(-1.0, frame, rlr, rlr_acos, solutions[kRSR].centres_heading,
+                                &solutions[kRLR]));
+    solve(kLRL, FinishThreeArcs(1.0, frame, lrl, lrl_acos, solutions[kLSL].centres_heading,
+                                &solutions[kLRL]));
   }
   // The first of equal lengths wins, in the order of the words.
   int best = -1;

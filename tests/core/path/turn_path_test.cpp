@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <glm/geometric.hpp>
 #include <limits>
 #include <random>
@@ -453,6 +454,40 @@ TEST(FastAtan2, MatchesTheLibraryEverywhere) {
     EXPECT_NEAR(FastAtan2(s[0], s[1]), std::atan2(s[0], s[1]), 1e-15) << s[0] << "," << s[1];
   }
   EXPECT_TRUE(std::isnan(FastAtan2(kNaN, 1.0)));
+}
+
+// The pair must give FastAtan2's bits in both lanes, whatever the other lane holds (Dubins
+// results, reference rows included, depend on them).
+TEST(FastAtan2, PairGivesTheSameBitsAsTwoCalls) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  std::uniform_real_distribution<double> exponent(-300, 300);
+  const double specials[] = {0.0,    -0.0,   1.0,     -1.0,
+                             1e-300, -1e300, 1e301,   std::numeric_limits<double>::infinity(),
+                             kNaN,   0.0625, 1.0 / 32};
+  auto value = [&](int i) {
+    if (i % 7 == 0) return specials[rng() % (sizeof specials / sizeof specials[0])];
+    return unit(rng) * std::pow(10.0, i % 2 ? exponent(rng) * 0.01 : 0.0);
+  };
+  auto bits = [](double v) {
+    std::uint64_t b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+  };
+  int mismatches = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const double y0 = value(i), x0 = value(i + 1), y1 = value(i + 2), x1 = value(i + 3);
+    double a0 = 0.0, a1 = 0.0;
+    FastAtan2Pair(y0, x0, y1, x1, &a0, &a1);
+    const double e0 = FastAtan2(y0, x0), e1 = FastAtan2(y1, x1);
+    const bool same0 = bits(a0) == bits(e0) || (std::isnan(a0) && std::isnan(e0));
+    const bool same1 = bits(a1) == bits(e1) || (std::isnan(a1) && std::isnan(e1));
+    if ((!same0 || !same1) && ++mismatches <= 5) {
+      ADD_FAILURE() << "(" << y0 << ", " << x0 << ") (" << y1 << ", " << x1 << ") pair " << a0
+                    << " " << a1 << " single " << e0 << " " << e1;
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
 }
 
 }  // namespace
