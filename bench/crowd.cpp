@@ -52,7 +52,7 @@ Crowd::Crowd(std::shared_ptr<const anim::Model> model,
     // along it.
     const double joined = -route->length() / speed * (static_cast<double>(i) / count_);
     Follower follower(route->Sample(0.0), 40.0, speed, joined);
-    follower.FollowRoute(joined, route, RouteMode::kLoop);
+    follower.FollowRoute(joined, route, PlayMode::kLoop);
     followers_.push_back(std::move(follower));
     animation_of_.push_back(animation);
     time_offsets_.push_back(0.137f * static_cast<float>(i % 17));

@@ -18,7 +18,15 @@ EM_JS(void, JsShowFatalError, (const char* message), {
   if (Module.md5stageFatal) Module.md5stageFatal(UTF8ToString(message));
 });
 
-void RunFrame() { g_app.Frame(); }
+// Tells the page (web/main.js) that a frame was drawn; the first call starts the page's API.
+EM_JS(void, JsFrameRendered, (int frame), {
+  if (Module.md5stageFrameRendered) Module.md5stageFrameRendered(frame);
+});
+
+void RunFrame() {
+  g_app.Frame();
+  JsFrameRendered(static_cast<int>(g_app.viewer().frame()));
+}
 
 const char* Keep(const md5stage::JsonValue& value) {
   g_reply = md5stage::WriteJson(value);
@@ -39,17 +47,17 @@ EMSCRIPTEN_KEEPALIVE const char* md5stage_call(const char* json) {
     reply.Set("error", parsed.error().ToString());
     return Keep(reply);
   }
-  return Keep(g_app.Call(parsed.value()));
+  return Keep(g_app.viewer().Call(parsed.value()));
 }
 
 // Copies one file into the next load batch; "loadQueued" loads the batch.
 EMSCRIPTEN_KEEPALIVE void md5stage_queue_file(const char* name, const char* source,
                                               const uint8_t* data, int size) {
-  md5stage::app::InputFile file;
+  md5stage::viewer::InputFile file;
   file.name = name ? name : "";
   file.source = source ? source : "local";
   if (data != nullptr && size > 0) file.bytes.assign(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
-  g_app.QueueFile(std::move(file));
+  g_app.viewer().QueueFile(std::move(file));
 }
 
 }  // extern "C"

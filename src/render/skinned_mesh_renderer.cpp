@@ -90,7 +90,7 @@ struct GpuPart {
   uint32_t index_count = 0;
   uint32_t first_edge = 0;
   uint32_t edge_count = 0;
-  TextureHandle texture = -1;
+  TextureHandle texture;
 };
 
 struct GpuMesh {
@@ -133,8 +133,10 @@ struct SkinnedMeshRenderer::Impl {
 SkinnedMeshRenderer::SkinnedMeshRenderer() : impl_(std::make_unique<Impl>()) {}
 
 SkinnedMeshRenderer::~SkinnedMeshRenderer() {
-  for (size_t i = 0; i < impl_->meshes.size(); ++i) DestroyMesh(static_cast<MeshHandle>(i));
-  for (size_t i = 0; i < impl_->textures.size(); ++i) DestroyTexture(static_cast<TextureHandle>(i));
+  for (size_t i = 0; i < impl_->meshes.size(); ++i) DestroyMesh(MeshHandle{static_cast<uint32_t>(i + 1)});
+  for (size_t i = 0; i < impl_->textures.size(); ++i) {
+    DestroyTexture(TextureHandle{static_cast<uint32_t>(i + 1)});
+  }
   if (impl_->palette_texture) glDeleteTextures(1, &impl_->palette_texture);
   if (impl_->tint_buffer) glDeleteBuffers(1, &impl_->tint_buffer);
 }
@@ -162,20 +164,24 @@ bool SkinnedMeshRenderer::Init(std::string* error) {
   return true;
 }
 
-MeshHandle SkinnedMeshRenderer::CreateMesh(const SkinnedMeshUpload& upload) {
+MeshHandle SkinnedMeshRenderer::CreateMesh(const viewer::MeshUpload& upload) {
+  static const std::vector<anim::GpuVertex> kNoVertices;
+  static const std::vector<uint32_t> kNoIndices;
+  const std::vector<anim::GpuVertex>& vertices = upload.vertices ? *upload.vertices : kNoVertices;
+  const std::vector<uint32_t>& indices = upload.indices ? *upload.indices : kNoIndices;
   GpuMesh mesh;
   mesh.alive = true;
   mesh.joint_count = upload.joint_count;
-  mesh.vertex_count = static_cast<int>(upload.vertices.size());
+  mesh.vertex_count = static_cast<int>(vertices.size());
   std::vector<uint32_t> edges;
-  edges.reserve(upload.indices.size() * 2);
+  edges.reserve(indices.size() * 2);
   for (const auto& part : upload.parts) {
     GpuPart gpu;
     gpu.first_index = part.first_index;
     gpu.index_count = part.index_count;
     gpu.first_edge = static_cast<uint32_t>(edges.size());
     for (uint32_t t = part.first_index; t + 2 < part.first_index + part.index_count + 0u; t += 3) {
-      const uint32_t a = upload.indices[t], b = upload.indices[t + 1], c = upload.indices[t + 2];
+      const uint32_t a = indices[t], b = indices[t + 1], c = indices[t + 2];
       edges.insert(edges.end(), {a, b, b, c, c, a});
     }
     gpu.edge_count = static_cast<uint32_t>(edges.size()) - gpu.first_edge;
@@ -185,45 +191,45 @@ MeshHandle SkinnedMeshRenderer::CreateMesh(const SkinnedMeshUpload& upload) {
   glBindVertexArray(mesh.vao);
   glGenBuffers(1, &mesh.vertex_buffer);
   glBindBuffer(GL_ARRAY_BUFFER, mesh.vertex_buffer);
-  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(upload.vertices.size() * sizeof(SkinnedVertex)),
-               upload.vertices.data(), GL_STATIC_DRAW);
-  const GLsizei stride = sizeof(SkinnedVertex);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(vertices.size() * sizeof(anim::GpuVertex)),
+               vertices.data(), GL_STATIC_DRAW);
+  const GLsizei stride = sizeof(anim::GpuVertex);
   auto offset = [](size_t bytes) { return reinterpret_cast<void*>(bytes); };
   glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, offset(offsetof(SkinnedVertex, position)));
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, offset(offsetof(anim::GpuVertex, position)));
   glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, offset(offsetof(SkinnedVertex, normal)));
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, offset(offsetof(anim::GpuVertex, normal)));
   glEnableVertexAttribArray(2);
-  glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, offset(offsetof(SkinnedVertex, uv)));
+  glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, offset(offsetof(anim::GpuVertex, uv)));
   glEnableVertexAttribArray(3);
-  glVertexAttribIPointer(3, 4, GL_UNSIGNED_SHORT, stride, offset(offsetof(SkinnedVertex, joints)));
+  glVertexAttribIPointer(3, 4, GL_UNSIGNED_SHORT, stride, offset(offsetof(anim::GpuVertex, joints)));
   glEnableVertexAttribArray(4);
-  glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride, offset(offsetof(SkinnedVertex, weights)));
+  glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride, offset(offsetof(anim::GpuVertex, weights)));
   glGenBuffers(1, &mesh.index_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.index_buffer);
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(upload.indices.size() * 4),
-               upload.indices.data(), GL_STATIC_DRAW);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * 4),
+               indices.data(), GL_STATIC_DRAW);
   glBindVertexArray(0);
   glGenBuffers(1, &mesh.edge_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.edge_buffer);
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(edges.size() * 4), edges.data(),
                GL_STATIC_DRAW);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
-  mesh.bytes = upload.vertices.size() * sizeof(SkinnedVertex) + upload.indices.size() * 4 +
+  mesh.bytes = vertices.size() * sizeof(anim::GpuVertex) + indices.size() * 4 +
                edges.size() * 4;
   for (size_t i = 0; i < impl_->meshes.size(); ++i) {
     if (!impl_->meshes[i].alive) {
       impl_->meshes[i] = std::move(mesh);
-      return static_cast<MeshHandle>(i);
+      return MeshHandle{static_cast<uint32_t>(i + 1)};
     }
   }
   impl_->meshes.push_back(std::move(mesh));
-  return static_cast<MeshHandle>(impl_->meshes.size() - 1);
+  return MeshHandle{static_cast<uint32_t>(impl_->meshes.size())};
 }
 
 void SkinnedMeshRenderer::DestroyMesh(MeshHandle handle) {
-  if (handle < 0 || handle >= static_cast<int>(impl_->meshes.size())) return;
-  GpuMesh& mesh = impl_->meshes[static_cast<size_t>(handle)];
+  if (!handle.valid() || handle.id > impl_->meshes.size()) return;
+  GpuMesh& mesh = impl_->meshes[handle.id - 1];
   if (!mesh.alive) return;
   glDeleteVertexArrays(1, &mesh.vao);
   glDeleteBuffers(1, &mesh.vertex_buffer);
@@ -248,29 +254,29 @@ TextureHandle SkinnedMeshRenderer::CreateTexture(int width, int height, const ui
   for (size_t i = 0; i < impl_->textures.size(); ++i) {
     if (!impl_->textures[i].alive) {
       impl_->textures[i] = texture;
-      return static_cast<TextureHandle>(i);
+      return TextureHandle{static_cast<uint32_t>(i + 1)};
     }
   }
   impl_->textures.push_back(texture);
-  return static_cast<TextureHandle>(impl_->textures.size() - 1);
+  return TextureHandle{static_cast<uint32_t>(impl_->textures.size())};
 }
 
 void SkinnedMeshRenderer::DestroyTexture(TextureHandle handle) {
-  if (handle < 0 || handle >= static_cast<int>(impl_->textures.size())) return;
-  GpuTexture& texture = impl_->textures[static_cast<size_t>(handle)];
+  if (!handle.valid() || handle.id > impl_->textures.size()) return;
+  GpuTexture& texture = impl_->textures[handle.id - 1];
   if (!texture.alive) return;
   glDeleteTextures(1, &texture.id);
   texture = GpuTexture();
   for (GpuMesh& mesh : impl_->meshes) {
     for (GpuPart& part : mesh.parts) {
-      if (part.texture == handle) part.texture = -1;
+      if (part.texture == handle) part.texture = TextureHandle{};
     }
   }
 }
 
 void SkinnedMeshRenderer::SetPartTexture(MeshHandle handle, int part, TextureHandle texture) {
-  if (handle < 0 || handle >= static_cast<int>(impl_->meshes.size())) return;
-  GpuMesh& mesh = impl_->meshes[static_cast<size_t>(handle)];
+  if (!handle.valid() || handle.id > impl_->meshes.size()) return;
+  GpuMesh& mesh = impl_->meshes[handle.id - 1];
   if (part < 0 || part >= static_cast<int>(mesh.parts.size())) return;
   mesh.parts[static_cast<size_t>(part)].texture = texture;
 }
@@ -291,8 +297,8 @@ void SkinnedMeshRenderer::BeginFrame() {
 
 void SkinnedMeshRenderer::Submit(MeshHandle handle, const glm::mat4* palette,
                                  const glm::vec4& tint) {
-  if (handle < 0 || handle >= static_cast<int>(impl_->meshes.size())) return;
-  GpuMesh& mesh = impl_->meshes[static_cast<size_t>(handle)];
+  if (!handle.valid() || handle.id > impl_->meshes.size()) return;
+  GpuMesh& mesh = impl_->meshes[handle.id - 1];
   if (!mesh.alive) return;
   // Instances are stored per mesh; Draw() lays them out contiguously in the palette texture.
   mesh.palette_offsets.push_back(static_cast<int>(impl_->palette.size()));
@@ -369,12 +375,11 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
     instances_drawn_ += instances;
     for (const GpuPart& part : mesh.parts) {
       if (options.solid) {
-        const bool textured = part.texture >= 0 &&
-                              part.texture < static_cast<int>(s.textures.size()) &&
-                              s.textures[static_cast<size_t>(part.texture)].alive;
+        const bool textured = part.texture.valid() && part.texture.id <= s.textures.size() &&
+                              s.textures[part.texture.id - 1].alive;
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D,
-                      textured ? s.textures[static_cast<size_t>(part.texture)].id : 0);
+                      textured ? s.textures[part.texture.id - 1].id : 0);
         glUniform1i(s.u_has_texture, textured ? 1 : 0);
         glUniform1i(s.u_wire, 0);
         glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(part.index_count),
@@ -399,8 +404,8 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
 bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::mat4* palette,
                                                   std::vector<glm::vec3>* positions) {
   Impl& s = *impl_;
-  if (handle < 0 || handle >= static_cast<int>(s.meshes.size())) return false;
-  GpuMesh& mesh = s.meshes[static_cast<size_t>(handle)];
+  if (!handle.valid() || handle.id > s.meshes.size()) return false;
+  GpuMesh& mesh = s.meshes[handle.id - 1];
   if (!mesh.alive || mesh.vertex_count == 0) return false;
   // This instance's palette alone, at the start of the palette texture.
   std::vector<glm::vec4> rows(static_cast<size_t>(kPaletteWidth) *

@@ -9,29 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "viewer/render_interface.h"
+
 namespace md5stage::render {
 
-struct SkinnedVertex {
-  glm::vec3 position;  // bind pose, model space
-  glm::vec3 normal;    // bind pose, model space
-  glm::vec2 uv;
-  uint16_t joints[4];
-  float weights[4];  // sum to 1
-};
-
-struct SkinnedMeshUpload {
-  struct Part {
-    uint32_t first_index = 0;
-    uint32_t index_count = 0;
-  };
-  std::vector<SkinnedVertex> vertices;
-  std::vector<uint32_t> indices;  // counter-clockwise front faces
-  std::vector<Part> parts;
-  int joint_count = 0;
-};
-
-using MeshHandle = int;     // -1: none
-using TextureHandle = int;  // -1: none (a neutral material colour is used)
+using viewer::MeshHandle;
+using viewer::TextureHandle;
 
 struct SkinnedDrawOptions {
   bool wireframe = false;
@@ -39,17 +22,17 @@ struct SkinnedDrawOptions {
   glm::vec3 light_direction{0.4f, 0.3f, 0.85f};  // towards the light, world space
 };
 
-class SkinnedMeshRenderer {
+class SkinnedMeshRenderer : public viewer::RenderBackend {
  public:
   SkinnedMeshRenderer();
-  ~SkinnedMeshRenderer();
+  ~SkinnedMeshRenderer() override;
   bool Init(std::string* error);
 
-  MeshHandle CreateMesh(const SkinnedMeshUpload& upload);
-  void DestroyMesh(MeshHandle mesh);
-  TextureHandle CreateTexture(int width, int height, const uint8_t* rgba);
-  void DestroyTexture(TextureHandle texture);
-  void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture);
+  MeshHandle CreateMesh(const viewer::MeshUpload& upload) override;
+  void DestroyMesh(MeshHandle mesh) override;
+  TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) override;
+  void DestroyTexture(TextureHandle texture) override;
+  void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override;
 
   // Per frame: Submit() once per visible instance with joint_count matrices (world × inverse
   // bind, the instance's root placement included), then Draw().
@@ -60,13 +43,13 @@ class SkinnedMeshRenderer {
   // Runs the same skinning shader for one instance with transform feedback and reads back the
   // skinned positions (one per vertex, upload order): how tests compare the GPU with the CPU.
   bool CaptureSkinnedPositions(MeshHandle mesh, const glm::mat4* palette,
-                               std::vector<glm::vec3>* positions);
+                               std::vector<glm::vec3>* positions) override;
 
   int draw_calls() const { return draw_calls_; }
   int instances_drawn() const { return instances_drawn_; }
   // GPU bytes of shared (per-model) data and of per-instance data in the last frame.
-  size_t shared_bytes() const;
-  size_t instance_bytes() const { return instance_bytes_; }
+  size_t shared_bytes() const override;
+  size_t instance_bytes() const override { return instance_bytes_; }
 
  private:
   struct Impl;

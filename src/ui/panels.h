@@ -2,7 +2,7 @@
 // instances, display toggles and keyboard help. They read a ViewerModel and fill ViewerRequests.
 #pragma once
 
-#include "ui/viewer_model.h"
+#include "viewer/viewer_model.h"
 
 namespace md5stage::ui {
 

@@ -3,22 +3,9 @@
 
 #include <string>
 
-namespace md5stage::ui {
+#include "viewer/viewer_model.h"
 
-struct FrameStats {
-  float fps = 0.0f;
-  float frame_ms = 0.0f;   // wall time between frames, smoothed
-  float update_ms = 0.0f;  // CPU time spent updating the scene
-  float render_ms = 0.0f;  // CPU time spent submitting draw calls
-  int draw_calls = 0;
-  int instances = 0;   // drawn (after culling)
-  int culled = 0;      // characters outside the view, not submitted
-  int characters = 0;
-  int framebuffer_width = 0;
-  int framebuffer_height = 0;
-  float device_pixel_ratio = 1.0f;
-  std::string gl_version;
-};
+namespace md5stage::ui {
 
 void DrawStatsPanel(const FrameStats& stats);
 

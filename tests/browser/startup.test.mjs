@@ -16,15 +16,17 @@ export const tests = [
         const t0 = m.call({ cmd: 'clock' }).scene_time;
         const steps = m.call({ cmd: 'updateSteps', count: 40, dt: 0.05 });
         const t1 = m.call({ cmd: 'clock' }).scene_time;
-        const clamped = m.call({ cmd: 'updateSteps', count: 1e9, dt: 0 });
-        return { steps, advanced: t1 - t0, clamped: clamped.update_ms.length };
+        const tooMany = m.call({ cmd: 'updateSteps', count: 1e9, dt: 0 });
+        return { steps, advanced: t1 - t0, tooMany };
       });
       assert.equal(result.steps.ok, true);
       assert.equal(result.steps.update_ms.length, 40);
       assert.ok(result.steps.update_ms.every((ms) => ms >= 0 && ms < 1000), JSON.stringify(result.steps.update_ms));
       // 40 x 0.05 s: no frame runs between the two clock reads (one task).
       assert.ok(Math.abs(result.advanced - 2.0) < 1e-6, `the clock moved ${result.advanced} s`);
-      assert.equal(result.clamped, 1000);
+      // Out of range is an error that names the field, not a silent clamp.
+      assert.equal(result.tooMany.ok, false);
+      assert.equal(result.tooMany.error, 'updateSteps.count: expected an integer in [1, 1000], found 1000000000');
       await page.context().close();
     },
   },

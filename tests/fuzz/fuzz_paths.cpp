@@ -200,7 +200,7 @@ void FuzzFollower(FuzzedDataProvider& in) {
         bool route_moderate = true;
         Result<Route> built = Route::Build(ConsumeSegments(in, &route_moderate), false);
         if (built.ok()) route = std::make_shared<const Route>(std::move(built).value());
-        const RouteMode mode = static_cast<RouteMode>(in.ConsumeIntegralInRange<int>(0, 2));
+        const PlayMode mode = static_cast<PlayMode>(in.ConsumeIntegralInRange<int>(0, 2));
         if (follower.FollowRoute(time, route, mode).ok()) {
           moderate = moderate && route_moderate && built.ok();
         }

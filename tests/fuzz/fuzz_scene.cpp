@@ -54,10 +54,9 @@ void Exercise(const Scene& scene) {
     Follower follower(Pose2{instance.position, instance.heading_degrees * kDegrees},
                       instance.turn_radius, instance.speed, 0.0);
     if (instance.route >= 0) {
-      const RouteMode mode = instance.route_mode == PlayMode::kOnce       ? RouteMode::kOnce
-                             : instance.route_mode == PlayMode::kPingPong ? RouteMode::kPingPong
-                                                                          : RouteMode::kLoop;
-      FUZZ_CHECK(follower.FollowRoute(instance.start_delay, routes[instance.route], mode).ok());
+      const Status followed =
+          follower.FollowRoute(instance.start_delay, routes[instance.route], instance.route_mode);
+      FUZZ_CHECK(followed.ok());
     } else if (instance.target) {
       const glm::dvec2 point = instance.target->position;
       const Status status =

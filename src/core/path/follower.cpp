@@ -40,7 +40,7 @@ void Follower::StartPlan(double time) {
   anchor_time_ = time;
   anchor_distance_ = 0.0;
   route_.reset();
-  mode_ = RouteMode::kOnce;
+  mode_ = PlayMode::kOnce;
   loop_back_ = TurnPath();
   turn_at_end_ = TurnPath();
   turn_at_start_ = TurnPath();
@@ -70,7 +70,7 @@ Status Follower::GoToPose(double time, const Pose2& target) {
   return {};
 }
 
-Status Follower::FollowRoute(double time, std::shared_ptr<const Route> route, RouteMode mode) {
+Status Follower::FollowRoute(double time, std::shared_ptr<const Route> route, PlayMode mode) {
   if (!std::isfinite(time)) return MakeError("", 0, 0, "FollowRoute: time must be finite");
   if (route == nullptr || route->segments().empty()) {
     return MakeError("", 0, 0, "FollowRoute: no route");
@@ -84,12 +84,12 @@ Status Follower::FollowRoute(double time, std::shared_ptr<const Route> route, Ro
   approach_ = approach;
   route_ = std::move(route);
   mode_ = mode;
-  if (mode == RouteMode::kLoop) {
+  if (mode == PlayMode::kLoop) {
     // A route that ends where it starts repeats directly (a heading mismatch there is a kink of
     // the route, like any other); an open one drives back to its start.
     loop_back_ = SamePlace(end.position, start.position) ? RestAt(end)
                                                          : DubinsPath(end, start, turning_radius_);
-  } else if (mode == RouteMode::kPingPong) {
+  } else if (mode == PlayMode::kPingPong) {
     turn_at_end_ = DubinsPath(end, Reversed(end), turning_radius_);
     turn_at_start_ = DubinsPath(Reversed(start), start, turning_radius_);
   }
@@ -128,7 +128,7 @@ double Follower::DistanceAt(double time) const {
 
 double Follower::PlanLength() const {
   if (route_ == nullptr) return approach_.length;
-  if (mode_ != RouteMode::kOnce) return std::numeric_limits<double>::infinity();
+  if (mode_ != PlayMode::kOnce) return std::numeric_limits<double>::infinity();
   return approach_.length + route_->length();
 }
 
@@ -140,16 +140,16 @@ bool Follower::ArrivedAt(double time) const {
 Pose2 Follower::SampleRoute(double distance) const {
   const double length = route_->length();
   switch (mode_) {
-    case RouteMode::kOnce:
+    case PlayMode::kOnce:
       return route_->Sample(std::min(distance, length));
-    case RouteMode::kLoop: {
+    case PlayMode::kLoop: {
       const double period = length + loop_back_.length;
       if (!(period > 0.0)) return route_->Sample(0.0);
       distance = std::fmod(distance, period);
       if (distance < length) return route_->Sample(distance);
       return SampleTurnPath(loop_back_, distance - length);
     }
-    case RouteMode::kPingPong: {
+    case PlayMode::kPingPong: {
       const double period = 2.0 * length + turn_at_end_.length + turn_at_start_.length;
       if (!(period > 0.0)) return route_->Sample(0.0);
       distance = std::fmod(distance, period);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "core/common/play_mode.h"
 #include "core/common/result.h"
 #include "core/path/pose.h"
 #include "core/path/route.h"
@@ -12,9 +13,7 @@
 
 namespace md5stage {
 
-// What a unit does at the end of a route: stop there, drive back to the start and go again, or
-// turn round and travel the route backwards (then forwards, and so on).
-enum class RouteMode { kOnce, kLoop, kPingPong };
+// TODO(viewer): remove once src/viewer uses PlayMode
 
 // A plan is fixed when a target is given: a turn path from the unit's pose at that moment (so
 // position and heading never jump), then for a route the route itself, joined end to start by
@@ -28,7 +27,9 @@ class Follower {
   // Targets. Each starts a new plan at `time` from PoseAt(time). On error the plan is unchanged.
   Status GoToPoint(double time, glm::dvec2 point);    // arc + line, no final heading
   Status GoToPose(double time, const Pose2& target);  // shortest Dubins path
-  Status FollowRoute(double time, std::shared_ptr<const Route> route, RouteMode mode);
+  // At the route's end a unit stops there (kOnce), drives back to the start and goes again (kLoop),
+  // or turns round and travels the route backwards, then forwards, and so on (kPingPong).
+  Status FollowRoute(double time, std::shared_ptr<const Route> route, PlayMode mode);
   void Stop(double time);  // rest where the unit is at `time`
 
   // Speed changes keep the distance already travelled (no jump). The turning radius applies
@@ -48,7 +49,7 @@ class Follower {
   // The plan's first turn path (to the point, the pose, or the route's start): for drawing.
   const TurnPath& approach() const { return approach_; }
   const Route* route() const { return route_.get(); }
-  RouteMode route_mode() const { return mode_; }
+  PlayMode route_mode() const { return mode_; }
   // The turn paths joining a repeating route's ends (empty paths when unused): kLoop drives from
   // the end back to the start; kPingPong turns round at the end, then at the start.
   const TurnPath& loop_back() const { return loop_back_; }
@@ -68,7 +69,7 @@ class Follower {
   double anchor_distance_ = 0.0;
   TurnPath approach_;
   std::shared_ptr<const Route> route_;
-  RouteMode mode_ = RouteMode::kOnce;
+  PlayMode mode_ = PlayMode::kOnce;
   TurnPath loop_back_;    // kLoop: route end → route start (empty when the route is closed)
   TurnPath turn_at_end_;  // kPingPong: turn round at the end, then at the start
   TurnPath turn_at_start_;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/common/play_mode.h"
 #include "core/path/route.h"
 
 namespace md5stage {
@@ -30,8 +31,6 @@ constexpr std::size_t kMaxSceneSourceLength = 2048;  // mesh/anim paths and URLs
 constexpr double kMaxSceneCoordinate = 1e6;          // |x|, |y|, |z|, |angle in degrees|
 // Not just > 0: a share link keeps 6 decimals, and a smaller distance would arrive as 0.
 constexpr double kMinSceneCameraDistance = 1e-3;
-
-enum class PlayMode { kLoop, kOnce, kPingPong };
 
 struct SceneModel {
   std::string name;
@@ -87,7 +86,8 @@ struct SceneCamera {
   double distance = 300.0;
 };
 
-struct SceneDisplay {
+// What the viewer draws besides the models: one type for scenes, the UI panels and embeds.
+struct DisplayToggles {
   bool grid = true;
   bool skeleton = false;
   bool joint_names = false;
@@ -103,7 +103,7 @@ struct Scene {
   std::vector<SceneRoute> routes;
   std::vector<SceneInstance> instances;
   SceneCamera camera;
-  SceneDisplay display;
+  DisplayToggles display;
   double time = 0.0;
   bool playing = true;
 };

@@ -20,18 +20,6 @@ constexpr double kMaxPitch = 90.0;
 constexpr int kMaxPackedDecimals = 6;
 constexpr double kDefaultPackedScale = 1e6;
 
-const char* PlayModeName(PlayMode mode) {
-  switch (mode) {
-    case PlayMode::kLoop:
-      return "loop";
-    case PlayMode::kOnce:
-      return "once";
-    case PlayMode::kPingPong:
-      return "pingpong";
-  }
-  return "loop";
-}
-
 std::string Field(const std::string& path, const char* key) {
   return path.empty() ? std::string(key) : path + "." + key;
 }
@@ -192,12 +180,7 @@ class SceneReader {
                      PlayMode& out) {
     const JsonValue* value = object.Find(key);
     if (value == nullptr) return true;
-    for (PlayMode mode : {PlayMode::kLoop, PlayMode::kOnce, PlayMode::kPingPong}) {
-      if (value->is_string() && value->as_string() == PlayModeName(mode)) {
-        out = mode;
-        return true;
-      }
-    }
+    if (value->is_string() && ParsePlayMode(value->as_string(), &out)) return true;
     return Fail(value, &object, Field(path, key), "\"loop\", \"once\" or \"pingpong\"");
   }
 
@@ -571,7 +554,7 @@ class SceneReader {
                   out.distance);
   }
 
-  bool ReadDisplay(const JsonValue& display, const JsonValue& root, SceneDisplay& out) {
+  bool ReadDisplay(const JsonValue& display, const JsonValue& root, DisplayToggles& out) {
     return Object(&display, &root, "display") && Bool(display, "display", "grid", out.grid) &&
            Bool(display, "display", "skeleton", out.skeleton) &&
            Bool(display, "display", "joint_names", out.joint_names) &&
@@ -622,17 +605,17 @@ class SceneWriter {
       camera.Set("distance", Number(scene.camera.distance));
     }
     if (!camera.as_object().empty()) root.Set("camera", std::move(camera));
-    const SceneDisplay defaults;
+    const DisplayToggles defaults;
     JsonValue display = JsonValue::MakeObject();
-    const std::pair<const char*, bool SceneDisplay::*> flags[] = {
-        {"grid", &SceneDisplay::grid},
-        {"skeleton", &SceneDisplay::skeleton},
-        {"joint_names", &SceneDisplay::joint_names},
-        {"bounds", &SceneDisplay::bounds},
-        {"wireframe", &SceneDisplay::wireframe},
-        {"normals", &SceneDisplay::normals},
-        {"routes", &SceneDisplay::routes},
-        {"turn_circles", &SceneDisplay::turn_circles}};
+    const std::pair<const char*, bool DisplayToggles::*> flags[] = {
+        {"grid", &DisplayToggles::grid},
+        {"skeleton", &DisplayToggles::skeleton},
+        {"joint_names", &DisplayToggles::joint_names},
+        {"bounds", &DisplayToggles::bounds},
+        {"wireframe", &DisplayToggles::wireframe},
+        {"normals", &DisplayToggles::normals},
+        {"routes", &DisplayToggles::routes},
+        {"turn_circles", &DisplayToggles::turn_circles}};
     for (const auto& flag : flags) {
       if (Keep(scene.display.*flag.second != defaults.*flag.second)) {
         display.Set(flag.first, scene.display.*flag.second);

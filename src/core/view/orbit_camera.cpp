@@ -58,11 +58,14 @@ void OrbitCamera::Pan(float dx_pixels, float dy_pixels, float viewport_height) {
   target += (-dx_pixels * right + dy_pixels * up) * world_per_pixel;
 }
 
-void OrbitCamera::Frame(const glm::vec3& box_min, const glm::vec3& box_max) {
+void OrbitCamera::Frame(const glm::vec3& box_min, const glm::vec3& box_max, float aspect) {
   target = 0.5f * (box_min + box_max);
   const float radius = std::max(0.5f * glm::length(box_max - box_min), 1.0f);
-  distance = std::clamp(1.2f * radius / std::sin(glm::radians(fov_y_degrees) * 0.5f),
-                        kMinDistance, kMaxDistance);
+  // The box's bounding sphere inside the narrower of the two fields of view, 10% to spare.
+  const float half_y = glm::radians(fov_y_degrees) * 0.5f;
+  const float half_x = std::atan(std::tan(half_y) * std::max(aspect, 1e-3f));
+  const float half = std::min(half_x, half_y);
+  distance = std::clamp(1.1f * radius / std::sin(half), kMinDistance, kMaxDistance);
 }
 
 Ray OrbitCamera::ScreenRay(float px, float py, float viewport_width, float viewport_height) const {

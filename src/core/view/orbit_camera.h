@@ -37,8 +37,9 @@ struct OrbitCamera {
   void Zoom(float wheel_steps);  // positive steps move closer
   void Pan(float dx_pixels, float dy_pixels, float viewport_height);
 
-  // Places target and distance so a box fits the view with a margin.
-  void Frame(const glm::vec3& box_min, const glm::vec3& box_max);
+  // Places target and distance so a box fits the view with a margin, in both directions of a
+  // viewport of this aspect ratio (width / height).
+  void Frame(const glm::vec3& box_min, const glm::vec3& box_max, float aspect = 16.0f / 9.0f);
 
   // The ray from the eye through a pixel; (0, 0) is the top-left corner.
   Ray ScreenRay(float px, float py, float viewport_width, float viewport_height) const;

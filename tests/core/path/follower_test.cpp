@@ -125,7 +125,7 @@ TEST(Follower, RouteOnceApproachesThenFollowsAndStopsAtTheEnd) {
   const auto route = SmoothOpenRoute();
   // Already at the start with the start heading: no approach.
   Follower on_start({{0, 0}, 0.0}, 10.0, 20.0);
-  ASSERT_TRUE(on_start.FollowRoute(0.0, route, RouteMode::kOnce).ok());
+  ASSERT_TRUE(on_start.FollowRoute(0.0, route, PlayMode::kOnce).ok());
   EXPECT_NEAR(on_start.approach().length, 0.0, 1e-9);
   for (double t : {1.0, 7.0, 12.5}) {
     const Pose2 a = on_start.PoseAt(t);
@@ -139,7 +139,7 @@ TEST(Follower, RouteOnceApproachesThenFollowsAndStopsAtTheEnd) {
               1e-9);
   // From elsewhere: a Dubins approach to the start pose first, then the route.
   Follower away({{-50, 40}, kPi}, 10.0, 20.0);
-  ASSERT_TRUE(away.FollowRoute(0.0, route, RouteMode::kOnce).ok());
+  ASSERT_TRUE(away.FollowRoute(0.0, route, PlayMode::kOnce).ok());
   const double approach_time = away.approach().length / 20.0;
   EXPECT_GT(approach_time, 0.0);
   EXPECT_NEAR(glm::length(away.PoseAt(approach_time).position), 0.0, 1e-9);
@@ -157,7 +157,7 @@ TEST(Follower, LoopOnAClosedRouteRepeatsWithItsLength) {
                                  RouteSegment::Bezier({0, -r}, {k, -r}, {r, -k}, {r, 0})},
                                 true);
   Follower follower({{r, 0}, kPi / 2}, 10.0, 25.0);
-  ASSERT_TRUE(follower.FollowRoute(0.0, circle, RouteMode::kLoop).ok());
+  ASSERT_TRUE(follower.FollowRoute(0.0, circle, PlayMode::kLoop).ok());
   EXPECT_TRUE(std::isinf(follower.PlanLength()));
   const double period = circle->length() / 25.0;
   for (double t : {0.3, 2.0, 5.5}) {
@@ -173,7 +173,7 @@ TEST(Follower, LoopOnAClosedRouteRepeatsWithItsLength) {
 TEST(Follower, LoopOnAnOpenRouteDrivesBackToTheStart) {
   const auto route = SmoothOpenRoute();
   Follower follower({{0, 0}, 0.0}, 15.0, 30.0);
-  ASSERT_TRUE(follower.FollowRoute(0.0, route, RouteMode::kLoop).ok());
+  ASSERT_TRUE(follower.FollowRoute(0.0, route, PlayMode::kLoop).ok());
   const double route_time = route->length() / 30.0;
   ExpectNoJumps(follower, 0.0, 3 * route_time + 20.0, 15.0, 40000);
   // Some time after the route's end the unit is off the route, coming back.
@@ -185,7 +185,7 @@ TEST(Follower, PingPongTurnsRoundAndTravelsTheRouteBackwards) {
   const auto route = SmoothOpenRoute();
   const double speed = 10.0;
   Follower follower({{0, 0}, 0.0}, 12.0, speed);
-  ASSERT_TRUE(follower.FollowRoute(0.0, route, RouteMode::kPingPong).ok());
+  ASSERT_TRUE(follower.FollowRoute(0.0, route, PlayMode::kPingPong).ok());
   const double length = route->length();
   ExpectNoJumps(follower, 0.0, 2.5 * (2 * length) / speed, 12.0, 40000);
   // Find the turn at the end: the unit passes the route's end at length/speed, then comes back
@@ -210,7 +210,7 @@ TEST(Follower, FollowsARouteReadFromJson) {
   ASSERT_TRUE(read.ok()) << read.error().ToString();
   const auto route = std::make_shared<const Route>(std::move(read).value());
   Follower follower({{0, 0}, 0.0}, 10.0, 8.0);
-  ASSERT_TRUE(follower.FollowRoute(0.0, route, RouteMode::kLoop).ok());
+  ASSERT_TRUE(follower.FollowRoute(0.0, route, PlayMode::kLoop).ok());
   EXPECT_GT(follower.loop_back().length, 0.0);  // open route: drives back to its start
   EXPECT_EQ(follower.turn_at_end().segment_count, 0);
   EXPECT_NEAR(follower.PoseAt(2.5).position.x, 20.0, 1e-9);
@@ -243,7 +243,7 @@ TEST(Follower, InvalidRequestsFailAndKeepThePlan) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_FALSE(follower.GoToPoint(1.0, {nan, 0}).ok());
   EXPECT_FALSE(follower.GoToPose(1.0, {{0, 0}, nan}).ok());
-  EXPECT_FALSE(follower.FollowRoute(1.0, nullptr, RouteMode::kLoop).ok());
+  EXPECT_FALSE(follower.FollowRoute(1.0, nullptr, PlayMode::kLoop).ok());
   EXPECT_FALSE(follower.SetSpeed(1.0, -1.0).ok());
   EXPECT_FALSE(follower.SetTurningRadius(nan).ok());
   EXPECT_NEAR(follower.PoseAt(5.0).position.x, 50.0, 1e-9);

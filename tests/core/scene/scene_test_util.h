@@ -171,7 +171,7 @@ inline Scene FullScene() {
   standing.target = SceneTarget{{-3.0, 4.0}, std::nullopt};
   scene.instances.push_back(standing);
   scene.camera = SceneCamera{{1.0, 2.0, 40.0}, -135.0, 35.5, 420.0};
-  scene.display = SceneDisplay{false, true, true, true, true, true, false, false};
+  scene.display = DisplayToggles{false, true, true, true, true, true, false, false};
   scene.time = 12.75;
   scene.playing = false;
   return scene;

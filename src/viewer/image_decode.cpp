@@ -1,4 +1,4 @@
-#include "app/image_decode.h"
+#include "viewer/image_decode.h"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_NO_STDIO
@@ -13,7 +13,7 @@
 
 #include <cstring>
 
-namespace md5stage::app {
+namespace md5stage::viewer {
 
 Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view bytes) {
   if (bytes.empty()) return MakeError(file_name, 0, 0, "empty image file");
@@ -42,4 +42,4 @@ Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view 
   return image;
 }
 
-}  // namespace md5stage::app
+}  // namespace md5stage::viewer

@@ -13,9 +13,9 @@
 #include "core/anim/animation_bounds.h"
 #include "core/anim/model.h"
 #include "core/anim/resource_cache.h"
-#include "render/skinned_mesh_renderer.h"
+#include "viewer/render_interface.h"
 
-namespace md5stage::app {
+namespace md5stage::viewer {
 
 struct InputFile {
   std::string name;   // base name or relative path, as dropped or fetched
@@ -37,8 +37,8 @@ struct LoadedModel {
   std::vector<anim::Bounds3> bounds_kept;
   std::vector<anim::Bounds3> bounds_stripped;
   std::vector<std::string> warnings;
-  render::MeshHandle gpu_mesh = -1;
-  std::vector<render::TextureHandle> textures;  // per mesh part
+  MeshHandle gpu_mesh;
+  std::vector<TextureHandle> textures;  // per mesh part; none when no image matched
   glm::vec3 bind_min{0.0f};
   glm::vec3 bind_max{0.0f};
   std::size_t cpu_bytes = 0;
@@ -58,7 +58,7 @@ struct LoadReport {
 
 class ModelLibrary {
  public:
-  explicit ModelLibrary(render::SkinnedMeshRenderer* renderer) : renderer_(renderer) {}
+  explicit ModelLibrary(RenderBackend* renderer) : renderer_(renderer) {}
 
   LoadReport LoadFiles(std::vector<InputFile> files);
   void RemoveModel(int index);  // the caller removes instances first
@@ -73,7 +73,7 @@ class ModelLibrary {
   void MatchTextures(LoadedModel& model, const std::vector<const InputFile*>& images,
                      LoadReport& report);
 
-  render::SkinnedMeshRenderer* renderer_;
+  RenderBackend* renderer_;
   anim::ResourceCache cache_;
   std::vector<LoadedModel> models_;
 };
@@ -82,4 +82,4 @@ class ModelLibrary {
 std::string FileExtension(const std::string& name);
 std::string FileStem(const std::string& name);
 
-}  // namespace md5stage::app
+}  // namespace md5stage::viewer

@@ -1,12 +1,12 @@
-#include "app/model_library.h"
+#include "viewer/model_library.h"
 
 #include <algorithm>
 #include <cctype>
 
-#include "app/image_decode.h"
+#include "viewer/image_decode.h"
 #include "core/anim/binding.h"
 
-namespace md5stage::app {
+namespace md5stage::viewer {
 namespace {
 
 std::string Lower(std::string text) {
@@ -94,7 +94,7 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
     for (size_t i = 0; i < models_.size(); ++i) {
       if (std::find(targets.begin(), targets.end(), static_cast<int>(i)) != targets.end()) continue;
       const LoadedModel& model = models_[i];
-      if (std::find(model.textures.begin(), model.textures.end(), -1) != model.textures.end()) {
+      if (std::find(model.textures.begin(), model.textures.end(), TextureHandle{}) != model.textures.end()) {
         targets.push_back(static_cast<int>(i));
       }
     }
@@ -119,18 +119,15 @@ int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const Input
     loaded.warnings.push_back(file.name + ": " + std::to_string(gpu.vertices_over_four) +
                               " vertices have more than 4 weights; the GPU keeps the 4 largest");
   }
-  render::SkinnedMeshUpload upload;
+  MeshUpload upload;
   upload.joint_count = model->skeleton().joint_count();
-  upload.indices = gpu.indices;
-  upload.vertices.resize(gpu.vertices.size());
-  static_assert(sizeof(render::SkinnedVertex) == sizeof(anim::GpuVertex), "vertex layouts differ");
-  std::copy_n(reinterpret_cast<const render::SkinnedVertex*>(gpu.vertices.data()),
-              gpu.vertices.size(), upload.vertices.data());
+  upload.vertices = &gpu.vertices;
+  upload.indices = &gpu.indices;
   for (const anim::GpuSubmesh& submesh : gpu.submeshes) {
     upload.parts.push_back({submesh.first_index, submesh.index_count});
   }
   loaded.gpu_mesh = renderer_->CreateMesh(upload);
-  loaded.textures.assign(gpu.submeshes.size(), -1);
+  loaded.textures.assign(gpu.submeshes.size(), TextureHandle{});
   loaded.texture_files.assign(gpu.submeshes.size(), "");
   if (!gpu.vertices.empty()) {
     loaded.bind_min = loaded.bind_max = gpu.vertices[0].position;
@@ -197,9 +194,9 @@ bool ModelLibrary::BindAnimation(std::shared_ptr<const anim::Animation> animatio
 void ModelLibrary::MatchTextures(LoadedModel& model, const std::vector<const InputFile*>& images,
                                  LoadReport& report) {
   const anim::GpuSkinData& gpu = model.model->gpu();
-  std::vector<std::pair<const InputFile*, render::TextureHandle>> uploaded;  // one per image
+  std::vector<std::pair<const InputFile*, TextureHandle>> uploaded;  // one per image
   for (size_t part = 0; part < gpu.submeshes.size(); ++part) {
-    if (model.textures[part] >= 0) continue;
+    if (model.textures[part].valid()) continue;
     // models/x/body -> "body"; Windows paths and extensions in shader names are common.
     const std::string shader = Lower(FileStem(gpu.submeshes[part].shader));
     const InputFile* match = nullptr;
@@ -250,11 +247,15 @@ void ModelLibrary::RemoveModel(int index) {
   if (index < 0 || index >= static_cast<int>(models_.size())) return;
   LoadedModel& model = models_[static_cast<size_t>(index)];
   renderer_->DestroyMesh(model.gpu_mesh);
-  for (render::TextureHandle texture : model.textures) {
-    // A texture may serve several parts of one model.
-    if (texture >= 0) renderer_->DestroyTexture(texture);
+  // A texture may serve several parts of one model: each is destroyed once.
+  std::vector<TextureHandle> destroyed;
+  for (TextureHandle texture : model.textures) {
+    if (!texture.valid()) continue;
+    if (std::find(destroyed.begin(), destroyed.end(), texture) != destroyed.end()) continue;
+    renderer_->DestroyTexture(texture);
+    destroyed.push_back(texture);
   }
   models_.erase(models_.begin() + index);
 }
 
-}  // namespace md5stage::app
+}  // namespace md5stage::viewer

@@ -1,34 +1,20 @@
-// A character instance in the viewer: which shared model it shows, its playback clock (with
-// crossfades), its placement on the ground, its own pose buffers and the props attached to it.
+// A character instance in the viewer: which shared model it shows, its playback clock (the core's
+// PlaybackClock, with crossfades), its placement on the ground, its own pose buffers and the props attached to it.
 #pragma once
 
 #include <glm/glm.hpp>
 #include <string>
 #include <vector>
 
-#include "app/model_library.h"
+#include "viewer/model_library.h"
 #include "core/anim/jobs.h"
+#include "core/anim/playback_clock.h"
 #include "core/anim/pose.h"
 #include "core/anim/transform_node.h"
 #include "core/path/follower.h"
-#include "ui/viewer_model.h"
+#include "viewer/viewer_model.h"
 
-namespace md5stage::app {
-
-struct Playback {
-  int animation = -1;  // index into LoadedModel::animations; -1 = bind pose
-  double time = 0.0;
-  float rate = 1.0f;
-  ui::PlayMode mode = ui::PlayMode::kLoop;
-  bool playing = true;
-  int direction = 1;  // ping-pong: +1 forward, -1 backward
-  float crossfade_seconds = 0.25f;
-  // The animation being faded out, and how far the fade has gone.
-  int fade_from = -1;
-  double fade_from_time = 0.0;
-  float fade_elapsed = 0.0f;
-  float fade_duration = 0.0f;
-};
+namespace md5stage::viewer {
 
 struct Attachment {
   int model = -1;  // the attached model (its own shared data)
@@ -47,7 +33,7 @@ struct Locomotion {
   double speed = 50.0;
   double turn_radius = 0.0;
   int route = -1;
-  RouteMode route_mode = RouteMode::kLoop;
+  PlayMode route_mode = PlayMode::kLoop;
   double start_delay = 0.0;
   bool has_target = false;
   glm::dvec2 target{0.0, 0.0};
@@ -62,7 +48,7 @@ struct Locomotion {
 struct Character {
   int model = -1;
   std::string label;
-  Playback playback;
+  anim::PlaybackClock playback;  // which clip, where, how it repeats, the crossfade
   anim::RootMotion root_motion = anim::RootMotion::kKeep;
   glm::vec2 position{0.0f};
   float heading = 0.0f;  // radians, counter-clockwise from +x
@@ -74,15 +60,12 @@ struct Character {
   glm::mat4 RootMatrix() const;
 };
 
-// Wraps or clamps a time into [0, duration] for a play mode; flips the ping-pong direction and
-// stops playback at the end of a "once" clip.
-void AdvancePlayback(Playback& playback, float duration, double dt);
-
-// Switches animation, fading from the current one over playback.crossfade_seconds.
-void SwitchAnimation(Playback& playback, int animation);
+// Places a local pose (pose.locals) under a root transform: joint model matrices and the GPU
+// palette (model x inverse bind).
+void SkinPose(const anim::Model& model, const glm::mat4& root, anim::Pose& pose);
 
 // Samples, blends, places and skins the character and its attachments (pose.models are world
 // matrices, pose.palette is ready for the GPU). No allocation once the pose buffers are sized.
 void PoseCharacter(Character& character, const std::vector<LoadedModel>& models);
 
-}  // namespace md5stage::app
+}  // namespace md5stage::viewer

@@ -1,5 +1,5 @@
-// What the ImGui panels show and what they ask for: plain data that src/app fills each frame and
-// applies afterwards, so the UI knows nothing of GL or of the app's internals.
+// What the ImGui panels show and what they ask for: plain data that the viewer fills each frame
+// and applies afterwards, so the UI knows nothing of GL or of the viewer's internals.
 #pragma once
 
 #include <cstddef>
@@ -9,22 +9,28 @@
 #include <string>
 #include <vector>
 
-#include "ui/stats_panel.h"
+#include "core/scene/scene.h"
 
 namespace md5stage::ui {
 
-struct DisplayToggles {
-  bool grid = true;
-  bool skeleton = false;
-  bool joint_names = false;
-  bool bounds = false;
-  bool wireframe = false;
-  bool normals = false;
-  bool routes = true;
-  bool turn_circles = true;
-};
+// One type per concept, shared with scenes and embeds.
+using md5stage::DisplayToggles;
+using md5stage::PlayMode;
 
-enum class PlayMode { kLoop = 0, kOnce = 1, kPingPong = 2 };
+struct FrameStats {
+  float fps = 0.0f;
+  float frame_ms = 0.0f;   // wall time between frames, smoothed
+  float update_ms = 0.0f;  // CPU time spent updating the scene
+  float render_ms = 0.0f;  // CPU time spent submitting draw calls
+  int draw_calls = 0;
+  int instances = 0;  // drawn (after culling)
+  int culled = 0;     // characters outside the view, not submitted
+  int characters = 0;
+  int framebuffer_width = 0;
+  int framebuffer_height = 0;
+  float device_pixel_ratio = 1.0f;
+  std::string gl_version;
+};
 
 // What a left click on the ground does: orbit the camera, send the selected character there, or
 // edit the current route.

@@ -9,7 +9,7 @@
 
 #include "core/common/result.h"
 
-namespace md5stage::app {
+namespace md5stage::viewer {
 
 struct DecodedImage {
   int width = 0;
@@ -21,4 +21,4 @@ constexpr int kMaxImageSide = 8192;
 
 Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view bytes);
 
-}  // namespace md5stage::app
+}  // namespace md5stage::viewer

@@ -5,40 +5,15 @@
 #include <cmath>
 #include <glm/gtc/constants.hpp>
 
-#include "app/app.h"
-#include "app/json_util.h"
+#include "viewer/viewer.h"
+#include "viewer/json_util.h"
 #include "core/path/route_json.h"
 #include "core/scene/scene_json.h"
 
-namespace md5stage::app {
+namespace md5stage::viewer {
 namespace {
 
 constexpr double kDegrees = 180.0 / glm::pi<double>();
-
-ui::PlayMode ToUiMode(PlayMode mode) {
-  switch (mode) {
-    case PlayMode::kLoop: return ui::PlayMode::kLoop;
-    case PlayMode::kOnce: return ui::PlayMode::kOnce;
-    case PlayMode::kPingPong: return ui::PlayMode::kPingPong;
-  }
-  return ui::PlayMode::kLoop;
-}
-PlayMode FromUiMode(ui::PlayMode mode) {
-  switch (mode) {
-    case ui::PlayMode::kLoop: return PlayMode::kLoop;
-    case ui::PlayMode::kOnce: return PlayMode::kOnce;
-    case ui::PlayMode::kPingPong: return PlayMode::kPingPong;
-  }
-  return PlayMode::kLoop;
-}
-RouteMode ToRouteMode(PlayMode mode) {
-  return mode == PlayMode::kOnce ? RouteMode::kOnce
-         : mode == PlayMode::kPingPong ? RouteMode::kPingPong : RouteMode::kLoop;
-}
-PlayMode FromRouteMode(RouteMode mode) {
-  return mode == RouteMode::kOnce ? PlayMode::kOnce
-         : mode == RouteMode::kPingPong ? PlayMode::kPingPong : PlayMode::kLoop;
-}
 
 // Sources a scene may name: an https URL, or a path inside the site's assets/ folder.
 bool IsAllowedSource(const std::string& source) {
@@ -52,7 +27,7 @@ bool IsAllowedSource(const std::string& source) {
 
 // ---- routes --------------------------------------------------------------------------------------
 
-Status App::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
+Status Viewer::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
                      const std::string& name) {
   if (index < 0 || index > static_cast<int>(routes_.size()) || index >= static_cast<int>(kMaxSceneRoutes)) {
     return MakeError("route", 0, 0, "route index " + std::to_string(index) + " is out of range");
@@ -62,7 +37,7 @@ Status App::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
   }
   auto built = Route::Build(segments, closed);
   if (!built.ok()) return built.error();
-  AppRoute route;
+  ViewerRoute route;
   route.name = name.empty() ? "route " + std::to_string(index + 1) : name;
   route.closed = closed;
   route.drawn_segments = segments;
@@ -82,7 +57,7 @@ Status App::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
   return Status();
 }
 
-Status App::AssignRoute(Character& character, int route, RouteMode mode) {
+Status Viewer::AssignRoute(Character& character, int route, PlayMode mode) {
   Locomotion& locomotion = character.locomotion;
   if (route < 0) {
     locomotion.follower.Stop(scene_time_);
@@ -107,7 +82,7 @@ Status App::AssignRoute(Character& character, int route, RouteMode mode) {
   return Status();
 }
 
-Status App::GoTo(Character& character, glm::dvec2 point, const double* heading) {
+Status Viewer::GoTo(Character& character, glm::dvec2 point, const double* heading) {
   Locomotion& locomotion = character.locomotion;
   if (!locomotion.enabled) {
     locomotion.follower = Follower(Pose2{glm::dvec2(character.position), character.heading},
@@ -127,7 +102,7 @@ Status App::GoTo(Character& character, glm::dvec2 point, const double* heading) 
   return Status();
 }
 
-void App::EnsureLocomotionAnimations(Character& character) {
+void Viewer::EnsureLocomotionAnimations(Character& character) {
   const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
   Locomotion& locomotion = character.locomotion;
   if (locomotion.walk_animation < 0) locomotion.walk_animation = model.FindAnimation("walk");
@@ -137,7 +112,7 @@ void App::EnsureLocomotionAnimations(Character& character) {
   }
 }
 
-void App::UpdateLocomotion(Character& character) {
+void Viewer::UpdateLocomotion(Character& character) {
   Locomotion& locomotion = character.locomotion;
   if (!locomotion.enabled) return;
   const Pose2 pose = locomotion.follower.PoseAt(scene_time_);
@@ -148,25 +123,23 @@ void App::UpdateLocomotion(Character& character) {
   const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
   // The route places the root: the animation's own horizontal root motion is stripped.
   character.root_motion = anim::RootMotion::kStripHorizontal;
-  Playback& playback = character.playback;
-  const int wanted = locomotion.moving ? locomotion.walk_animation : locomotion.idle_animation;
-  if (wanted >= 0 && wanted != playback.animation) {
-    const float rate = playback.rate;
-    SwitchAnimation(playback, wanted);
-    playback.rate = rate;
-  }
-  if (locomotion.moving && playback.animation >= 0 && playback.animation == locomotion.walk_animation) {
-    const float ground_speed = model.animations[static_cast<size_t>(playback.animation)]->average_ground_speed();
-    playback.rate = ground_speed > 1e-6f ? static_cast<float>(locomotion.speed / ground_speed) : 1.0f;
-    playback.playing = scene_playing_;
-  } else if (!locomotion.moving) {
-    playback.rate = 1.0f;
-  }
+  anim::PlaybackClock& playback = character.playback;
+  const int walk = locomotion.walk_animation;
+  const float walk_ground_speed =
+      walk >= 0 && walk < static_cast<int>(model.animations.size())
+          ? model.animations[static_cast<size_t>(walk)]->average_ground_speed()
+          : 0.0f;
+  // Walk in step with the ground while moving, blend to idle on stopping (core/anim).
+  anim::ApplyLocomotionClip(playback,
+                            anim::ChooseLocomotionClip(locomotion.moving, walk,
+                                                       locomotion.idle_animation, locomotion.speed,
+                                                       walk_ground_speed));
+  if (locomotion.moving) playback.playing = scene_playing_;
 }
 
 // ---- scenes ------------------------------------------------------------------------------------
 
-Scene App::CurrentScene() const {
+Scene Viewer::CurrentScene() const {
   Scene scene;
   const auto& models = library_->models();
   for (const LoadedModel& model : models) {
@@ -178,7 +151,7 @@ Scene App::CurrentScene() const {
     else for (const std::string& a : model.animation_names) m.anims.push_back(a + ".md5anim");
     scene.models.push_back(std::move(m));
   }
-  for (const AppRoute& route : routes_) {
+  for (const ViewerRoute& route : routes_) {
     scene.routes.push_back(SceneRoute{route.name, route.closed, route.segments});
   }
   for (const Character& character : characters_) {
@@ -200,13 +173,13 @@ Scene App::CurrentScene() const {
     }
     instance.time = character.playback.time;
     instance.rate = character.playback.rate;
-    instance.mode = FromUiMode(character.playback.mode);
+    instance.mode = character.playback.mode;
     if (locomotion.walk_animation >= 0) instance.locomotion = model.animation_names[static_cast<size_t>(locomotion.walk_animation)];
     if (locomotion.idle_animation >= 0) instance.idle = model.animation_names[static_cast<size_t>(locomotion.idle_animation)];
     instance.speed = locomotion.speed;
     instance.turn_radius = locomotion.turn_radius;
     instance.route = locomotion.enabled ? locomotion.route : -1;
-    instance.route_mode = FromRouteMode(locomotion.route_mode);
+    instance.route_mode = locomotion.route_mode;
     // A plan begun later than the scene's start replays from that moment.
     instance.start_delay = locomotion.enabled ? std::max(locomotion.start_delay, locomotion.plan_start)
                                               : locomotion.start_delay;
@@ -230,14 +203,14 @@ Scene App::CurrentScene() const {
   scene.camera.yaw_degrees = camera_.yaw_degrees;
   scene.camera.pitch_degrees = camera_.pitch_degrees;
   scene.camera.distance = camera_.distance;
-  scene.display = SceneDisplay{display_.grid, display_.skeleton, display_.joint_names, display_.bounds,
+  scene.display = DisplayToggles{display_.grid, display_.skeleton, display_.joint_names, display_.bounds,
                                display_.wireframe, display_.normals, display_.routes, display_.turn_circles};
   scene.time = scene_time_;
   scene.playing = scene_playing_;
   return scene;
 }
 
-JsonValue App::PrepareScene(const JsonValue& scene_json) {
+JsonValue Viewer::PrepareScene(const JsonValue& scene_json) {
   auto parsed = SceneFromJson("scene", scene_json);
   if (!parsed.ok()) return Failure(parsed.error().ToString());
   Scene scene = std::move(parsed).value();
@@ -275,7 +248,7 @@ JsonValue App::PrepareScene(const JsonValue& scene_json) {
   return reply;
 }
 
-JsonValue App::ApplyPendingScene() {
+JsonValue Viewer::ApplyPendingScene() {
   if (!pending_scene_) return Failure("no scene is being opened");
   const Scene scene = std::move(*pending_scene_);
   pending_scene_.reset();
@@ -301,7 +274,7 @@ JsonValue App::ApplyPendingScene() {
     Status status = SetRoute(static_cast<int>(r), route.segments, route.closed, route.name);
     if (!status.ok()) {
       problems += "routes[" + std::to_string(r) + "]: " + status.error().message + "\n";
-      AppRoute broken;
+      ViewerRoute broken;
       broken.name = route.name;
       broken.closed = route.closed;
       broken.segments = route.segments;
@@ -323,9 +296,9 @@ JsonValue App::ApplyPendingScene() {
     Character& character = characters_[static_cast<size_t>(index)];
     const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
     character.playback.animation = instance.animation.empty() ? -1 : loaded.FindAnimation(instance.animation);
-    character.playback.time = instance.time;
+    anim::SetClockTime(character.playback, instance.time);
     character.playback.rate = static_cast<float>(instance.rate);
-    character.playback.mode = ToUiMode(instance.mode);
+    anim::SetClockMode(character.playback, instance.mode);
     character.playback.playing = scene.playing;
     Locomotion& locomotion = character.locomotion;
     locomotion.speed = instance.speed;
@@ -352,7 +325,7 @@ JsonValue App::ApplyPendingScene() {
       locomotion.enabled = true;
       Status status;
       if (instance.route >= 0) {
-        status = AssignRoute(character, instance.route, ToRouteMode(instance.route_mode));
+        status = AssignRoute(character, instance.route, instance.route_mode);
       } else {
         scene_time_ = instance.start_delay;
         const double heading = instance.target->heading_degrees.value_or(0.0) / kDegrees;
@@ -385,7 +358,7 @@ JsonValue App::ApplyPendingScene() {
   camera_.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
   camera_.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
   camera_.distance = static_cast<float>(scene.camera.distance);
-  display_ = ui::DisplayToggles{scene.display.grid, scene.display.skeleton, scene.display.joint_names,
+  display_ = DisplayToggles{scene.display.grid, scene.display.skeleton, scene.display.joint_names,
                                 scene.display.bounds, scene.display.wireframe, scene.display.normals,
                                 scene.display.routes, scene.display.turn_circles};
   follow_selected_ = false;
@@ -410,7 +383,7 @@ JsonValue App::ApplyPendingScene() {
 
 // ---- reporting ---------------------------------------------------------------------------------
 
-JsonValue App::PathJson(const Character& character) const {
+JsonValue Viewer::PathJson(const Character& character) const {
   const TurnPath& path = character.locomotion.follower.approach();
   JsonValue json = JsonValue::MakeObject();
   json.Set("type", TurnPathTypeName(path.type));
@@ -433,10 +406,10 @@ JsonValue App::PathJson(const Character& character) const {
   return json;
 }
 
-JsonValue App::RoutesJson() const {
+JsonValue Viewer::RoutesJson() const {
   JsonArray list;
   for (size_t r = 0; r < routes_.size(); ++r) {
-    const AppRoute& route = routes_[r];
+    const ViewerRoute& route = routes_[r];
     JsonValue json = RouteToJson(route.segments, route.closed);
     json.Set("name", route.name);
     json.Set("valid", route.route != nullptr);
@@ -465,12 +438,11 @@ JsonValue App::RoutesJson() const {
   return JsonValue(std::move(list));
 }
 
-void App::DrawRouteOverlays() {
-  using Depth = render::LineRenderer::Depth;
+void Viewer::DrawRouteOverlays(DrawList& list) {
   const float lift = 0.05f;  // just above the grid
   if (display_.routes) {
     for (size_t r = 0; r < routes_.size(); ++r) {
-      const AppRoute& route = routes_[r];
+      const ViewerRoute& route = routes_[r];
       if (!route.route) continue;
       const double length = route.route->length();
       if (!(length > 0.0)) continue;
@@ -496,8 +468,8 @@ void App::DrawRouteOverlays() {
         const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y), lift);
         if (i > 0) {
           const bool warn = is_tight(d - 0.5 * length / samples);
-          lines_.AddLine(previous, p, warn ? render::Rgba8{255, 70, 60, 255} : render::Rgba8{255, 210, 80, 255},
-                         Depth::kOnTop);
+          list.AddLine(previous, p, warn ? Rgba8{255, 70, 60, 255} : Rgba8{255, 210, 80, 255},
+                         LineDepth::kOnTop);
         }
         previous = p;
       }
@@ -510,7 +482,7 @@ void App::DrawRouteOverlays() {
         for (int i = 0; i <= 24; ++i) {
           const float a = glm::two_pi<float>() * static_cast<float>(i) / 24.0f;
           const glm::vec3 q(p.x + r * std::cos(a), p.y + r * std::sin(a), lift);
-          if (i > 0) lines_.AddLine(previous_ring, q, {255, 60, 50, 255}, Depth::kOnTop);
+          if (i > 0) list.AddLine(previous_ring, q, {255, 60, 50, 255}, LineDepth::kOnTop);
           previous_ring = q;
         }
       }
@@ -523,7 +495,7 @@ void App::DrawRouteOverlays() {
         const Pose2 pose = route.route->Sample(d);
         const glm::vec2 n(-std::sin(pose.heading), std::cos(pose.heading));
         const glm::vec2 p(pose.position);
-        lines_.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift), {240, 240, 240, 220}, Depth::kOnTop);
+        list.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift), {240, 240, 240, 220}, LineDepth::kOnTop);
       }
       for (double d = step * 0.5; d < length; d += step * 2.0) {
         const Pose2 pose = route.route->Sample(d);
@@ -531,8 +503,8 @@ void App::DrawRouteOverlays() {
         const glm::vec2 n(-f.y, f.x);
         const glm::vec2 p(pose.position);
         const float size = tick * 1.5f;
-        lines_.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift), {255, 240, 150, 255}, Depth::kOnTop);
-        lines_.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift), {255, 240, 150, 255}, Depth::kOnTop);
+        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift), {255, 240, 150, 255}, LineDepth::kOnTop);
+        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift), {255, 240, 150, 255}, LineDepth::kOnTop);
       }
     }
   }
@@ -549,7 +521,7 @@ void App::DrawRouteOverlays() {
       for (int i = 0; i <= samples; ++i) {
         const Pose2 pose = SampleTurnPath(path, path.length * i / samples);
         const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y), lift);
-        if (i > 0) lines_.AddLine(previous, p, {120, 220, 255, 255}, Depth::kOnTop);
+        if (i > 0) list.AddLine(previous, p, {120, 220, 255, 255}, LineDepth::kOnTop);
         previous = p;
       }
     }
@@ -562,7 +534,7 @@ void App::DrawRouteOverlays() {
           const double a = glm::two_pi<double>() * i / 72;
           const glm::vec3 p(static_cast<float>(segment.centre.x + segment.radius * std::cos(a)),
                             static_cast<float>(segment.centre.y + segment.radius * std::sin(a)), lift);
-          if (i > 0) lines_.AddLine(previous, p, {150, 150, 255, 150}, Depth::kOnTop);
+          if (i > 0) list.AddLine(previous, p, {150, 150, 255, 150}, LineDepth::kOnTop);
           previous = p;
         }
       }
@@ -570,4 +542,4 @@ void App::DrawRouteOverlays() {
   }
 }
 
-}  // namespace md5stage::app
+}  // namespace md5stage::viewer

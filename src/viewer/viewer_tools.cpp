@@ -1,28 +1,25 @@
 // The mouse tools on the ground: "go to" (click a point, drag to also give a final heading) and
 // the route pen (click: corner, drag: smooth point; drag anchors and handles to edit), with the
 // hover readout of tight stretches. The geometry lives in core/path (route_editor, corner_rounding).
-#include <GLFW/glfw3.h>
-#include <imgui.h>
-
 #include <algorithm>
 #include <cmath>
 
-#include "app/app.h"
+#include "viewer/viewer.h"
 #include "core/path/corner_rounding.h"
 
-namespace md5stage::app {
+namespace md5stage::viewer {
 namespace {
 constexpr double kPickRadiusCssPixels = 10.0;
 constexpr double kDragThresholdCssPixels = 6.0;
 constexpr float kLift = 0.1f;
 }  // namespace
 
-std::optional<glm::vec3> App::GroundUnderCursor(double x, double y) const {
+std::optional<glm::vec3> Viewer::GroundUnderCursor(double x, double y) const {
   return IntersectGround(camera_.ScreenRay(static_cast<float>(x), static_cast<float>(y),
                                            static_cast<float>(width_), static_cast<float>(height_)));
 }
 
-bool App::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
+bool Viewer::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
   const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
   const glm::vec4 clip = camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix() * glm::vec4(world, 1.0f);
   if (clip.w <= 1e-6f) return false;
@@ -31,7 +28,7 @@ bool App::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
   return true;
 }
 
-double App::RoundingRadius(int route) const {
+double Viewer::RoundingRadius(int route) const {
   double radius = 0.0;
   for (const Character& character : characters_) {
     if (character.locomotion.enabled && character.locomotion.route == route) {
@@ -44,12 +41,12 @@ double App::RoundingRadius(int route) const {
   return radius;
 }
 
-void App::StartEditingRoute(int route) {
+void Viewer::StartEditingRoute(int route) {
   editor_ = RouteEditor();
   edited_route_ = -1;
   editor_selected_anchor_ = -1;
   if (route < 0 || route >= static_cast<int>(routes_.size())) return;
-  const AppRoute& app_route = routes_[static_cast<size_t>(route)];
+  const ViewerRoute& app_route = routes_[static_cast<size_t>(route)];
   auto editor = RouteEditor::FromSegments(app_route.drawn_segments, app_route.closed);
   if (!editor.ok()) {
     SetError(editor.error().ToString());
@@ -59,7 +56,7 @@ void App::StartEditingRoute(int route) {
   edited_route_ = route;
 }
 
-void App::CommitEditedRoute() {
+void Viewer::CommitEditedRoute() {
   std::vector<RouteSegment> drawn = editor_.Segments();
   if (drawn.empty()) return;  // one point: nothing to build yet
   const int index = edited_route_ >= 0 ? edited_route_ : static_cast<int>(routes_.size());
@@ -83,7 +80,7 @@ void App::CommitEditedRoute() {
   edited_route_ = index;
 }
 
-bool App::ToolPress(double x, double y) {
+bool Viewer::ToolPress(double x, double y) {
   const auto ground = GroundUnderCursor(x, y);
   drag_start_x_ = x;
   drag_start_y_ = y;
@@ -131,7 +128,7 @@ bool App::ToolPress(double x, double y) {
   return true;
 }
 
-void App::ToolMove(double x, double y) {
+void Viewer::ToolMove(double x, double y) {
   if (drag_ == Drag::kNone) return;
   const auto ground = GroundUnderCursor(x, y);
   if (!ground) return;
@@ -160,7 +157,7 @@ void App::ToolMove(double x, double y) {
   }
 }
 
-void App::ToolRelease(double x, double y) {
+void Viewer::ToolRelease(double x, double y) {
   if (drag_ == Drag::kGoTo && Selected() != nullptr) {
     Character& character = *Selected();
     EnsureLocomotionAnimations(character);
@@ -178,7 +175,7 @@ void App::ToolRelease(double x, double y) {
   drag_ = Drag::kNone;
 }
 
-void App::UpdateHover() {
+void Viewer::UpdateHover() {
   hover_text_.clear();
   if (!display_.routes || routes_.empty()) return;
   const auto ground = GroundUnderCursor(cursor_x_, cursor_y_);
@@ -187,7 +184,7 @@ void App::UpdateHover() {
   const double reach = 12.0 * stats_.device_pixel_ratio * 2.0 * camera_.distance *
                        std::tan(glm::radians(camera_.fov_y_degrees) * 0.5) / std::max(height_, 1);
   for (size_t r = 0; r < routes_.size(); ++r) {
-    const AppRoute& route = routes_[r];
+    const ViewerRoute& route = routes_[r];
     if (!route.route) continue;
     const RouteNearestPoint nearest = NearestPointOnRoute(*route.route, glm::dvec2(ground->x, ground->y));
     if (!(nearest.gap < reach)) continue;
@@ -210,12 +207,11 @@ void App::UpdateHover() {
   }
 }
 
-void App::DrawToolOverlays() {
-  using Depth = render::LineRenderer::Depth;
+void Viewer::DrawToolOverlays(DrawList& list) {
   if (drag_ == Drag::kGoTo) {
     const glm::vec3 a(static_cast<float>(drag_start_ground_.x), static_cast<float>(drag_start_ground_.y), kLift);
     const glm::vec3 b(static_cast<float>(drag_current_ground_.x), static_cast<float>(drag_current_ground_.y), kLift);
-    lines_.AddLine(a, b, {120, 255, 160, 255}, Depth::kOnTop);
+    list.AddLine(a, b, {120, 255, 160, 255}, LineDepth::kOnTop);
   }
   if (tool_ != ui::Tool::kRoute) return;
   // Anchors as squares, handles as diamonds joined to their anchor.
@@ -223,23 +219,23 @@ void App::DrawToolOverlays() {
   for (size_t i = 0; i < editor_.anchors().size(); ++i) {
     const RouteAnchor& anchor = editor_.anchors()[i];
     const glm::vec3 p(static_cast<float>(anchor.position.x), static_cast<float>(anchor.position.y), kLift);
-    const render::Rgba8 color = static_cast<int>(i) == editor_selected_anchor_ ? render::Rgba8{255, 90, 90, 255}
-                                                                            : render::Rgba8{255, 255, 255, 255};
-    lines_.AddLine(p + glm::vec3(-size, -size, 0), p + glm::vec3(size, -size, 0), color, Depth::kOnTop);
-    lines_.AddLine(p + glm::vec3(size, -size, 0), p + glm::vec3(size, size, 0), color, Depth::kOnTop);
-    lines_.AddLine(p + glm::vec3(size, size, 0), p + glm::vec3(-size, size, 0), color, Depth::kOnTop);
-    lines_.AddLine(p + glm::vec3(-size, size, 0), p + glm::vec3(-size, -size, 0), color, Depth::kOnTop);
+    const Rgba8 color = static_cast<int>(i) == editor_selected_anchor_ ? Rgba8{255, 90, 90, 255}
+                                                                            : Rgba8{255, 255, 255, 255};
+    list.AddLine(p + glm::vec3(-size, -size, 0), p + glm::vec3(size, -size, 0), color, LineDepth::kOnTop);
+    list.AddLine(p + glm::vec3(size, -size, 0), p + glm::vec3(size, size, 0), color, LineDepth::kOnTop);
+    list.AddLine(p + glm::vec3(size, size, 0), p + glm::vec3(-size, size, 0), color, LineDepth::kOnTop);
+    list.AddLine(p + glm::vec3(-size, size, 0), p + glm::vec3(-size, -size, 0), color, LineDepth::kOnTop);
     for (HandleSide side : {HandleSide::kIn, HandleSide::kOut}) {
       if (!anchor.has(side)) continue;
       const glm::dvec2 h = anchor.handle(side);
       const glm::vec3 q(static_cast<float>(h.x), static_cast<float>(h.y), kLift);
-      lines_.AddLine(p, q, {160, 200, 255, 255}, Depth::kOnTop);
-      lines_.AddLine(q + glm::vec3(-size, 0, 0), q + glm::vec3(0, size, 0), {160, 200, 255, 255}, Depth::kOnTop);
-      lines_.AddLine(q + glm::vec3(0, size, 0), q + glm::vec3(size, 0, 0), {160, 200, 255, 255}, Depth::kOnTop);
-      lines_.AddLine(q + glm::vec3(size, 0, 0), q + glm::vec3(0, -size, 0), {160, 200, 255, 255}, Depth::kOnTop);
-      lines_.AddLine(q + glm::vec3(0, -size, 0), q + glm::vec3(-size, 0, 0), {160, 200, 255, 255}, Depth::kOnTop);
+      list.AddLine(p, q, {160, 200, 255, 255}, LineDepth::kOnTop);
+      list.AddLine(q + glm::vec3(-size, 0, 0), q + glm::vec3(0, size, 0), {160, 200, 255, 255}, LineDepth::kOnTop);
+      list.AddLine(q + glm::vec3(0, size, 0), q + glm::vec3(size, 0, 0), {160, 200, 255, 255}, LineDepth::kOnTop);
+      list.AddLine(q + glm::vec3(size, 0, 0), q + glm::vec3(0, -size, 0), {160, 200, 255, 255}, LineDepth::kOnTop);
+      list.AddLine(q + glm::vec3(0, -size, 0), q + glm::vec3(-size, 0, 0), {160, 200, 255, 255}, LineDepth::kOnTop);
     }
   }
 }
 
-}  // namespace md5stage::app
+}  // namespace md5stage::viewer

@@ -1,10 +1,10 @@
-#include "app/character.h"
+#include "viewer/character.h"
 
 #include <algorithm>
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 
-namespace md5stage::app {
+namespace md5stage::viewer {
 namespace {
 
 anim::Span<const glm::mat4> ConstSpan(const std::vector<glm::mat4>& v) {
@@ -16,11 +16,13 @@ void SampleInto(const anim::Animation& animation, double time, anim::RootMotion 
   anim::SampleJob sample;
   sample.animation = &animation;
   sample.time = static_cast<float>(time);
-  sample.mode = anim::PlaybackMode::kClamp;  // AdvancePlayback already wrapped the time
+  sample.mode = anim::PlaybackMode::kClamp;  // AdvanceClock already wrapped the time
   sample.root_motion = root_motion;
   sample.output = anim::Span<anim::JointTransform>(output.data(), output.size());
   sample.Run();
 }
+
+}  // namespace
 
 void SkinPose(const anim::Model& model, const glm::mat4& root, anim::Pose& pose) {
   anim::LocalToModelJob to_model;
@@ -36,6 +38,8 @@ void SkinPose(const anim::Model& model, const glm::mat4& root, anim::Pose& pose)
   palette.Run();
 }
 
+namespace {
+
 glm::quat EulerDegrees(const glm::vec3& degrees) { return glm::quat(glm::radians(degrees)); }
 
 }  // namespace
@@ -43,57 +47,6 @@ glm::quat EulerDegrees(const glm::vec3& degrees) { return glm::quat(glm::radians
 glm::mat4 Character::RootMatrix() const {
   glm::mat4 root = glm::translate(glm::mat4(1.0f), glm::vec3(position, 0.0f));
   return glm::rotate(root, heading, glm::vec3(0.0f, 0.0f, 1.0f));
-}
-
-void AdvancePlayback(Playback& playback, float duration, double dt) {
-  if (duration <= 0.0f) {
-    playback.time = 0.0;
-    return;
-  }
-  const double d = duration;
-  if (playback.playing) playback.time += dt * playback.rate * playback.direction;
-  switch (playback.mode) {
-    case ui::PlayMode::kLoop:
-      playback.time = std::fmod(playback.time, d);
-      if (playback.time < 0.0) playback.time += d;
-      break;
-    case ui::PlayMode::kOnce:
-      if (playback.time >= d || playback.time <= 0.0) {
-        const bool at_end = playback.rate >= 0.0f ? playback.time >= d : playback.time <= 0.0;
-        playback.time = std::clamp(playback.time, 0.0, d);
-        if (at_end && playback.playing && dt > 0.0) playback.playing = false;
-      }
-      break;
-    case ui::PlayMode::kPingPong:
-      // Reflect at either end, as many times as a long step needs.
-      for (int guard = 0; guard < 8 && (playback.time > d || playback.time < 0.0); ++guard) {
-        if (playback.time > d) playback.time = 2.0 * d - playback.time;
-        if (playback.time < 0.0) playback.time = -playback.time;
-        playback.direction = -playback.direction;
-      }
-      playback.time = std::clamp(playback.time, 0.0, d);
-      break;
-  }
-  if (playback.fade_from >= 0) {
-    playback.fade_elapsed += static_cast<float>(std::abs(dt));
-    if (playback.fade_elapsed >= playback.fade_duration) playback.fade_from = -1;
-  }
-}
-
-void SwitchAnimation(Playback& playback, int animation) {
-  if (animation == playback.animation) return;
-  if (playback.animation >= 0 && animation >= 0 && playback.crossfade_seconds > 0.0f) {
-    playback.fade_from = playback.animation;
-    playback.fade_from_time = playback.time;
-    playback.fade_elapsed = 0.0f;
-    playback.fade_duration = playback.crossfade_seconds;
-  } else {
-    playback.fade_from = -1;
-  }
-  playback.animation = animation;
-  playback.time = 0.0;
-  playback.direction = 1;
-  playback.playing = true;
 }
 
 void PoseCharacter(Character& character, const std::vector<LoadedModel>& models) {
@@ -104,7 +57,7 @@ void PoseCharacter(Character& character, const std::vector<LoadedModel>& models)
   if (static_cast<int>(pose.locals.size()) != skeleton.joint_count()) {
     pose.Resize(skeleton.joint_count());
   }
-  Playback& playback = character.playback;
+  const anim::PlaybackClock& playback = character.playback;
   const int animation_count = static_cast<int>(loaded.animations.size());
   if (playback.animation >= 0 && playback.animation < animation_count) {
     SampleInto(*loaded.animations[static_cast<size_t>(playback.animation)], playback.time,
@@ -112,14 +65,12 @@ void PoseCharacter(Character& character, const std::vector<LoadedModel>& models)
     if (playback.fade_from >= 0 && playback.fade_from < animation_count &&
         playback.fade_duration > 0.0f) {
       const anim::Animation& from = *loaded.animations[static_cast<size_t>(playback.fade_from)];
-      const double from_time = std::fmod(std::max(playback.fade_from_time, 0.0) +
-                                             playback.fade_elapsed * playback.rate,
-                                         std::max(from.duration(), 1e-6f));
+      const double from_time = anim::CrossfadeFromTime(playback, from.duration());
       SampleInto(from, from_time, character.root_motion, pose.scratch);
       anim::BlendJob blend;
       blend.from = anim::Span<const anim::JointTransform>(pose.scratch.data(), pose.scratch.size());
       blend.to = anim::Span<const anim::JointTransform>(pose.locals.data(), pose.locals.size());
-      blend.weight = std::clamp(playback.fade_elapsed / playback.fade_duration, 0.0f, 1.0f);
+      blend.weight = anim::CrossfadeWeight(playback);
       blend.output = anim::Span<anim::JointTransform>(pose.locals.data(), pose.locals.size());
       blend.Run();
     }
@@ -144,4 +95,4 @@ void PoseCharacter(Character& character, const std::vector<LoadedModel>& models)
   }
 }
 
-}  // namespace md5stage::app
+}  // namespace md5stage::viewer

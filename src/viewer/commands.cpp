@@ -1,0 +1,775 @@
+// The page's commands (window.md5stage -> md5stage_call) as a table of {name, handler}, each
+// handler reading its typed fields through CommandArgs, and the state() snapshot.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "viewer/viewer.h"
+#include "viewer/command_args.h"
+#include "viewer/json_util.h"
+#include "core/path/route_json.h"
+#include "core/scene/scene_json.h"
+#include "core/scene/share_link.h"
+
+namespace md5stage::viewer {
+namespace {
+
+// Where the scene clock stands for its characters with somewhere to go: whether all have arrived
+// (never on looping routes), when the last one-way plan ends, and whether any repeats for ever.
+// Embeds use it for their timeline, loop range and "finished" event.
+struct SceneClock {
+  bool finished = false;
+  double end = -1.0;  // < 0: no character arrives anywhere
+  bool repeats = false;
+};
+
+SceneClock MeasureSceneClock(const std::vector<Character>& characters, double time) {
+  SceneClock clock;
+  bool any_moving_kind = false, all_arrived = true;
+  for (const Character& character : characters) {
+    const Locomotion& locomotion = character.locomotion;
+    if (!locomotion.enabled) continue;
+    any_moving_kind = true;
+    all_arrived = all_arrived && locomotion.follower.ArrivedAt(time);
+    const double length = locomotion.follower.PlanLength();
+    if (!std::isfinite(length)) {
+      clock.repeats = clock.repeats || locomotion.speed > 0.0;
+    } else if (locomotion.speed > 0.0) {
+      clock.end = std::max(clock.end, locomotion.plan_start + length / locomotion.speed);
+    }
+  }
+  clock.finished = any_moving_kind && all_arrived;
+  return clock;
+}
+
+void SetClock(const SceneClock& clock, JsonValue& reply) {
+  reply.Set("finished", clock.finished);
+  reply.Set("scene_end", clock.end >= 0.0 ? JsonValue(clock.end) : JsonValue());
+  reply.Set("scene_repeats", clock.repeats);
+}
+
+}  // namespace
+
+// ---- the page's commands -------------------------------------------------------------------------
+
+JsonValue Viewer::State() const {
+  JsonValue state = JsonValue::MakeObject();
+  state.Set("webgl", stats_.gl_version);
+  state.Set("frame", static_cast<double>(frame_));
+  state.Set("canvas", JsonValue(JsonArray{JsonValue(width_), JsonValue(height_)}));
+  JsonValue camera = JsonValue::MakeObject();
+  camera.Set("target", Vec(camera_.target));
+  camera.Set("yaw", static_cast<double>(camera_.yaw_degrees));
+  camera.Set("pitch", static_cast<double>(camera_.pitch_degrees));
+  camera.Set("distance", static_cast<double>(camera_.distance));
+  state.Set("camera", std::move(camera));
+  const auto& models = library_->models();
+  JsonArray model_list;
+  for (const LoadedModel& model : models) {
+    JsonValue m = JsonValue::MakeObject();
+    const md5::MeshFile& file = model.model->source();
+    m.Set("name", model.name);
+    m.Set("joints", model.model->skeleton().joint_count());
+    m.Set("meshes", model.model->mesh_count());
+    m.Set("vertices", file.vertex_count());
+    m.Set("triangles", file.triangle_count());
+    m.Set("weights", file.weight_count());
+    m.Set("max_weights_per_vertex", file.max_weights_per_vertex());
+    JsonArray animations, textures;
+    for (const std::string& name : model.animation_names) animations.emplace_back(name);
+    for (const std::string& name : model.texture_files) textures.emplace_back(name);
+    m.Set("animations", JsonValue(std::move(animations)));
+    m.Set("textures", JsonValue(std::move(textures)));
+    m.Set("bounds", JsonValue(JsonArray{Vec(model.bind_min), Vec(model.bind_max)}));
+    m.Set("local", model.local);
+    m.Set("shared_bytes", static_cast<double>(model.cpu_bytes + model.gpu_bytes));
+    model_list.push_back(std::move(m));
+  }
+  state.Set("models", JsonValue(std::move(model_list)));
+  JsonArray instances;
+  for (const Character& character : characters_) {
+    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    JsonValue i = JsonValue::MakeObject();
+    i.Set("label", character.label);
+    i.Set("model", model.name);
+    i.Set("animation", character.playback.animation >= 0
+                           ? JsonValue(model.animation_names[static_cast<size_t>(character.playback.animation)])
+                           : JsonValue());
+    i.Set("time", character.playback.time);
+    // An ended "once" clip is not playing, though its play switch is still on.
+    i.Set("playing", character.playback.playing && !character.playback.finished);
+    i.Set("finished", character.playback.finished);
+    i.Set("rate", static_cast<double>(character.playback.rate));
+    i.Set("mode", PlayModeName(character.playback.mode));
+    if (character.locomotion.enabled) {
+      // Full precision from the path, not the float copy used for rendering.
+      const Pose2 pose = character.locomotion.follower.PoseAt(scene_time_);
+      i.Set("position", JsonValue(JsonArray{pose.position.x, pose.position.y}));
+      i.Set("heading", pose.heading);
+    } else {
+      i.Set("position", Vec(character.position));
+      i.Set("heading", static_cast<double>(character.heading));
+    }
+    JsonArray attachments;
+    for (const Attachment& attachment : character.attachments) {
+      JsonValue a = JsonValue::MakeObject();
+      a.Set("model", models[static_cast<size_t>(attachment.model)].name);
+      a.Set("joint", model.model->skeleton().name(attachment.joint));
+      a.Set("joint_world", Vec(glm::vec3(character.pose.models[static_cast<size_t>(attachment.joint)][3])));
+      a.Set("node_world", Vec(attachment.node.world_position()));
+      if (!attachment.pose.models.empty()) a.Set("root_world", Vec(glm::vec3(attachment.pose.models[0][3])));
+      attachments.push_back(std::move(a));
+    }
+    i.Set("attachments", JsonValue(std::move(attachments)));
+    const Locomotion& locomotion = character.locomotion;
+    i.Set("speed", locomotion.speed);
+    i.Set("turn_radius", locomotion.turn_radius);
+    i.Set("route", locomotion.enabled ? locomotion.route : -1);
+    i.Set("moving", locomotion.moving);
+    if (locomotion.enabled) {
+      i.Set("distance", locomotion.follower.DistanceAt(scene_time_));
+      i.Set("path", PathJson(character));
+    }
+    instances.push_back(std::move(i));
+  }
+  state.Set("instances", JsonValue(std::move(instances)));
+  state.Set("scene_time", scene_time_);
+  state.Set("scene_playing", scene_playing_);
+  // Finished: every character with somewhere to go has arrived (never, on looping routes).
+  SetClock(MeasureSceneClock(characters_, scene_time_), state);
+  state.Set("panels", panels_visible_);
+  state.Set("routes", RoutesJson());
+  state.Set("selected", selected_);
+  state.Set("selected_joint", selected_joint_);
+  state.Set("last_error", last_error_.empty() ? JsonValue() : JsonValue(last_error_));
+  JsonArray warnings;
+  for (const std::string& w : last_warnings_) warnings.emplace_back(w);
+  state.Set("warnings", JsonValue(std::move(warnings)));
+  state.Set("status", status_);
+  JsonValue display = JsonValue::MakeObject();
+  display.Set("grid", display_.grid);
+  display.Set("skeleton", display_.skeleton);
+  display.Set("joint_names", display_.joint_names);
+  display.Set("bounds", display_.bounds);
+  display.Set("wireframe", display_.wireframe);
+  display.Set("normals", display_.normals);
+  display.Set("routes", display_.routes);
+  display.Set("turn_circles", display_.turn_circles);
+  state.Set("display", std::move(display));
+  JsonValue stats = JsonValue::MakeObject();
+  stats.Set("update_ms", static_cast<double>(stats_.update_ms));
+  stats.Set("render_ms", static_cast<double>(stats_.render_ms));
+  stats.Set("frame_ms", static_cast<double>(stats_.frame_ms));
+  stats.Set("draw_calls", stats_.draw_calls);
+  stats.Set("instances", stats_.instances);
+  stats.Set("culled", stats_.culled);
+  stats.Set("characters", static_cast<double>(characters_.size()));
+  stats.Set("gpu_shared_bytes", static_cast<double>(backend_->shared_bytes()));
+  stats.Set("gpu_instance_bytes", static_cast<double>(backend_->instance_bytes()));
+  state.Set("stats", std::move(stats));
+  return state;
+}
+
+JsonValue Viewer::ClockJson() const {
+  JsonValue reply = Reply(true);
+  reply.Set("frame", static_cast<double>(frame_));
+  reply.Set("scene_time", scene_time_);
+  reply.Set("scene_playing", scene_playing_);
+  SetClock(MeasureSceneClock(characters_, scene_time_), reply);
+  reply.Set("last_error", last_error_.empty() ? JsonValue() : JsonValue(last_error_));
+  return reply;
+}
+
+namespace {
+constexpr double kCoordinateLimit = 1e6;  // as in scenes (docs/scene-format.md)
+#define MD5STAGE_MODES {"loop", "once", "pingpong"}
+}  // namespace
+
+// The handlers: each reads its fields (CommandArgs records the first problem), checks them with
+// Finish(), then acts. Per-character commands name their instance; none retargets the selection.
+class CommandTable {
+ public:
+  using Handler = JsonValue (*)(Viewer&, CommandArgs&);
+  struct Entry {
+    const char* name;
+    Handler handler;
+  };
+
+  static JsonValue Dispatch(Viewer& v, const JsonValue& command);
+  static const Entry kEntries[];
+
+ private:
+  static Character* Instance(Viewer& v, CommandArgs& args) {
+    const int count = static_cast<int>(v.characters_.size());
+    if (count == 0) {
+      const JsonValue* value = args.OptionalValue("instance");
+      args.Fail("instance", "an instance index (the scene has no characters)",
+                value ? CommandArgs::Describe(*value) : "nothing (the field is missing)");
+      return nullptr;
+    }
+    const int index = args.Integer("instance", 0, count - 1);
+    return args.ok() ? &v.characters_[static_cast<size_t>(index)] : nullptr;
+  }
+  static int ModelArg(Viewer& v, CommandArgs& args, const char* field) {
+    const std::string name = args.String(field, 256);
+    if (!args.ok()) return -1;
+    const int model = v.library_->FindModel(name);
+    if (model < 0) {
+      std::string names;
+      for (const LoadedModel& m : v.library_->models()) names += (names.empty() ? "" : ", ") + m.name;
+      args.Fail(field, names.empty() ? "a loaded model (none is loaded)" : "a loaded model (" + names + ")",
+                CommandArgs::Describe(JsonValue(name)));
+    }
+    return model;
+  }
+  static int JointArg(Viewer& v, CommandArgs& args, const char* field, const Character& character) {
+    const std::string name = args.String(field, 256);
+    if (!args.ok()) return -1;
+    const LoadedModel& model = v.library_->models()[static_cast<size_t>(character.model)];
+    const int joint = model.model->skeleton().FindJoint(name);
+    if (joint < 0) {
+      args.Fail(field, "a joint of '" + model.name + "'", CommandArgs::Describe(JsonValue(name)));
+    }
+    return joint;
+  }
+  static PlayMode Mode(int index) { return static_cast<PlayMode>(index); }
+  static JsonValue Done(Viewer& v, Character* character) {
+    if (character) PoseCharacter(*character, v.library_->models());
+    return Reply(true);
+  }
+  static JsonValue Fail(const CommandArgs& args) { return Failure(args.error()); }
+
+  // ---- whole viewer ----
+  static JsonValue State(Viewer& v, CommandArgs& a) { return a.Finish() ? v.State() : Fail(a); }
+  static JsonValue Clock(Viewer& v, CommandArgs& a) { return a.Finish() ? v.ClockJson() : Fail(a); }
+  static JsonValue LoadQueued(Viewer& v, CommandArgs& a) {
+    return a.Finish() ? v.LoadQueuedFiles() : Fail(a);
+  }
+  static JsonValue ReportError(Viewer& v, CommandArgs& a) {
+    const std::string message = a.String("message", 1 << 16);
+    if (!a.Finish()) return Fail(a);
+    v.SetError(message);
+    return Reply(true);
+  }
+  static JsonValue SceneJson(Viewer& v, CommandArgs& a) {
+    return a.Finish() ? SceneToJson(v.CurrentScene()) : Fail(a);
+  }
+  static JsonValue PrepareScene(Viewer& v, CommandArgs& a) {
+    const JsonValue& scene = a.Value("scene");
+    return a.Finish() ? v.PrepareScene(scene) : Fail(a);
+  }
+  static JsonValue ApplyScene(Viewer& v, CommandArgs& a) {
+    return a.Finish() ? v.ApplyPendingScene() : Fail(a);
+  }
+  static JsonValue CancelScene(Viewer& v, CommandArgs& a) {
+    if (!a.Finish()) return Fail(a);
+    v.CancelPendingScene();
+    return Reply(true);
+  }
+  static JsonValue ShareLink(Viewer& v, CommandArgs& a) {
+    if (!a.Finish()) return Fail(a);
+    std::vector<std::string> dropped;
+    const Scene scene = WithoutLocalModels(v.CurrentScene(), &dropped);
+    auto payload = EncodeSceneLink(scene);
+    if (!payload.ok()) return Failure(payload.error().ToString());
+    JsonValue reply = Reply(true);
+    reply.Set("payload", payload.value());
+    JsonArray left_out;
+    for (const std::string& model : dropped) left_out.emplace_back(model);
+    reply.Set("left_out", JsonValue(std::move(left_out)));
+    return reply;
+  }
+  static JsonValue DecodeLink(Viewer& v, CommandArgs& a) {
+    const std::string payload = a.String("payload", kMaxSceneLinkChars);
+    if (!a.Finish()) return Fail(a);
+    auto scene = DecodeSceneLink(payload);
+    if (!scene.ok()) {
+      v.SetError(scene.error().ToString());
+      return Failure(scene.error().ToString());
+    }
+    JsonValue reply = Reply(true);
+    reply.Set("scene", SceneToJson(scene.value()));
+    return reply;
+  }
+  static JsonValue SetRoute(Viewer& v, CommandArgs& a) {
+    const int count = static_cast<int>(v.routes_.size());
+    const int index = a.OptionalInteger("index", 0, std::min(count, static_cast<int>(kMaxSceneRoutes) - 1))
+                          .value_or(count);
+    const JsonValue& route = a.Value("route");
+    const std::string name = a.OptionalString("name", kMaxSceneNameLength).value_or("");
+    if (!a.Finish()) return Fail(a);
+    auto description = RouteDescriptionFromJson("setRoute.route", route);
+    if (!description.ok()) return Failure(description.error().ToString());
+    Status status = v.SetRoute(index, std::move(description.value().segments),
+                               description.value().closed, name);
+    if (!status.ok()) return Failure(status.error().ToString());
+    if (index == v.edited_route_) v.StartEditingRoute(index);
+    JsonValue reply = Reply(true);
+    reply.Set("index", index);
+    return reply;
+  }
+  static JsonValue GetRoutes(Viewer& v, CommandArgs& a) {
+    return a.Finish() ? v.RoutesJson() : Fail(a);
+  }
+  static JsonValue SetCrowdSize(Viewer& v, CommandArgs& a) {
+    const int count = a.Integer("count", 1, 5000);
+    if (!a.Finish()) return Fail(a);
+    v.SetCrowdSize(count);
+    JsonValue reply = Reply(true);
+    reply.Set("characters", static_cast<double>(v.characters_.size()));
+    return reply;
+  }
+  static JsonValue UpdateSteps(Viewer& v, CommandArgs& a) {
+    // The frame's engine update (locomotion, playback, poses, palettes) run `count` times in a
+    // row, each timed: the benchmark's update medians without waiting for frames, which software
+    // WebGL draws slowly at thousands of characters. The scene clock advances by count x dt.
+    const int count = a.OptionalInteger("count", 1, 1000).value_or(300);
+    const double dt = a.OptionalNumber("dt", 0.0, 0.25).value_or(1.0 / 60.0);
+    if (!a.Finish()) return Fail(a);
+    JsonValue times = JsonValue::MakeArray();
+    for (int i = 0; i < count; ++i) {
+      const auto start = std::chrono::steady_clock::now();
+      v.Update(dt, false);
+      times.Append(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                       .count());
+    }
+    JsonValue reply = Reply(true);
+    reply.Set("update_ms", std::move(times));
+    reply.Set("characters", static_cast<double>(v.characters_.size()));
+    return reply;
+  }
+  static JsonValue Stats(Viewer& v, CommandArgs& a) {
+    if (!a.Finish()) return Fail(a);
+    // Cheap (no per-instance data): what benchmarks poll every frame.
+    JsonValue stats = Reply(true);
+    stats.Set("frame", static_cast<double>(v.frame_));
+    stats.Set("update_ms", static_cast<double>(v.stats_.update_ms));
+    stats.Set("render_ms", static_cast<double>(v.stats_.render_ms));
+    stats.Set("frame_ms", static_cast<double>(v.stats_.frame_ms));
+    stats.Set("draw_calls", v.stats_.draw_calls);
+    stats.Set("instances", v.stats_.instances);
+    stats.Set("culled", v.stats_.culled);
+    stats.Set("characters", static_cast<double>(v.characters_.size()));
+    return stats;
+  }
+  static JsonValue GroundAt(Viewer& v, CommandArgs& a) {
+    // The ground point under a framebuffer pixel: what a click there would hit.
+    const double x = a.Number("x", -1e6, 1e6);
+    const double y = a.Number("y", -1e6, 1e6);
+    if (!a.Finish()) return Fail(a);
+    const auto ground = v.GroundUnderCursor(x, y);
+    if (!ground) return Failure("groundAt: no ground under that pixel");
+    JsonValue reply = Reply(true);
+    reply.Set("point", JsonValue(JsonArray{static_cast<double>(ground->x), static_cast<double>(ground->y)}));
+    return reply;
+  }
+  static JsonValue ScreenAt(Viewer& v, CommandArgs& a) {
+    // Where a world point shows in framebuffer pixels (what tests look at).
+    const glm::vec3 point = a.Vec3("point", kCoordinateLimit);
+    if (!a.Finish()) return Fail(a);
+    glm::dvec2 screen;
+    if (!v.ProjectToScreen(point, &screen)) return Failure("screenAt: the point is behind the camera");
+    JsonValue reply = Reply(true);
+    reply.Set("pixel", JsonValue(JsonArray{screen.x, screen.y}));
+    return reply;
+  }
+  static JsonValue SampleRoute(Viewer& v, CommandArgs& a) {
+    const int route = a.Integer("route", 0, static_cast<int>(v.routes_.size()) - 1);
+    const double distance = a.Number("distance", -1e15, 1e15);
+    if (!a.Finish()) return Fail(a);
+    if (!v.routes_[static_cast<size_t>(route)].route) {
+      return Failure("sampleRoute.route: route " + std::to_string(route) + " is not valid");
+    }
+    const Pose2 pose = v.routes_[static_cast<size_t>(route)].route->Sample(distance);
+    JsonValue reply = Reply(true);
+    reply.Set("position", JsonValue(JsonArray{pose.position.x, pose.position.y}));
+    reply.Set("heading", pose.heading);
+    return reply;
+  }
+  static JsonValue Tool(Viewer& v, CommandArgs& a) {
+    const int tool = a.Choice("tool", {"camera", "goto", "route"});
+    const std::optional<int> route =
+        a.OptionalInteger("route", -1, static_cast<int>(v.routes_.size()) - 1);
+    const std::optional<bool> round = a.OptionalBool("round");
+    const std::optional<bool> close = a.OptionalBool("close");
+    if (!a.Finish()) return Fail(a);
+    ui::ViewerRequests request;
+    request.set_tool = static_cast<ui::Tool>(tool);
+    if (route) request.edit_route = *route;
+    if (round) request.auto_round_corners = *round;
+    request.close_route = close.value_or(false);
+    v.ApplyRequests(request);
+    JsonValue reply = Reply(true);
+    reply.Set("edited_route", v.edited_route_);
+    reply.Set("anchors", static_cast<double>(v.editor_.anchor_count()));
+    return reply;
+  }
+  static JsonValue Ui(Viewer& v, CommandArgs& a) {
+    const bool panels = a.Bool("panels");
+    if (!a.Finish()) return Fail(a);
+    v.panels_visible_ = panels;
+    return Reply(true);
+  }
+  static JsonValue SetSceneTime(Viewer& v, CommandArgs& a) {
+    const double time = a.Number("time", 0.0, 1e9);
+    if (!a.Finish()) return Fail(a);
+    v.scene_time_ = time;
+    return Reply(true);
+  }
+  static JsonValue PlayScene(Viewer& v, CommandArgs& a) {
+    if (!a.Finish()) return Fail(a);
+    v.SetScenePlaying(a.name() == "playScene");
+    return Reply(true);
+  }
+  static JsonValue Display(Viewer& v, CommandArgs& a) {
+    DisplayToggles display = v.display_;
+    const std::pair<const char*, bool DisplayToggles::*> flags[] = {
+        {"grid", &DisplayToggles::grid},           {"skeleton", &DisplayToggles::skeleton},
+        {"joint_names", &DisplayToggles::joint_names}, {"bounds", &DisplayToggles::bounds},
+        {"wireframe", &DisplayToggles::wireframe}, {"normals", &DisplayToggles::normals},
+        {"routes", &DisplayToggles::routes},       {"turn_circles", &DisplayToggles::turn_circles}};
+    for (const auto& [key, member] : flags) {
+      if (const std::optional<bool> value = a.OptionalBool(key)) display.*member = *value;
+    }
+    if (!a.Finish()) return Fail(a);
+    v.display_ = display;
+    return Reply(true);
+  }
+  static JsonValue Camera(Viewer& v, CommandArgs& a) {
+    OrbitCamera camera = v.camera_;
+    camera.target = a.OptionalVec3("target", kCoordinateLimit).value_or(camera.target);
+    camera.yaw_degrees = static_cast<float>(a.OptionalNumber("yaw", -1e6, 1e6).value_or(camera.yaw_degrees));
+    camera.pitch_degrees = static_cast<float>(
+        a.OptionalNumber("pitch", OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch).value_or(camera.pitch_degrees));
+    camera.distance = static_cast<float>(
+        a.OptionalNumber("distance", OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance)
+            .value_or(camera.distance));
+    if (!a.Finish()) return Fail(a);
+    v.camera_ = camera;
+    v.follow_selected_ = false;
+    return Reply(true);
+  }
+  static JsonValue Frame(Viewer& v, CommandArgs& a) {
+    // With an instance: select it and frame it; without: frame the selection.
+    std::optional<int> instance;
+    if (a.OptionalValue("instance") != nullptr) {
+      Character* character = Instance(v, a);
+      if (character) instance = static_cast<int>(character - v.characters_.data());
+    }
+    if (!a.Finish()) return Fail(a);
+    if (instance) {
+      v.selected_ = *instance;
+      v.selected_joint_ = -1;
+    }
+    v.FrameSelection();
+    return Reply(true);
+  }
+  static JsonValue RemoveModel(Viewer& v, CommandArgs& a) {
+    const int model = ModelArg(v, a, "model");
+    if (!a.Finish()) return Fail(a);
+    v.RemoveModel(model);
+    return Reply(true);
+  }
+  static JsonValue AddInstance(Viewer& v, CommandArgs& a) {
+    const int model = ModelArg(v, a, "model");
+    const glm::vec3 at = a.OptionalVec3("position", kCoordinateLimit).value_or(glm::vec3(0.0f));
+    const double heading = a.OptionalNumber("heading", -1e3, 1e3).value_or(0.0);
+    if (!a.Finish()) return Fail(a);
+    v.selected_ = v.AddCharacter(model, glm::vec2(at), static_cast<float>(heading));
+    v.selected_joint_ = -1;
+    JsonValue reply = Reply(true);
+    reply.Set("instance", v.selected_);
+    return reply;
+  }
+
+  // ---- one character ----
+  static JsonValue Select(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    int joint = -1;
+    if (character && a.OptionalValue("joint") != nullptr) joint = JointArg(v, a, "joint", *character);
+    if (!a.Finish()) return Fail(a);
+    v.selected_ = static_cast<int>(character - v.characters_.data());
+    v.selected_joint_ = joint;
+    return Reply(true);
+  }
+  static JsonValue SetAnimation(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    int animation = -1;
+    if (character) {
+      const JsonValue& name = a.Value("name");
+      const LoadedModel& model = v.library_->models()[static_cast<size_t>(character->model)];
+      if (name.is_string()) {
+        animation = model.FindAnimation(name.as_string());
+        if (animation < 0) {
+          std::string names;
+          for (const std::string& n : model.animation_names) names += (names.empty() ? "" : ", ") + n;
+          a.Fail("name", "an animation of '" + model.name + "' (" + (names.empty() ? "none" : names) +
+                             ") or null for the bind pose",
+                 CommandArgs::Describe(name));
+        }
+      } else if (!name.is_null() && a.ok()) {
+        a.Fail("name", "an animation name, or null for the bind pose", CommandArgs::Describe(name));
+      }
+    }
+    const std::optional<double> crossfade = a.OptionalNumber("crossfade", 0.0, 60.0);
+    if (!a.Finish()) return Fail(a);
+    if (crossfade) character->playback.crossfade_seconds = static_cast<float>(*crossfade);
+    v.SetAnimation(*character, animation);
+    return Done(v, character);
+  }
+  static JsonValue SetTime(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const double time = a.Number("time", -1e6, 1e6);
+    if (!a.Finish()) return Fail(a);
+    anim::SetClockTime(character->playback, time);
+    return Done(v, character);
+  }
+  static JsonValue Play(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    if (!a.Finish()) return Fail(a);
+    anim::PlaybackClock& clock = character->playback;
+    // Play on a clip that has ended plays it again from the start it ended away from.
+    if (a.name() == "play" && clock.finished) anim::SetClockTime(clock, clock.rate < 0 ? 1e9 : 0.0);
+    clock.playing = a.name() == "play";
+    return Done(v, character);
+  }
+  static JsonValue SetRate(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const double rate = a.Number("rate", -1000.0, 1000.0);
+    if (!a.Finish()) return Fail(a);
+    character->playback.rate = static_cast<float>(rate);
+    return Done(v, character);
+  }
+  static JsonValue SetMode(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const int mode = a.Choice("mode", MD5STAGE_MODES);
+    if (!a.Finish()) return Fail(a);
+    anim::SetClockMode(character->playback, Mode(mode));
+    return Done(v, character);
+  }
+  static JsonValue Step(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const int frames = a.OptionalInteger("frames", -1000000, 1000000).value_or(1);
+    if (!a.Finish()) return Fail(a);
+    v.StepFrames(*character, frames);
+    return Done(v, character);
+  }
+  static JsonValue SetPlacement(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const std::optional<glm::vec3> at = a.OptionalVec3("position", kCoordinateLimit);
+    const std::optional<double> heading = a.OptionalNumber("heading", -1e3, 1e3);
+    if (!a.Finish()) return Fail(a);
+    if (at) character->position = glm::vec2(*at);
+    if (heading) character->heading = static_cast<float>(*heading);
+    return Done(v, character);
+  }
+  static JsonValue Attach(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const int model = ModelArg(v, a, "model");
+    const int joint = character ? JointArg(v, a, "joint", *character) : -1;
+    const glm::vec3 offset = a.OptionalVec3("offset", kCoordinateLimit).value_or(glm::vec3(0.0f));
+    const glm::vec3 rotation = a.OptionalVec3("rotation", 1e5).value_or(glm::vec3(0.0f));
+    if (!a.Finish()) return Fail(a);
+    v.Attach(*character, model, joint, offset, rotation);
+    return Done(v, character);
+  }
+  static JsonValue AssignRoute(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const int route = a.Integer("route", -1, static_cast<int>(v.routes_.size()) - 1);
+    const int mode = a.OptionalChoice("mode", MD5STAGE_MODES).value_or(0);
+    if (!a.Finish()) return Fail(a);
+    Status status = v.AssignRoute(*character, route, Mode(mode));
+    if (!status.ok()) return Failure(status.error().ToString());
+    v.EnsureLocomotionAnimations(*character);
+    return Reply(true);
+  }
+  static JsonValue GoTo(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const double x = a.Number("x", -kCoordinateLimit, kCoordinateLimit);
+    const double y = a.Number("y", -kCoordinateLimit, kCoordinateLimit);
+    const std::optional<double> heading = a.OptionalNumber("heading", -1e3, 1e3);
+    if (!a.Finish()) return Fail(a);
+    v.EnsureLocomotionAnimations(*character);
+    const double heading_value = heading.value_or(0.0);
+    Status status = v.GoTo(*character, glm::dvec2(x, y), heading ? &heading_value : nullptr);
+    if (!status.ok()) return Failure(status.error().ToString());
+    JsonValue reply = Reply(true);
+    reply.Set("path", v.PathJson(*character));
+    return reply;
+  }
+  static JsonValue SetSpeed(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const double speed = a.Number("speed", 0.0, 100000.0);
+    if (!a.Finish()) return Fail(a);
+    v.SetSpeed(*character, speed);
+    return Reply(true);
+  }
+  static JsonValue SetTurnRadius(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const double radius = a.Number("radius", 0.0, 1e6);
+    if (!a.Finish()) return Fail(a);
+    v.SetTurnRadius(*character, radius);
+    return Reply(true);
+  }
+  static JsonValue GpuSkinCheck(Viewer& v, CommandArgs& a);
+  static JsonValue ScreenBounds(Viewer& v, CommandArgs& a);
+  static JsonValue JointWorld(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const int joint = character ? JointArg(v, a, "joint", *character) : -1;
+    if (!a.Finish()) return Fail(a);
+    PoseCharacter(*character, v.library_->models());
+    JsonValue reply = Reply(true);
+    JsonArray matrix;
+    const glm::mat4& m = character->pose.models[static_cast<size_t>(joint)];
+    for (int c = 0; c < 4; ++c) {
+      for (int r = 0; r < 4; ++r) matrix.emplace_back(static_cast<double>(m[c][r]));
+    }
+    reply.Set("matrix", JsonValue(std::move(matrix)));
+    return reply;
+  }
+};
+
+JsonValue CommandTable::GpuSkinCheck(Viewer& v, CommandArgs& a) {
+  // GPU skinning (transform feedback of the real shader) against the core's CPU reference
+  // skinning with every weight, for this instance's current pose.
+  Character* character = Instance(v, a);
+  if (!a.Finish()) return Fail(a);
+  const LoadedModel& model = v.library_->models()[static_cast<size_t>(character->model)];
+  PoseCharacter(*character, v.library_->models());
+  std::vector<glm::vec3> gpu;
+  if (!v.backend_->CaptureSkinnedPositions(model.gpu_mesh, character->pose.palette.data(), &gpu)) {
+    return Failure("gpuSkinCheck: the renderer cannot read skinned positions back");
+  }
+  const anim::Model& core = *model.model;
+  std::vector<glm::vec3> cpu;
+  size_t offset = 0;
+  double max_error = 0.0;
+  const anim::Span<const glm::mat4> joints(character->pose.models.data(), character->pose.models.size());
+  for (int m = 0; m < core.mesh_count(); ++m) {
+    const size_t count = core.mesh(m).vertices.size();
+    cpu.resize(count);
+    anim::SkinningJob skin;
+    skin.model = &core;
+    skin.mesh_index = m;
+    skin.joint_matrices = joints;
+    skin.normalize_weights = true;
+    skin.positions = anim::Span<glm::vec3>(cpu.data(), cpu.size());
+    if (!skin.Run() || offset + count > gpu.size()) return Failure("gpuSkinCheck: CPU skinning failed");
+    for (size_t i = 0; i < count; ++i) {
+      max_error = std::max(max_error, static_cast<double>(glm::length(gpu[offset + i] - cpu[i])));
+    }
+    offset += count;
+  }
+  const anim::SkinningError top4 = anim::MeasureGpuSkinningError(core, joints);
+  JsonValue reply = Reply(true);
+  reply.Set("vertices", static_cast<double>(gpu.size()));
+  reply.Set("max_error", max_error);
+  reply.Set("extent", static_cast<double>(glm::length(model.bind_max - model.bind_min)));
+  reply.Set("top4_error", static_cast<double>(top4.distance));
+  reply.Set("max_weights_per_vertex", core.source().max_weights_per_vertex());
+  return reply;
+}
+
+JsonValue CommandTable::ScreenBounds(Viewer& v, CommandArgs& a) {
+  // The character's bind-pose box on screen, in framebuffer pixels [x0, y0, x1, y1].
+  Character* character = Instance(v, a);
+  if (!a.Finish()) return Fail(a);
+  const LoadedModel& model = v.library_->models()[static_cast<size_t>(character->model)];
+  const glm::mat4 view_projection = v.ViewProjection();
+  const glm::mat4 root = character->RootMatrix();
+  float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 corner((i & 1) ? model.bind_max.x : model.bind_min.x,
+                           (i & 2) ? model.bind_max.y : model.bind_min.y,
+                           (i & 4) ? model.bind_max.z : model.bind_min.z);
+    const glm::vec4 clip = view_projection * root * glm::vec4(corner, 1.0f);
+    if (clip.w <= 1e-6f) continue;
+    const float x = (clip.x / clip.w * 0.5f + 0.5f) * static_cast<float>(v.width_);
+    const float y = (0.5f - clip.y / clip.w * 0.5f) * static_cast<float>(v.height_);
+    x0 = std::min(x0, x);
+    y0 = std::min(y0, y);
+    x1 = std::max(x1, x);
+    y1 = std::max(y1, y);
+  }
+  JsonValue reply = Reply(x1 > x0);
+  reply.Set("rect", JsonValue(JsonArray{JsonValue(std::floor(x0)), JsonValue(std::floor(y0)),
+                                        JsonValue(std::ceil(x1)), JsonValue(std::ceil(y1))}));
+  return reply;
+}
+
+const CommandTable::Entry CommandTable::kEntries[] = {
+    {"state", &CommandTable::State},
+    {"clock", &CommandTable::Clock},
+    {"stats", &CommandTable::Stats},
+    {"loadQueued", &CommandTable::LoadQueued},
+    {"reportError", &CommandTable::ReportError},
+    {"sceneJson", &CommandTable::SceneJson},
+    {"prepareScene", &CommandTable::PrepareScene},
+    {"applyScene", &CommandTable::ApplyScene},
+    {"cancelScene", &CommandTable::CancelScene},
+    {"shareLink", &CommandTable::ShareLink},
+    {"decodeLink", &CommandTable::DecodeLink},
+    {"setRoute", &CommandTable::SetRoute},
+    {"getRoutes", &CommandTable::GetRoutes},
+    {"sampleRoute", &CommandTable::SampleRoute},
+    {"setCrowdSize", &CommandTable::SetCrowdSize},
+    {"updateSteps", &CommandTable::UpdateSteps},
+    {"groundAt", &CommandTable::GroundAt},
+    {"screenAt", &CommandTable::ScreenAt},
+    {"tool", &CommandTable::Tool},
+    {"ui", &CommandTable::Ui},
+    {"setSceneTime", &CommandTable::SetSceneTime},
+    {"playScene", &CommandTable::PlayScene},
+    {"pauseScene", &CommandTable::PlayScene},
+    {"display", &CommandTable::Display},
+    {"camera", &CommandTable::Camera},
+    {"frame", &CommandTable::Frame},
+    {"removeModel", &CommandTable::RemoveModel},
+    {"addInstance", &CommandTable::AddInstance},
+    {"select", &CommandTable::Select},
+    {"setAnimation", &CommandTable::SetAnimation},
+    {"setTime", &CommandTable::SetTime},
+    {"play", &CommandTable::Play},
+    {"pause", &CommandTable::Play},
+    {"setRate", &CommandTable::SetRate},
+    {"setMode", &CommandTable::SetMode},
+    {"step", &CommandTable::Step},
+    {"setPlacement", &CommandTable::SetPlacement},
+    {"attach", &CommandTable::Attach},
+    {"assignRoute", &CommandTable::AssignRoute},
+    {"goTo", &CommandTable::GoTo},
+    {"setSpeed", &CommandTable::SetSpeed},
+    {"setTurnRadius", &CommandTable::SetTurnRadius},
+    {"gpuSkinCheck", &CommandTable::GpuSkinCheck},
+    {"screenBounds", &CommandTable::ScreenBounds},
+    {"jointWorld", &CommandTable::JointWorld},
+};
+
+JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {
+  if (!command.is_object()) {
+    return Failure("command: expected an object {\"cmd\": NAME, ...}, found " +
+                   CommandArgs::Describe(command));
+  }
+  const JsonValue* name = command.Find("cmd");
+  if (name == nullptr || !name->is_string()) {
+    return Failure("command.cmd: expected a command name, found " +
+                   (name ? CommandArgs::Describe(*name) : std::string("nothing (the field is missing)")));
+  }
+  for (const Entry& entry : kEntries) {
+    if (name->as_string() == entry.name) {
+      CommandArgs args(entry.name, command);
+      return entry.handler(v, args);
+    }
+  }
+  return Failure("command.cmd: expected a known command, found " + CommandArgs::Describe(*name));
+}
+
+JsonValue Viewer::Call(const JsonValue& command) { return CommandTable::Dispatch(*this, command); }
+
+std::vector<std::string> CommandNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : CommandTable::kEntries) names.push_back(entry.name);
+  return names;
+}
+
+}  // namespace md5stage::viewer

@@ -1,0 +1,141 @@
+// What the viewer asks of a renderer: GPU resources behind typed handles (RenderBackend), and
+// per frame a DrawList of skinned instances, coloured lines and screen text that a backend draws.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <glm/glm.hpp>
+#include <string>
+#include <vector>
+
+#include "core/anim/model.h"
+
+namespace md5stage::viewer {
+
+// Handles are ids handed out by the backend; id 0 means none.
+struct MeshHandle {
+  uint32_t id = 0;
+  bool valid() const { return id != 0; }
+  friend bool operator==(MeshHandle a, MeshHandle b) { return a.id == b.id; }
+  friend bool operator!=(MeshHandle a, MeshHandle b) { return a.id != b.id; }
+};
+struct TextureHandle {
+  uint32_t id = 0;  // 0: none (a neutral material colour is used)
+  bool valid() const { return id != 0; }
+  friend bool operator==(TextureHandle a, TextureHandle b) { return a.id == b.id; }
+  friend bool operator!=(TextureHandle a, TextureHandle b) { return a.id != b.id; }
+};
+
+// One model's vertex data, as the core lays it out for GPU skinning (anim::GpuVertex is the
+// vertex type of the core and of the renderer alike).
+struct MeshUpload {
+  struct Part {
+    uint32_t first_index = 0;
+    uint32_t index_count = 0;
+  };
+  const std::vector<anim::GpuVertex>* vertices = nullptr;
+  const std::vector<uint32_t>* indices = nullptr;  // counter-clockwise front faces
+  std::vector<Part> parts;
+  int joint_count = 0;
+};
+
+class RenderBackend {
+ public:
+  virtual ~RenderBackend() = default;
+  virtual MeshHandle CreateMesh(const MeshUpload& upload) = 0;
+  virtual void DestroyMesh(MeshHandle mesh) = 0;
+  virtual TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) = 0;
+  virtual void DestroyTexture(TextureHandle texture) = 0;
+  virtual void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) = 0;
+  // The skinned positions of one instance as the GPU computes them (upload order); false when
+  // the backend cannot read them back.
+  virtual bool CaptureSkinnedPositions(MeshHandle mesh, const glm::mat4* palette,
+                                       std::vector<glm::vec3>* positions) = 0;
+  // GPU bytes of shared (per-model) data, and of per-instance data in the last frame drawn.
+  virtual size_t shared_bytes() const = 0;
+  virtual size_t instance_bytes() const = 0;
+};
+
+struct Rgba8 {
+  uint8_t r, g, b, a;
+};
+
+struct LineVertex {
+  glm::vec3 position;
+  Rgba8 color;
+};
+
+// Lines are depth-tested against the models, or drawn on top of everything (overlays).
+enum class LineDepth { kTested, kOnTop };
+
+struct DrawList {
+  struct Instance {
+    MeshHandle mesh;
+    const glm::mat4* palette = nullptr;  // joint_count matrices; valid until the next update
+  };
+  struct Text {
+    glm::vec2 position;  // framebuffer pixels
+    Rgba8 color;
+    std::string text;
+  };
+
+  glm::mat4 view_projection{1.0f};
+  int width = 0;  // framebuffer pixels
+  int height = 0;
+  bool wireframe = false;
+  std::vector<Instance> instances;
+  std::vector<LineVertex> lines_tested;  // pairs of vertices
+  std::vector<LineVertex> lines_on_top;
+  std::vector<Text> texts;
+
+  // Empties the lists and keeps their memory, so a steady scene allocates nothing per frame.
+  void Clear() {
+    instances.clear();
+    lines_tested.clear();
+    lines_on_top.clear();
+    texts.clear();
+  }
+  void AddLine(const glm::vec3& a, const glm::vec3& b, Rgba8 color,
+               LineDepth depth = LineDepth::kTested) {
+    std::vector<LineVertex>& lines = depth == LineDepth::kOnTop ? lines_on_top : lines_tested;
+    lines.push_back({a, color});
+    lines.push_back({b, color});
+  }
+  size_t line_count() const { return (lines_tested.size() + lines_on_top.size()) / 2; }
+};
+
+// The ground grid on z = 0: minor lines every `spacing`, major every 10, the X (red) and Y
+// (green) axes and a short Z (blue) axis at the origin.
+void AddGroundGrid(DrawList& list, float half_extent, float spacing);
+
+// A backend that draws nothing: hands out handles and counts what it was given (tests, the
+// headless smoke run, the command-line tools).
+class NullRenderBackend : public RenderBackend {
+ public:
+  MeshHandle CreateMesh(const MeshUpload& upload) override;
+  void DestroyMesh(MeshHandle mesh) override;
+  TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) override;
+  void DestroyTexture(TextureHandle texture) override;
+  void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override;
+  bool CaptureSkinnedPositions(MeshHandle, const glm::mat4*, std::vector<glm::vec3>*) override {
+    return false;
+  }
+  size_t shared_bytes() const override { return shared_bytes_; }
+  size_t instance_bytes() const override { return 0; }
+
+  int live_meshes() const { return live_meshes_; }
+  int live_textures() const { return live_textures_; }
+  // Destroying a handle that is not alive (twice, or never made) is a caller bug; counted here.
+  int bad_destroys() const { return bad_destroys_; }
+
+ private:
+  std::vector<bool> meshes_;  // by id - 1: alive
+  std::vector<bool> textures_;
+  std::vector<size_t> mesh_bytes_;
+  int live_meshes_ = 0;
+  int live_textures_ = 0;
+  int bad_destroys_ = 0;
+  size_t shared_bytes_ = 0;
+};
+
+}  // namespace md5stage::viewer

@@ -1,0 +1,849 @@
+#include "viewer/viewer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "core/view/frustum.h"
+#include "viewer/json_util.h"
+
+namespace md5stage::viewer {
+namespace {
+
+double NowMs() {
+  using Clock = std::chrono::steady_clock;
+  return std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
+}
+
+float AnimationDuration(const LoadedModel& model, int animation) {
+  if (animation < 0 || animation >= static_cast<int>(model.animations.size())) return 0.0f;
+  return model.animations[static_cast<size_t>(animation)]->duration();
+}
+
+// The eight corners of a box, as 12 edges.
+void AddBox(DrawList& list, const glm::mat4& transform, const glm::vec3& lo, const glm::vec3& hi,
+            Rgba8 color) {
+  glm::vec3 c[8];
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 p((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z);
+    c[i] = glm::vec3(transform * glm::vec4(p, 1.0f));
+  }
+  const int edges[12][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3},
+                            {4, 6}, {5, 7}, {0, 4}, {1, 5}, {2, 6}, {3, 7}};
+  for (const auto& e : edges) list.AddLine(c[e[0]], c[e[1]], color, LineDepth::kOnTop);
+}
+
+uint32_t KeyBit(Key key) { return 1u << static_cast<uint32_t>(key); }
+
+}  // namespace
+
+Viewer::Viewer(RenderBackend* backend, ViewerHost* host)
+    : backend_(backend), host_(host), library_(std::make_unique<ModelLibrary>(backend)) {}
+
+Viewer::~Viewer() = default;
+
+void Viewer::SetViewport(int width, int height, float device_pixel_ratio) {
+  width_ = std::max(width, 1);
+  height_ = std::max(height, 1);
+  stats_.framebuffer_width = width_;
+  stats_.framebuffer_height = height_;
+  stats_.device_pixel_ratio = device_pixel_ratio > 0.0f ? device_pixel_ratio : 1.0f;
+}
+
+void Viewer::SetUiCapture(bool mouse, bool keyboard) {
+  ui_wants_mouse_ = mouse;
+  ui_wants_keyboard_ = keyboard;
+}
+
+glm::mat4 Viewer::ViewProjection() const {
+  const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
+  return camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix();
+}
+
+// ---- input -------------------------------------------------------------------------------------
+
+void Viewer::OnMouseButton(MouseButton button, bool pressed) {
+  if (pressed && ui_wants_mouse_) return;
+  if (button == MouseButton::kLeft) {
+    if (pressed) {
+      // The ground tools take the click when they can; otherwise the left button orbits.
+      orbiting_ = !ToolPress(cursor_x_, cursor_y_);
+    } else {
+      if (drag_ != Drag::kNone) ToolRelease(cursor_x_, cursor_y_);
+      orbiting_ = false;
+    }
+  } else {
+    panning_ = pressed;
+  }
+}
+
+void Viewer::OnCursor(double x, double y) {
+  const float dx = static_cast<float>(x - cursor_x_);
+  const float dy = static_cast<float>(y - cursor_y_);
+  cursor_x_ = x;
+  cursor_y_ = y;
+  const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
+  if (orbiting_) camera_.Orbit(dx / ratio, dy / ratio);
+  if (drag_ != Drag::kNone) ToolMove(x, y);
+  if (panning_) {
+    camera_.Pan(dx, dy, static_cast<float>(height_));
+    follow_selected_ = false;
+  }
+}
+
+void Viewer::OnScroll(double steps) {
+  if (ui_wants_mouse_) return;
+  camera_.Zoom(static_cast<float>(steps));
+}
+
+void Viewer::OnTouch(int touches, const double* xs, const double* ys) {
+  const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
+  if (touches == 1 && touch_count_ == 1) {
+    camera_.Orbit(static_cast<float>(xs[0] - touch_x_) / ratio,
+                  static_cast<float>(ys[0] - touch_y_) / ratio);
+  } else if (touches == 2 && touch_count_ == 2) {
+    const double cx = 0.5 * (xs[0] + xs[1]), cy = 0.5 * (ys[0] + ys[1]);
+    const double spread = std::hypot(xs[0] - xs[1], ys[0] - ys[1]);
+    camera_.Pan(static_cast<float>(cx - touch_x_), static_cast<float>(cy - touch_y_),
+                static_cast<float>(height_));
+    if (touch_spread_ > 1.0 && spread > 1.0) {
+      camera_.Zoom(static_cast<float>(std::log(spread / touch_spread_) / std::log(1.0 / 0.9)));
+    }
+  }
+  touch_count_ = touches;
+  if (touches == 1) {
+    touch_x_ = xs[0];
+    touch_y_ = ys[0];
+  } else if (touches == 2) {
+    touch_x_ = 0.5 * (xs[0] + xs[1]);
+    touch_y_ = 0.5 * (ys[0] + ys[1]);
+    touch_spread_ = std::hypot(xs[0] - xs[1], ys[0] - ys[1]);
+  }
+}
+
+void Viewer::OnKeyDown(Key key) {
+  if (keys_down_ & KeyBit(key)) return;  // held: the browser's auto-repeat is not a new press
+  keys_down_ |= KeyBit(key);
+  if (ui_wants_keyboard_) return;
+  // Bounded: a page that floods key events cannot grow the queue between two frames.
+  if (pending_keys_.size() < 64) pending_keys_.push_back(key);
+}
+
+void Viewer::OnKeyUp(Key key) { keys_down_ &= ~KeyBit(key); }
+
+void Viewer::HandleKeyPress(Key key) {
+  Character* selected = Selected();
+  switch (key) {
+    case Key::kSpace:
+      if (selected) selected->playback.playing = !selected->playback.playing;
+      break;
+    case Key::kF:
+      FrameSelection();
+      break;
+    case Key::kPeriod:
+      if (selected) StepFrames(*selected, 1);
+      break;
+    case Key::kComma:
+      if (selected) StepFrames(*selected, -1);
+      break;
+    case Key::kK:
+      display_.skeleton = !display_.skeleton;
+      break;
+    case Key::kW:
+      display_.wireframe = !display_.wireframe;
+      break;
+    case Key::kH:
+      help_open_ = !help_open_;
+      break;
+  }
+}
+
+// ---- scene -------------------------------------------------------------------------------------
+
+Character* Viewer::Selected() {
+  if (selected_ < 0 || selected_ >= static_cast<int>(characters_.size())) return nullptr;
+  return &characters_[static_cast<size_t>(selected_)];
+}
+
+void Viewer::SetError(const std::string& message) {
+  last_error_ = message;
+  if (!message.empty()) status_ = message.substr(0, message.find('\n'));
+}
+
+int Viewer::AddCharacter(int model, glm::vec2 position, float heading) {
+  const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
+  Character character;
+  character.model = model;
+  character.position = position;
+  character.heading = heading;
+  int count = 0;
+  for (const Character& other : characters_) count += other.model == model ? 1 : 0;
+  character.label = loaded.name + (count > 0 ? " " + std::to_string(count + 1) : "");
+  int animation = loaded.FindAnimation("idle");
+  if (animation < 0 && !loaded.animations.empty()) animation = 0;
+  character.playback.animation = animation;
+  character.pose.Resize(loaded.model->skeleton().joint_count());
+  characters_.push_back(std::move(character));
+  return static_cast<int>(characters_.size()) - 1;
+}
+
+void Viewer::RemoveModel(int model) {
+  if (model < 0 || model >= static_cast<int>(library_->models().size())) return;
+  // Characters of the model go; attachments of it go; indices above it shift down.
+  std::vector<Character> kept;
+  for (Character& character : characters_) {
+    if (character.model == model) continue;
+    if (character.model > model) --character.model;
+    std::vector<Attachment> attachments;
+    for (Attachment& attachment : character.attachments) {
+      if (attachment.model == model) continue;
+      if (attachment.model > model) --attachment.model;
+      attachments.push_back(std::move(attachment));
+    }
+    character.attachments = std::move(attachments);
+    kept.push_back(std::move(character));
+  }
+  characters_ = std::move(kept);
+  library_->RemoveModel(model);
+  if (selected_ >= static_cast<int>(characters_.size())) {
+    selected_ = static_cast<int>(characters_.size()) - 1;
+  }
+  selected_joint_ = -1;
+}
+
+JsonValue Viewer::LoadQueuedFiles() {
+  std::vector<InputFile> files = std::move(pending_files_);
+  pending_files_.clear();
+  const int models_before = static_cast<int>(library_->models().size());
+  LoadReport report = library_->LoadFiles(std::move(files));
+  // New models appear beside what is already shown, and the camera turns to them.
+  float right = -1e30f;
+  for (const Character& character : characters_) {
+    const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+    right = std::max(right, character.position.x + model.bind_max.x);
+  }
+  // Files fetched for a scene being opened get their characters when the scene is applied.
+  if (pending_scene_) report.new_models_to_show.clear();
+  for (int index : report.new_models_to_show) {
+    const LoadedModel& model = library_->models()[static_cast<size_t>(index)];
+    glm::vec2 position(0.0f);
+    if (right > -1e29f) {
+      const float width = model.bind_max.x - model.bind_min.x;
+      position.x = right + 0.25f * std::max(width, 1.0f) - model.bind_min.x;
+      right = position.x + model.bind_max.x;
+    } else {
+      right = model.bind_max.x;
+    }
+    selected_ = AddCharacter(index, position, 0.0f);
+    selected_joint_ = -1;
+  }
+  if (!report.new_models_to_show.empty()) FrameSelection();
+  if (report.new_models.empty() && report.animations_bound > 0 && Selected() != nullptr) {
+    Character& character = *Selected();
+    const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+    anim::SwitchClip(character.playback, static_cast<int>(model.animations.size()) - 1);
+  }
+  last_warnings_ = report.warnings;
+  if (!report.errors.empty()) {
+    std::string joined;
+    for (const std::string& e : report.errors) joined += (joined.empty() ? "" : "\n") + e;
+    SetError(joined);
+  } else {
+    last_error_.clear();
+    status_ = "Loaded " + std::to_string(static_cast<int>(library_->models().size()) - models_before) +
+              " model(s), " + std::to_string(report.animations_bound) + " animation(s), " +
+              std::to_string(report.textures_bound) + " texture(s)";
+  }
+  JsonValue reply = Reply(report.errors.empty());
+  JsonArray errors, warnings, models;
+  for (const std::string& e : report.errors) errors.emplace_back(e);
+  for (const std::string& w : report.warnings) warnings.emplace_back(w);
+  for (int index : report.new_models) models.emplace_back(library_->models()[static_cast<size_t>(index)].name);
+  reply.Set("errors", JsonValue(std::move(errors)));
+  reply.Set("warnings", JsonValue(std::move(warnings)));
+  reply.Set("models", JsonValue(std::move(models)));
+  // Textures of fetched models are fetched too: the page asks for each missing one next to the
+  // mesh, named after the part's shader (bundled assets are PNG; remote models may be TGA/JPG).
+  JsonArray texture_requests;
+  for (int index : report.new_models) {
+    const LoadedModel& model = library_->models()[static_cast<size_t>(index)];
+    if (model.local) continue;
+    const std::string& source = model.mesh_source;
+    const std::string folder = source.substr(0, source.find_last_of('/') + 1);
+    std::vector<std::string> seen;
+    for (size_t part = 0; part < model.textures.size(); ++part) {
+      const std::string stem = FileStem(model.model->gpu().submeshes[part].shader);
+      if (model.textures[part].valid() || stem.empty()) continue;
+      if (std::find(seen.begin(), seen.end(), stem) != seen.end()) continue;
+      seen.push_back(stem);
+      JsonArray candidates;
+      candidates.emplace_back(folder + stem + ".png");
+      if (source.rfind("https://", 0) == 0) {
+        candidates.emplace_back(folder + stem + ".tga");
+        candidates.emplace_back(folder + stem + ".jpg");
+      }
+      texture_requests.emplace_back(JsonValue(std::move(candidates)));
+    }
+  }
+  reply.Set("texture_requests", JsonValue(std::move(texture_requests)));
+  reply.Set("animations", report.animations_bound);
+  reply.Set("textures", report.textures_bound);
+  return reply;
+}
+
+bool Viewer::CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const {
+  if (instance < 0 || instance >= static_cast<int>(characters_.size())) return false;
+  const Character& character = characters_[static_cast<size_t>(instance)];
+  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  // The bind pose, and the skinned mesh at frames spread over the current animation (the file's
+  // own per-frame bounds are often missing or wrong, and the bind pose of a crouching or lying
+  // animation is far from where it plays).
+  glm::vec3 box_lo = model.bind_min, box_hi = model.bind_max;
+  const int animation = character.playback.animation;
+  if (animation >= 0 && animation < static_cast<int>(model.animations.size())) {
+    const anim::Animation& clip = *model.animations[static_cast<size_t>(animation)];
+    const anim::Model& mesh = *model.model;
+    const size_t vertex_count = mesh.gpu().vertices.size();
+    std::vector<glm::vec3> positions(vertex_count);
+    anim::Pose pose(mesh.skeleton().joint_count());
+    const int frames = std::max(clip.frame_count(), 1);
+    const int samples = std::min(frames, 24);
+    for (int s = 0; s < samples; ++s) {
+      const int frame = samples > 1 ? s * (frames - 1) / (samples - 1) : 0;
+      anim::SampleJob sample;
+      sample.animation = &clip;
+      sample.time = static_cast<float>(frame) / std::max(clip.frame_rate(), 1e-6f);
+      sample.mode = anim::PlaybackMode::kClamp;
+      sample.root_motion = character.root_motion;
+      sample.output = anim::Span<anim::JointTransform>(pose.locals.data(), pose.locals.size());
+      if (!sample.Run()) continue;
+      SkinPose(mesh, glm::mat4(1.0f), pose);
+      anim::PaletteSkinningJob skin;
+      skin.model = &mesh;
+      skin.palette = anim::Span<const glm::mat4>(pose.palette.data(), pose.palette.size());
+      skin.positions = anim::Span<glm::vec3>(positions.data(), positions.size());
+      if (!skin.Run()) continue;
+      for (const glm::vec3& p : positions) {
+        box_lo = glm::min(box_lo, p);
+        box_hi = glm::max(box_hi, p);
+      }
+    }
+  }
+  const glm::mat4 root = character.RootMatrix();
+  glm::vec3 world_lo(1e30f), world_hi(-1e30f);
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 corner((i & 1) ? box_hi.x : box_lo.x, (i & 2) ? box_hi.y : box_lo.y,
+                           (i & 4) ? box_hi.z : box_lo.z);
+    const glm::vec3 p(root * glm::vec4(corner, 1.0f));
+    world_lo = glm::min(world_lo, p);
+    world_hi = glm::max(world_hi, p);
+  }
+  *lo = world_lo;
+  *hi = world_hi;
+  return true;
+}
+
+void Viewer::FrameSelection() {
+  glm::vec3 lo, hi;
+  if (!CharacterExtent(selected_, &lo, &hi)) {
+    camera_.Frame({-40, -40, 0}, {40, 40, 70}, static_cast<float>(width_) / height_);
+    return;
+  }
+  camera_.Frame(lo, hi, static_cast<float>(width_) / static_cast<float>(height_));
+}
+
+// ---- frame -------------------------------------------------------------------------------------
+
+void Viewer::Update(double dt) {
+  const double start = NowMs();
+  for (Key key : pending_keys_) HandleKeyPress(key);
+  pending_keys_.clear();
+  if (dt > 0.0) {
+    const float blend = frame_ < 2 ? 1.0f : 0.05f;
+    stats_.frame_ms += blend * (static_cast<float>(dt) * 1000.0f - stats_.frame_ms);
+    stats_.fps = stats_.frame_ms > 0.0f ? 1000.0f / stats_.frame_ms : 0.0f;
+  }
+  Update(dt, true);
+  stats_.update_ms = static_cast<float>(NowMs() - start);
+}
+
+void Viewer::Update(double dt, bool from_frame) {
+  if (scene_playing_) scene_time_ += dt;
+  const auto& models = library_->models();
+  for (Character& character : characters_) {
+    UpdateLocomotion(character);
+    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    anim::AdvanceClock(character.playback, AnimationDuration(model, character.playback.animation), dt);
+    PoseCharacter(character, models);
+  }
+  if (!from_frame) return;
+  UpdateHover();
+  if (follow_selected_ && Selected() != nullptr) {
+    const Character& character = *Selected();
+    camera_.target.x = character.position.x;
+    camera_.target.y = character.position.y;
+  }
+}
+
+ui::ViewerModel Viewer::BuildViewerModel() const {
+  ui::ViewerModel view;
+  const auto& models = library_->models();
+  for (const LoadedModel& model : models) {
+    ui::ModelSummary summary;
+    summary.name = model.name;
+    summary.files.push_back(model.mesh_file);
+    for (const std::string& name : model.animation_names) summary.files.push_back(name + ".md5anim");
+    for (const std::string& texture : model.texture_files) {
+      if (!texture.empty() && std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
+        summary.files.push_back(texture);
+      }
+    }
+    summary.local = model.local;
+    const md5::MeshFile& file = model.model->source();
+    summary.joints = model.model->skeleton().joint_count();
+    summary.meshes = model.model->mesh_count();
+    summary.vertices = file.vertex_count();
+    summary.triangles = file.triangle_count();
+    summary.weights = file.weight_count();
+    summary.max_influences = file.max_weights_per_vertex();
+    summary.top4_error = model.model->gpu().worst_dropped_weight;
+    summary.warnings = model.warnings;
+    summary.joint_names = model.model->skeleton().names();
+    summary.parents = model.model->skeleton().parents();
+    summary.animations = model.animation_names;
+    summary.shared_bytes = model.cpu_bytes + model.gpu_bytes;
+    for (const Character& character : characters_) summary.instances += &models[static_cast<size_t>(character.model)] == &model;
+    view.models.push_back(std::move(summary));
+  }
+  for (const Character& character : characters_) {
+    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    ui::InstanceSummary summary;
+    summary.label = character.label;
+    summary.model = character.model;
+    summary.animation = character.playback.animation;
+    summary.time = static_cast<float>(character.playback.time);
+    if (character.playback.animation >= 0) {
+      const anim::Animation& animation = *model.animations[static_cast<size_t>(character.playback.animation)];
+      summary.duration = animation.duration();
+      summary.frame_rate = animation.frame_rate();
+      summary.frame_count = animation.frame_count();
+    }
+    summary.rate = character.playback.rate;
+    summary.mode = character.playback.mode;
+    summary.playing = character.playback.playing;
+    summary.crossfade_seconds = character.playback.crossfade_seconds;
+    summary.position = character.position;
+    summary.speed = static_cast<float>(character.locomotion.speed);
+    summary.turn_radius = static_cast<float>(character.locomotion.turn_radius);
+    summary.route = character.locomotion.enabled ? character.locomotion.route : -1;
+    summary.route_mode = character.locomotion.route_mode;
+    summary.locomotion_animation = character.locomotion.walk_animation;
+    summary.moving = character.locomotion.moving;
+    summary.heading_degrees = glm::degrees(character.heading);
+    for (const Attachment& attachment : character.attachments) {
+      ui::AttachmentSummary a;
+      a.model = attachment.model;
+      a.joint = model.model->skeleton().name(attachment.joint);
+      a.offset = attachment.offset;
+      a.rotation_degrees = attachment.rotation_degrees;
+      summary.attachments.push_back(a);
+    }
+    summary.instance_bytes = character.pose.locals.size() * (2 * sizeof(anim::JointTransform) + 2 * sizeof(glm::mat4));
+    view.instances.push_back(std::move(summary));
+  }
+  view.selected_instance = selected_;
+  view.selected_joint = selected_joint_;
+  const Character* selected = selected_ >= 0 && selected_ < static_cast<int>(characters_.size())
+                                  ? &characters_[static_cast<size_t>(selected_)]
+                                  : nullptr;
+  if (selected != nullptr && selected_joint_ >= 0 &&
+      selected_joint_ < static_cast<int>(selected->pose.models.size())) {
+    const size_t j = static_cast<size_t>(selected_joint_);
+    view.joint_detail.joint = selected_joint_;
+    view.joint_detail.local_translation = selected->pose.locals[j].translation;
+    view.joint_detail.local_rotation = selected->pose.locals[j].rotation;
+    view.joint_detail.world_translation = glm::vec3(selected->pose.models[j][3]);
+    view.joint_detail.world_rotation = glm::quat_cast(glm::mat3(selected->pose.models[j]));
+  }
+  view.display = display_;
+  view.stats = stats_;
+  view.last_error = last_error_;
+  view.status = status_;
+  view.tool = tool_;
+  view.crowd_size = static_cast<int>(characters_.size());
+  for (size_t r = 0; r < routes_.size(); ++r) {
+    const ViewerRoute& route = routes_[r];
+    ui::RouteSummary summary;
+    summary.name = route.name;
+    summary.valid = route.route != nullptr;
+    summary.length = route.route ? route.route->length() : 0.0;
+    summary.closed = route.closed;
+    summary.points = static_cast<int>(route.drawn_segments.size());
+    const double radius = RoundingRadius(static_cast<int>(r));
+    if (route.route && radius > 0.0) summary.tight_stretches = static_cast<int>(route.route->FindTightStretches(radius).size());
+    view.routes.push_back(std::move(summary));
+  }
+  view.edited_route = edited_route_;
+  view.auto_round_corners = auto_round_;
+  view.hover_text = hover_text_;
+  view.scene_time = static_cast<float>(scene_time_);
+  view.scene_playing = scene_playing_;
+  return view;
+}
+
+void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
+  if (r.select_instance) {
+    selected_ = *r.select_instance;
+    selected_joint_ = -1;
+  }
+  if (r.select_joint) selected_joint_ = *r.select_joint;
+  if (r.display) display_ = *r.display;
+  if (r.frame_model) FrameSelection();
+  if (r.follow_selected) follow_selected_ = !follow_selected_;
+  if (r.screenshot && host_) host_->DownloadScreenshot();
+  if (r.open_files && host_) host_->OpenFilePicker();
+  if (r.page_action && host_) host_->PageAction(*r.page_action);
+  if (r.crowd_size) SetCrowdSize(*r.crowd_size);
+  if (r.scene_time) scene_time_ = std::max(0.0, static_cast<double>(*r.scene_time));
+  if (r.scene_playing) SetScenePlaying(*r.scene_playing);
+  if (r.add_instance_of_model) {
+    const int model = *r.add_instance_of_model;
+    float right = 0.0f;
+    for (const Character& c : characters_) right = std::max(right, c.position.x);
+    const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
+    const float width = std::max(loaded.bind_max.x - loaded.bind_min.x, loaded.bind_max.y - loaded.bind_min.y);
+    selected_ = AddCharacter(model, glm::vec2(right + 1.5f * std::max(width, 1.0f), 0.0f), 0.0f);
+  }
+  if (r.remove_model) RemoveModel(*r.remove_model);
+  if (r.set_tool) {
+    tool_ = *r.set_tool;
+    if (tool_ == ui::Tool::kRoute && edited_route_ < 0 && editor_.anchor_count() == 0 && !routes_.empty()) {
+      StartEditingRoute(static_cast<int>(routes_.size()) - 1);
+    }
+  }
+  if (r.edit_route) StartEditingRoute(*r.edit_route);
+  if (r.auto_round_corners) {
+    auto_round_ = *r.auto_round_corners;
+    CommitEditedRoute();
+  }
+  if (r.close_route) {
+    if (editor_.closed() ? editor_.Open().ok() : editor_.Close().ok()) CommitEditedRoute();
+  }
+  if (r.delete_route_point && editor_selected_anchor_ >= 0) {
+    if (editor_.DeletePoint(static_cast<size_t>(editor_selected_anchor_)).ok()) {
+      editor_selected_anchor_ = std::min(editor_selected_anchor_, static_cast<int>(editor_.anchor_count()) - 1);
+      CommitEditedRoute();
+    }
+  }
+  Character* character = Selected();
+  if (character == nullptr) return;
+  anim::PlaybackClock& playback = character->playback;
+  if (r.set_crossfade) playback.crossfade_seconds = std::max(0.0f, *r.set_crossfade);
+  if (r.set_animation) SetAnimation(*character, *r.set_animation);
+  if (r.set_playing) playback.playing = *r.set_playing;
+  if (r.set_rate) playback.rate = *r.set_rate;
+  if (r.set_mode) anim::SetClockMode(playback, *r.set_mode);
+  if (r.set_time) anim::SetClockTime(playback, *r.set_time);
+  if (r.step_frames) StepFrames(*character, *r.step_frames);
+  if (r.set_speed) SetSpeed(*character, std::max(0.0f, *r.set_speed));
+  if (r.set_turn_radius) SetTurnRadius(*character, std::max(0.0f, *r.set_turn_radius));
+  if (r.set_locomotion_animation) character->locomotion.walk_animation = *r.set_locomotion_animation;
+  if (r.assign_route) {
+    EnsureLocomotionAnimations(*character);
+    Status status = AssignRoute(*character, r.assign_route->first, r.assign_route->second);
+    if (!status.ok()) SetError(status.error().ToString());
+  }
+  if (r.attach) {
+    Attach(*character, r.attach->model, r.attach->joint, r.attach->offset,
+           r.attach->rotation_degrees);
+  }
+  if (r.edit_attachment) {
+    const int index = r.edit_attachment->first;
+    if (index >= 0 && index < static_cast<int>(character->attachments.size())) {
+      character->attachments[static_cast<size_t>(index)].offset = r.edit_attachment->second.offset;
+      character->attachments[static_cast<size_t>(index)].rotation_degrees =
+          r.edit_attachment->second.rotation_degrees;
+    }
+  }
+  if (r.detach && *r.detach >= 0 && *r.detach < static_cast<int>(character->attachments.size())) {
+    character->attachments.erase(character->attachments.begin() + *r.detach);
+  }
+}
+
+// ---- one character -------------------------------------------------------------------------------
+
+void Viewer::SetAnimation(Character& character, int animation) {
+  anim::SwitchClip(character.playback, animation);
+}
+
+void Viewer::StepFrames(Character& character, int frames) {
+  anim::PlaybackClock& playback = character.playback;
+  if (playback.animation < 0) return;
+  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  const anim::Animation& animation = *model.animations[static_cast<size_t>(playback.animation)];
+  playback.playing = false;
+  // Steps wrap around the clip, so stepping back from the first frame lands on the last; in a
+  // loop the last frame is the first again, so it is left out.
+  const int distinct = playback.mode == PlayMode::kLoop ? animation.frame_count() - 1
+                                                        : animation.frame_count();
+  const long long count = std::max(distinct, 1);
+  const long long current = std::llround(playback.time * animation.frame_rate());
+  const long long frame = ((current + frames) % count + count) % count;
+  anim::SetClockTime(playback, static_cast<double>(frame) / std::max(animation.frame_rate(), 1e-6f));
+}
+
+void Viewer::Attach(Character& character, int model, int joint, glm::vec3 offset,
+                    glm::vec3 rotation) {
+  const LoadedModel& carrier = library_->models()[static_cast<size_t>(character.model)];
+  if (model < 0 || model >= static_cast<int>(library_->models().size()) || joint < 0 ||
+      joint >= carrier.model->skeleton().joint_count()) {
+    return;
+  }
+  Attachment attachment;
+  attachment.model = model;
+  attachment.joint = joint;
+  attachment.offset = offset;
+  attachment.rotation_degrees = rotation;
+  character.attachments.push_back(std::move(attachment));
+}
+
+void Viewer::SetSpeed(Character& character, double speed) {
+  character.locomotion.speed = speed;
+  if (character.locomotion.enabled) character.locomotion.follower.SetSpeed(scene_time_, speed);
+}
+
+void Viewer::SetTurnRadius(Character& character, double radius) {
+  character.locomotion.turn_radius = radius;
+  if (character.locomotion.enabled) character.locomotion.follower.SetTurningRadius(radius);
+}
+
+void Viewer::SetScenePlaying(bool playing) {
+  scene_playing_ = playing;
+  for (Character& c : characters_) c.playback.playing = playing;
+}
+
+void Viewer::CancelPendingScene() {
+  // The scene being opened failed: drop it and the models loaded for it (no character uses them).
+  pending_scene_.reset();
+  for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
+    bool used = false;
+    for (const Character& character : characters_) {
+      used = used || character.model == m;
+      for (const Attachment& attachment : character.attachments) used = used || attachment.model == m;
+    }
+    if (!used) RemoveModel(m);
+  }
+}
+
+void Viewer::BuildDrawList(DrawList* list) {
+  DrawList& out = *list;
+  out.Clear();
+  out.width = width_;
+  out.height = height_;
+  out.view_projection = ViewProjection();
+  out.wireframe = display_.wireframe;
+  const auto& models = library_->models();
+  const Frustum frustum = Frustum::FromViewProjection(out.view_projection);
+  culled_ = 0;
+  for (const Character& character : characters_) {
+    if (!character.visible) continue;
+    if (!IsVisible(character, frustum)) {
+      ++culled_;
+      continue;
+    }
+    out.instances.push_back({models[static_cast<size_t>(character.model)].gpu_mesh,
+                             character.pose.palette.data()});
+    for (const Attachment& attachment : character.attachments) {
+      if (attachment.pose.palette.empty()) continue;
+      out.instances.push_back({models[static_cast<size_t>(attachment.model)].gpu_mesh,
+                               attachment.pose.palette.data()});
+    }
+  }
+  if (display_.grid) {
+    // A power of ten that suits the viewing distance, so tiny and huge models both get a grid.
+    const float spacing =
+        std::pow(10.0f, std::floor(std::log10(std::max(camera_.distance, 1e-3f) / 20.0f)));
+    AddGroundGrid(out, spacing * 50.0f, spacing);
+  }
+  DrawCharacterOverlays(out);
+  DrawRouteOverlays(out);
+  DrawToolOverlays(out);
+  stats_.culled = culled_;
+  stats_.characters = static_cast<int>(characters_.size());
+}
+
+void Viewer::DrawCharacterOverlays(DrawList& list) {
+  const glm::mat4 view_projection = list.view_projection;
+  const auto& models = library_->models();
+  auto project = [&](const glm::vec3& p, glm::vec2* out) {
+    const glm::vec4 clip = view_projection * glm::vec4(p, 1.0f);
+    if (clip.w <= 1e-6f) return false;
+    out->x = (clip.x / clip.w * 0.5f + 0.5f) * static_cast<float>(width_);
+    out->y = (0.5f - clip.y / clip.w * 0.5f) * static_cast<float>(height_);
+    return true;
+  };
+  for (size_t c = 0; c < characters_.size(); ++c) {
+    const Character& character = characters_[c];
+    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    const anim::Skeleton& skeleton = model.model->skeleton();
+    const bool is_selected = static_cast<int>(c) == selected_;
+    if (display_.skeleton) {
+      for (int j = 0; j < skeleton.joint_count(); ++j) {
+        const glm::vec3 p(character.pose.models[static_cast<size_t>(j)][3]);
+        const int parent = skeleton.parent(j);
+        const bool highlighted = is_selected && j == selected_joint_;
+        const Rgba8 color = highlighted ? Rgba8{255, 80, 80, 255}
+                                                : Rgba8{90, 230, 255, 255};
+        if (parent >= 0) {
+          list.AddLine(glm::vec3(character.pose.models[static_cast<size_t>(parent)][3]), p, color, LineDepth::kOnTop);
+        }
+        const float s = 0.01f * std::max(model.bind_max.z - model.bind_min.z, 1.0f);
+        list.AddLine(p - glm::vec3(s, 0, 0), p + glm::vec3(s, 0, 0), {255, 255, 255, 255}, LineDepth::kOnTop);
+        list.AddLine(p - glm::vec3(0, s, 0), p + glm::vec3(0, s, 0), {255, 255, 255, 255}, LineDepth::kOnTop);
+        list.AddLine(p - glm::vec3(0, 0, s), p + glm::vec3(0, 0, s), {255, 255, 255, 255}, LineDepth::kOnTop);
+      }
+    }
+    // With the skeleton shown, the joint under the cursor is named too (hover).
+    // Screen positions are projected once per frame and joint, for the hover test and the names.
+    joint_screen_.assign(static_cast<size_t>(skeleton.joint_count()), glm::vec2(0.0f));
+    joint_on_screen_.assign(static_cast<size_t>(skeleton.joint_count()), 0);
+    const bool hover_test = display_.skeleton && !ui_wants_mouse_;
+    const bool any_names = is_selected && (display_.joint_names || (display_.skeleton && selected_joint_ >= 0));
+    if (hover_test || any_names) {
+      for (int j = 0; j < skeleton.joint_count(); ++j) {
+        glm::vec2 screen(0.0f);
+        const bool on_screen = project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen);
+        joint_on_screen_[static_cast<size_t>(j)] = on_screen;
+        joint_screen_[static_cast<size_t>(j)] = {screen.x, screen.y};
+      }
+    }
+    int hovered = -1;
+    if (hover_test) {
+      float best = 8.0f * stats_.device_pixel_ratio;
+      for (int j = 0; j < skeleton.joint_count(); ++j) {
+        if (!joint_on_screen_[static_cast<size_t>(j)]) continue;
+        const glm::vec2 screen = joint_screen_[static_cast<size_t>(j)];
+        const float d = std::hypot(screen.x - static_cast<float>(cursor_x_), screen.y - static_cast<float>(cursor_y_));
+        if (d < best) {
+          best = d;
+          hovered = j;
+        }
+      }
+    }
+    if (hovered >= 0 || any_names) {
+      for (int j = 0; j < skeleton.joint_count(); ++j) {
+        const bool named = j == hovered || (is_selected && (display_.joint_names || j == selected_joint_));
+        if (!named) continue;
+        if (joint_on_screen_[static_cast<size_t>(j)]) {
+          const glm::vec2 screen = joint_screen_[static_cast<size_t>(j)];
+          list.texts.push_back({screen,
+                                j == selected_joint_ ? Rgba8{255, 120, 120, 255}
+                                                     : Rgba8{230, 240, 255, 230},
+                                skeleton.name(j)});
+        }
+      }
+    }
+    if (display_.bounds) {
+      glm::vec3 lo = model.bind_min, hi = model.bind_max;
+      if (character.playback.animation >= 0) {
+        const anim::Animation& animation = *model.animations[static_cast<size_t>(character.playback.animation)];
+        const auto& bounds = animation.bounds();
+        if (!bounds.empty()) {
+          const int frame = std::clamp(static_cast<int>(std::lround(character.playback.time * animation.frame_rate())),
+                                       0, static_cast<int>(bounds.size()) - 1);
+          lo = bounds[static_cast<size_t>(frame)].min;
+          hi = bounds[static_cast<size_t>(frame)].max;
+        }
+      }
+      AddBox(list, character.RootMatrix(), lo, hi, {255, 200, 60, 255});
+    }
+    if (display_.normals && is_selected) {
+      const anim::GpuSkinData& gpu = model.model->gpu();
+      std::vector<glm::vec3>& positions = normal_positions_;
+      std::vector<glm::vec3>& normals = normal_directions_;
+      positions.resize(gpu.vertices.size());
+      normals.resize(gpu.vertices.size());
+      anim::PaletteSkinningJob skin;
+      skin.model = model.model.get();
+      skin.palette = anim::Span<const glm::mat4>(character.pose.palette.data(), character.pose.palette.size());
+      skin.positions = anim::Span<glm::vec3>(positions.data(), positions.size());
+      skin.normals = anim::Span<glm::vec3>(normals.data(), normals.size());
+      if (skin.Run()) {
+        const float length = 0.03f * std::max(model.bind_max.z - model.bind_min.z, 1.0f);
+        const size_t step = std::max<size_t>(1, positions.size() / 20000);
+        for (size_t v = 0; v < positions.size(); v += step) {
+          list.AddLine(positions[v], positions[v] + normals[v] * length, {120, 255, 140, 255});
+        }
+      }
+    }
+  }
+}
+
+bool Viewer::IsVisible(const Character& character, const Frustum& frustum) const {
+  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  glm::vec3 lo = model.bind_min, hi = model.bind_max;
+  const int animation = character.playback.animation;
+  if (animation >= 0 && animation < static_cast<int>(model.bounds_kept.size())) {
+    const anim::Bounds3& box = character.root_motion == anim::RootMotion::kStripHorizontal
+                                   ? model.bounds_stripped[static_cast<size_t>(animation)]
+                                   : model.bounds_kept[static_cast<size_t>(animation)];
+    if (box.valid) {
+      lo = glm::min(lo, box.min);
+      hi = glm::max(hi, box.max);
+    }
+  }
+  // A margin for crossfades and attached props.
+  const glm::vec3 margin = 0.25f * (hi - lo);
+  lo -= margin;
+  hi += margin;
+  const glm::mat4 root = character.RootMatrix();
+  glm::vec3 world_lo(1e30f), world_hi(-1e30f);
+  for (int i = 0; i < 8; ++i) {
+    const glm::vec3 corner((i & 1) ? hi.x : lo.x, (i & 2) ? hi.y : lo.y, (i & 4) ? hi.z : lo.z);
+    const glm::vec3 p(root * glm::vec4(corner, 1.0f));
+    world_lo = glm::min(world_lo, p);
+    world_hi = glm::max(world_hi, p);
+  }
+  return frustum.IntersectsBox(world_lo, world_hi);
+}
+
+void Viewer::SetCrowdSize(int count) {
+  count = std::clamp(count, 1, 5000);
+  if (crowd_templates_ <= 0 || crowd_templates_ > static_cast<int>(characters_.size())) {
+    crowd_templates_ = static_cast<int>(characters_.size());
+  }
+  if (crowd_templates_ == 0) return;
+  while (static_cast<int>(characters_.size()) > std::max(count, 1)) characters_.pop_back();
+  const int templates = crowd_templates_;
+  const int copies = (count + templates - 1) / templates;
+  while (static_cast<int>(characters_.size()) < count) {
+    const int k = static_cast<int>(characters_.size());
+    Character clone = characters_[static_cast<size_t>(k % templates)];
+    clone.label += " #" + std::to_string(k);
+    Locomotion& locomotion = clone.locomotion;
+    if (locomotion.enabled && locomotion.route >= 0 && routes_[static_cast<size_t>(locomotion.route)].route) {
+      // Clones queue at the route's start and leave one after another, evenly spaced.
+      const double length = routes_[static_cast<size_t>(locomotion.route)].route->length();
+      const double spacing = length / std::max(locomotion.speed, 1e-3) / copies;
+      const Pose2 start = locomotion.follower.PoseAt(-1e300);
+      locomotion.follower = Follower(start, locomotion.turn_radius, locomotion.speed, 0.0);
+      locomotion.start_delay += spacing * (k / templates);
+      const double now = scene_time_;
+      scene_time_ = 0.0;
+      AssignRoute(clone, locomotion.route, locomotion.route_mode);
+      scene_time_ = now;
+    } else {
+      // Standing characters spread out on a grid beside their template.
+      const LoadedModel& model = library_->models()[static_cast<size_t>(clone.model)];
+      const float step = 1.5f * std::max(model.bind_max.x - model.bind_min.x, model.bind_max.y - model.bind_min.y);
+      const int slot = k / templates;
+      clone.position += glm::vec2(step * static_cast<float>(slot % 20), step * static_cast<float>(slot / 20));
+    }
+    characters_.push_back(std::move(clone));
+  }
+  if (selected_ >= static_cast<int>(characters_.size())) selected_ = 0;
+}
+
+
+}  // namespace md5stage::viewer

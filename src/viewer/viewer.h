@@ -1,0 +1,221 @@
+// The viewer without a platform: models, characters, playback, locomotion, routes and the mouse
+// tools, camera control, picking, the page's command set, and each frame's draw list. src/app
+// feeds it input and a render backend; tests drive it natively with NullRenderBackend.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/common/json.h"
+#include "core/path/route.h"
+#include "core/path/route_editor.h"
+#include "core/scene/scene.h"
+#include "core/view/frustum.h"
+#include "core/view/orbit_camera.h"
+#include "viewer/character.h"
+#include "viewer/model_library.h"
+#include "viewer/render_interface.h"
+#include "viewer/viewer_model.h"
+
+namespace md5stage::viewer {
+
+// A route of the scene: its segments as edited, and the validated runtime route built from them.
+struct ViewerRoute {
+  std::string name;
+  bool closed = false;
+  std::vector<RouteSegment> segments;
+  std::shared_ptr<const Route> route;  // null when the segments do not form a valid route
+  // As drawn, before automatic corner rounding (equal to segments when not rounded).
+  std::vector<RouteSegment> drawn_segments;
+};
+
+enum class MouseButton { kLeft, kRight, kMiddle };
+// The keys the viewer answers (README's list); the platform maps its key codes to these.
+enum class Key { kSpace, kF, kK, kW, kH, kComma, kPeriod };
+
+// What only the page can do; the viewer calls it and never waits for it.
+class ViewerHost {
+ public:
+  virtual ~ViewerHost() = default;
+  virtual void OpenFilePicker() {}
+  // "copyLink", "copyEmbed", "demo:NAME": clipboard and gallery work the page does.
+  virtual void PageAction(const std::string& action) {}
+  virtual void DownloadScreenshot() {}
+  // An event for the page (md5stage:NAME on window), e.g. "finished" {time}.
+  virtual void Event(const std::string& name, const JsonValue& detail) {}
+};
+
+// The names of every command Viewer::Call answers (the table in commands.cpp).
+std::vector<std::string> CommandNames();
+
+class Viewer {
+ public:
+  // Neither pointer is owned; both outlive the viewer. host may be null.
+  Viewer(RenderBackend* backend, ViewerHost* host);
+  ~Viewer();
+  Viewer(const Viewer&) = delete;
+  Viewer& operator=(const Viewer&) = delete;
+
+  // The framebuffer's size in pixels and the device pixel ratio (CSS pixels -> framebuffer).
+  void SetViewport(int width, int height, float device_pixel_ratio);
+  // Whether the UI (ImGui) takes the mouse or the keyboard this frame.
+  void SetUiCapture(bool mouse, bool keyboard);
+
+  // Input in framebuffer pixels.
+  void OnMouseButton(MouseButton button, bool pressed);
+  void OnCursor(double x, double y);
+  void OnScroll(double steps);  // positive: zoom in
+  void OnTouch(int touches, const double* xs, const double* ys);
+  // A key press counts once however short (pressed and released between two frames) or long
+  // (held: no repeat) it is; presses are applied at the next Update.
+  void OnKeyDown(Key key);
+  void OnKeyUp(Key key);
+
+  // One frame: queued key presses, scene clock, locomotion, playback, poses, embed timeline.
+  void Update(double dt);
+  // What to draw for the current state (instances are culled against the view).
+  void BuildDrawList(DrawList* list);
+  // The panels' view of the state, and what they asked for (applied after the UI pass).
+  ui::ViewerModel BuildViewerModel() const;
+  void ApplyRequests(const ui::ViewerRequests& requests);
+  // Counts the frame; call after it was presented.
+  void EndFrame() { ++frame_; }
+
+  // Files handed over by the page (dropped, picked or fetched), loaded as one batch.
+  void QueueFile(InputFile file) { pending_files_.push_back(std::move(file)); }
+  JsonValue LoadQueuedFiles();
+
+  // One command: {"cmd": NAME, ...} -> a JSON reply; {"ok": false, "error"} names the field
+  // that is wrong or missing. The table is in commands.cpp.
+  JsonValue Call(const JsonValue& command);
+  JsonValue State() const;
+
+  ui::FrameStats& stats() { return stats_; }
+  bool panels_visible() const { return panels_visible_; }
+  bool* help_open() { return &help_open_; }
+  std::string StatusLine() const { return last_error_.empty() ? status_ : "Error: " + status_; }
+  uint64_t frame() const { return frame_; }
+  const OrbitCamera& camera() const { return camera_; }
+  const DisplayToggles& display() const { return display_; }
+  int character_count() const { return static_cast<int>(characters_.size()); }
+  const std::vector<Character>& characters() const { return characters_; }
+  const std::vector<LoadedModel>& models() const { return library_->models(); }
+  const std::string& last_error() const { return last_error_; }
+
+  // The box (world space) that framing fits for a character: its skinned mesh over every frame
+  // of its current animation, with its placement.
+  bool CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const;
+
+ private:
+  friend class CommandTable;
+
+  glm::mat4 ViewProjection() const;
+  void HandleKeyPress(Key key);
+  void Update(double dt, bool from_frame);
+  void DrawCharacterOverlays(DrawList& list);
+  int AddCharacter(int model, glm::vec2 position, float heading);
+  void RemoveModel(int model);
+  void FrameSelection();
+  Character* Selected();
+  void SetError(const std::string& message);
+
+  // Playback and placement of one character (shared by the panels and the commands).
+  void SetAnimation(Character& character, int animation);
+  void StepFrames(Character& character, int frames);
+  void Attach(Character& character, int model, int joint, glm::vec3 offset, glm::vec3 rotation);
+  void SetSpeed(Character& character, double speed);
+  void SetTurnRadius(Character& character, double radius);
+  void SetScenePlaying(bool playing);
+
+  // Scenes, routes and locomotion (viewer_scene.cpp).
+  Scene CurrentScene() const;
+  JsonValue PrepareScene(const JsonValue& scene_json);
+  JsonValue ApplyPendingScene();
+  void CancelPendingScene();
+  Status SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
+                  const std::string& name);
+  Status AssignRoute(Character& character, int route, PlayMode mode);
+  Status GoTo(Character& character, glm::dvec2 point, const double* heading);
+  void UpdateLocomotion(Character& character);
+  // Walk and idle default to the model's "walk" and "idle" animations.
+  void EnsureLocomotionAnimations(Character& character);
+  void DrawRouteOverlays(DrawList& list);
+  JsonValue RoutesJson() const;
+  JsonValue PathJson(const Character& character) const;
+  JsonValue ClockJson() const;
+
+  // Mouse tools: go-to and route drawing (viewer_tools.cpp).
+  std::optional<glm::vec3> GroundUnderCursor(double x, double y) const;
+  bool ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const;
+  bool ToolPress(double x, double y);
+  void ToolMove(double x, double y);
+  void ToolRelease(double x, double y);
+  void CommitEditedRoute();
+  void StartEditingRoute(int route);
+  double RoundingRadius(int route) const;
+  void UpdateHover();
+  void DrawToolOverlays(DrawList& list);
+
+  // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
+  void SetCrowdSize(int count);
+  bool IsVisible(const Character& character, const Frustum& frustum) const;
+
+  RenderBackend* backend_;
+  ViewerHost* host_;
+  OrbitCamera camera_;
+  std::unique_ptr<ModelLibrary> library_;
+  std::vector<Character> characters_;
+  std::vector<InputFile> pending_files_;
+  std::vector<ViewerRoute> routes_;
+  // Scratch for the overlays: one projection per joint serves the hover test and the names.
+  std::vector<glm::vec2> joint_screen_;
+  std::vector<char> joint_on_screen_;
+  std::vector<glm::vec3> normal_positions_, normal_directions_;
+  std::unique_ptr<Scene> pending_scene_;
+  bool scene_playing_ = true;
+  DisplayToggles display_;
+  ui::FrameStats stats_;
+  int selected_ = -1;
+  int selected_joint_ = -1;
+  bool follow_selected_ = false;
+  bool help_open_ = false;
+  bool panels_visible_ = true;
+  bool ui_wants_mouse_ = false;
+  bool ui_wants_keyboard_ = false;
+  // Presses since the last update, and which keys are down (a held key does not repeat).
+  std::vector<Key> pending_keys_;
+  uint32_t keys_down_ = 0;
+  ui::Tool tool_ = ui::Tool::kCamera;
+  enum class Drag { kNone, kGoTo, kNewPoint, kMoveAnchor, kMoveHandle };
+  Drag drag_ = Drag::kNone;
+  glm::dvec2 drag_start_ground_{0.0};
+  glm::dvec2 drag_current_ground_{0.0};
+  double drag_start_x_ = 0.0, drag_start_y_ = 0.0;
+  size_t drag_anchor_ = 0;
+  HandleSide drag_side_ = HandleSide::kOut;
+  RouteEditor editor_;
+  int edited_route_ = -1;  // index into routes_, -1 while a new route has fewer than 2 points
+  int editor_selected_anchor_ = -1;
+  bool auto_round_ = false;
+  std::string hover_text_;
+  int crowd_templates_ = 0;  // characters of the applied scene that SetCrowdSize clones
+  int culled_ = 0;
+  std::string status_ = "Ready";
+  std::string last_error_;
+  std::vector<std::string> last_warnings_;
+  uint64_t frame_ = 0;
+  double scene_time_ = 0.0;
+  bool orbiting_ = false;
+  bool panning_ = false;
+  double cursor_x_ = 0.0;
+  double cursor_y_ = 0.0;
+  int touch_count_ = 0;
+  double touch_x_ = 0.0, touch_y_ = 0.0, touch_spread_ = 0.0;
+  int width_ = 1;  // framebuffer pixels
+  int height_ = 1;
+};
+
+}  // namespace md5stage::viewer
