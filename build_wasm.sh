@@ -5,7 +5,8 @@
 #   ./build_wasm.sh [build]        set up and build everything, stage the site in build/site
 #   ./build_wasm.sh setup          only install packages, npm modules and Dear ImGui's sources
 #   ./build_wasm.sh serve [PORT]   build, then serve the viewer on http://127.0.0.1:PORT/ (8080)
-#   ./build_wasm.sh test           build, run native, sanitizer and browser tests; "N passed, N failed"
+#   ./build_wasm.sh test           build, run the format check, native, sanitizer, fuzz and browser
+#                                  tests: "N passed, N failed, N skipped" (CI=true: skips fail)
 #   ./build_wasm.sh native-test    only the native unit tests (fast loop during development)
 #   ./build_wasm.sh bench          benchmarks (native + wasm), writes build/bench/results.json
 #   ./build_wasm.sh fuzz [SECONDS] runs each libFuzzer harness for SECONDS (default 60)
@@ -23,7 +24,7 @@ APT_PACKAGES=(
   build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
   emscripten libglm-dev libstb-dev
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils
-  chromium dpkg-dev
+  chromium dpkg-dev clang-format
 )
 
 # shellcheck source=tools/debian.sh
@@ -66,12 +67,6 @@ build_native() {
   cmake --build "$BUILD/native" -j "$JOBS"
 }
 
-build_assets() {
-  if cmake --build "$BUILD/native" --target help 2>/dev/null | grep -q md5stage_assets; then
-    cmake --build "$BUILD/native" --target md5stage_assets
-  fi
-}
-
 build_wasm() {
   log "wasm build"
   configure_once "$BUILD/wasm" emcmake cmake -S "$ROOT" -B "$BUILD/wasm" \
@@ -91,20 +86,76 @@ stage_site() {
 build_all() {
   setup
   build_native
-  build_assets
   build_wasm
   stage_site
 }
 
 # ---- tests ------------------------------------------------------------------------------------
+# Totals for the summary line. A skipped test is never counted as passed. Under CI=true (.ci/run)
+# nothing may be skipped: the GoogleTest tests that need ../shared fail instead of skipping
+# (tests/shared_data.h), and so does a browser test that skips (tests/browser/run.mjs).
 PASSED=0
 FAILED=0
-count_junit() {  # count_junit FILE: adds a ctest JUnit report's results to the totals
-  local total failures
-  total=$(grep -o 'tests="[0-9]*"' "$1" | head -n1 | grep -o '[0-9]*')
-  failures=$(grep -o 'failures="[0-9]*"' "$1" | head -n1 | grep -o '[0-9]*')
-  PASSED=$((PASSED + total - failures))
-  FAILED=$((FAILED + failures))
+SKIPPED=0
+add_counts() {  # add_counts PASSED FAILED SKIPPED
+  PASSED=$((PASSED + $1))
+  FAILED=$((FAILED + $2))
+  SKIPPED=$((SKIPPED + $3))
+}
+
+summary() {  # prints the summary line; fails when anything failed
+  echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+  [ "$FAILED" -eq 0 ]
+}
+
+# count_junit FILE: adds a ctest JUnit report's test cases to the totals: "run" passed, "fail"
+# failed, GTEST_SKIP (ctest's SKIP_REGULAR_EXPRESSION) / SKIP_RETURN_CODE and DISABLED_ tests
+# skipped; a test not run for any other reason (a missing executable, a failed fixture) failed.
+count_junit() {
+  local counts
+  if ! counts=$(python3 -c '
+import sys
+import xml.etree.ElementTree as ET
+
+passed = failed = skipped = 0
+for case in ET.parse(sys.argv[1]).getroot().iter("testcase"):
+    status = case.get("status")
+    reason = case.find("skipped")
+    if status == "run":
+        passed += 1
+    elif status == "disabled" or (status == "notrun" and reason is not None and
+                                  reason.get("message", "").startswith("SKIP_")):
+        skipped += 1
+    else:
+        failed += 1
+print(passed, failed, skipped)' "$1"); then
+    echo "cannot read the test report $1" >&2
+    counts="0 1 0"
+  fi
+  # shellcheck disable=SC2086
+  add_counts $counts
+}
+
+# count_json_report FILE WHAT: adds a {passed, failed[, skipped]} report (browser, fuzz) to the
+# totals; a missing or unreadable report is one failure.
+count_json_report() {
+  local counts
+  if [ -f "$1" ] && counts=$(node -e '
+    const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+    const n = (v) => { if (!Number.isInteger(v) || v < 0) throw new Error("bad count"); return v; };
+    console.log(n(r.passed), n(r.failed), n(r.skipped || 0));' "$1"); then
+    # shellcheck disable=SC2086
+    add_counts $counts
+  else
+    echo "$2 produced no readable report ($1)" >&2
+    add_counts 0 1 0
+  fi
+}
+
+# clang-format --dry-run -Werror over src/, tests/ and tools/: one test in the totals.
+run_format_check() {
+  log "format check (clang-format, .clang-format)"
+  if bash "$ROOT/tools/check_format.sh"; then add_counts 1 0 0; else add_counts 0 1 0; fi
 }
 
 run_native_tests() {
@@ -132,13 +183,7 @@ run_browser_tests() {
   mkdir -p "$BUILD/browser"
   rm -f "$report"
   node "$ROOT/tests/browser/run.mjs" --site "$SITE" --out "$BUILD/browser" || true
-  if [ -f "$report" ]; then
-    PASSED=$((PASSED + $(node -e "console.log(require('$report').passed)")))
-    FAILED=$((FAILED + $(node -e "console.log(require('$report').failed)")))
-  else
-    echo "browser test runner produced no report" >&2
-    FAILED=$((FAILED + 1))
-  fi
+  count_json_report "$report" "the browser test runner"
 }
 
 # Each harness for a short time (CI: 60 s each); tests/fuzz/run.sh writes build/fuzz/results.json.
@@ -148,13 +193,7 @@ run_fuzz_smoke() {
   local report="$BUILD/fuzz/results.json"
   rm -f "$report"
   bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${FUZZ_SECONDS:-60}" || true
-  if [ -f "$report" ]; then
-    PASSED=$((PASSED + $(node -e "console.log(require('$report').passed)")))
-    FAILED=$((FAILED + $(node -e "console.log(require('$report').failed)")))
-  else
-    echo "fuzz runner produced no report" >&2
-    FAILED=$((FAILED + 1))
-  fi
+  count_json_report "$report" "the fuzz runner"
 }
 
 cmd="${1:-build}"
@@ -170,18 +209,17 @@ case "$cmd" in
     exec python3 -m http.server --bind 127.0.0.1 "$port" -d "$SITE" ;;
   test)
     build_all
+    run_format_check
     run_native_tests
     run_sanitizer_tests
     run_fuzz_smoke
     run_browser_tests
-    echo "$PASSED passed, $FAILED failed"
-    [ "$FAILED" -eq 0 ] ;;
+    summary ;;
   native-test)
     ensure_packages
     build_native
     run_native_tests
-    echo "$PASSED passed, $FAILED failed"
-    [ "$FAILED" -eq 0 ] ;;
+    summary ;;
   bench)
     build_all
     exec bash "$ROOT/bench/run.sh" "$BUILD" ;;
@@ -189,6 +227,6 @@ case "$cmd" in
     setup
     exec bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${2:-60}" ;;
   *)
-    sed -n '2,12p' "$0" >&2
+    sed -n '2,13p' "$0" >&2
     exit 2 ;;
 esac

@@ -1,5 +1,7 @@
 // Runs every tests/browser/*.test.mjs against the staged site and writes results.json
-// ({passed, failed, tests}) for build_wasm.sh's summary line.
+// ({passed, failed, skipped, tests}) for build_wasm.sh's summary line. A test that returns
+// {skipped: reason} is counted as skipped, never as passed; under CI=true (where ../shared and the
+// staged assets must be there) a skip is a failure.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -14,6 +16,7 @@ const option = (name, fallback) => {
 const site = path.resolve(option('--site', path.join(here, '../../build/site')));
 const out = path.resolve(option('--out', path.join(here, '../../build/browser')));
 const filter = option('--filter', '');
+const inCi = process.env.CI === 'true';
 fs.mkdirSync(out, { recursive: true });
 
 const files = fs.readdirSync(here).filter((f) => f.endsWith('.test.mjs')).sort();
@@ -45,11 +48,21 @@ for (const file of files) {
       ]);
       clearTimeout(timer);
       const skipped = outcome && outcome.skipped;
-      results.push({ name, ok: true, skipped: skipped || null, ms: Date.now() - started });
-      console.log(`${skipped ? 'SKIP' : 'PASS'} ${name}${skipped ? ` (${skipped})` : ''} (${Date.now() - started} ms)`);
+      const ms = Date.now() - started;
+      if (skipped && inCi) {
+        const error = `skipped under CI=true, where nothing may be skipped: ${skipped}`;
+        results.push({ name, status: 'failed', error, ms });
+        console.log(`FAIL ${name}\n  ${error}`);
+      } else if (skipped) {
+        results.push({ name, status: 'skipped', reason: String(skipped), ms });
+        console.log(`SKIP ${name} (${skipped}) (${ms} ms)`);
+      } else {
+        results.push({ name, status: 'passed', ms });
+        console.log(`PASS ${name} (${ms} ms)`);
+      }
     } catch (error) {
       clearTimeout(timer);
-      results.push({ name, ok: false, error: String(error && error.stack || error), ms: Date.now() - started });
+      results.push({ name, status: 'failed', error: String(error && error.stack || error), ms: Date.now() - started });
       console.log(`FAIL ${name}\n  ${String(error && error.stack || error).split('\n').join('\n  ')}`);
     }
   }
@@ -57,8 +70,11 @@ for (const file of files) {
 
 await browser.close();
 server.close();
-const passed = results.filter((r) => r.ok).length;
-const failed = results.length - passed;
-fs.writeFileSync(path.join(out, 'results.json'), JSON.stringify({ passed, failed, tests: results }, null, 2));
-console.log(`browser: ${passed} passed, ${failed} failed`);
+const count = (status) => results.filter((r) => r.status === status).length;
+const passed = count('passed');
+const failed = count('failed');
+const skipped = count('skipped');
+fs.writeFileSync(path.join(out, 'results.json'),
+  JSON.stringify({ passed, failed, skipped, tests: results }, null, 2));
+console.log(`browser: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);

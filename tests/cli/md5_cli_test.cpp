@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "../core/md5/test_fixtures.h"
+#include "../shared_data.h"
 #include "core/common/json.h"
 
 namespace md5stage {
@@ -346,7 +347,7 @@ float OneWayDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec
 }
 
 TEST(PoseCommand, BindPoseMatchesAssimpOnEverySharedMesh) {
-  if (!fs::exists(kSharedMd5)) GTEST_SKIP() << "../shared not found: skipped";
+  MD5STAGE_SKIP_WITHOUT_SHARED(fs::exists(kSharedMd5));
   if (!fs::exists(kAssimp)) {
     GTEST_SKIP() << kAssimp << " not found (Debian package assimp-utils): cross-check skipped";
   }

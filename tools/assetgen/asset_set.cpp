@@ -56,15 +56,14 @@ the same license as the md5stage code, the MIT license:
 
 ## Regenerating
 
-Do not edit these files by hand. Change `tools/assetgen` and build the `md5stage_assets` target,
-which reruns the generator when a file is missing or older than the generator:
+Do not edit these files by hand. Change `tools/assetgen`, then, from the repository root:
 
-    cmake -S . -B build/native && cmake --build build/native --target md5stage_assets
+    cmake --build build/native --target md5stage_assetgen && ./build/native/md5stage_assetgen assets
 
-or run `md5stage_assetgen <repo>/assets` directly (`--check <dir>` compares instead of writing;
-`--preview <dir>` renders contact sheets of every clip). The output is deterministic, the same
-bytes on every run; the generator's tests (`ctest -R assetgen`) check that the committed files
-equal a fresh generation byte for byte.
+and commit the result (`--check <dir>` compares instead of writing; `--preview <dir>` renders
+contact sheets of every clip). The build itself never writes here. The output is deterministic,
+the same bytes on every run; the generator's tests (`ctest -R assetgen`) write a fresh generation
+into a temporary folder and check that the committed files equal it byte for byte.
 
 ## Contents
 

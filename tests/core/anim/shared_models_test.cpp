@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "../../shared_data.h"
 #include "anim_test_util.h"
 #include "core/anim/binding.h"
 #include "core/anim/jobs.h"
@@ -24,8 +25,7 @@ using testing::NearMatrix;
 
 const fs::path kSharedMd5 = fs::path(MD5STAGE_SHARED_DIR) / "md5";
 
-#define SKIP_WITHOUT_SHARED() \
-  if (!fs::exists(kSharedMd5)) GTEST_SKIP() << "../shared not found: skipped"
+#define SKIP_WITHOUT_SHARED() MD5STAGE_SKIP_WITHOUT_SHARED(fs::exists(kSharedMd5))
 
 std::shared_ptr<const Model> LoadModelFile(ResourceCache& cache, const fs::path& path) {
   Result<std::string> bytes = md5::ReadFileBytes(path.string());

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../../shared_data.h"
 #include "core/md5/file_reader.h"
 #include "core/md5/md5_binding.h"
 #include "core/md5/md5_parser.h"
@@ -29,8 +30,7 @@ std::vector<fs::path> FilesWithExtension(const std::string& extension) {
   return files;
 }
 
-#define SKIP_WITHOUT_SHARED() \
-  if (!fs::exists(kSharedMd5)) GTEST_SKIP() << "../shared not found: skipped"
+#define SKIP_WITHOUT_SHARED() MD5STAGE_SKIP_WITHOUT_SHARED(fs::exists(kSharedMd5))
 
 TEST(SharedFiles, EveryMeshLoads) {
   SKIP_WITHOUT_SHARED();

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include "../../shared_data.h"
 #include "core/path/cubic_bezier.h"
 #include "core/path/turn_path.h"
 #include "reference_csv.h"
@@ -31,8 +32,7 @@ double AngleGap(double a, double b) { return std::abs(WrapPi(a - b)); }
 
 CsvTable LoadOrSkip(const std::string& name) { return ReadCsv(ReferencePath(name)); }
 
-#define SKIP_IF_EMPTY(table) \
-  if ((table).size() == 0) GTEST_SKIP() << "../shared not found: skipped"
+#define SKIP_IF_EMPTY(table) MD5STAGE_SKIP_WITHOUT_SHARED((table).size() != 0)
 
 // ---- Bezier: arc length and constant-speed sampling --------------------------------------------
 
