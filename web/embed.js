@@ -1,9 +1,12 @@
 // md5stage embed (embed.html, or index.html?embed): a play/pause button and a timeline over the
 // canvas, URL options, and a postMessage protocol with the page that embeds it. Runs on top of
-// window.md5stage from main.js; the C++ panels are hidden there.
+// window.md5stage from main.js; the C++ panels are hidden there. The options are read in C++ (the
+// `embed` command: src/viewer/embed_options.h), which also runs the loop range and `finished`
+// each frame (src/viewer/embed_timeline.h) and tells this page through md5stage:finished and
+// md5stage:seeked events; nothing here watches the clock for them.
 //
 // URL options, in the fragment or the query (the fragment wins), next to #scene= / #demo= /
-// #model=; they apply to the scene the URL opens:
+// #model=; they apply to the scene the URL opens (the loop to every scene):
 //   autoplay | autoplay=0      play / do not play (default: as the scene says; paused when the
 //                              reader prefers reduced motion and autoplay is not given)
 //   paused                     start paused
@@ -14,6 +17,7 @@
 //   camera=yaw,pitch,distance[,tx,ty,tz]
 //   grid, skeleton, joint_names, bounds, wireframe, normals, routes, turn_circles = 1 | 0
 //   origin=ORIGIN[,ORIGIN...]  origins allowed to talk to the embed ("*": any)
+// A bad value is named in a notice and an `error` event, and the rest still applies.
 //
 // postMessage: every message is an object whose `md5stage` field names it.
 //   events (embed -> host):  ready; loaded {from, instances, models, scene_end, link};
@@ -24,73 +28,45 @@
 // Origins: by default only the embedding page (the parent window, whose origin the browser reports
 // in location.ancestorOrigins or document.referrer) is accepted; `origin=` replaces that list.
 // Messages from any other window or origin are ignored without an answer, and events are posted
-// only to the accepted origins (none known: no events; pass origin= then).
+// only to the accepted origins (none known: no events; pass origin= then). The list is known once
+// the module has started (C++ reads origin=): messages that arrive earlier wait for it, and events
+// from before are held and then sent in order.
 'use strict';
 
 (function () {
   const md5stage = window.md5stage;
   if (!md5stage) return;
+  const embedded = window.parent !== window;
 
-  const TOGGLES = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles'];
-  const OFF = new Set(['0', 'false', 'no', 'off']);
-
-  function readParams() {
-    const params = new URLSearchParams(window.location.search);
-    for (const [key, value] of new URLSearchParams(window.location.hash.slice(1))) params.set(key, value);
-    return params;
+  // The `embed` command is JSON, bounded to 1 MiB like every command, and a #scene= payload can be
+  // that long by itself; the options never read it, so it is left out of the command.
+  function withoutScenePayload(text) {
+    return text.split('&').filter((pair) => !/^[#?]*scene=/.test(pair)).join('&');
   }
 
-  // The options as values, and the problems found in them (shown, never fatal).
-  function parseOptions(params) {
-    const options = { errors: [], display: {} };
-    const flag = (key) => (params.has(key) ? !OFF.has(params.get(key).toLowerCase()) : null);
-    const number = (text) => (/^\s*-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(text) ? Number(text) : NaN);
-    options.autoplay = flag('autoplay');
-    options.paused = flag('paused') === true;
-    options.ui = params.get('ui') || 'min';
-    if (options.ui !== 'none' && options.ui !== 'min') {
-      options.errors.push(`ui=${options.ui.slice(0, 32)}: expected ui=none or ui=min`);
-      options.ui = 'min';
-    }
-    options.time = null;
-    if (params.has('t')) {
-      const t = number(params.get('t'));
-      if (Number.isFinite(t) && t >= 0 && t <= 1e6) options.time = t;
-      else options.errors.push(`t=${params.get('t').slice(0, 32)}: expected seconds >= 0`);
-    }
-    options.loop = null;
-    if (params.has('loop')) {
-      const text = params.get('loop');
-      const range = /^([0-9.]+)-([0-9.]+)$/.exec(text);
-      if (text === '' || text === '1') {
-        options.loop = { whole: true };
-      } else if (range && number(range[1]) >= 0 && number(range[2]) > number(range[1]) && number(range[2]) <= 1e6) {
-        options.loop = { start: number(range[1]), end: number(range[2]) };
-      } else if (!OFF.has(text)) {
-        options.errors.push(`loop=${text.slice(0, 32)}: expected loop=A-B with 0 <= A < B (seconds)`);
-      }
-    }
-    options.camera = null;
-    if (params.has('camera')) {
-      const values = params.get('camera').split(',').map(number);
-      if ((values.length === 3 || values.length === 6) && values.every((v) => Number.isFinite(v) && Math.abs(v) <= 1e6)) {
-        options.camera = { yaw: values[0], pitch: values[1], distance: values[2] };
-        if (values.length === 6) options.camera.target = values.slice(3);
-      } else {
-        options.errors.push(`camera=${params.get('camera').slice(0, 64)}: expected yaw,pitch,distance[,tx,ty,tz]`);
-      }
-    }
-    for (const key of TOGGLES) {
-      if (params.has(key)) options.display[key] = flag(key);
-    }
-    return options;
+  // The URL's options as C++ reads them: {ok, options, problems} (or {ok: false, error}). With
+  // applyToScene, C++ also applies them (display, camera, play state, time) to the scene open now;
+  // either way it takes the loop for every scene from then on.
+  function embedCommand(applyToScene) {
+    const reducedMotion = Boolean(window.matchMedia &&
+                                  window.matchMedia('(prefers-reduced-motion: reduce)').matches);
+    return md5stage.call({
+      cmd: 'embed',
+      query: withoutScenePayload(window.location.search),
+      fragment: withoutScenePayload(window.location.hash),
+      reduced_motion: reducedMotion,
+      apply_to_scene: applyToScene,
+    });
   }
 
-  function acceptedOrigins(params) {
-    if (params.has('origin')) {
+  // ---- origins -----------------------------------------------------------------------------------
+  // `items`: the origin= list as C++ read it (trimmed, empty items dropped), or null when the URL
+  // has none. Each item becomes an origin through the browser's URL parser, the one that also makes
+  // event.origin, so the comparison is between two origins serialized alike.
+  function acceptedOrigins(items) {
+    if (items) {
       const list = [];
-      for (const item of params.get('origin').split(',')) {
-        const text = item.trim();
+      for (const text of items) {
         if (text === '*') {
           list.push('*');
           continue;
@@ -115,25 +91,54 @@
     }
   }
 
-  const startParams = readParams();
-  const origins = acceptedOrigins(startParams);
-  let options = parseOptions(startParams);
-  const embedded = window.parent !== window;
+  // Only when C++ cannot say (the module never started: no WebGL 2, a failed download; or it
+  // refused the `embed` command): origin= read here the way C++ reads it, so that the host still
+  // hears why the embed shows nothing, and only at the origins the URL accepts.
+  function originItemsWithoutModule() {
+    const params = new URLSearchParams(window.location.search);
+    for (const [key, value] of new URLSearchParams(window.location.hash.slice(1))) params.set(key, value);
+    if (!params.has('origin')) return null;
+    return params.get('origin').split(',').map((item) => item.trim()).filter((item) => item !== '');
+  }
 
-  // Where events go: the accepted origins, narrowed to the parent's actual origin when the browser
-  // tells it (posting to another origin would only log a browser error).
-  const parentOrigin = window.location.ancestorOrigins && window.location.ancestorOrigins.length
-    ? window.location.ancestorOrigins[0] : null;
-  const targets = origins.includes('*') ? ['*']
-    : parentOrigin ? origins.filter((origin) => origin === parentOrigin) : origins;
+  let origins = null;  // accepted origins; null until known
+  let targets = [];
+  let resolveOriginsKnown;
+  const originsKnown = new Promise((resolve) => { resolveOriginsKnown = resolve; });
+  const held = [];  // events posted before the origins were known
+  const MAX_HELD = 64;
+  let lastErrorPosted = null;
+
+  function send(message) {
+    for (const origin of targets) window.parent.postMessage(message, origin);
+  }
   function post(name, fields = {}) {
     if (!embedded) return;
     const message = Object.assign({}, fields, { md5stage: name });
-    for (const origin of targets) window.parent.postMessage(message, origin);
+    if (name === 'error') lastErrorPosted = message.message;
+    if (origins === null) {
+      if (held.length < MAX_HELD) held.push(message);
+      return;
+    }
+    send(message);
+  }
+  function setOrigins(items) {
+    if (origins !== null) return;
+    origins = acceptedOrigins(items);
+    // Where events go: the accepted origins, narrowed to the parent's actual origin when the
+    // browser tells it (posting to another origin would only log a browser error).
+    const parentOrigin = window.location.ancestorOrigins && window.location.ancestorOrigins.length
+      ? window.location.ancestorOrigins[0] : null;
+    targets = origins.includes('*') ? ['*']
+      : parentOrigin ? origins.filter((origin) => origin === parentOrigin) : origins;
+    if (embedded) for (const message of held.splice(0)) send(message);
+    resolveOriginsKnown();
   }
 
   // ---- overlay ---------------------------------------------------------------------------------
   let bar = null, playButton = null, timeline = null, clockLabel = null, openLink = null;
+  let dragging = false;
+  let timelineEnd = 30;
   function buildOverlay() {
     bar = document.createElement('div');
     bar.id = 'embed-bar';
@@ -164,82 +169,93 @@
       if (clock.scene_playing) md5stage.pauseScene();
       else md5stage.playScene();
     });
-    timeline.addEventListener('pointerdown', () => { dragging = true; });
-    timeline.addEventListener('pointerup', () => { dragging = false; });
-    timeline.addEventListener('change', () => { dragging = false; });
+    // While the slider is held, C++ does not jump back at the loop's end (the slider's end).
+    timeline.addEventListener('pointerdown', () => setDragging(true));
+    timeline.addEventListener('pointerup', () => setDragging(false));
+    timeline.addEventListener('pointercancel', () => setDragging(false));
+    timeline.addEventListener('change', () => setDragging(false));
     timeline.addEventListener('input', () => { md5stage.setSceneTime(Number(timeline.value)); });
   }
-  let dragging = false;
-  let timelineEnd = 30;
+  function setDragging(value) {
+    if (dragging === value) return;
+    dragging = value;
+    md5stage.call({ cmd: 'embedScrub', active: value });
+  }
   function setPlayLabel(playing) {
     const label = playing ? 'Pause' : 'Play';
     if (playButton.getAttribute('aria-label') === label) return;
     playButton.setAttribute('aria-label', label);
     playButton.textContent = playing ? '\u275a\u275a' : '\u25b6';
   }
-
-  // ---- the scene clock: overlay, loop range, "finished" ------------------------------------------
-  let loopRange = null;
-  let wasFinished = false;
-  function measureLoop(clock) {
-    if (!options.loop) return null;
-    if (!options.loop.whole) return options.loop;
-    const end = clock.scene_end;
-    return end !== null && !clock.scene_repeats ? { start: 0, end: end + 1 } : null;
+  function showTime(time) {
+    timelineEnd = Math.max(timelineEnd, time);
+    if (String(timelineEnd) !== timeline.max) timeline.max = String(timelineEnd);
+    if (!dragging) timeline.value = String(time);
+    clockLabel.textContent = `${time.toFixed(1)} s`;
   }
+
+  // The overlay only displays the clock, so it reads it once a frame (the `clock` command: a few
+  // fields, not the state); with ui=none nothing is read. Loop and `finished` do not depend on it.
   function tick() {
     const clock = md5stage.call({ cmd: 'clock' });
     if (clock.ok) {
-      if (clock.finished && !wasFinished) post('finished', { time: clock.scene_time });
-      wasFinished = clock.finished;
-      if (loopRange && clock.scene_time >= loopRange.end && !dragging) {
-        md5stage.setSceneTime(loopRange.start);
-        clock.scene_time = loopRange.start;
-      }
-      if (bar) {
-        timelineEnd = Math.max(timelineEnd, clock.scene_time);
-        if (String(timelineEnd) !== timeline.max) timeline.max = String(timelineEnd);
-        if (!dragging) timeline.value = String(clock.scene_time);
-        clockLabel.textContent = `${clock.scene_time.toFixed(1)} s`;
-        setPlayLabel(clock.scene_playing);
-      }
+      showTime(clock.scene_time);
+      setPlayLabel(clock.scene_playing);
     }
     requestAnimationFrame(tick);
   }
 
-  // A scene opened: URL options apply to the scene the URL names; the timeline and loop range
-  // follow every scene.
+  // ---- events from C++ and main.js ----------------------------------------------------------------
+  window.addEventListener('md5stage:finished', (event) => {
+    const detail = event.detail || {};
+    if (typeof detail.time === 'number') post('finished', { time: detail.time });
+  });
+  window.addEventListener('md5stage:seeked', (event) => {
+    const detail = event.detail || {};
+    if (bar && typeof detail.time === 'number') showTime(detail.time);
+  });
+  window.addEventListener('md5stage:error', (event) => post('error', { message: event.detail.message }));
+
+  // The module runs (its first frame): C++ reads the options for the origins and the overlay;
+  // they apply to the scene once the URL's scene has opened (onLoaded).
+  window.addEventListener('md5stage:started', () => {
+    const reply = embedCommand(false);
+    setOrigins(reply.ok ? reply.options.origins : originItemsWithoutModule());
+    if (!reply.ok || reply.options.ui !== 'none') {
+      buildOverlay();
+      requestAnimationFrame(tick);
+    }
+    post('ready', { origins });
+  });
+  md5stage.ready.catch((error) => {
+    setOrigins(originItemsWithoutModule());
+    // A start that failed before this script listened (no WebGL 2) was not posted yet.
+    const message = String(error && error.message || error);
+    if (message !== lastErrorPosted) post('error', { message });
+  });
+
+  // A scene opened: the URL's options apply to the scene the URL names; the timeline follows
+  // every scene.
   function onLoaded(from) {
     if (from === 'url') {
-      options = parseOptions(readParams());
-      if (options.errors.length) {
-        const problems = options.errors.join('\n');
-        md5stage.notice(problems, { kind: 'error', seconds: 15 });
-        post('error', { message: problems });
-      }
-      if (Object.keys(options.display).length) md5stage.display(options.display);
-      if (options.camera) md5stage.camera(options.camera);
-      const reducedMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
-      if (options.paused || options.autoplay === false || (reducedMotion && options.autoplay === null)) {
-        md5stage.pauseScene();
-      } else if (options.autoplay) {
-        md5stage.playScene();
+      const reply = embedCommand(true);
+      const problems = reply.ok ? reply.problems : [`embed: ${reply.error}`];
+      if (problems.length) {
+        const text = problems.join('\n');
+        md5stage.notice(text, { kind: 'error', seconds: 15 });
+        post('error', { message: text });
       }
     }
     const clock = md5stage.call({ cmd: 'clock' });
-    loopRange = measureLoop(clock);
-    if (from === 'url') {
-      if (options.time !== null) md5stage.setSceneTime(options.time);
-      else if (loopRange && loopRange.start > 0) md5stage.setSceneTime(loopRange.start);
-    }
-    wasFinished = md5stage.call({ cmd: 'clock' }).finished;
-    timelineEnd = loopRange ? loopRange.end
+    const range = clock.loop_range;  // from the C++ timeline: null without a loop
+    timelineEnd = range ? range.end
       : clock.scene_end !== null && !clock.scene_repeats ? Math.max(clock.scene_end, 1) : Math.max(30, clock.scene_end || 0);
     const link = md5stage.shareInfo();
     if (openLink) {
       if (link.ok) openLink.href = link.url;
       openLink.hidden = !link.ok;
     }
+    if (bar) showTime(clock.scene_time);
     const state = md5stage.state();
     post('loaded', {
       from,
@@ -249,9 +265,7 @@
       link: link.ok ? link.url : null,
     });
   }
-
   window.addEventListener('md5stage:loaded', (event) => onLoaded(event.detail.from));
-  window.addEventListener('md5stage:error', (event) => post('error', { message: event.detail.message }));
 
   // ---- commands from the host page ---------------------------------------------------------------
   function linkPayload(text) {
@@ -293,9 +307,10 @@
 
   window.addEventListener('message', async (event) => {
     if (!embedded || event.source !== window.parent) return;
-    if (!origins.includes('*') && !origins.includes(event.origin)) return;
     const data = event.data;
     if (!data || typeof data !== 'object' || typeof data.md5stage !== 'string') return;
+    await originsKnown;
+    if (!origins.includes('*') && !origins.includes(event.origin)) return;
     const id = typeof data.id === 'string' || typeof data.id === 'number' ? data.id : null;
     let result;
     try {
@@ -311,10 +326,4 @@
     }
     post('reply', reply);
   });
-
-  if (options.ui !== 'none') buildOverlay();
-  md5stage.ready.then(() => {
-    post('ready', { origins });
-    requestAnimationFrame(tick);
-  }, () => {});
 })();

@@ -4,9 +4,20 @@
 // index.html?embed): <script src="main.js" data-mode="embed"> hides the C++ panels, and
 // embed.js adds the overlay and the postMessage protocol on top of window.md5stage.
 //
+// Start-up: the module draws its first frame (md5stage:started), then the opening scene (the
+// link's, else the default demo; a broken link falls back to the default demo) is fetched and
+// applied (md5stage:loaded, or md5stage:error when it fails), and only then does `ready` resolve.
+// So a script that awaits `ready` works on the opening scene, never under it. `ready` rejects only
+// when the module cannot start (or stops before the opening is done). `opened` is the promise of
+// the opening's result {ok, error}. Scripts' loads (loadFiles, loadScene, loadDemo, ...) wait for
+// `ready` the same way.
+//
 // Events for the embed and other listeners, dispatched on window:
+//   md5stage:started {}                              the module runs (its first frame)
 //   md5stage:loaded {from: 'url' | 'api', result}   a scene opened
 //   md5stage:error  {message}                        something the page reports (also in the UI)
+//   md5stage:NAME   {...}                            pushed by C++ (Module.md5stageEvent), e.g.
+//                   finished {time}, seeked {time, reason: 'loop'} (embed timeline)
 // Nothing from a URL or a scene is ever evaluated or inserted as HTML: text goes to textContent
 // and input values only.
 'use strict';
@@ -73,24 +84,30 @@
     window.dispatchEvent(new CustomEvent(`md5stage:${name}`, { detail }));
   }
 
-  let resolveReady, rejectReady;
+  // `started`: the module runs (first frame); what the opening path itself waits for. `ready`:
+  // the opening scene is applied too (or failed); what scripts wait for. The opening path never
+  // awaits `ready`: it is what resolves it.
+  let resolveStarted, rejectStarted, resolveReady, rejectReady;
+  const started = new Promise((resolve, reject) => { resolveStarted = resolve; rejectStarted = reject; });
   const ready = new Promise((resolve, reject) => { resolveReady = resolve; rejectReady = reject; });
+  started.catch(() => {});
   ready.catch(() => {});  // a failed start is shown on the page; callers may still await it
 
   function fail(text) {
     showMessage(text);
     emit('error', { message: text });
+    rejectStarted(new Error(text));
     rejectReady(new Error(text));
   }
 
-  let started = false;
+  let running = false;
   let startError = null;
 
   // Commands travel through the wasm heap, not ccall's string argument: ccall copies strings onto
   // the wasm stack, which a scene or a hostile link of a megabyte would overflow.
   const encoder = new TextEncoder();
   function call(command) {
-    if (!started) return { ok: false, error: startError || 'not started' };
+    if (!running) return { ok: false, error: startError || 'not started' };
     const bytes = encoder.encode(JSON.stringify(command));
     const pointer = Module._malloc(bytes.length + 1);
     if (!pointer) return { ok: false, error: `not enough memory for a command of ${bytes.length} bytes` };
@@ -124,10 +141,16 @@
     });
   }
 
-  // files: File objects or {name, bytes (Uint8Array | ArrayBuffer | string), source}.
+  // files: File objects or {name, bytes (Uint8Array | ArrayBuffer | string), source}. Copied
+  // before the first await: a FileList (the picker's) is emptied when its input is cleared.
   async function loadFiles(files, defaultSource = 'local') {
-    await ready;
     const list = Array.from(files || []);
+    await ready;
+    return queueFiles(list, defaultSource);
+  }
+
+  // The files into the heap and one load; the module runs (callers waited for `started`).
+  async function queueFiles(list, defaultSource = 'local') {
     const errors = [];
     let queued = 0;
     for (let i = 0; i < list.length; i++) {
@@ -207,8 +230,11 @@
   const picker = document.getElementById('file-picker');
   if (picker) {
     picker.addEventListener('change', () => {
-      loadFiles(picker.files);
+      // Copied now: clearing the input (so that picking the same files again is a change) empties
+      // picker.files at once, long before loadFiles reads them after `ready` and each file read.
+      const files = Array.from(picker.files || []);
       picker.value = '';
+      if (files.length) loadFiles(files);
     });
   }
 
@@ -262,7 +288,7 @@
   // A scene (object or JSON text): C++ validates it and says which files to fetch; they are
   // fetched and loaded; then C++ replaces the current scene. Returns {ok, error}; reports nothing.
   async function openScene(scene, afterApply) {
-    await ready;
+    await started;  // not `ready`: the opening scene comes through here
     let object = scene;
     if (typeof scene === 'string') {
       try {
@@ -287,7 +313,7 @@
     }
     showProgress('');
     if (files.length) {
-      const loaded = await loadFiles(files);
+      const loaded = await queueFiles(files);
       if (!loaded.ok) {
         call({ cmd: 'cancelScene' });  // models loaded for it so far are released
         return { ok: false, error: loaded.errors.join('\n') };
@@ -316,7 +342,7 @@
         }
       }
     }
-    if (images.length) await loadFiles(images);
+    if (images.length) await queueFiles(images);
   }
 
   async function fetchDemo(name) {
@@ -382,11 +408,14 @@
     }
     return result;
   }
-  const loadScene = (scene) => serialized(async () => announce(await openScene(scene), 'api'));
-  const loadDemo = (name) => serialized(async () => announce(await fetchDemo(name), 'api'));
+  // They wait for `ready` outside the queue: queued before the opening, they would run first and
+  // the opening scene would replace theirs.
+  const afterOpening = (task) => ready.then(() => serialized(task));
+  const loadScene = (scene) => afterOpening(async () => announce(await openScene(scene), 'api'));
+  const loadDemo = (name) => afterOpening(async () => announce(await fetchDemo(name), 'api'));
   const loadModelUrl = (mesh, anims = []) =>
-    serialized(async () => announce(await openModel(String(mesh), Array.from(anims, String)), 'api'));
-  const loadLink = (payload) => serialized(async () => announce(await openLink(payload), 'api'));
+    afterOpening(async () => announce(await openModel(String(mesh), Array.from(anims, String)), 'api'));
+  const loadLink = (payload) => afterOpening(async () => announce(await openLink(payload), 'api'));
 
   // The full viewer's URL for a link (an embed links to the viewer, not to itself).
   function viewerUrl() {
@@ -478,7 +507,7 @@
   const api = {
     ready,
     embed: embedMode,
-    state: () => (started ? call({ cmd: 'state' }) : { webgl: null, frame: 0, error: startError }),
+    state: () => (running ? call({ cmd: 'state' }) : { webgl: null, frame: 0, error: startError }),
     call,
     loadFiles,
     openFilePicker: () => { if (picker) picker.click(); },
@@ -519,7 +548,7 @@
     // Frame statistics without per-instance data: update/render ms, draw calls, instances, culled.
     stats: () => call({ cmd: 'stats' }),
     setCrowdSize: (count) => call({ cmd: 'setCrowdSize', count }),
-    opened: null,  // a promise: the scene the page opened with (from the URL)
+    opened: null,  // a promise: the result {ok, error} of the scene the page opened with (the URL's)
     // Buttons in the C++ UI that need the page: clipboard and demo gallery. Returns a promise.
     // The C++ UI calls this in the middle of its frame: the work starts after the frame returns,
     // so no command re-enters the module while it draws.
@@ -544,7 +573,7 @@
 
   // A link pasted into the address bar of an open viewer changes only the fragment.
   window.addEventListener('hashchange', () => {
-    if (started) api.opened = openFromLocation();
+    if (running) api.opened = openFromLocation();
   });
 
   if (embedMode && !(thisScript && thisScript.dataset.mode === 'embed')) {
@@ -567,13 +596,34 @@
     canvas: document.getElementById('canvas'),
     print: (text) => console.log(text),
     printErr: (text) => console.warn(text),
+    // Called after each frame (not inside it), so commands from here and from the started
+    // listeners are safe.
     md5stageFrameRendered(frame) {
-      if (frame === 1) {
-        started = true;
-        if (embedMode) call({ cmd: 'ui', panels: false });
-        api.opened = openFromLocation();
-        resolveReady();
-      }
+      if (frame !== 1) return;
+      running = true;
+      if (embedMode) call({ cmd: 'ui', panels: false });
+      resolveStarted();
+      emit('started', {});
+      api.opened = openFromLocation();
+      // After md5stage:loaded / the report of a failure, which ran inside the opening.
+      const settle = () => resolveReady();
+      api.opened.then(settle, settle);
+    },
+    // An event pushed by C++ from inside its frame: dispatched once the frame has returned (a
+    // microtask), so a listener that calls md5stage.call() neither re-enters the frame nor
+    // overwrites the reply buffer of a command still being read.
+    md5stageEvent(name, detailJson) {
+      const eventName = String(name);
+      const text = String(detailJson);
+      queueMicrotask(() => {
+        let detail = null;
+        try {
+          detail = JSON.parse(text);
+        } catch (error) {
+          console.warn(`md5stage: event ${eventName.slice(0, 32)} with a detail that is not JSON`);
+        }
+        emit(eventName, detail);
+      });
     },
     md5stageFatal(text) {
       startError = text;
@@ -581,7 +631,7 @@
     },
     onAbort(what) {
       startError = String(what);
-      started = false;
+      running = false;
       fail('md5stage stopped: the WebAssembly module failed to load or run.\n' + String(what));
     },
   };

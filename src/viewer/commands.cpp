@@ -177,7 +177,35 @@ JsonValue Viewer::ClockJson() const {
   reply.Set("scene_playing", scene_playing_);
   SetClock(MeasureSceneClock(characters_, scene_time_), reply);
   reply.Set("last_error", last_error_.empty() ? JsonValue() : JsonValue(last_error_));
+  // The embed's loop for this clock (the timeline slider's end), null without one.
+  const std::optional<EmbedLoop> loop = embed_timeline_.LoopRange(MeasureEmbedClock());
+  JsonValue range;
+  if (loop) {
+    range = JsonValue::MakeObject();
+    range.Set("start", loop->start);
+    range.Set("end", loop->end);
+  }
+  reply.Set("loop_range", std::move(range));
   return reply;
+}
+
+EmbedClock Viewer::MeasureEmbedClock() const {
+  const SceneClock measured = MeasureSceneClock(characters_, scene_time_);
+  EmbedClock clock;
+  clock.scene_time = scene_time_;
+  clock.finished = measured.finished;
+  if (measured.end >= 0.0) clock.scene_end = measured.end;
+  clock.scene_repeats = measured.repeats;
+  return clock;
+}
+
+void Viewer::RunEmbedTimeline() {
+  const EmbedTimelineStep step = embed_timeline_.Step(MeasureEmbedClock());
+  if (step.finished_at && host_) host_->Event("finished", FinishedEventDetail(*step.finished_at));
+  if (step.seek_to) {
+    scene_time_ = std::max(0.0, *step.seek_to);
+    if (host_) host_->Event("seeked", SeekedEventDetail(scene_time_));
+  }
 }
 
 namespace {
@@ -464,6 +492,43 @@ class CommandTable {
     v.FrameSelection();
     return Reply(true);
   }
+  static JsonValue Embed(Viewer& v, CommandArgs& a) {
+    // The embed's URL options (embed_options.h); with apply_to_scene they act on the open scene.
+    const std::string query = a.OptionalString("query", kMaxEmbedUrlChars).value_or("");
+    const std::string fragment = a.OptionalString("fragment", kMaxEmbedUrlChars).value_or("");
+    const bool reduced_motion = a.OptionalBool("reduced_motion").value_or(false);
+    const bool apply = a.OptionalBool("apply_to_scene").value_or(true);
+    if (!a.Finish()) return Fail(a);
+    auto parsed = ParseEmbedOptions(query, fragment);
+    if (!parsed.ok()) return Failure(parsed.error().ToString());
+    const EmbedOptions& options = parsed.value();
+    v.embed_timeline_.SetLoop(options.loop);
+    if (apply) {
+      v.display_ = options.display.AppliedTo(v.display_);
+      if (options.camera) {
+        OrbitCamera& camera = v.camera_;
+        camera.yaw_degrees = static_cast<float>(options.camera->yaw_degrees);
+        camera.pitch_degrees = std::clamp(static_cast<float>(options.camera->pitch_degrees),
+                                          OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch);
+        camera.distance = std::clamp(static_cast<float>(options.camera->distance),
+                                     OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance);
+        if (options.camera->target) camera.target = glm::vec3(*options.camera->target);
+        v.follow_selected_ = false;
+      }
+      if (const std::optional<bool> playing = EmbedStartsPlaying(options, reduced_motion)) {
+        v.SetScenePlaying(*playing);
+      }
+      if (const std::optional<double> time = EmbedStartTime(options)) v.scene_time_ = *time;
+      v.embed_timeline_.Restart(v.MeasureEmbedClock().finished);
+    }
+    return EmbedReplyJson(options);
+  }
+  static JsonValue EmbedScrub(Viewer& v, CommandArgs& a) {
+    const bool active = a.Bool("active");
+    if (!a.Finish()) return Fail(a);
+    v.embed_timeline_.SetScrubbing(active);
+    return Reply(true);
+  }
   static JsonValue RemoveModel(Viewer& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
     if (!a.Finish()) return Fail(a);
@@ -724,6 +789,8 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"display", &CommandTable::Display},
     {"camera", &CommandTable::Camera},
     {"frame", &CommandTable::Frame},
+    {"embed", &CommandTable::Embed},
+    {"embedScrub", &CommandTable::EmbedScrub},
     {"removeModel", &CommandTable::RemoveModel},
     {"addInstance", &CommandTable::AddInstance},
     {"select", &CommandTable::Select},

@@ -378,6 +378,7 @@ void Viewer::Update(double dt, bool from_frame) {
     PoseCharacter(character, models);
   }
   if (!from_frame) return;
+  RunEmbedTimeline();
   UpdateHover();
   if (follow_selected_ && Selected() != nullptr) {
     const Character& character = *Selected();

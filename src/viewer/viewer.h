@@ -16,6 +16,8 @@
 #include "core/view/frustum.h"
 #include "core/view/orbit_camera.h"
 #include "viewer/character.h"
+#include "viewer/embed_options.h"
+#include "viewer/embed_timeline.h"
 #include "viewer/model_library.h"
 #include "viewer/render_interface.h"
 #include "viewer/viewer_model.h"
@@ -159,6 +161,11 @@ class Viewer {
   void UpdateHover();
   void DrawToolOverlays(DrawList& list);
 
+  // Embeds: the loop range and "finished", run each frame after the clock moves; events go to
+  // the host (embed_timeline.h).
+  EmbedClock MeasureEmbedClock() const;
+  void RunEmbedTimeline();
+
   // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
   void SetCrowdSize(int count);
   bool IsVisible(const Character& character, const Frustum& frustum) const;
@@ -214,6 +221,7 @@ class Viewer {
   double cursor_y_ = 0.0;
   int touch_count_ = 0;
   double touch_x_ = 0.0, touch_y_ = 0.0, touch_spread_ = 0.0;
+  EmbedTimeline embed_timeline_;
   int width_ = 1;  // framebuffer pixels
   int height_ = 1;
 };

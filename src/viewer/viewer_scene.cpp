@@ -368,6 +368,8 @@ JsonValue Viewer::ApplyPendingScene() {
     UpdateLocomotion(character);
     PoseCharacter(character, library_->models());
   }
+  // A scene that opens already finished sends no "finished" until it finishes again.
+  embed_timeline_.Restart(MeasureEmbedClock().finished);
   if (!problems.empty()) {
     problems.pop_back();
     SetError(problems);

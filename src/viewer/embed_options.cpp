@@ -1,0 +1,515 @@
+#include "viewer/embed_options.h"
+
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <utility>
+
+namespace md5stage::viewer {
+namespace {
+
+// ---- form decoding (the WHATWG URL standard's application/x-www-form-urlencoded parser) ---------
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void AppendUtf8(char32_t code_point, std::string& out) {
+  if (code_point < 0x80) {
+    out += static_cast<char>(code_point);
+  } else if (code_point < 0x800) {
+    out += static_cast<char>(0xC0 | (code_point >> 6));
+    out += static_cast<char>(0x80 | (code_point & 0x3F));
+  } else if (code_point < 0x10000) {
+    out += static_cast<char>(0xE0 | (code_point >> 12));
+    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code_point & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (code_point >> 18));
+    out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (code_point & 0x3F));
+  }
+}
+
+// The Encoding standard's UTF-8 decoder: one U+FFFD per maximal bad subpart, the byte that broke
+// a sequence read again. The same count of replacements as the browser matters because the
+// decoded text is quoted back in messages and compared as an origin.
+std::string DecodeUtf8(std::string_view bytes) {
+  constexpr char32_t kReplacement = 0xFFFD;
+  std::string out;
+  out.reserve(bytes.size());
+  char32_t code_point = 0;
+  int needed = 0, seen = 0;
+  unsigned lower = 0x80, upper = 0xBF;
+  for (std::size_t i = 0; i < bytes.size();) {
+    const unsigned byte = static_cast<unsigned char>(bytes[i]);
+    if (needed == 0) {
+      ++i;
+      if (byte <= 0x7F) {
+        out += static_cast<char>(byte);
+      } else if (byte >= 0xC2 && byte <= 0xDF) {
+        needed = 1;
+        code_point = byte & 0x1F;
+      } else if (byte >= 0xE0 && byte <= 0xEF) {
+        if (byte == 0xE0) lower = 0xA0;
+        if (byte == 0xED) upper = 0x9F;  // no surrogates
+        needed = 2;
+        code_point = byte & 0x0F;
+      } else if (byte >= 0xF0 && byte <= 0xF4) {
+        if (byte == 0xF0) lower = 0x90;
+        if (byte == 0xF4) upper = 0x8F;  // nothing above U+10FFFF
+        needed = 3;
+        code_point = byte & 0x07;
+      } else {
+        AppendUtf8(kReplacement, out);
+      }
+      continue;
+    }
+    if (byte < lower || byte > upper) {
+      code_point = 0;
+      needed = seen = 0;
+      lower = 0x80;
+      upper = 0xBF;
+      AppendUtf8(kReplacement, out);
+      continue;  // this byte starts over
+    }
+    ++i;
+    lower = 0x80;
+    upper = 0xBF;
+    code_point = (code_point << 6) | (byte & 0x3F);
+    if (++seen == needed) {
+      AppendUtf8(code_point, out);
+      code_point = 0;
+      needed = seen = 0;
+    }
+  }
+  if (needed != 0) AppendUtf8(kReplacement, out);
+  return out;
+}
+
+// ---- JavaScript's view of text: its white space, Number() of the numbers embed.js accepted -----
+
+// Length of the JavaScript white space (\s, String.prototype.trim) at `text[at]`, or 0: ASCII tab,
+// LF, VT, FF, CR, space, and U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F,
+// U+3000, U+FEFF. A form value holds them decoded (`t=%C2%A02` is " 2" to the browser).
+std::size_t SpaceAt(std::string_view text, std::size_t at) {
+  const auto byte = [&](std::size_t i) {
+    return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u;
+  };
+  const unsigned b0 = byte(at);
+  if (b0 == ' ' || (b0 >= '\t' && b0 <= '\r')) return 1;
+  if (b0 == 0xC2 && byte(at + 1) == 0xA0) return 2;
+  if (b0 == 0xE1 && byte(at + 1) == 0x9A && byte(at + 2) == 0x80) return 3;  // U+1680
+  if (b0 == 0xE2 && byte(at + 1) == 0x80) {
+    const unsigned b2 = byte(at + 2);
+    if ((b2 >= 0x80 && b2 <= 0x8A) || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF) return 3;
+  }
+  if (b0 == 0xE2 && byte(at + 1) == 0x81 && byte(at + 2) == 0x9F) return 3;  // U+205F
+  if (b0 == 0xE3 && byte(at + 1) == 0x80 && byte(at + 2) == 0x80) return 3;  // U+3000
+  if (b0 == 0xEF && byte(at + 1) == 0xBB && byte(at + 2) == 0xBF) return 3;  // U+FEFF
+  return 0;
+}
+
+// Length of the white space ending at `text[end - 1]`, or 0 (every space above ends in a byte
+// that is not a UTF-8 lead byte, so trying the three lengths is unambiguous).
+std::size_t SpaceBefore(std::string_view text, std::size_t end) {
+  for (std::size_t length = 1; length <= 3 && length <= end; ++length) {
+    if (SpaceAt(text, end - length) == length) return length;
+  }
+  return 0;
+}
+
+std::string_view TrimJsSpace(std::string_view text) {
+  std::size_t begin = 0, end = text.size();
+  for (std::size_t n; begin < end && (n = SpaceAt(text, begin)) > 0;) begin += n;
+  for (std::size_t n; end > begin && (n = SpaceBefore(text, end)) > 0;) end -= n;
+  return text.substr(begin, end - begin);
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// embed.js's number(): /^\s*-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i, then Number(text). No '+',
+// no hex, no "Infinity"/"NaN"; an exponent too large gives an infinity, which callers refuse.
+std::optional<double> ParseJsNumber(std::string_view text) {
+  const std::string_view core = TrimJsSpace(text);
+  std::size_t i = 0;
+  if (i < core.size() && core[i] == '-') ++i;
+  const std::size_t integer_start = i;
+  while (i < core.size() && IsDigit(core[i])) ++i;
+  const bool integer_digits = i > integer_start;
+  bool fraction_digits = false;
+  if (i < core.size() && core[i] == '.') {
+    ++i;
+    const std::size_t fraction_start = i;
+    while (i < core.size() && IsDigit(core[i])) ++i;
+    fraction_digits = i > fraction_start;
+  }
+  if (!integer_digits && !fraction_digits) return std::nullopt;
+  if (i < core.size() && (core[i] == 'e' || core[i] == 'E')) {
+    ++i;
+    if (i < core.size() && (core[i] == '-' || core[i] == '+')) ++i;
+    const std::size_t exponent_start = i;
+    while (i < core.size() && IsDigit(core[i])) ++i;
+    if (i == exponent_start) return std::nullopt;
+  }
+  if (i != core.size()) return std::nullopt;
+  // The grammar is checked; strtod only converts (correctly rounded, as Number() is). A copy
+  // gives it a terminator.
+  const std::string copy(core);
+  return std::strtod(copy.c_str(), nullptr);
+}
+
+// An option's value in a message: JSON-quoted, cut to `max_chars` characters (whole UTF-8
+// sequences) with "..." after a cut, like the scene format's messages.
+std::string Quote(const std::string& value, std::size_t max_chars) {
+  std::size_t cut = 0, chars = 0;
+  while (cut < value.size() && chars < max_chars) {
+    ++cut;
+    while (cut < value.size() && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) ++cut;
+    ++chars;
+  }
+  if (cut == value.size()) return WriteJson(JsonValue(value));
+  return WriteJson(JsonValue(value.substr(0, cut))) + "...";
+}
+
+bool IsOff(std::string_view text) {
+  return text == "0" || text == "false" || text == "no" || text == "off";
+}
+
+std::string AsciiLower(std::string text) {
+  for (char& c : text) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return text;
+}
+
+// A toggle: present means on unless the value is 0/false/no/off in any case (`skeleton`,
+// `skeleton=1`, `skeleton=yes` are on). ASCII lowering suffices: no other character lowers to
+// these letters.
+bool FlagValue(const std::string& value) { return !IsOff(AsciiLower(value)); }
+
+// ---- the keys embed.js read ---------------------------------------------------------------------
+
+enum OptionKey {
+  kAutoplay,
+  kPaused,
+  kTime,
+  kLoop,
+  kUi,
+  kCamera,
+  kOrigin,
+  kGrid,  // the display toggles, in DisplayOverrides' order (kToggles below)
+  kSkeleton,
+  kJointNames,
+  kBounds,
+  kWireframe,
+  kNormals,
+  kRoutes,
+  kTurnCircles,
+  kKeyCount
+};
+
+constexpr std::array<std::string_view, kKeyCount> kKeyNames = {
+    "autoplay", "paused",      "t",      "loop",      "ui",      "camera", "origin",      "grid",
+    "skeleton", "joint_names", "bounds", "wireframe", "normals", "routes", "turn_circles"};
+
+// A toggle's key, its field in the overrides and in the toggles themselves.
+struct ToggleField {
+  OptionKey key;
+  std::optional<bool> DisplayOverrides::*override_field;
+  bool DisplayToggles::*toggle_field;
+};
+constexpr std::array<ToggleField, 8> kToggles = {{
+    {kGrid, &DisplayOverrides::grid, &DisplayToggles::grid},
+    {kSkeleton, &DisplayOverrides::skeleton, &DisplayToggles::skeleton},
+    {kJointNames, &DisplayOverrides::joint_names, &DisplayToggles::joint_names},
+    {kBounds, &DisplayOverrides::bounds, &DisplayToggles::bounds},
+    {kWireframe, &DisplayOverrides::wireframe, &DisplayToggles::wireframe},
+    {kNormals, &DisplayOverrides::normals, &DisplayToggles::normals},
+    {kRoutes, &DisplayOverrides::routes, &DisplayToggles::routes},
+    {kTurnCircles, &DisplayOverrides::turn_circles, &DisplayToggles::turn_circles},
+}};
+// A toggle added to DisplayToggles must get a key and a row above (and a field in
+// DisplayOverrides): this breaks the build until it does.
+static_assert(sizeof(DisplayToggles) == kToggles.size(), "DisplayToggles changed: update kToggles");
+
+// The still-encoded value of each key, where it was found.
+struct RawValues {
+  std::array<bool, kKeyCount> has{};
+  std::array<std::string_view, kKeyCount> value{};
+};
+
+// Splits on '&' into name[=value] pairs and keeps the known keys' raw values: the first of a
+// repeated key, or the last when `last_wins`. Names are decoded only when they hold an escape.
+void Collect(std::string_view text, bool last_wins, RawValues& out) {
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t end = text.find('&', at);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view pair = text.substr(at, end - at);
+    at = end + 1;
+    if (pair.empty()) continue;
+    const std::size_t equals = pair.find('=');
+    const std::string_view raw_name = pair.substr(0, equals);
+    const std::string_view raw_value =
+        equals == std::string_view::npos ? std::string_view() : pair.substr(equals + 1);
+    std::string decoded;
+    std::string_view name = raw_name;
+    if (raw_name.find_first_of("%+") != std::string_view::npos) {
+      decoded = DecodeFormComponent(raw_name);
+      name = decoded;
+    }
+    for (int key = 0; key < kKeyCount; ++key) {
+      if (name != kKeyNames[key]) continue;
+      if (last_wins || !out.has[key]) {
+        out.has[key] = true;
+        out.value[key] = raw_value;
+      }
+      break;
+    }
+  }
+}
+
+std::string_view WithoutPrefix(std::string_view text, char prefix) {
+  return !text.empty() && text.front() == prefix ? text.substr(1) : text;
+}
+
+std::string Problem(std::string_view option, std::string_view expected, const std::string& value,
+                    std::size_t max_chars = 32) {
+  return "embed: " + std::string(option) + ": expected " + std::string(expected) + ", found " +
+         Quote(value, max_chars);
+}
+
+std::optional<EmbedLoop> ParseLoop(const std::string& text, std::vector<std::string>& problems) {
+  if (text.empty() || text == "1") return EmbedLoop{true, 0.0, 0.0};
+  // embed.js: /^([0-9.]+)-([0-9.]+)$/, each side then read by number(); no spaces, no signs.
+  const std::size_t dash = text.find('-');
+  const auto plain = [](std::string_view part) {
+    if (part.empty()) return false;
+    for (const char c : part) {
+      if (!IsDigit(c) && c != '.') return false;
+    }
+    return true;
+  };
+  if (dash != std::string::npos) {
+    const std::string_view a = std::string_view(text).substr(0, dash);
+    const std::string_view b = std::string_view(text).substr(dash + 1);
+    if (plain(a) && plain(b)) {
+      const std::optional<double> start = ParseJsNumber(a), end = ParseJsNumber(b);
+      if (start && end && *start >= 0.0 && *end > *start && *end <= kMaxEmbedNumber) {
+        return EmbedLoop{false, *start, *end};
+      }
+    }
+  }
+  // "off" words turn the option off silently; case matters here (embed.js did not lower them).
+  if (!IsOff(text)) {
+    problems.push_back(
+        Problem("loop", "A-B with 0 <= A < B <= 1000000 (seconds), or no value", text));
+  }
+  return std::nullopt;
+}
+
+std::optional<EmbedCamera> ParseCamera(const std::string& text,
+                                       std::vector<std::string>& problems) {
+  std::array<double, 6> values{};
+  std::size_t count = 0;
+  bool valid = true;
+  std::size_t at = 0;
+  for (;;) {
+    std::size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    const std::optional<double> value = ParseJsNumber(std::string_view(text).substr(at, end - at));
+    if (!value || !std::isfinite(*value) || std::fabs(*value) > kMaxEmbedNumber || count == 6) {
+      valid = false;
+    } else {
+      values[count] = *value + 0.0;  // -0 is 0
+    }
+    ++count;
+    if (end == text.size()) break;
+    at = end + 1;
+  }
+  if (!valid || (count != 3 && count != 6)) {
+    problems.push_back(Problem("camera",
+                               "yaw,pitch,distance[,tx,ty,tz] (3 or 6 numbers, each from -1000000 "
+                               "to 1000000)",
+                               text, 64));
+    return std::nullopt;
+  }
+  EmbedCamera camera{values[0], values[1], values[2], std::nullopt};
+  if (count == 6) camera.target = glm::dvec3(values[3], values[4], values[5]);
+  return camera;
+}
+
+std::vector<std::string> ParseOrigins(const std::string& text) {
+  std::vector<std::string> origins;
+  std::size_t at = 0;
+  for (;;) {
+    std::size_t end = text.find(',', at);
+    if (end == std::string::npos) end = text.size();
+    // An empty item is no URL: the page would drop it anyway.
+    const std::string_view item = TrimJsSpace(std::string_view(text).substr(at, end - at));
+    if (!item.empty()) origins.emplace_back(item);
+    if (end == text.size()) break;
+    at = end + 1;
+  }
+  return origins;
+}
+
+}  // namespace
+
+bool DisplayOverrides::empty() const {
+  for (const ToggleField& toggle : kToggles) {
+    if ((this->*toggle.override_field).has_value()) return false;
+  }
+  return true;
+}
+
+DisplayToggles DisplayOverrides::AppliedTo(DisplayToggles display) const {
+  for (const ToggleField& toggle : kToggles) {
+    const std::optional<bool>& value = this->*toggle.override_field;
+    if (value) display.*toggle.toggle_field = *value;
+  }
+  return display;
+}
+
+std::string DecodeFormComponent(std::string_view text) {
+  std::string bytes;
+  bytes.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '+') {
+      bytes += ' ';
+    } else if (c == '%' && i + 2 < text.size() && HexValue(text[i + 1]) >= 0 &&
+               HexValue(text[i + 2]) >= 0) {
+      bytes += static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2]));
+      i += 2;
+    } else {
+      bytes += c;
+    }
+  }
+  return DecodeUtf8(bytes);
+}
+
+Result<EmbedOptions> ParseEmbedOptions(std::string_view query, std::string_view fragment) {
+  if (query.size() + fragment.size() > kMaxEmbedUrlChars) {
+    return MakeError("embed", 0, 0,
+                     "expected a query and fragment of at most " +
+                         std::to_string(kMaxEmbedUrlChars) + " characters, found " +
+                         std::to_string(query.size() + fragment.size()));
+  }
+  // URLSearchParams drops one leading '?'; embed.js also dropped the '#' of location.hash first.
+  RawValues from_query, from_fragment;
+  Collect(WithoutPrefix(query, '?'), /*last_wins=*/false, from_query);
+  Collect(WithoutPrefix(WithoutPrefix(fragment, '#'), '?'), /*last_wins=*/true, from_fragment);
+
+  std::array<std::optional<std::string>, kKeyCount> values;
+  for (int key = 0; key < kKeyCount; ++key) {
+    const RawValues& from = from_fragment.has[key] ? from_fragment : from_query;
+    if (from.has[key]) values[key] = DecodeFormComponent(from.value[key]);
+  }
+
+  EmbedOptions options;
+  std::vector<std::string>& problems = options.problems;
+  if (values[kAutoplay]) options.autoplay = FlagValue(*values[kAutoplay]);
+  options.paused = values[kPaused] && FlagValue(*values[kPaused]);
+  // `ui=` (empty) is the default, as `params.get('ui') || 'min'` made it.
+  if (values[kUi] && !values[kUi]->empty() && *values[kUi] != "min") {
+    if (*values[kUi] == "none") {
+      options.ui = EmbedUi::kNone;
+    } else {
+      problems.push_back(Problem("ui", "none or min", *values[kUi]));
+    }
+  }
+  if (values[kTime]) {
+    const std::optional<double> time = ParseJsNumber(*values[kTime]);
+    if (!time || *time < 0.0) {
+      problems.push_back(Problem("t", "seconds >= 0", *values[kTime]));
+    } else if (!(*time <= kMaxEmbedNumber)) {  // 1e400 reads as infinity
+      problems.push_back(Problem("t", "seconds <= 1000000", *values[kTime]));
+    } else {
+      options.time = *time + 0.0;  // -0 is 0
+    }
+  }
+  if (values[kLoop]) options.loop = ParseLoop(*values[kLoop], problems);
+  if (values[kCamera]) options.camera = ParseCamera(*values[kCamera], problems);
+  for (const ToggleField& toggle : kToggles) {
+    if (values[toggle.key]) options.display.*toggle.override_field = FlagValue(*values[toggle.key]);
+  }
+  if (values[kOrigin]) options.origins = ParseOrigins(*values[kOrigin]);
+  return options;
+}
+
+std::optional<bool> EmbedStartsPlaying(const EmbedOptions& options, bool prefers_reduced_motion) {
+  if (options.paused || options.autoplay == false ||
+      (prefers_reduced_motion && !options.autoplay.has_value())) {
+    return false;
+  }
+  if (options.autoplay == true) return true;
+  return std::nullopt;
+}
+
+std::optional<double> EmbedStartTime(const EmbedOptions& options) {
+  if (options.time) return options.time;
+  if (options.loop && !options.loop->whole && options.loop->start > 0.0) return options.loop->start;
+  return std::nullopt;
+}
+
+JsonValue EmbedOptionsToJson(const EmbedOptions& options) {
+  JsonValue out = JsonValue::MakeObject();
+  out.Set("autoplay", options.autoplay ? JsonValue(*options.autoplay) : JsonValue());
+  out.Set("paused", options.paused);
+  out.Set("time", options.time ? JsonValue(*options.time) : JsonValue());
+  JsonValue loop;
+  if (options.loop) {
+    loop = JsonValue::MakeObject();
+    if (options.loop->whole) {
+      loop.Set("whole", true);
+    } else {
+      loop.Set("start", options.loop->start);
+      loop.Set("end", options.loop->end);
+    }
+  }
+  out.Set("loop", std::move(loop));
+  out.Set("ui", options.ui == EmbedUi::kNone ? "none" : "min");
+  JsonValue camera;
+  if (options.camera) {
+    camera = JsonValue::MakeObject();
+    camera.Set("yaw", options.camera->yaw_degrees);
+    camera.Set("pitch", options.camera->pitch_degrees);
+    camera.Set("distance", options.camera->distance);
+    if (options.camera->target) {
+      const glm::dvec3& t = *options.camera->target;
+      camera.Set("target", JsonValue(JsonArray{t.x, t.y, t.z}));
+    }
+  }
+  out.Set("camera", std::move(camera));
+  JsonValue display = JsonValue::MakeObject();
+  for (const ToggleField& toggle : kToggles) {
+    const std::optional<bool>& value = options.display.*toggle.override_field;
+    if (value) display.Set(std::string(kKeyNames[toggle.key]), *value);
+  }
+  out.Set("display", std::move(display));
+  JsonValue origins;
+  if (options.origins) {
+    origins = JsonValue::MakeArray();
+    for (const std::string& origin : *options.origins) origins.Append(origin);
+  }
+  out.Set("origins", std::move(origins));
+  return out;
+}
+
+JsonValue EmbedReplyJson(const EmbedOptions& options) {
+  JsonValue reply = JsonValue::MakeObject();
+  reply.Set("ok", true);
+  reply.Set("options", EmbedOptionsToJson(options));
+  JsonValue problems = JsonValue::MakeArray();
+  for (const std::string& problem : options.problems) problems.Append(problem);
+  reply.Set("problems", std::move(problems));
+  return reply;
+}
+
+}  // namespace md5stage::viewer
