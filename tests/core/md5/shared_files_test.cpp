@@ -21,8 +21,10 @@ const fs::path kSharedMd5 = fs::path(MD5STAGE_SHARED_DIR) / "md5";
 std::vector<fs::path> FilesWithExtension(const std::string& extension) {
   std::vector<fs::path> files;
   for (const auto& entry : fs::recursive_directory_iterator(kSharedMd5)) {
-    if (entry.path().extension() == extension &&
-        entry.path().parent_path().filename() != "assimp_invalid") {
+    // Left out: the broken files and the MD5Version 11/12 meshes, which must be refused (below).
+    const fs::path folder = entry.path().parent_path().filename();
+    if (entry.path().extension() == extension && folder != "assimp_invalid" &&
+        folder != "extensions") {
       files.push_back(entry.path());
     }
   }
@@ -45,6 +47,23 @@ TEST(SharedFiles, EveryMeshLoads) {
     EXPECT_GT(mesh.value().vertex_count(), 0) << path;
     EXPECT_GT(mesh.value().triangle_count(), 0) << path;
   }
+}
+
+TEST(SharedFiles, OtherMd5VersionsAreRefused) {
+  SKIP_WITHOUT_SHARED();
+  const fs::path folder = kSharedMd5 / "darkradiant_decls" / "extensions";
+  int refused = 0;
+  for (const auto& entry : fs::directory_iterator(folder)) {
+    if (entry.path().extension() != ".md5mesh") continue;
+    Result<std::string> bytes = ReadFileBytes(entry.path().string());
+    ASSERT_TRUE(bytes.ok()) << bytes.error().ToString();
+    Result<MeshFile> mesh = ParseMd5Mesh(entry.path().filename().string(), bytes.value());
+    ASSERT_FALSE(mesh.ok()) << entry.path();
+    EXPECT_NE(mesh.error().ToString().find("expected MD5Version 10, found '1"), std::string::npos)
+        << mesh.error().ToString();
+    ++refused;
+  }
+  EXPECT_EQ(refused, 2);
 }
 
 TEST(SharedFiles, KnownFactsOfTheHumanoid) {
