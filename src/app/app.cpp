@@ -25,7 +25,8 @@ EM_JS(void, JsOpenFilePicker, (), {
 
 // Actions only the page can do (clipboard, opening a demo): window.md5stage.pageAction(name).
 EM_JS(void, JsPageAction, (const char* action), {
-  if (window.md5stage && window.md5stage.pageAction) window.md5stage.pageAction(UTF8ToString(action));
+  if (window.md5stage && window.md5stage.pageAction)
+    window.md5stage.pageAction(UTF8ToString(action));
 });
 
 // Events for the page (web/main.js turns them into md5stage:NAME events on window).
@@ -40,7 +41,8 @@ EM_JS(void, JsDownloadScreenshot, (), {
     link.href = URL.createObjectURL(blob);
     link.download = 'md5stage.png';
     link.click();
-    setTimeout(function() { URL.revokeObjectURL(link.href); }, 1000);
+    setTimeout(
+        function() { URL.revokeObjectURL(link.href); }, 1000);
   });
 });
 
@@ -60,9 +62,10 @@ double WheelSteps(double dom_delta) {
 void MouseButtonCallback(GLFWwindow* window, int button, int action, int mods) {
   ImGui_ImplGlfw_MouseButtonCallback(window, button, action, mods);
   if (!g_app) return;
-  const viewer::MouseButton which = button == GLFW_MOUSE_BUTTON_LEFT    ? viewer::MouseButton::kLeft
-                                    : button == GLFW_MOUSE_BUTTON_RIGHT ? viewer::MouseButton::kRight
-                                                                        : viewer::MouseButton::kMiddle;
+  const viewer::MouseButton which = button == GLFW_MOUSE_BUTTON_LEFT ? viewer::MouseButton::kLeft
+                                    : button == GLFW_MOUSE_BUTTON_RIGHT
+                                        ? viewer::MouseButton::kRight
+                                        : viewer::MouseButton::kMiddle;
   g_app->viewer().OnMouseButton(which, action == GLFW_PRESS);
 }
 void CursorCallback(GLFWwindow*, double x, double y) {
@@ -80,14 +83,29 @@ void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods
   if (!g_app || action == GLFW_REPEAT) return;
   viewer::Key mapped;
   switch (key) {
-    case GLFW_KEY_SPACE: mapped = viewer::Key::kSpace; break;
-    case GLFW_KEY_F: mapped = viewer::Key::kF; break;
-    case GLFW_KEY_K: mapped = viewer::Key::kK; break;
-    case GLFW_KEY_W: mapped = viewer::Key::kW; break;
-    case GLFW_KEY_H: mapped = viewer::Key::kH; break;
-    case GLFW_KEY_COMMA: mapped = viewer::Key::kComma; break;
-    case GLFW_KEY_PERIOD: mapped = viewer::Key::kPeriod; break;
-    default: return;
+    case GLFW_KEY_SPACE:
+      mapped = viewer::Key::kSpace;
+      break;
+    case GLFW_KEY_F:
+      mapped = viewer::Key::kF;
+      break;
+    case GLFW_KEY_K:
+      mapped = viewer::Key::kK;
+      break;
+    case GLFW_KEY_W:
+      mapped = viewer::Key::kW;
+      break;
+    case GLFW_KEY_H:
+      mapped = viewer::Key::kH;
+      break;
+    case GLFW_KEY_COMMA:
+      mapped = viewer::Key::kComma;
+      break;
+    case GLFW_KEY_PERIOD:
+      mapped = viewer::Key::kPeriod;
+      break;
+    default:
+      return;
   }
   if (action == GLFW_PRESS) {
     g_app->viewer().OnKeyDown(mapped);
@@ -188,7 +206,7 @@ void App::SyncCanvasSize() {
         {
           Module.canvas.width = $0;
           Module.canvas.height = $1;
-          if (typeof GLFW !== 'undefined' && GLFW.active) {
+          if (typeof GLFW != = 'undefined' && GLFW.active) {
             GLFW.active.width = $0;
             GLFW.active.height = $1;
           }

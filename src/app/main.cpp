@@ -56,7 +56,8 @@ EMSCRIPTEN_KEEPALIVE void md5stage_queue_file(const char* name, const char* sour
   md5stage::viewer::InputFile file;
   file.name = name ? name : "";
   file.source = source ? source : "local";
-  if (data != nullptr && size > 0) file.bytes.assign(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+  if (data != nullptr && size > 0)
+    file.bytes.assign(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
   g_app.viewer().QueueFile(std::move(file));
 }
 

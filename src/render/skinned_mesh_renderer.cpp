@@ -133,7 +133,8 @@ struct SkinnedMeshRenderer::Impl {
 SkinnedMeshRenderer::SkinnedMeshRenderer() : impl_(std::make_unique<Impl>()) {}
 
 SkinnedMeshRenderer::~SkinnedMeshRenderer() {
-  for (size_t i = 0; i < impl_->meshes.size(); ++i) DestroyMesh(MeshHandle{static_cast<uint32_t>(i + 1)});
+  for (size_t i = 0; i < impl_->meshes.size(); ++i)
+    DestroyMesh(MeshHandle{static_cast<uint32_t>(i + 1)});
   for (size_t i = 0; i < impl_->textures.size(); ++i) {
     DestroyTexture(TextureHandle{static_cast<uint32_t>(i + 1)});
   }
@@ -158,7 +159,8 @@ bool SkinnedMeshRenderer::Init(std::string* error) {
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glGenBuffers(1, &s.tint_buffer);
   const char* varyings[] = {"v_world"};
-  if (!s.capture_program.BuildWithFeedback(kVertexShader, kCaptureFragmentShader, varyings, 1, error)) {
+  if (!s.capture_program.BuildWithFeedback(kVertexShader, kCaptureFragmentShader, varyings, 1,
+                                           error)) {
     return false;
   }
   return true;
@@ -196,27 +198,30 @@ MeshHandle SkinnedMeshRenderer::CreateMesh(const viewer::MeshUpload& upload) {
   const GLsizei stride = sizeof(anim::GpuVertex);
   auto offset = [](size_t bytes) { return reinterpret_cast<void*>(bytes); };
   glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride, offset(offsetof(anim::GpuVertex, position)));
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, stride,
+                        offset(offsetof(anim::GpuVertex, position)));
   glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride, offset(offsetof(anim::GpuVertex, normal)));
+  glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, stride,
+                        offset(offsetof(anim::GpuVertex, normal)));
   glEnableVertexAttribArray(2);
   glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, stride, offset(offsetof(anim::GpuVertex, uv)));
   glEnableVertexAttribArray(3);
-  glVertexAttribIPointer(3, 4, GL_UNSIGNED_SHORT, stride, offset(offsetof(anim::GpuVertex, joints)));
+  glVertexAttribIPointer(3, 4, GL_UNSIGNED_SHORT, stride,
+                         offset(offsetof(anim::GpuVertex, joints)));
   glEnableVertexAttribArray(4);
-  glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride, offset(offsetof(anim::GpuVertex, weights)));
+  glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride,
+                        offset(offsetof(anim::GpuVertex, weights)));
   glGenBuffers(1, &mesh.index_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.index_buffer);
-  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * 4),
-               indices.data(), GL_STATIC_DRAW);
+  glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * 4), indices.data(),
+               GL_STATIC_DRAW);
   glBindVertexArray(0);
   glGenBuffers(1, &mesh.edge_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.edge_buffer);
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(edges.size() * 4), edges.data(),
                GL_STATIC_DRAW);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, 0);
-  mesh.bytes = vertices.size() * sizeof(anim::GpuVertex) + indices.size() * 4 +
-               edges.size() * 4;
+  mesh.bytes = vertices.size() * sizeof(anim::GpuVertex) + indices.size() * 4 + edges.size() * 4;
   for (size_t i = 0; i < impl_->meshes.size(); ++i) {
     if (!impl_->meshes[i].alive) {
       impl_->meshes[i] = std::move(mesh);
@@ -378,8 +383,7 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
         const bool textured = part.texture.valid() && part.texture.id <= s.textures.size() &&
                               s.textures[part.texture.id - 1].alive;
         glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D,
-                      textured ? s.textures[part.texture.id - 1].id : 0);
+        glBindTexture(GL_TEXTURE_2D, textured ? s.textures[part.texture.id - 1].id : 0);
         glUniform1i(s.u_has_texture, textured ? 1 : 0);
         glUniform1i(s.u_wire, 0);
         glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(part.index_count),
@@ -408,8 +412,9 @@ bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::
   GpuMesh& mesh = s.meshes[handle.id - 1];
   if (!mesh.alive || mesh.vertex_count == 0) return false;
   // This instance's palette alone, at the start of the palette texture.
-  std::vector<glm::vec4> rows(static_cast<size_t>(kPaletteWidth) *
-                              static_cast<size_t>((mesh.joint_count + kJointsPerRow - 1) / kJointsPerRow));
+  std::vector<glm::vec4> rows(
+      static_cast<size_t>(kPaletteWidth) *
+      static_cast<size_t>((mesh.joint_count + kJointsPerRow - 1) / kJointsPerRow));
   for (int j = 0; j < mesh.joint_count; ++j) {
     const glm::mat4& m = palette[j];
     rows[static_cast<size_t>(j) * 3 + 0] = glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]);
@@ -421,9 +426,11 @@ bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::
   glBindTexture(GL_TEXTURE_2D, s.palette_texture);
   if (rows_needed > s.palette_rows) {
     s.palette_rows = rows_needed;
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, kPaletteWidth, rows_needed, 0, GL_RGBA, GL_FLOAT, nullptr);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, kPaletteWidth, rows_needed, 0, GL_RGBA, GL_FLOAT,
+                 nullptr);
   }
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kPaletteWidth, rows_needed, GL_RGBA, GL_FLOAT, rows.data());
+  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kPaletteWidth, rows_needed, GL_RGBA, GL_FLOAT,
+                  rows.data());
 
   GLuint feedback_buffer = 0;
   glGenBuffers(1, &feedback_buffer);

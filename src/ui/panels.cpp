@@ -41,9 +41,9 @@ void JointTreeNode(const ModelSummary& summary, const std::vector<std::vector<in
                              ImGuiTreeNodeFlags_DefaultOpen;
   if (children[static_cast<size_t>(joint)].empty()) flags |= ImGuiTreeNodeFlags_Leaf;
   if (joint == selected) flags |= ImGuiTreeNodeFlags_Selected;
-  const bool open = ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(joint)), flags,
-                                      "%d %s", joint,
-                                      summary.joint_names[static_cast<size_t>(joint)].c_str());
+  const bool open =
+      ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(joint)), flags, "%d %s",
+                        joint, summary.joint_names[static_cast<size_t>(joint)].c_str());
   if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) requests.select_joint = joint;
   if (open) {
     for (int child : children[static_cast<size_t>(joint)]) {
@@ -58,7 +58,8 @@ void JointTreeNode(const ModelSummary& summary, const std::vector<std::vector<in
 void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(10, 170), ImGuiCond_FirstUseEver);
-  ImGui::SetNextWindowSize(ImVec2(300, std::min(420.0f, viewport->Size.y - 260)), ImGuiCond_FirstUseEver);
+  ImGui::SetNextWindowSize(ImVec2(300, std::min(420.0f, viewport->Size.y - 260)),
+                           ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);  // the scene first; facts on demand
   if (!ImGui::Begin("Model")) {
     ImGui::End();
@@ -67,9 +68,9 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
   if (ImGui::Button("Open files...")) requests.open_files = true;
   ImGui::SameLine();
   ImGui::TextDisabled("or drop them on the page");
-  if (!model.instances.empty() && ImGui::BeginCombo("instance", SelectedInstance(model)
-                                                                    ? SelectedInstance(model)->label.c_str()
-                                                                    : "(none)")) {
+  if (!model.instances.empty() &&
+      ImGui::BeginCombo("instance", SelectedInstance(model) ? SelectedInstance(model)->label.c_str()
+                                                            : "(none)")) {
     for (size_t i = 0; i < model.instances.size(); ++i) {
       const bool selected = static_cast<int>(i) == model.selected_instance;
       if (ImGui::Selectable(model.instances[i].label.c_str(), selected)) {
@@ -92,7 +93,8 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
       }
       ImGui::Text("%d instance(s) share %s", summary.instances,
                   FormatBytes(summary.shared_bytes).c_str());
-      // What each instance owns on top: its pose buffers (locals, blend scratch, matrices, palette).
+      // What each instance owns on top: its pose buffers (locals, blend scratch, matrices,
+      // palette).
       for (const InstanceSummary& instance : model.instances) {
         if (instance.model == static_cast<int>(m)) {
           ImGui::Text("each instance owns %s", FormatBytes(instance.instance_bytes).c_str());
@@ -154,10 +156,10 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
     ImGui::End();
     return;
   }
-  const char* current = instance->animation >= 0 &&
-                                instance->animation < static_cast<int>(summary->animations.size())
-                            ? summary->animations[static_cast<size_t>(instance->animation)].c_str()
-                            : "(bind pose)";
+  const char* current =
+      instance->animation >= 0 && instance->animation < static_cast<int>(summary->animations.size())
+          ? summary->animations[static_cast<size_t>(instance->animation)].c_str()
+          : "(bind pose)";
   if (ImGui::BeginCombo("animation", current)) {
     if (ImGui::Selectable("(bind pose)", instance->animation < 0)) requests.set_animation = -1;
     for (size_t a = 0; a < summary->animations.size(); ++a) {
@@ -168,7 +170,8 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
     }
     ImGui::EndCombo();
   }
-  if (ImGui::Button(instance->playing ? "Pause" : "Play")) requests.set_playing = !instance->playing;
+  if (ImGui::Button(instance->playing ? "Pause" : "Play"))
+    requests.set_playing = !instance->playing;
   ImGui::SameLine();
   if (ImGui::Button("<")) requests.step_frames = -1;
   ImGui::SameLine();
@@ -200,16 +203,20 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
   ImGui::Separator();
   ImGui::TextUnformatted(instance->moving ? "Movement (moving)" : "Movement");
   float speed = instance->speed;
-  if (ImGui::SliderFloat("ground speed", &speed, 0.0f, 400.0f, "%.0f u/s")) requests.set_speed = speed;
+  if (ImGui::SliderFloat("ground speed", &speed, 0.0f, 400.0f, "%.0f u/s"))
+    requests.set_speed = speed;
   float radius = instance->turn_radius;
-  if (ImGui::SliderFloat("turn radius", &radius, 0.0f, 300.0f, "%.0f u")) requests.set_turn_radius = radius;
-  const char* walk = instance->locomotion_animation >= 0 &&
-                             instance->locomotion_animation < static_cast<int>(summary->animations.size())
-                         ? summary->animations[static_cast<size_t>(instance->locomotion_animation)].c_str()
-                         : "(none)";
+  if (ImGui::SliderFloat("turn radius", &radius, 0.0f, 300.0f, "%.0f u"))
+    requests.set_turn_radius = radius;
+  const char* walk =
+      instance->locomotion_animation >= 0 &&
+              instance->locomotion_animation < static_cast<int>(summary->animations.size())
+          ? summary->animations[static_cast<size_t>(instance->locomotion_animation)].c_str()
+          : "(none)";
   if (ImGui::BeginCombo("locomotion", walk)) {
     for (size_t a = 0; a < summary->animations.size(); ++a) {
-      if (ImGui::Selectable(summary->animations[a].c_str(), static_cast<int>(a) == instance->locomotion_animation)) {
+      if (ImGui::Selectable(summary->animations[a].c_str(),
+                            static_cast<int>(a) == instance->locomotion_animation)) {
         requests.set_locomotion_animation = static_cast<int>(a);
       }
     }
@@ -221,7 +228,8 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
           : std::string("(none)");
   int route_mode = static_cast<int>(instance->route_mode);
   if (ImGui::BeginCombo("route", route_label.c_str())) {
-    if (ImGui::Selectable("(none)", instance->route < 0)) requests.assign_route = std::make_pair(-1, instance->route_mode);
+    if (ImGui::Selectable("(none)", instance->route < 0))
+      requests.assign_route = std::make_pair(-1, instance->route_mode);
     for (size_t r = 0; r < model.routes.size(); ++r) {
       if (ImGui::Selectable(model.routes[r].name.c_str(), static_cast<int>(r) == instance->route)) {
         requests.assign_route = std::make_pair(static_cast<int>(r), instance->route_mode);
@@ -237,7 +245,8 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
 
 void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(10, viewport->Size.y - 40), ImGuiCond_FirstUseEver, ImVec2(0.0f, 1.0f));
+  ImGui::SetNextWindowPos(ImVec2(10, viewport->Size.y - 40), ImGuiCond_FirstUseEver,
+                          ImVec2(0.0f, 1.0f));
   ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Attach", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
@@ -254,11 +263,13 @@ void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
   static int joint_choice = 0;
   static float offset[3] = {0, 0, 0};
   static float rotation[3] = {0, 0, 0};
-  model_choice = std::clamp(model_choice, 0, std::max(0, static_cast<int>(model.models.size()) - 1));
+  model_choice =
+      std::clamp(model_choice, 0, std::max(0, static_cast<int>(model.models.size()) - 1));
   joint_choice = std::clamp(joint_choice, 0, std::max(0, summary->joints - 1));
-  if (ImGui::BeginCombo("model", model.models.empty()
-                                     ? ""
-                                     : model.models[static_cast<size_t>(model_choice)].name.c_str())) {
+  if (ImGui::BeginCombo("model",
+                        model.models.empty()
+                            ? ""
+                            : model.models[static_cast<size_t>(model_choice)].name.c_str())) {
     for (size_t m = 0; m < model.models.size(); ++m) {
       if (ImGui::Selectable(model.models[m].name.c_str(), static_cast<int>(m) == model_choice)) {
         model_choice = static_cast<int>(m);
@@ -270,9 +281,10 @@ void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
       ImGui::SmallButton("use selected joint")) {
     joint_choice = model.selected_joint;
   }
-  if (ImGui::BeginCombo("joint", summary->joint_names.empty()
-                                     ? ""
-                                     : summary->joint_names[static_cast<size_t>(joint_choice)].c_str())) {
+  if (ImGui::BeginCombo("joint",
+                        summary->joint_names.empty()
+                            ? ""
+                            : summary->joint_names[static_cast<size_t>(joint_choice)].c_str())) {
     for (size_t j = 0; j < summary->joint_names.size(); ++j) {
       if (ImGui::Selectable(summary->joint_names[j].c_str(), static_cast<int>(j) == joint_choice)) {
         joint_choice = static_cast<int>(j);
@@ -291,9 +303,10 @@ void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
     const AttachmentSummary& attachment = instance->attachments[a];
     ImGui::PushID(static_cast<int>(a));
     ImGui::Separator();
-    const char* name = attachment.model >= 0 && attachment.model < static_cast<int>(model.models.size())
-                           ? model.models[static_cast<size_t>(attachment.model)].name.c_str()
-                           : "?";
+    const char* name =
+        attachment.model >= 0 && attachment.model < static_cast<int>(model.models.size())
+            ? model.models[static_cast<size_t>(attachment.model)].name.c_str()
+            : "?";
     ImGui::Text("%s on %s", name, attachment.joint.c_str());
     AttachmentSummary edited = attachment;
     bool changed = ImGui::DragFloat3("offset", &edited.offset.x, 0.1f);
@@ -308,8 +321,8 @@ void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
 
 void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 10, viewport->Size.y - 40), ImGuiCond_FirstUseEver,
-                          ImVec2(1.0f, 1.0f));
+  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 10, viewport->Size.y - 40),
+                          ImGuiCond_FirstUseEver, ImVec2(1.0f, 1.0f));
   if (!ImGui::Begin("Display", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
@@ -363,8 +376,9 @@ void DrawHelpPanel(bool* open) {
 void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   // Anchored to the bottom centre: it grows upwards as routes are added.
-  ImGui::SetNextWindowPos(ImVec2(viewport->Size.x * 0.5f, viewport->Size.y - ImGui::GetFrameHeight() - 4),
-                          ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  ImGui::SetNextWindowPos(
+      ImVec2(viewport->Size.x * 0.5f, viewport->Size.y - ImGui::GetFrameHeight() - 4),
+      ImGuiCond_Always, ImVec2(0.5f, 1.0f));
   if (!ImGui::Begin("Scene", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::End();
     return;
@@ -399,13 +413,15 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   }
   if (model.tool == Tool::kRoute) {
     ImGui::TextDisabled("click: corner, drag: smooth point; drag points and handles to edit");
-    std::string current = model.edited_route >= 0 && model.edited_route < static_cast<int>(model.routes.size())
-                              ? model.routes[static_cast<size_t>(model.edited_route)].name
-                              : std::string("(new route)");
+    std::string current =
+        model.edited_route >= 0 && model.edited_route < static_cast<int>(model.routes.size())
+            ? model.routes[static_cast<size_t>(model.edited_route)].name
+            : std::string("(new route)");
     if (ImGui::BeginCombo("editing", current.c_str())) {
       if (ImGui::Selectable("(new route)", model.edited_route < 0)) requests.edit_route = -1;
       for (size_t r = 0; r < model.routes.size(); ++r) {
-        if (ImGui::Selectable(model.routes[r].name.c_str(), static_cast<int>(r) == model.edited_route)) {
+        if (ImGui::Selectable(model.routes[r].name.c_str(),
+                              static_cast<int>(r) == model.edited_route)) {
           requests.edit_route = static_cast<int>(r);
         }
       }
@@ -420,15 +436,18 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   }
   if (model.routes.size() <= 4) {
     for (const RouteSummary& route : model.routes) {
-      ImGui::BulletText("%s: %.1f u%s%s", route.name.c_str(), route.length, route.closed ? ", loop" : "",
+      ImGui::BulletText("%s: %.1f u%s%s", route.name.c_str(), route.length,
+                        route.closed ? ", loop" : "",
                         route.tight_stretches > 0 ? ", too tight!" : "");
     }
   } else {
     int tight = 0;
     for (const RouteSummary& route : model.routes) tight += route.tight_stretches > 0 ? 1 : 0;
-    ImGui::BulletText("%d routes, %d with stretches too tight", static_cast<int>(model.routes.size()), tight);
+    ImGui::BulletText("%d routes, %d with stretches too tight",
+                      static_cast<int>(model.routes.size()), tight);
   }
-  if (!model.hover_text.empty()) ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", model.hover_text.c_str());
+  if (!model.hover_text.empty())
+    ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", model.hover_text.c_str());
   if (ImGui::Button("Copy link")) requests.page_action = "copyLink";
   ImGui::SameLine();
   if (ImGui::Button("Embed")) requests.page_action = "copyEmbed";

@@ -1,17 +1,18 @@
 // A character instance in the viewer: which shared model it shows, its playback clock (the core's
-// PlaybackClock, with crossfades), its placement on the ground, its own pose buffers and the props attached to it.
+// PlaybackClock, with crossfades), its placement on the ground, its own pose buffers and the props
+// attached to it.
 #pragma once
 
 #include <glm/glm.hpp>
 #include <string>
 #include <vector>
 
-#include "viewer/model_library.h"
 #include "core/anim/jobs.h"
 #include "core/anim/playback_clock.h"
 #include "core/anim/pose.h"
 #include "core/anim/transform_node.h"
 #include "core/path/follower.h"
+#include "viewer/model_library.h"
 #include "viewer/viewer_model.h"
 
 namespace md5stage::viewer {

@@ -9,6 +9,11 @@ namespace {
 
 std::string FormatNumber(double value) {
   char text[32];
+  // Whole numbers as people write them (1000000, not 1e+06), as JavaScript prints them.
+  if (std::isfinite(value) && value == std::floor(value) && std::abs(value) < 1e15) {
+    std::snprintf(text, sizeof text, "%.0f", value);
+    return text;
+  }
   std::snprintf(text, sizeof text, "%.17g", value);
   // The shortest form that reads back, so ranges print as people write them (0.25, not 0.2500...).
   for (int precision = 1; precision <= 17; ++precision) {

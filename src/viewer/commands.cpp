@@ -4,12 +4,12 @@
 #include <chrono>
 #include <cmath>
 
-#include "viewer/viewer.h"
-#include "viewer/command_args.h"
-#include "viewer/json_util.h"
 #include "core/path/route_json.h"
 #include "core/scene/scene_json.h"
 #include "core/scene/share_link.h"
+#include "viewer/command_args.h"
+#include "viewer/json_util.h"
+#include "viewer/viewer.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -50,7 +50,8 @@ void SetClock(const SceneClock& clock, JsonValue& reply) {
 
 }  // namespace
 
-// ---- the page's commands -------------------------------------------------------------------------
+// ---- the page's commands
+// -------------------------------------------------------------------------
 
 JsonValue Viewer::State() const {
   JsonValue state = JsonValue::MakeObject();
@@ -92,9 +93,10 @@ JsonValue Viewer::State() const {
     JsonValue i = JsonValue::MakeObject();
     i.Set("label", character.label);
     i.Set("model", model.name);
-    i.Set("animation", character.playback.animation >= 0
-                           ? JsonValue(model.animation_names[static_cast<size_t>(character.playback.animation)])
-                           : JsonValue());
+    i.Set("animation",
+          character.playback.animation >= 0
+              ? JsonValue(model.animation_names[static_cast<size_t>(character.playback.animation)])
+              : JsonValue());
     i.Set("time", character.playback.time);
     // An ended "once" clip is not playing, though its play switch is still on.
     i.Set("playing", character.playback.playing && !character.playback.finished);
@@ -115,9 +117,11 @@ JsonValue Viewer::State() const {
       JsonValue a = JsonValue::MakeObject();
       a.Set("model", models[static_cast<size_t>(attachment.model)].name);
       a.Set("joint", model.model->skeleton().name(attachment.joint));
-      a.Set("joint_world", Vec(glm::vec3(character.pose.models[static_cast<size_t>(attachment.joint)][3])));
+      a.Set("joint_world",
+            Vec(glm::vec3(character.pose.models[static_cast<size_t>(attachment.joint)][3])));
       a.Set("node_world", Vec(attachment.node.world_position()));
-      if (!attachment.pose.models.empty()) a.Set("root_world", Vec(glm::vec3(attachment.pose.models[0][3])));
+      if (!attachment.pose.models.empty())
+        a.Set("root_world", Vec(glm::vec3(attachment.pose.models[0][3])));
       attachments.push_back(std::move(a));
     }
     i.Set("attachments", JsonValue(std::move(attachments)));
@@ -210,7 +214,8 @@ void Viewer::RunEmbedTimeline() {
 
 namespace {
 constexpr double kCoordinateLimit = 1e6;  // as in scenes (docs/scene-format.md)
-#define MD5STAGE_MODES {"loop", "once", "pingpong"}
+#define MD5STAGE_MODES \
+  { "loop", "once", "pingpong" }
 }  // namespace
 
 // The handlers: each reads its fields (CommandArgs records the first problem), checks them with
@@ -244,9 +249,12 @@ class CommandTable {
     const int model = v.library_->FindModel(name);
     if (model < 0) {
       std::string names;
-      for (const LoadedModel& m : v.library_->models()) names += (names.empty() ? "" : ", ") + m.name;
-      args.Fail(field, names.empty() ? "a loaded model (none is loaded)" : "a loaded model (" + names + ")",
-                CommandArgs::Describe(JsonValue(name)));
+      for (const LoadedModel& m : v.library_->models())
+        names += (names.empty() ? "" : ", ") + m.name;
+      args.Fail(
+          field,
+          names.empty() ? "a loaded model (none is loaded)" : "a loaded model (" + names + ")",
+          CommandArgs::Describe(JsonValue(name)));
     }
     return model;
   }
@@ -321,8 +329,9 @@ class CommandTable {
   }
   static JsonValue SetRoute(Viewer& v, CommandArgs& a) {
     const int count = static_cast<int>(v.routes_.size());
-    const int index = a.OptionalInteger("index", 0, std::min(count, static_cast<int>(kMaxSceneRoutes) - 1))
-                          .value_or(count);
+    const int index =
+        a.OptionalInteger("index", 0, std::min(count, static_cast<int>(kMaxSceneRoutes) - 1))
+            .value_or(count);
     const JsonValue& route = a.Value("route");
     const std::string name = a.OptionalString("name", kMaxSceneNameLength).value_or("");
     if (!a.Finish()) return Fail(a);
@@ -358,8 +367,9 @@ class CommandTable {
     for (int i = 0; i < count; ++i) {
       const auto start = std::chrono::steady_clock::now();
       v.Update(dt, false);
-      times.Append(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                       .count());
+      times.Append(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+              .count());
     }
     JsonValue reply = Reply(true);
     reply.Set("update_ms", std::move(times));
@@ -388,7 +398,8 @@ class CommandTable {
     const auto ground = v.GroundUnderCursor(x, y);
     if (!ground) return Failure("groundAt: no ground under that pixel");
     JsonValue reply = Reply(true);
-    reply.Set("point", JsonValue(JsonArray{static_cast<double>(ground->x), static_cast<double>(ground->y)}));
+    reply.Set("point",
+              JsonValue(JsonArray{static_cast<double>(ground->x), static_cast<double>(ground->y)}));
     return reply;
   }
   static JsonValue ScreenAt(Viewer& v, CommandArgs& a) {
@@ -396,7 +407,8 @@ class CommandTable {
     const glm::vec3 point = a.Vec3("point", kCoordinateLimit);
     if (!a.Finish()) return Fail(a);
     glm::dvec2 screen;
-    if (!v.ProjectToScreen(point, &screen)) return Failure("screenAt: the point is behind the camera");
+    if (!v.ProjectToScreen(point, &screen))
+      return Failure("screenAt: the point is behind the camera");
     JsonValue reply = Reply(true);
     reply.Set("pixel", JsonValue(JsonArray{screen.x, screen.y}));
     return reply;
@@ -452,10 +464,14 @@ class CommandTable {
   static JsonValue Display(Viewer& v, CommandArgs& a) {
     DisplayToggles display = v.display_;
     const std::pair<const char*, bool DisplayToggles::*> flags[] = {
-        {"grid", &DisplayToggles::grid},           {"skeleton", &DisplayToggles::skeleton},
-        {"joint_names", &DisplayToggles::joint_names}, {"bounds", &DisplayToggles::bounds},
-        {"wireframe", &DisplayToggles::wireframe}, {"normals", &DisplayToggles::normals},
-        {"routes", &DisplayToggles::routes},       {"turn_circles", &DisplayToggles::turn_circles}};
+        {"grid", &DisplayToggles::grid},
+        {"skeleton", &DisplayToggles::skeleton},
+        {"joint_names", &DisplayToggles::joint_names},
+        {"bounds", &DisplayToggles::bounds},
+        {"wireframe", &DisplayToggles::wireframe},
+        {"normals", &DisplayToggles::normals},
+        {"routes", &DisplayToggles::routes},
+        {"turn_circles", &DisplayToggles::turn_circles}};
     for (const auto& [key, member] : flags) {
       if (const std::optional<bool> value = a.OptionalBool(key)) display.*member = *value;
     }
@@ -466,9 +482,11 @@ class CommandTable {
   static JsonValue Camera(Viewer& v, CommandArgs& a) {
     OrbitCamera camera = v.camera_;
     camera.target = a.OptionalVec3("target", kCoordinateLimit).value_or(camera.target);
-    camera.yaw_degrees = static_cast<float>(a.OptionalNumber("yaw", -1e6, 1e6).value_or(camera.yaw_degrees));
-    camera.pitch_degrees = static_cast<float>(
-        a.OptionalNumber("pitch", OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch).value_or(camera.pitch_degrees));
+    camera.yaw_degrees =
+        static_cast<float>(a.OptionalNumber("yaw", -1e6, 1e6).value_or(camera.yaw_degrees));
+    camera.pitch_degrees =
+        static_cast<float>(a.OptionalNumber("pitch", OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch)
+                               .value_or(camera.pitch_degrees));
     camera.distance = static_cast<float>(
         a.OptionalNumber("distance", OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance)
             .value_or(camera.distance));
@@ -551,7 +569,8 @@ class CommandTable {
   static JsonValue Select(Viewer& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     int joint = -1;
-    if (character && a.OptionalValue("joint") != nullptr) joint = JointArg(v, a, "joint", *character);
+    if (character && a.OptionalValue("joint") != nullptr)
+      joint = JointArg(v, a, "joint", *character);
     if (!a.Finish()) return Fail(a);
     v.selected_ = static_cast<int>(character - v.characters_.data());
     v.selected_joint_ = joint;
@@ -567,9 +586,11 @@ class CommandTable {
         animation = model.FindAnimation(name.as_string());
         if (animation < 0) {
           std::string names;
-          for (const std::string& n : model.animation_names) names += (names.empty() ? "" : ", ") + n;
-          a.Fail("name", "an animation of '" + model.name + "' (" + (names.empty() ? "none" : names) +
-                             ") or null for the bind pose",
+          for (const std::string& n : model.animation_names)
+            names += (names.empty() ? "" : ", ") + n;
+          a.Fail("name",
+                 "an animation of '" + model.name + "' (" + (names.empty() ? "none" : names) +
+                     ") or null for the bind pose",
                  CommandArgs::Describe(name));
         }
       } else if (!name.is_null() && a.ok()) {
@@ -709,7 +730,8 @@ JsonValue CommandTable::GpuSkinCheck(Viewer& v, CommandArgs& a) {
   std::vector<glm::vec3> cpu;
   size_t offset = 0;
   double max_error = 0.0;
-  const anim::Span<const glm::mat4> joints(character->pose.models.data(), character->pose.models.size());
+  const anim::Span<const glm::mat4> joints(character->pose.models.data(),
+                                           character->pose.models.size());
   for (int m = 0; m < core.mesh_count(); ++m) {
     const size_t count = core.mesh(m).vertices.size();
     cpu.resize(count);
@@ -719,7 +741,8 @@ JsonValue CommandTable::GpuSkinCheck(Viewer& v, CommandArgs& a) {
     skin.joint_matrices = joints;
     skin.normalize_weights = true;
     skin.positions = anim::Span<glm::vec3>(cpu.data(), cpu.size());
-    if (!skin.Run() || offset + count > gpu.size()) return Failure("gpuSkinCheck: CPU skinning failed");
+    if (!skin.Run() || offset + count > gpu.size())
+      return Failure("gpuSkinCheck: CPU skinning failed");
     for (size_t i = 0; i < count; ++i) {
       max_error = std::max(max_error, static_cast<double>(glm::length(gpu[offset + i] - cpu[i])));
     }
@@ -819,8 +842,9 @@ JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {
   }
   const JsonValue* name = command.Find("cmd");
   if (name == nullptr || !name->is_string()) {
-    return Failure("command.cmd: expected a command name, found " +
-                   (name ? CommandArgs::Describe(*name) : std::string("nothing (the field is missing)")));
+    return Failure(
+        "command.cmd: expected a command name, found " +
+        (name ? CommandArgs::Describe(*name) : std::string("nothing (the field is missing)")));
   }
   for (const Entry& entry : kEntries) {
     if (name->as_string() == entry.name) {

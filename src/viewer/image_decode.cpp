@@ -17,7 +17,8 @@ namespace md5stage::viewer {
 
 Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view bytes) {
   if (bytes.empty()) return MakeError(file_name, 0, 0, "empty image file");
-  if (bytes.size() > 512u * 1024u * 1024u) return MakeError(file_name, 0, 0, "image file too large");
+  if (bytes.size() > 512u * 1024u * 1024u)
+    return MakeError(file_name, 0, 0, "image file too large");
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   const int length = static_cast<int>(bytes.size());
   int width = 0, height = 0, channels = 0;

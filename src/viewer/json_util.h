@@ -16,9 +16,9 @@ inline JsonValue Vec(const glm::vec3& v) {
   return JsonValue(std::move(a));
 }
 inline JsonValue Vec(const glm::vec2& v) {
-  return JsonValue(JsonArray{JsonValue(static_cast<double>(v.x)), JsonValue(static_cast<double>(v.y))});
+  return JsonValue(
+      JsonArray{JsonValue(static_cast<double>(v.x)), JsonValue(static_cast<double>(v.y))});
 }
-
 
 inline JsonValue Reply(bool ok) {
   JsonValue reply = JsonValue::MakeObject();

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
-#include "viewer/image_decode.h"
 #include "core/anim/binding.h"
+#include "viewer/image_decode.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -94,7 +94,8 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
     for (size_t i = 0; i < models_.size(); ++i) {
       if (std::find(targets.begin(), targets.end(), static_cast<int>(i)) != targets.end()) continue;
       const LoadedModel& model = models_[i];
-      if (std::find(model.textures.begin(), model.textures.end(), TextureHandle{}) != model.textures.end()) {
+      if (std::find(model.textures.begin(), model.textures.end(), TextureHandle{}) !=
+          model.textures.end()) {
         targets.push_back(static_cast<int>(i));
       }
     }
@@ -136,8 +137,8 @@ int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const Input
       loaded.bind_max = glm::max(loaded.bind_max, v.position);
     }
   }
-  loaded.cpu_bytes = file.bytes.size() + gpu.vertices.size() * sizeof(anim::GpuVertex) +
-                     gpu.indices.size() * 4;
+  loaded.cpu_bytes =
+      file.bytes.size() + gpu.vertices.size() * sizeof(anim::GpuVertex) + gpu.indices.size() * 4;
   loaded.gpu_bytes = gpu.vertices.size() * sizeof(anim::GpuVertex) + gpu.indices.size() * 12;
   loaded.model = std::move(model);
   models_.push_back(std::move(loaded));
@@ -172,7 +173,8 @@ bool ModelLibrary::BindAnimation(std::shared_ptr<const anim::Animation> animatio
     const std::string animation_name = FileStem(file.name);
     const int existing = model.FindAnimation(animation_name);
     const anim::Bounds3 kept = anim::UnionOfFrameBounds(*animation, anim::RootMotion::kKeep);
-    const anim::Bounds3 stripped = anim::UnionOfFrameBounds(*animation, anim::RootMotion::kStripHorizontal);
+    const anim::Bounds3 stripped =
+        anim::UnionOfFrameBounds(*animation, anim::RootMotion::kStripHorizontal);
     if (existing >= 0) {
       model.animations[static_cast<size_t>(existing)] = std::move(animation);
       model.bounds_kept[static_cast<size_t>(existing)] = kept;

@@ -18,7 +18,7 @@
 namespace md5stage::viewer {
 
 struct InputFile {
-  std::string name;   // base name or relative path, as dropped or fetched
+  std::string name;  // base name or relative path, as dropped or fetched
   std::string bytes;
   std::string source;  // "local" for dropped files, else the asset path or https URL it came from
 };
@@ -48,9 +48,9 @@ struct LoadedModel {
 };
 
 struct LoadReport {
-  std::vector<std::string> errors;    // "file:line:col: error: ..." per rejected file
+  std::vector<std::string> errors;  // "file:line:col: error: ..." per rejected file
   std::vector<std::string> warnings;
-  std::vector<int> new_models;        // indices into ModelLibrary::models()
+  std::vector<int> new_models;          // indices into ModelLibrary::models()
   std::vector<int> new_models_to_show;  // the new ones that get a character (the app decides)
   int animations_bound = 0;
   int textures_bound = 0;

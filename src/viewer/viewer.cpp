@@ -251,7 +251,8 @@ JsonValue Viewer::LoadQueuedFiles() {
     SetError(joined);
   } else {
     last_error_.clear();
-    status_ = "Loaded " + std::to_string(static_cast<int>(library_->models().size()) - models_before) +
+    status_ = "Loaded " +
+              std::to_string(static_cast<int>(library_->models().size()) - models_before) +
               " model(s), " + std::to_string(report.animations_bound) + " animation(s), " +
               std::to_string(report.textures_bound) + " texture(s)";
   }
@@ -259,7 +260,8 @@ JsonValue Viewer::LoadQueuedFiles() {
   JsonArray errors, warnings, models;
   for (const std::string& e : report.errors) errors.emplace_back(e);
   for (const std::string& w : report.warnings) warnings.emplace_back(w);
-  for (int index : report.new_models) models.emplace_back(library_->models()[static_cast<size_t>(index)].name);
+  for (int index : report.new_models)
+    models.emplace_back(library_->models()[static_cast<size_t>(index)].name);
   reply.Set("errors", JsonValue(std::move(errors)));
   reply.Set("warnings", JsonValue(std::move(warnings)));
   reply.Set("models", JsonValue(std::move(models)));
@@ -374,7 +376,8 @@ void Viewer::Update(double dt, bool from_frame) {
   for (Character& character : characters_) {
     UpdateLocomotion(character);
     const LoadedModel& model = models[static_cast<size_t>(character.model)];
-    anim::AdvanceClock(character.playback, AnimationDuration(model, character.playback.animation), dt);
+    anim::AdvanceClock(character.playback, AnimationDuration(model, character.playback.animation),
+                       dt);
     PoseCharacter(character, models);
   }
   if (!from_frame) return;
@@ -394,9 +397,11 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
     ui::ModelSummary summary;
     summary.name = model.name;
     summary.files.push_back(model.mesh_file);
-    for (const std::string& name : model.animation_names) summary.files.push_back(name + ".md5anim");
+    for (const std::string& name : model.animation_names)
+      summary.files.push_back(name + ".md5anim");
     for (const std::string& texture : model.texture_files) {
-      if (!texture.empty() && std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
+      if (!texture.empty() &&
+          std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
         summary.files.push_back(texture);
       }
     }
@@ -414,7 +419,8 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
     summary.parents = model.model->skeleton().parents();
     summary.animations = model.animation_names;
     summary.shared_bytes = model.cpu_bytes + model.gpu_bytes;
-    for (const Character& character : characters_) summary.instances += &models[static_cast<size_t>(character.model)] == &model;
+    for (const Character& character : characters_)
+      summary.instances += &models[static_cast<size_t>(character.model)] == &model;
     view.models.push_back(std::move(summary));
   }
   for (const Character& character : characters_) {
@@ -425,7 +431,8 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
     summary.animation = character.playback.animation;
     summary.time = static_cast<float>(character.playback.time);
     if (character.playback.animation >= 0) {
-      const anim::Animation& animation = *model.animations[static_cast<size_t>(character.playback.animation)];
+      const anim::Animation& animation =
+          *model.animations[static_cast<size_t>(character.playback.animation)];
       summary.duration = animation.duration();
       summary.frame_rate = animation.frame_rate();
       summary.frame_count = animation.frame_count();
@@ -450,7 +457,8 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
       a.rotation_degrees = attachment.rotation_degrees;
       summary.attachments.push_back(a);
     }
-    summary.instance_bytes = character.pose.locals.size() * (2 * sizeof(anim::JointTransform) + 2 * sizeof(glm::mat4));
+    summary.instance_bytes =
+        character.pose.locals.size() * (2 * sizeof(anim::JointTransform) + 2 * sizeof(glm::mat4));
     view.instances.push_back(std::move(summary));
   }
   view.selected_instance = selected_;
@@ -482,7 +490,8 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
     summary.closed = route.closed;
     summary.points = static_cast<int>(route.drawn_segments.size());
     const double radius = RoundingRadius(static_cast<int>(r));
-    if (route.route && radius > 0.0) summary.tight_stretches = static_cast<int>(route.route->FindTightStretches(radius).size());
+    if (route.route && radius > 0.0)
+      summary.tight_stretches = static_cast<int>(route.route->FindTightStretches(radius).size());
     view.routes.push_back(std::move(summary));
   }
   view.edited_route = edited_route_;
@@ -513,13 +522,15 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
     float right = 0.0f;
     for (const Character& c : characters_) right = std::max(right, c.position.x);
     const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
-    const float width = std::max(loaded.bind_max.x - loaded.bind_min.x, loaded.bind_max.y - loaded.bind_min.y);
+    const float width =
+        std::max(loaded.bind_max.x - loaded.bind_min.x, loaded.bind_max.y - loaded.bind_min.y);
     selected_ = AddCharacter(model, glm::vec2(right + 1.5f * std::max(width, 1.0f), 0.0f), 0.0f);
   }
   if (r.remove_model) RemoveModel(*r.remove_model);
   if (r.set_tool) {
     tool_ = *r.set_tool;
-    if (tool_ == ui::Tool::kRoute && edited_route_ < 0 && editor_.anchor_count() == 0 && !routes_.empty()) {
+    if (tool_ == ui::Tool::kRoute && edited_route_ < 0 && editor_.anchor_count() == 0 &&
+        !routes_.empty()) {
       StartEditingRoute(static_cast<int>(routes_.size()) - 1);
     }
   }
@@ -533,7 +544,8 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
   }
   if (r.delete_route_point && editor_selected_anchor_ >= 0) {
     if (editor_.DeletePoint(static_cast<size_t>(editor_selected_anchor_)).ok()) {
-      editor_selected_anchor_ = std::min(editor_selected_anchor_, static_cast<int>(editor_.anchor_count()) - 1);
+      editor_selected_anchor_ =
+          std::min(editor_selected_anchor_, static_cast<int>(editor_.anchor_count()) - 1);
       CommitEditedRoute();
     }
   }
@@ -549,7 +561,8 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.step_frames) StepFrames(*character, *r.step_frames);
   if (r.set_speed) SetSpeed(*character, std::max(0.0f, *r.set_speed));
   if (r.set_turn_radius) SetTurnRadius(*character, std::max(0.0f, *r.set_turn_radius));
-  if (r.set_locomotion_animation) character->locomotion.walk_animation = *r.set_locomotion_animation;
+  if (r.set_locomotion_animation)
+    character->locomotion.walk_animation = *r.set_locomotion_animation;
   if (r.assign_route) {
     EnsureLocomotionAnimations(*character);
     Status status = AssignRoute(*character, r.assign_route->first, r.assign_route->second);
@@ -572,7 +585,8 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
   }
 }
 
-// ---- one character -------------------------------------------------------------------------------
+// ---- one character
+// -------------------------------------------------------------------------------
 
 void Viewer::SetAnimation(Character& character, int animation) {
   anim::SwitchClip(character.playback, animation);
@@ -586,12 +600,13 @@ void Viewer::StepFrames(Character& character, int frames) {
   playback.playing = false;
   // Steps wrap around the clip, so stepping back from the first frame lands on the last; in a
   // loop the last frame is the first again, so it is left out.
-  const int distinct = playback.mode == PlayMode::kLoop ? animation.frame_count() - 1
-                                                        : animation.frame_count();
+  const int distinct =
+      playback.mode == PlayMode::kLoop ? animation.frame_count() - 1 : animation.frame_count();
   const long long count = std::max(distinct, 1);
   const long long current = std::llround(playback.time * animation.frame_rate());
   const long long frame = ((current + frames) % count + count) % count;
-  anim::SetClockTime(playback, static_cast<double>(frame) / std::max(animation.frame_rate(), 1e-6f));
+  anim::SetClockTime(playback,
+                     static_cast<double>(frame) / std::max(animation.frame_rate(), 1e-6f));
 }
 
 void Viewer::Attach(Character& character, int model, int joint, glm::vec3 offset,
@@ -631,7 +646,8 @@ void Viewer::CancelPendingScene() {
     bool used = false;
     for (const Character& character : characters_) {
       used = used || character.model == m;
-      for (const Attachment& attachment : character.attachments) used = used || attachment.model == m;
+      for (const Attachment& attachment : character.attachments)
+        used = used || attachment.model == m;
     }
     if (!used) RemoveModel(m);
   }
@@ -653,12 +669,12 @@ void Viewer::BuildDrawList(DrawList* list) {
       ++culled_;
       continue;
     }
-    out.instances.push_back({models[static_cast<size_t>(character.model)].gpu_mesh,
-                             character.pose.palette.data()});
+    out.instances.push_back(
+        {models[static_cast<size_t>(character.model)].gpu_mesh, character.pose.palette.data()});
     for (const Attachment& attachment : character.attachments) {
       if (attachment.pose.palette.empty()) continue;
-      out.instances.push_back({models[static_cast<size_t>(attachment.model)].gpu_mesh,
-                               attachment.pose.palette.data()});
+      out.instances.push_back(
+          {models[static_cast<size_t>(attachment.model)].gpu_mesh, attachment.pose.palette.data()});
     }
   }
   if (display_.grid) {
@@ -694,15 +710,18 @@ void Viewer::DrawCharacterOverlays(DrawList& list) {
         const glm::vec3 p(character.pose.models[static_cast<size_t>(j)][3]);
         const int parent = skeleton.parent(j);
         const bool highlighted = is_selected && j == selected_joint_;
-        const Rgba8 color = highlighted ? Rgba8{255, 80, 80, 255}
-                                                : Rgba8{90, 230, 255, 255};
+        const Rgba8 color = highlighted ? Rgba8{255, 80, 80, 255} : Rgba8{90, 230, 255, 255};
         if (parent >= 0) {
-          list.AddLine(glm::vec3(character.pose.models[static_cast<size_t>(parent)][3]), p, color, LineDepth::kOnTop);
+          list.AddLine(glm::vec3(character.pose.models[static_cast<size_t>(parent)][3]), p, color,
+                       LineDepth::kOnTop);
         }
         const float s = 0.01f * std::max(model.bind_max.z - model.bind_min.z, 1.0f);
-        list.AddLine(p - glm::vec3(s, 0, 0), p + glm::vec3(s, 0, 0), {255, 255, 255, 255}, LineDepth::kOnTop);
-        list.AddLine(p - glm::vec3(0, s, 0), p + glm::vec3(0, s, 0), {255, 255, 255, 255}, LineDepth::kOnTop);
-        list.AddLine(p - glm::vec3(0, 0, s), p + glm::vec3(0, 0, s), {255, 255, 255, 255}, LineDepth::kOnTop);
+        list.AddLine(p - glm::vec3(s, 0, 0), p + glm::vec3(s, 0, 0), {255, 255, 255, 255},
+                     LineDepth::kOnTop);
+        list.AddLine(p - glm::vec3(0, s, 0), p + glm::vec3(0, s, 0), {255, 255, 255, 255},
+                     LineDepth::kOnTop);
+        list.AddLine(p - glm::vec3(0, 0, s), p + glm::vec3(0, 0, s), {255, 255, 255, 255},
+                     LineDepth::kOnTop);
       }
     }
     // With the skeleton shown, the joint under the cursor is named too (hover).
@@ -710,11 +729,13 @@ void Viewer::DrawCharacterOverlays(DrawList& list) {
     joint_screen_.assign(static_cast<size_t>(skeleton.joint_count()), glm::vec2(0.0f));
     joint_on_screen_.assign(static_cast<size_t>(skeleton.joint_count()), 0);
     const bool hover_test = display_.skeleton && !ui_wants_mouse_;
-    const bool any_names = is_selected && (display_.joint_names || (display_.skeleton && selected_joint_ >= 0));
+    const bool any_names =
+        is_selected && (display_.joint_names || (display_.skeleton && selected_joint_ >= 0));
     if (hover_test || any_names) {
       for (int j = 0; j < skeleton.joint_count(); ++j) {
         glm::vec2 screen(0.0f);
-        const bool on_screen = project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen);
+        const bool on_screen =
+            project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen);
         joint_on_screen_[static_cast<size_t>(j)] = on_screen;
         joint_screen_[static_cast<size_t>(j)] = {screen.x, screen.y};
       }
@@ -725,7 +746,8 @@ void Viewer::DrawCharacterOverlays(DrawList& list) {
       for (int j = 0; j < skeleton.joint_count(); ++j) {
         if (!joint_on_screen_[static_cast<size_t>(j)]) continue;
         const glm::vec2 screen = joint_screen_[static_cast<size_t>(j)];
-        const float d = std::hypot(screen.x - static_cast<float>(cursor_x_), screen.y - static_cast<float>(cursor_y_));
+        const float d = std::hypot(screen.x - static_cast<float>(cursor_x_),
+                                   screen.y - static_cast<float>(cursor_y_));
         if (d < best) {
           best = d;
           hovered = j;
@@ -734,25 +756,27 @@ void Viewer::DrawCharacterOverlays(DrawList& list) {
     }
     if (hovered >= 0 || any_names) {
       for (int j = 0; j < skeleton.joint_count(); ++j) {
-        const bool named = j == hovered || (is_selected && (display_.joint_names || j == selected_joint_));
+        const bool named =
+            j == hovered || (is_selected && (display_.joint_names || j == selected_joint_));
         if (!named) continue;
         if (joint_on_screen_[static_cast<size_t>(j)]) {
           const glm::vec2 screen = joint_screen_[static_cast<size_t>(j)];
-          list.texts.push_back({screen,
-                                j == selected_joint_ ? Rgba8{255, 120, 120, 255}
-                                                     : Rgba8{230, 240, 255, 230},
-                                skeleton.name(j)});
+          list.texts.push_back(
+              {screen, j == selected_joint_ ? Rgba8{255, 120, 120, 255} : Rgba8{230, 240, 255, 230},
+               skeleton.name(j)});
         }
       }
     }
     if (display_.bounds) {
       glm::vec3 lo = model.bind_min, hi = model.bind_max;
       if (character.playback.animation >= 0) {
-        const anim::Animation& animation = *model.animations[static_cast<size_t>(character.playback.animation)];
+        const anim::Animation& animation =
+            *model.animations[static_cast<size_t>(character.playback.animation)];
         const auto& bounds = animation.bounds();
         if (!bounds.empty()) {
-          const int frame = std::clamp(static_cast<int>(std::lround(character.playback.time * animation.frame_rate())),
-                                       0, static_cast<int>(bounds.size()) - 1);
+          const int frame = std::clamp(
+              static_cast<int>(std::lround(character.playback.time * animation.frame_rate())), 0,
+              static_cast<int>(bounds.size()) - 1);
           lo = bounds[static_cast<size_t>(frame)].min;
           hi = bounds[static_cast<size_t>(frame)].max;
         }
@@ -767,7 +791,8 @@ void Viewer::DrawCharacterOverlays(DrawList& list) {
       normals.resize(gpu.vertices.size());
       anim::PaletteSkinningJob skin;
       skin.model = model.model.get();
-      skin.palette = anim::Span<const glm::mat4>(character.pose.palette.data(), character.pose.palette.size());
+      skin.palette =
+          anim::Span<const glm::mat4>(character.pose.palette.data(), character.pose.palette.size());
       skin.positions = anim::Span<glm::vec3>(positions.data(), positions.size());
       skin.normals = anim::Span<glm::vec3>(normals.data(), normals.size());
       if (skin.Run()) {
@@ -823,7 +848,8 @@ void Viewer::SetCrowdSize(int count) {
     Character clone = characters_[static_cast<size_t>(k % templates)];
     clone.label += " #" + std::to_string(k);
     Locomotion& locomotion = clone.locomotion;
-    if (locomotion.enabled && locomotion.route >= 0 && routes_[static_cast<size_t>(locomotion.route)].route) {
+    if (locomotion.enabled && locomotion.route >= 0 &&
+        routes_[static_cast<size_t>(locomotion.route)].route) {
       // Clones queue at the route's start and leave one after another, evenly spaced.
       const double length = routes_[static_cast<size_t>(locomotion.route)].route->length();
       const double spacing = length / std::max(locomotion.speed, 1e-3) / copies;
@@ -837,14 +863,15 @@ void Viewer::SetCrowdSize(int count) {
     } else {
       // Standing characters spread out on a grid beside their template.
       const LoadedModel& model = library_->models()[static_cast<size_t>(clone.model)];
-      const float step = 1.5f * std::max(model.bind_max.x - model.bind_min.x, model.bind_max.y - model.bind_min.y);
+      const float step =
+          1.5f * std::max(model.bind_max.x - model.bind_min.x, model.bind_max.y - model.bind_min.y);
       const int slot = k / templates;
-      clone.position += glm::vec2(step * static_cast<float>(slot % 20), step * static_cast<float>(slot / 20));
+      clone.position +=
+          glm::vec2(step * static_cast<float>(slot % 20), step * static_cast<float>(slot / 20));
     }
     characters_.push_back(std::move(clone));
   }
   if (selected_ >= static_cast<int>(characters_.size())) selected_ = 0;
 }
-
 
 }  // namespace md5stage::viewer

@@ -160,7 +160,7 @@ struct ViewerRequests {
   std::optional<float> set_turn_radius;
   std::optional<int> set_locomotion_animation;
   std::optional<std::pair<int, PlayMode>> assign_route;  // (route or -1, mode)
-  std::optional<int> edit_route;                        // -1: start a new route
+  std::optional<int> edit_route;                         // -1: start a new route
   bool close_route = false;
   bool delete_route_point = false;
   std::optional<bool> auto_round_corners;

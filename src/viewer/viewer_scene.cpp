@@ -5,10 +5,10 @@
 #include <cmath>
 #include <glm/gtc/constants.hpp>
 
-#include "viewer/viewer.h"
-#include "viewer/json_util.h"
 #include "core/path/route_json.h"
 #include "core/scene/scene_json.h"
+#include "viewer/json_util.h"
+#include "viewer/viewer.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -17,23 +17,28 @@ constexpr double kDegrees = 180.0 / glm::pi<double>();
 
 // Sources a scene may name: an https URL, or a path inside the site's assets/ folder.
 bool IsAllowedSource(const std::string& source) {
-  if (source.rfind("https://", 0) == 0) return source.find_first_of(" \"'<>\\") == std::string::npos;
+  if (source.rfind("https://", 0) == 0)
+    return source.find_first_of(" \"'<>\\") == std::string::npos;
   if (source.empty() || source[0] == '/' || source.find(':') != std::string::npos) return false;
-  if (source.find("..") != std::string::npos || source.find('\\') != std::string::npos) return false;
+  if (source.find("..") != std::string::npos || source.find('\\') != std::string::npos)
+    return false;
   return true;
 }
 
 }  // namespace
 
-// ---- routes --------------------------------------------------------------------------------------
+// ---- routes
+// --------------------------------------------------------------------------------------
 
 Status Viewer::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
-                     const std::string& name) {
-  if (index < 0 || index > static_cast<int>(routes_.size()) || index >= static_cast<int>(kMaxSceneRoutes)) {
+                        const std::string& name) {
+  if (index < 0 || index > static_cast<int>(routes_.size()) ||
+      index >= static_cast<int>(kMaxSceneRoutes)) {
     return MakeError("route", 0, 0, "route index " + std::to_string(index) + " is out of range");
   }
   if (segments.size() > kMaxRouteSegments) {
-    return MakeError("route", 0, 0, "a route holds at most " + std::to_string(kMaxRouteSegments) + " segments");
+    return MakeError("route", 0, 0,
+                     "a route holds at most " + std::to_string(kMaxRouteSegments) + " segments");
   }
   auto built = Route::Build(segments, closed);
   if (!built.ok()) return built.error();
@@ -73,7 +78,8 @@ Status Viewer::AssignRoute(Character& character, int route, PlayMode mode) {
     locomotion.enabled = true;
   }
   const double start = std::max(scene_time_, locomotion.start_delay);
-  Status status = locomotion.follower.FollowRoute(start, routes_[static_cast<size_t>(route)].route, mode);
+  Status status =
+      locomotion.follower.FollowRoute(start, routes_[static_cast<size_t>(route)].route, mode);
   if (!status.ok()) return status;
   locomotion.route = route;
   locomotion.route_mode = mode;
@@ -130,11 +136,13 @@ void Viewer::UpdateLocomotion(Character& character) {
           ? model.animations[static_cast<size_t>(walk)]->average_ground_speed()
           : 0.0f;
   // Walk in step with the ground while moving, blend to idle on stopping (core/anim).
-  anim::ApplyLocomotionClip(playback,
-                            anim::ChooseLocomotionClip(locomotion.moving, walk,
-                                                       locomotion.idle_animation, locomotion.speed,
-                                                       walk_ground_speed));
+  anim::ApplyLocomotionClip(
+      playback, anim::ChooseLocomotionClip(locomotion.moving, walk, locomotion.idle_animation,
+                                           locomotion.speed, walk_ground_speed));
   if (locomotion.moving) playback.playing = scene_playing_;
+  // A paused scene whose time is moved (scrubbing, a link's time) shows the pose of that time: a
+  // frozen crossfade would show the pose of how it got there.
+  if (!scene_playing_) playback.fade_from = -1;
 }
 
 // ---- scenes ------------------------------------------------------------------------------------
@@ -147,8 +155,10 @@ Scene Viewer::CurrentScene() const {
     m.name = model.name;
     m.local = model.local;
     m.mesh = model.local ? model.mesh_file : model.mesh_source;
-    if (!model.local) m.anims = model.anim_sources;
-    else for (const std::string& a : model.animation_names) m.anims.push_back(a + ".md5anim");
+    if (!model.local)
+      m.anims = model.anim_sources;
+    else
+      for (const std::string& a : model.animation_names) m.anims.push_back(a + ".md5anim");
     scene.models.push_back(std::move(m));
   }
   for (const ViewerRoute& route : routes_) {
@@ -174,19 +184,23 @@ Scene Viewer::CurrentScene() const {
     instance.time = character.playback.time;
     instance.rate = character.playback.rate;
     instance.mode = character.playback.mode;
-    if (locomotion.walk_animation >= 0) instance.locomotion = model.animation_names[static_cast<size_t>(locomotion.walk_animation)];
-    if (locomotion.idle_animation >= 0) instance.idle = model.animation_names[static_cast<size_t>(locomotion.idle_animation)];
+    if (locomotion.walk_animation >= 0)
+      instance.locomotion = model.animation_names[static_cast<size_t>(locomotion.walk_animation)];
+    if (locomotion.idle_animation >= 0)
+      instance.idle = model.animation_names[static_cast<size_t>(locomotion.idle_animation)];
     instance.speed = locomotion.speed;
     instance.turn_radius = locomotion.turn_radius;
     instance.route = locomotion.enabled ? locomotion.route : -1;
     instance.route_mode = locomotion.route_mode;
     // A plan begun later than the scene's start replays from that moment.
-    instance.start_delay = locomotion.enabled ? std::max(locomotion.start_delay, locomotion.plan_start)
-                                              : locomotion.start_delay;
+    instance.start_delay = locomotion.enabled
+                               ? std::max(locomotion.start_delay, locomotion.plan_start)
+                               : locomotion.start_delay;
     if (locomotion.enabled && locomotion.has_target) {
       SceneTarget target;
       target.position = locomotion.target;
-      if (locomotion.target_has_heading) target.heading_degrees = locomotion.target_heading * kDegrees;
+      if (locomotion.target_has_heading)
+        target.heading_degrees = locomotion.target_heading * kDegrees;
       instance.target = target;
     }
     for (const Attachment& attachment : character.attachments) {
@@ -203,8 +217,9 @@ Scene Viewer::CurrentScene() const {
   scene.camera.yaw_degrees = camera_.yaw_degrees;
   scene.camera.pitch_degrees = camera_.pitch_degrees;
   scene.camera.distance = camera_.distance;
-  scene.display = DisplayToggles{display_.grid, display_.skeleton, display_.joint_names, display_.bounds,
-                               display_.wireframe, display_.normals, display_.routes, display_.turn_circles};
+  scene.display = DisplayToggles{display_.grid,   display_.skeleton,    display_.joint_names,
+                                 display_.bounds, display_.wireframe,   display_.normals,
+                                 display_.routes, display_.turn_circles};
   scene.time = scene_time_;
   scene.playing = scene_playing_;
   return scene;
@@ -217,13 +232,15 @@ JsonValue Viewer::PrepareScene(const JsonValue& scene_json) {
   JsonArray files;
   for (const SceneModel& model : scene.models) {
     if (model.local) {
-      return Failure("scene: model '" + model.name + "' came from local files, which a scene cannot load; drop them instead");
+      return Failure("scene: model '" + model.name +
+                     "' came from local files, which a scene cannot load; drop them instead");
     }
     std::vector<std::string> sources = model.anims;
     sources.insert(sources.begin(), model.mesh);
     for (const std::string& source : sources) {
       if (!IsAllowedSource(source)) {
-        return Failure("scene: model '" + model.name + "': '" + source + "' is neither an assets path nor an https URL");
+        return Failure("scene: model '" + model.name + "': '" + source +
+                       "' is neither an assets path nor an https URL");
       }
     }
     // Files already loaded from the same source are not fetched again.
@@ -232,9 +249,10 @@ JsonValue Viewer::PrepareScene(const JsonValue& scene_json) {
       if (!candidate.local && candidate.mesh_source == model.mesh) loaded = &candidate;
     }
     for (const std::string& source : sources) {
-      const bool have = loaded != nullptr &&
-                        (source == loaded->mesh_source ||
-                         std::find(loaded->anim_sources.begin(), loaded->anim_sources.end(), source) != loaded->anim_sources.end());
+      const bool have =
+          loaded != nullptr && (source == loaded->mesh_source ||
+                                std::find(loaded->anim_sources.begin(), loaded->anim_sources.end(),
+                                          source) != loaded->anim_sources.end());
       if (have) continue;
       JsonValue file = JsonValue::MakeObject();
       file.Set("source", source);
@@ -257,9 +275,11 @@ JsonValue Viewer::ApplyPendingScene() {
   for (size_t m = 0; m < scene.models.size(); ++m) {
     for (size_t i = 0; i < library_->models().size(); ++i) {
       const LoadedModel& candidate = library_->models()[i];
-      if (!candidate.local && candidate.mesh_source == scene.models[m].mesh) model_index[m] = static_cast<int>(i);
+      if (!candidate.local && candidate.mesh_source == scene.models[m].mesh)
+        model_index[m] = static_cast<int>(i);
     }
-    if (model_index[m] < 0) return Failure("scene: model '" + scene.models[m].name + "' could not be loaded");
+    if (model_index[m] < 0)
+      return Failure("scene: model '" + scene.models[m].name + "' could not be loaded");
   }
   // From here on the scene replaces the current one.
   characters_.clear();
@@ -295,7 +315,8 @@ JsonValue Viewer::ApplyPendingScene() {
                                    static_cast<float>(instance.heading_degrees / kDegrees));
     Character& character = characters_[static_cast<size_t>(index)];
     const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
-    character.playback.animation = instance.animation.empty() ? -1 : loaded.FindAnimation(instance.animation);
+    character.playback.animation =
+        instance.animation.empty() ? -1 : loaded.FindAnimation(instance.animation);
     anim::SetClockTime(character.playback, instance.time);
     character.playback.rate = static_cast<float>(instance.rate);
     anim::SetClockMode(character.playback, instance.mode);
@@ -304,8 +325,10 @@ JsonValue Viewer::ApplyPendingScene() {
     locomotion.speed = instance.speed;
     locomotion.turn_radius = instance.turn_radius;
     locomotion.start_delay = instance.start_delay;
-    locomotion.walk_animation = loaded.FindAnimation(instance.locomotion.empty() ? "walk" : instance.locomotion);
-    locomotion.idle_animation = loaded.FindAnimation(instance.idle.empty() ? "idle" : instance.idle);
+    locomotion.walk_animation =
+        loaded.FindAnimation(instance.locomotion.empty() ? "walk" : instance.locomotion);
+    locomotion.idle_animation =
+        loaded.FindAnimation(instance.idle.empty() ? "idle" : instance.idle);
     if (locomotion.idle_animation < 0) locomotion.idle_animation = character.playback.animation;
     if (instance.route >= 0 || instance.target) {
       // Plans start at time 0 (after start_delay) so that a scene replays the same at any time.
@@ -317,7 +340,8 @@ JsonValue Viewer::ApplyPendingScene() {
       if (instance.route >= 0 && instance.route < static_cast<int>(routes_.size()) &&
           routes_[static_cast<size_t>(instance.route)].route) {
         const Pose2 route_start = routes_[static_cast<size_t>(instance.route)].route->Sample(0.0);
-        if (RoutePointsMeet(route_start.position, instance.position)) start.heading = route_start.heading;
+        if (RoutePointsMeet(route_start.position, instance.position))
+          start.heading = route_start.heading;
       }
       character.position = glm::vec2(start.position);
       character.heading = static_cast<float>(start.heading);
@@ -333,13 +357,15 @@ JsonValue Viewer::ApplyPendingScene() {
                       instance.target->heading_degrees ? &heading : nullptr);
       }
       scene_time_ = now;
-      if (!status.ok()) problems += "instances[" + std::to_string(i) + "]: " + status.error().message + "\n";
+      if (!status.ok())
+        problems += "instances[" + std::to_string(i) + "]: " + status.error().message + "\n";
     }
     for (const SceneAttachment& a : instance.attachments) {
       const int attached = find_model(a.model);
       const int joint = loaded.model->skeleton().FindJoint(a.joint);
       if (attached < 0 || joint < 0) {
-        problems += "instances[" + std::to_string(i) + "]: cannot attach '" + a.model + "' to joint '" + a.joint + "'\n";
+        problems += "instances[" + std::to_string(i) + "]: cannot attach '" + a.model +
+                    "' to joint '" + a.joint + "'\n";
         continue;
       }
       Attachment attachment;
@@ -358,9 +384,10 @@ JsonValue Viewer::ApplyPendingScene() {
   camera_.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
   camera_.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
   camera_.distance = static_cast<float>(scene.camera.distance);
-  display_ = DisplayToggles{scene.display.grid, scene.display.skeleton, scene.display.joint_names,
-                                scene.display.bounds, scene.display.wireframe, scene.display.normals,
-                                scene.display.routes, scene.display.turn_circles};
+  display_ =
+      DisplayToggles{scene.display.grid,   scene.display.skeleton,    scene.display.joint_names,
+                     scene.display.bounds, scene.display.wireframe,   scene.display.normals,
+                     scene.display.routes, scene.display.turn_circles};
   follow_selected_ = false;
   crowd_templates_ = static_cast<int>(characters_.size());
   selected_ = characters_.empty() ? -1 : 0;
@@ -396,7 +423,8 @@ JsonValue Viewer::PathJson(const Character& character) const {
     JsonValue j = JsonValue::MakeObject();
     j.Set("kind", segment.kind == TurnSegment::Kind::kArc ? "arc" : "line");
     j.Set("length", segment.length);
-    j.Set("start", JsonValue(JsonArray{segment.start.position.x, segment.start.position.y, segment.start.heading}));
+    j.Set("start", JsonValue(JsonArray{segment.start.position.x, segment.start.position.y,
+                                       segment.start.heading}));
     if (segment.kind == TurnSegment::Kind::kArc) {
       j.Set("centre", JsonValue(JsonArray{segment.centre.x, segment.centre.y}));
       j.Set("radius", segment.radius);
@@ -467,11 +495,12 @@ void Viewer::DrawRouteOverlays(DrawList& list) {
       for (int i = 0; i <= samples; ++i) {
         const double d = length * i / samples;
         const Pose2 pose = route.route->Sample(d);
-        const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y), lift);
+        const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
+                          lift);
         if (i > 0) {
           const bool warn = is_tight(d - 0.5 * length / samples);
           list.AddLine(previous, p, warn ? Rgba8{255, 70, 60, 255} : Rgba8{255, 210, 80, 255},
-                         LineDepth::kOnTop);
+                       LineDepth::kOnTop);
         }
         previous = p;
       }
@@ -491,13 +520,16 @@ void Viewer::DrawRouteOverlays(DrawList& list) {
       // Distance ticks every "nice" step of true arc length, and arrows for the direction.
       const double raw_step = length / 20.0;
       const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
-      const double step = raw_step / magnitude < 2.0 ? magnitude : raw_step / magnitude < 5.0 ? 2.0 * magnitude : 5.0 * magnitude;
+      const double step = raw_step / magnitude < 2.0   ? magnitude
+                          : raw_step / magnitude < 5.0 ? 2.0 * magnitude
+                                                       : 5.0 * magnitude;
       const float tick = static_cast<float>(step * 0.15);
       for (double d = 0.0; d <= length + 1e-9; d += step) {
         const Pose2 pose = route.route->Sample(d);
         const glm::vec2 n(-std::sin(pose.heading), std::cos(pose.heading));
         const glm::vec2 p(pose.position);
-        list.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift), {240, 240, 240, 220}, LineDepth::kOnTop);
+        list.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift),
+                     {240, 240, 240, 220}, LineDepth::kOnTop);
       }
       for (double d = step * 0.5; d < length; d += step * 2.0) {
         const Pose2 pose = route.route->Sample(d);
@@ -505,8 +537,10 @@ void Viewer::DrawRouteOverlays(DrawList& list) {
         const glm::vec2 n(-f.y, f.x);
         const glm::vec2 p(pose.position);
         const float size = tick * 1.5f;
-        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift), {255, 240, 150, 255}, LineDepth::kOnTop);
-        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift), {255, 240, 150, 255}, LineDepth::kOnTop);
+        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift),
+                     {255, 240, 150, 255}, LineDepth::kOnTop);
+        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift),
+                     {255, 240, 150, 255}, LineDepth::kOnTop);
       }
     }
   }
@@ -522,7 +556,8 @@ void Viewer::DrawRouteOverlays(DrawList& list) {
       glm::vec3 previous(0.0f);
       for (int i = 0; i <= samples; ++i) {
         const Pose2 pose = SampleTurnPath(path, path.length * i / samples);
-        const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y), lift);
+        const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
+                          lift);
         if (i > 0) list.AddLine(previous, p, {120, 220, 255, 255}, LineDepth::kOnTop);
         previous = p;
       }
@@ -535,7 +570,8 @@ void Viewer::DrawRouteOverlays(DrawList& list) {
         for (int i = 0; i <= 72; ++i) {
           const double a = glm::two_pi<double>() * i / 72;
           const glm::vec3 p(static_cast<float>(segment.centre.x + segment.radius * std::cos(a)),
-                            static_cast<float>(segment.centre.y + segment.radius * std::sin(a)), lift);
+                            static_cast<float>(segment.centre.y + segment.radius * std::sin(a)),
+                            lift);
           if (i > 0) list.AddLine(previous, p, {150, 150, 255, 150}, LineDepth::kOnTop);
           previous = p;
         }

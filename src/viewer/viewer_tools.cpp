@@ -1,11 +1,12 @@
 // The mouse tools on the ground: "go to" (click a point, drag to also give a final heading) and
 // the route pen (click: corner, drag: smooth point; drag anchors and handles to edit), with the
-// hover readout of tight stretches. The geometry lives in core/path (route_editor, corner_rounding).
+// hover readout of tight stretches. The geometry lives in core/path (route_editor,
+// corner_rounding).
 #include <algorithm>
 #include <cmath>
 
-#include "viewer/viewer.h"
 #include "core/path/corner_rounding.h"
+#include "viewer/viewer.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -16,12 +17,14 @@ constexpr float kLift = 0.1f;
 
 std::optional<glm::vec3> Viewer::GroundUnderCursor(double x, double y) const {
   return IntersectGround(camera_.ScreenRay(static_cast<float>(x), static_cast<float>(y),
-                                           static_cast<float>(width_), static_cast<float>(height_)));
+                                           static_cast<float>(width_),
+                                           static_cast<float>(height_)));
 }
 
 bool Viewer::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
   const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
-  const glm::vec4 clip = camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix() * glm::vec4(world, 1.0f);
+  const glm::vec4 clip =
+      camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix() * glm::vec4(world, 1.0f);
   if (clip.w <= 1e-6f) return false;
   screen->x = (clip.x / clip.w * 0.5 + 0.5) * width_;
   screen->y = (0.5 - clip.y / clip.w * 0.5) * height_;
@@ -70,7 +73,8 @@ void Viewer::CommitEditedRoute() {
       closed = rounded.value().closed;
     }
   }
-  const std::string name = index < static_cast<int>(routes_.size()) ? routes_[static_cast<size_t>(index)].name : "";
+  const std::string name =
+      index < static_cast<int>(routes_.size()) ? routes_[static_cast<size_t>(index)].name : "";
   Status status = SetRoute(index, std::move(segments), closed, name);
   if (!status.ok()) {
     status_ = status.error().message;
@@ -95,13 +99,17 @@ bool Viewer::ToolPress(double x, double y) {
   std::vector<RouteEditPoint> points;
   editor_.ListEditPoints(&points);
   const double radius = kPickRadiusCssPixels * stats_.device_pixel_ratio;
-  const int picked = PickEditPoint(points, [&](glm::dvec2 g) {
-    glm::dvec2 screen;
-    if (!ProjectToScreen(glm::vec3(static_cast<float>(g.x), static_cast<float>(g.y), kLift), &screen)) {
-      return glm::dvec2(std::nan(""), std::nan(""));
-    }
-    return screen;
-  }, glm::dvec2(x, y), radius);
+  const int picked = PickEditPoint(
+      points,
+      [&](glm::dvec2 g) {
+        glm::dvec2 screen;
+        if (!ProjectToScreen(glm::vec3(static_cast<float>(g.x), static_cast<float>(g.y), kLift),
+                             &screen)) {
+          return glm::dvec2(std::nan(""), std::nan(""));
+        }
+        return screen;
+      },
+      glm::dvec2(x, y), radius);
   if (picked >= 0) {
     const RouteEditPoint& point = points[static_cast<size_t>(picked)];
     drag_anchor_ = point.anchor;
@@ -110,7 +118,8 @@ bool Viewer::ToolPress(double x, double y) {
       drag_ = Drag::kMoveAnchor;
     } else {
       drag_ = Drag::kMoveHandle;
-      drag_side_ = point.kind == RouteEditPoint::Kind::kInHandle ? HandleSide::kIn : HandleSide::kOut;
+      drag_side_ =
+          point.kind == RouteEditPoint::Kind::kInHandle ? HandleSide::kIn : HandleSide::kOut;
     }
     return true;
   }
@@ -186,7 +195,8 @@ void Viewer::UpdateHover() {
   for (size_t r = 0; r < routes_.size(); ++r) {
     const ViewerRoute& route = routes_[r];
     if (!route.route) continue;
-    const RouteNearestPoint nearest = NearestPointOnRoute(*route.route, glm::dvec2(ground->x, ground->y));
+    const RouteNearestPoint nearest =
+        NearestPointOnRoute(*route.route, glm::dvec2(ground->x, ground->y));
     if (!(nearest.gap < reach)) continue;
     const double radius = RoundingRadius(static_cast<int>(r));
     if (radius > 0.0) {
@@ -194,14 +204,17 @@ void Viewer::UpdateHover() {
       const int at = FindStretchAt(*route.route, stretches, nearest.distance, reach);
       if (at >= 0) {
         char text[160];
-        std::snprintf(text, sizeof text, "%s at %.1f: radius %.2f is tighter than the turning radius %.1f",
-                      route.name.c_str(), nearest.distance, stretches[static_cast<size_t>(at)].min_radius, radius);
+        std::snprintf(text, sizeof text,
+                      "%s at %.1f: radius %.2f is tighter than the turning radius %.1f",
+                      route.name.c_str(), nearest.distance,
+                      stretches[static_cast<size_t>(at)].min_radius, radius);
         hover_text_ = text;
         return;
       }
     }
     char text[128];
-    std::snprintf(text, sizeof text, "%s at %.1f of %.1f", route.name.c_str(), nearest.distance, route.route->length());
+    std::snprintf(text, sizeof text, "%s at %.1f of %.1f", route.name.c_str(), nearest.distance,
+                  route.route->length());
     hover_text_ = text;
     return;
   }
@@ -209,8 +222,10 @@ void Viewer::UpdateHover() {
 
 void Viewer::DrawToolOverlays(DrawList& list) {
   if (drag_ == Drag::kGoTo) {
-    const glm::vec3 a(static_cast<float>(drag_start_ground_.x), static_cast<float>(drag_start_ground_.y), kLift);
-    const glm::vec3 b(static_cast<float>(drag_current_ground_.x), static_cast<float>(drag_current_ground_.y), kLift);
+    const glm::vec3 a(static_cast<float>(drag_start_ground_.x),
+                      static_cast<float>(drag_start_ground_.y), kLift);
+    const glm::vec3 b(static_cast<float>(drag_current_ground_.x),
+                      static_cast<float>(drag_current_ground_.y), kLift);
     list.AddLine(a, b, {120, 255, 160, 255}, LineDepth::kOnTop);
   }
   if (tool_ != ui::Tool::kRoute) return;
@@ -218,22 +233,31 @@ void Viewer::DrawToolOverlays(DrawList& list) {
   const float size = 0.008f * camera_.distance;
   for (size_t i = 0; i < editor_.anchors().size(); ++i) {
     const RouteAnchor& anchor = editor_.anchors()[i];
-    const glm::vec3 p(static_cast<float>(anchor.position.x), static_cast<float>(anchor.position.y), kLift);
+    const glm::vec3 p(static_cast<float>(anchor.position.x), static_cast<float>(anchor.position.y),
+                      kLift);
     const Rgba8 color = static_cast<int>(i) == editor_selected_anchor_ ? Rgba8{255, 90, 90, 255}
-                                                                            : Rgba8{255, 255, 255, 255};
-    list.AddLine(p + glm::vec3(-size, -size, 0), p + glm::vec3(size, -size, 0), color, LineDepth::kOnTop);
-    list.AddLine(p + glm::vec3(size, -size, 0), p + glm::vec3(size, size, 0), color, LineDepth::kOnTop);
-    list.AddLine(p + glm::vec3(size, size, 0), p + glm::vec3(-size, size, 0), color, LineDepth::kOnTop);
-    list.AddLine(p + glm::vec3(-size, size, 0), p + glm::vec3(-size, -size, 0), color, LineDepth::kOnTop);
+                                                                       : Rgba8{255, 255, 255, 255};
+    list.AddLine(p + glm::vec3(-size, -size, 0), p + glm::vec3(size, -size, 0), color,
+                 LineDepth::kOnTop);
+    list.AddLine(p + glm::vec3(size, -size, 0), p + glm::vec3(size, size, 0), color,
+                 LineDepth::kOnTop);
+    list.AddLine(p + glm::vec3(size, size, 0), p + glm::vec3(-size, size, 0), color,
+                 LineDepth::kOnTop);
+    list.AddLine(p + glm::vec3(-size, size, 0), p + glm::vec3(-size, -size, 0), color,
+                 LineDepth::kOnTop);
     for (HandleSide side : {HandleSide::kIn, HandleSide::kOut}) {
       if (!anchor.has(side)) continue;
       const glm::dvec2 h = anchor.handle(side);
       const glm::vec3 q(static_cast<float>(h.x), static_cast<float>(h.y), kLift);
       list.AddLine(p, q, {160, 200, 255, 255}, LineDepth::kOnTop);
-      list.AddLine(q + glm::vec3(-size, 0, 0), q + glm::vec3(0, size, 0), {160, 200, 255, 255}, LineDepth::kOnTop);
-      list.AddLine(q + glm::vec3(0, size, 0), q + glm::vec3(size, 0, 0), {160, 200, 255, 255}, LineDepth::kOnTop);
-      list.AddLine(q + glm::vec3(size, 0, 0), q + glm::vec3(0, -size, 0), {160, 200, 255, 255}, LineDepth::kOnTop);
-      list.AddLine(q + glm::vec3(0, -size, 0), q + glm::vec3(-size, 0, 0), {160, 200, 255, 255}, LineDepth::kOnTop);
+      list.AddLine(q + glm::vec3(-size, 0, 0), q + glm::vec3(0, size, 0), {160, 200, 255, 255},
+                   LineDepth::kOnTop);
+      list.AddLine(q + glm::vec3(0, size, 0), q + glm::vec3(size, 0, 0), {160, 200, 255, 255},
+                   LineDepth::kOnTop);
+      list.AddLine(q + glm::vec3(size, 0, 0), q + glm::vec3(0, -size, 0), {160, 200, 255, 255},
+                   LineDepth::kOnTop);
+      list.AddLine(q + glm::vec3(0, -size, 0), q + glm::vec3(-size, 0, 0), {160, 200, 255, 255},
+                   LineDepth::kOnTop);
     }
   }
 }

@@ -32,7 +32,9 @@ std::string ReadFile(const std::string& path) {
   return text.str();
 }
 
-std::string TempPath(const std::string& name) { return ::testing::TempDir() + "path_cli_" + std::to_string(::getpid()) + "_" + name; }
+std::string TempPath(const std::string& name) {
+  return ::testing::TempDir() + "path_cli_" + std::to_string(::getpid()) + "_" + name;
+}
 
 void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream(path, std::ios::binary) << text;

@@ -151,7 +151,7 @@ void FuzzBezier(FuzzedDataProvider& in) {
     finite = finite && IsFinite(p);
     in_range = in_range && AllWithin({p.x, p.y}, kMaxRouteCoordinate);
   }
-  if (!finite) return;              // the constructor requires finite points (Route::Build checks)
+  if (!finite) return;  // the constructor requires finite points (Route::Build checks)
   const CubicBezier curve(points);
   // Beyond kMaxRouteCoordinate the curve is outside its contract: building it must still end
   // quickly, but its lengths overflow and it is not queried.

@@ -45,8 +45,8 @@ class ViewerTest : public ::testing::Test {
   }
   void LoadWalker() {
     const std::string dir = std::string(MD5STAGE_SOURCE_DIR) + "/assets/models/walker/";
-    const JsonValue reply = Load({dir + "walker.md5mesh", dir + "idle.md5anim", dir + "walk.md5anim",
-                                  dir + "walker.png"});
+    const JsonValue reply = Load(
+        {dir + "walker.md5mesh", dir + "idle.md5anim", dir + "walk.md5anim", dir + "walker.png"});
     ASSERT_TRUE(reply.Find("ok")->as_bool()) << WriteJson(reply);
     ASSERT_EQ(viewer_.character_count(), 1);
   }
@@ -75,7 +75,8 @@ TEST_F(ViewerTest, LoadsAModelAndDrawsIt) {
 
 TEST_F(ViewerTest, ABadFileChangesNothing) {
   LoadWalker();
-  const JsonValue reply = Load({std::string(MD5STAGE_SOURCE_DIR) + "/assets/models/walker/walker.png"});
+  const JsonValue reply =
+      Load({std::string(MD5STAGE_SOURCE_DIR) + "/assets/models/walker/walker.png"});
   InputFile broken;
   broken.name = "broken.md5mesh";
   broken.bytes = "MD5Version 10\ncommandline \"\"\nnumJoints 1\n";
@@ -85,7 +86,8 @@ TEST_F(ViewerTest, ABadFileChangesNothing) {
   EXPECT_FALSE(Ok(failed));
   EXPECT_EQ(viewer_.character_count(), 1);
   EXPECT_EQ(viewer_.models().size(), 1u);
-  EXPECT_NE(viewer_.last_error().find("broken.md5mesh:"), std::string::npos) << viewer_.last_error();
+  EXPECT_NE(viewer_.last_error().find("broken.md5mesh:"), std::string::npos)
+      << viewer_.last_error();
 }
 
 TEST_F(ViewerTest, RemovingAModelReleasesItsMeshAndTexturesOnce) {
@@ -186,7 +188,8 @@ void ExpectWholeAnimationInView(const Viewer& viewer, int width, int height) {
   const Character& character = viewer.characters()[0];
   const LoadedModel& model = viewer.models()[static_cast<size_t>(character.model)];
   ASSERT_GE(character.playback.animation, 0);
-  const anim::Animation& clip = *model.animations[static_cast<size_t>(character.playback.animation)];
+  const anim::Animation& clip =
+      *model.animations[static_cast<size_t>(character.playback.animation)];
   const OrbitCamera& camera = viewer.camera();
   const glm::mat4 view_projection =
       camera.ProjectionMatrix(static_cast<float>(width) / height) * camera.ViewMatrix();

@@ -8,8 +8,8 @@ Bounds3 UnionOfFrameBounds(const Animation& animation, RootMotion root_motion) {
   Bounds3 result;
   const auto& bounds = animation.bounds();
   const int frames = std::min(static_cast<int>(bounds.size()), animation.frame_count());
-  const bool strip = root_motion == RootMotion::kStripHorizontal && !animation.root_joints().empty() &&
-                     !animation.root_anchors().empty();
+  const bool strip = root_motion == RootMotion::kStripHorizontal &&
+                     !animation.root_joints().empty() && !animation.root_anchors().empty();
   for (int f = 0; f < frames; ++f) {
     glm::vec3 lo = bounds[static_cast<size_t>(f)].min;
     glm::vec3 hi = bounds[static_cast<size_t>(f)].max;

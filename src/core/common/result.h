@@ -27,7 +27,7 @@ Diagnostic MakeWarning(std::string file, int line, int column, std::string messa
 template <typename T>
 class Result {
  public:
-  Result(T value) : ok_(true), value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : ok_(true), value_(std::move(value)) {}            // NOLINT: implicit by design
   Result(Diagnostic error) : ok_(false), error_(std::move(error)) {}  // NOLINT
 
   bool ok() const { return ok_; }

@@ -43,8 +43,8 @@ void OrbitCamera::Orbit(float dx_pixels, float dy_pixels) {
 }
 
 void OrbitCamera::Zoom(float wheel_steps) {
-  distance = std::clamp(distance * std::pow(kZoomFactorPerStep, wheel_steps), kMinDistance,
-                        kMaxDistance);
+  distance =
+      std::clamp(distance * std::pow(kZoomFactorPerStep, wheel_steps), kMinDistance, kMaxDistance);
 }
 
 void OrbitCamera::Pan(float dx_pixels, float dy_pixels, float viewport_height) {

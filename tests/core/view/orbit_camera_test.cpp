@@ -16,7 +16,9 @@ TEST(OrbitCameraTest, EyeSitsAtDistanceInTheYawPitchDirection) {
     glm::vec3 expected_direction;
   };
   const Case cases[] = {
-      {0, 0, {1, 0, 0}},  {90, 0, {0, 1, 0}}, {180, 0, {-1, 0, 0}},
+      {0, 0, {1, 0, 0}},
+      {90, 0, {0, 1, 0}},
+      {180, 0, {-1, 0, 0}},
       {0, 89, {std::cos(glm::radians(89.0f)), 0, std::sin(glm::radians(89.0f))}},
   };
   for (const Case& c : cases) {
