@@ -19,6 +19,8 @@ namespace {
 
 App* g_app = nullptr;  // GLFW 3.1.6 callbacks carry no user pointer we can rely on
 
+// JavaScript bodies, left as written.
+// clang-format off
 EM_JS(void, JsOpenFilePicker, (), {
   if (window.md5stage && window.md5stage.openFilePicker) window.md5stage.openFilePicker();
 });
@@ -45,6 +47,7 @@ EM_JS(void, JsDownloadScreenshot, (), {
         function() { URL.revokeObjectURL(link.href); }, 1000);
   });
 });
+// clang-format on
 
 double NowMs() {
   using Clock = std::chrono::steady_clock;
@@ -202,16 +205,17 @@ void App::SyncCanvasSize() {
   if (width != target_width || height != target_height) {
     // Not glfwSetWindowSize: Emscripten's GLFW asks for fullscreen whenever the size equals the
     // screen's. The canvas and GLFW's idea of the window are resized directly instead.
-    EM_ASM(
-        {
-          Module.canvas.width = $0;
-          Module.canvas.height = $1;
-          if (typeof GLFW != = 'undefined' && GLFW.active) {
-            GLFW.active.width = $0;
-            GLFW.active.height = $1;
-          }
-        },
-        target_width, target_height);
+    // JavaScript: clang-format would split its operators ("!==" into "!= =").
+    // clang-format off
+    EM_ASM({
+      Module.canvas.width = $0;
+      Module.canvas.height = $1;
+      if (typeof GLFW !== 'undefined' && GLFW.active) {
+        GLFW.active.width = $0;
+        GLFW.active.height = $1;
+      }
+    }, target_width, target_height);
+    // clang-format on
   }
   glfwGetFramebufferSize(window_, &width_, &height_);
   viewer_->SetViewport(width_, height_, static_cast<float>(ratio));
