@@ -142,6 +142,7 @@ export const tests = [
         const reply = await loadInline(page, c.files);
         assert.equal(reply.ok, false, `${c.label} was accepted: ${JSON.stringify(reply)}`);
         assert.equal(reply.errors.length, 1, `${c.label}: ${JSON.stringify(reply.errors)}`);
+        assert.deepEqual(reply.warnings, [], `${c.label}: ${JSON.stringify(reply.warnings)}`);
         assert.match(reply.errors[0], c.error, `${c.label}: ${reply.errors[0]}`);
         await waitFrames(page, 3);
         const after = await page.evaluate(() => window.md5stage.state());
@@ -160,13 +161,21 @@ export const tests = [
       // A good file still loads afterwards, and removing it restores the scene.
       const mesh = new Uint8Array(fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh')));
       const good = await loadInline(page, [{ name: 'again.md5mesh', bytes: mesh }]);
+      assert.equal(good.ok, true, JSON.stringify(good));
       assert.deepEqual(good.errors, []);
+      assert.deepEqual(good.warnings, []);
       let state = await page.evaluate(() => window.md5stage.state());
       assert.equal(state.models.length, kept.models.length + 1);
+      const again = state.models[state.models.length - 1];
+      assert.equal(again.name, 'again');
+      assert.equal(again.joints, kept.models[0].joints);
+      assert.equal(again.vertices, kept.models[0].vertices);
+      assert.equal(state.instances.length, kept.instances.length + 1, 'the new model got no character');
+      assert.equal(state.instances[state.instances.length - 1].model, 'again');
       const removed = await page.evaluate(() => window.md5stage.call({ cmd: 'removeModel', model: 'again' }));
       assert.ok(removed.ok, JSON.stringify(removed));
       state = await page.evaluate(() => window.md5stage.state());
-      assert.deepEqual(essentials(state).models, kept.models);
+      assert.deepEqual(essentials(state), kept);
       await page.screenshot({ path: ctx.screenshotPath('robustness-after-hostile-drops') });
       assert.deepEqual(page.consoleErrors, []);
       await page.context().close();
@@ -181,17 +190,25 @@ export const tests = [
       const alone = await loadInline(page, [{ name: 'walk.md5anim', bytes: anim }]);
       assert.equal(alone.ok, false);
       assert.deepEqual(alone.errors, ['walk.md5anim: error: no mesh is loaded to play this animation on']);
+      assert.deepEqual(alone.warnings, []);
       const other = await loadInline(page, [{ name: 'notes.txt', bytes: text('hello') }]);
+      assert.equal(other.ok, true, JSON.stringify(other));
       assert.deepEqual(other.errors, []);
+      assert.equal((await page.evaluate(() => window.md5stage.state())).models.length, 0,
+                   'a refused animation or an ignored file must not add a model');
       assert.deepEqual(other.warnings, ['notes.txt: ignored (not .md5mesh, .md5anim or an image)']);
       // A mesh with a broken texture: the mesh loads (plain material); the image's problem is said.
       const mesh = new Uint8Array(fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh')));
       const broken = await loadInline(page, [{ name: 'walker.md5mesh', bytes: mesh },
                                              { name: 'walker.png', bytes: randomBytes(2048, 5) }]);
-      const said = broken.errors.concat(broken.warnings).join('\n');
-      assert.match(said, /^walker\.png: error: not a readable image: /m, JSON.stringify(broken));
+      // README's table: the image's problem is an error; the mesh loads with a plain material.
+      assert.equal(broken.ok, false, JSON.stringify(broken));
+      assert.equal(broken.errors.length, 1, JSON.stringify(broken));
+      assert.match(broken.errors[0], /^walker\.png: error: not a readable image: /, JSON.stringify(broken));
       const state = await page.evaluate(() => window.md5stage.state());
       assert.equal(state.models.length, 1, 'the mesh should load without its texture');
+      assert.equal(state.models[0].name, 'walker');
+      assert.deepEqual(state.models[0].textures, ['']);
       assert.deepEqual(page.consoleErrors, []);
       await page.context().close();
     },
@@ -200,6 +217,7 @@ export const tests = [
     name: 'extreme numbers through the API (1e308 times, rates, speeds, radii, targets) leave the viewer running',
     async run(ctx) {
       const page = await defaultScene(ctx);
+      const start = await page.evaluate(() => window.md5stage.state());
       const replies = await page.evaluate(() => {
         const m = window.md5stage;
         const calls = [
@@ -213,22 +231,52 @@ export const tests = [
         return calls.map((call) => {
           try {
             const reply = call();
-            return reply && typeof reply === 'object' ? { ok: reply.ok !== false } : { ok: true };
+            return reply && typeof reply === 'object' ? { ok: reply.ok, error: reply.error } : { reply };
           } catch (error) {
             return { threw: String(error) };
           }
         });
       });
       assert.ok(replies.every((r) => !r.threw), JSON.stringify(replies));
+      // Out of range is refused with the command and field named (NaN and Infinity arrive as
+      // null in JSON); only the two calls within range are accepted.
+      const range = (lo, hi) => `expected a number in [${lo}, ${hi}]`;
+      assert.deepEqual(replies, [
+        { ok: false, error: `setSceneTime.time: ${range(0, 1000000000)}, found 1e+308` },
+        { ok: false, error: `setTime.time: ${range(-1000000, 1000000)}, found 1e+300` },
+        { ok: false, error: `setRate.rate: ${range(-1000, 1000)}, found -1e+300` },
+        { ok: false, error: `setSpeed.speed: ${range(0, 100000)}, found 1e+300` },
+        { ok: false, error: `setTurnRadius.radius: ${range(0, 1000000)}, found 1e+300` },
+        { ok: false, error: `goTo.x: ${range(-1000000, 1000000)}, found 1e+300` },
+        { ok: false, error: `goTo.heading: ${range(-1000, 1000)}, found 1e+300` },
+        { ok: true, error: undefined },
+        { ok: true, error: undefined },
+        { ok: false, error: 'setCrowdSize.count: expected an integer in [1, 5000], found 1e+20' },
+        { ok: false, error: `camera.yaw: ${range(-1000000, 1000000)}, found 1e+300` },
+        { ok: false, error: `setTime.time: ${range(-1000000, 1000000)}, found null` },
+        { ok: false, error: `goTo.x: ${range(-1000000, 1000000)}, found null` },
+        { ok: false, error: 'updateSteps.count: expected an integer in [1, 1000], found 1e+300' },
+      ]);
       const before = await page.evaluate(() => window.md5stage.state().frame);
       await waitFrames(page, 5);
       const state = await page.evaluate(() => window.md5stage.state());
       assert.ok(state.frame >= before + 5, 'the viewer stopped rendering');
-      assert.ok(state.instances.length >= 1);
+      // The refused calls changed nothing they named.
+      assert.equal(state.instances.length, start.instances.length);
+      assert.equal(state.instances[0].rate, start.instances[0].rate);
+      assert.equal(state.instances[0].speed, start.instances[0].speed);
+      assert.equal(state.camera.distance, start.camera.distance);
+      assert.equal(state.camera.yaw, start.camera.yaw);
+      const numbers = [];
+      JSON.stringify(state, (key, value) => { if (typeof value === 'number') numbers.push(value); return value; });
+      assert.ok(numbers.every(Number.isFinite) && Number.isFinite(state.scene_time), 'a number in state() is not finite');
       // And it still loads and plays a model afterwards.
       const mesh = new Uint8Array(fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh')));
       const reply = await loadInline(page, [{ name: 'after.md5mesh', bytes: mesh }]);
+      assert.equal(reply.ok, true, JSON.stringify(reply));
       assert.deepEqual(reply.errors, []);
+      const loaded = await page.evaluate(() => window.md5stage.state());
+      assert.equal(loaded.models.length, state.models.length + 1);
       assert.deepEqual(page.consoleErrors, []);
       await page.context().close();
     },
