@@ -51,7 +51,13 @@ std::string CommandArgs::Describe(const JsonValue& value) {
       return FormatNumber(value.as_number());
     case JsonValue::Type::kString: {
       const std::string& text = value.as_string();
-      std::string shown = text.size() > 40 ? text.substr(0, 40) + "..." : text;
+      size_t cut = std::min<size_t>(text.size(), 40);
+      // Never inside a UTF-8 character: the reply must stay valid UTF-8.
+      while (cut < text.size() && cut > 0 &&
+             (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+        --cut;
+      }
+      std::string shown = cut < text.size() ? text.substr(0, cut) + "..." : text;
       return WriteJson(JsonValue(shown));
     }
     case JsonValue::Type::kArray:
@@ -95,7 +101,8 @@ std::optional<double> CommandArgs::OptionalNumber(const char* field, double lo, 
 int CommandArgs::Integer(const char* field, int lo, int hi) {
   const std::optional<int> value = OptionalInteger(field, lo, hi);
   if (!value) {
-    Fail(field, "an integer in " + Range(lo, hi), "nothing (the field is missing)");
+    Fail(field, lo > hi ? "no value (there is none to choose)" : "an integer in " + Range(lo, hi),
+         "nothing (the field is missing)");
     return lo;
   }
   return *value;

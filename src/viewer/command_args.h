@@ -18,6 +18,8 @@ class CommandArgs {
  public:
   // `command` is the whole {"cmd": NAME, ...} object; "cmd" itself counts as read.
   CommandArgs(std::string name, const JsonValue& command);
+  // The command is referred to, not copied: it must outlive the reader.
+  CommandArgs(std::string name, JsonValue&& command) = delete;
 
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }

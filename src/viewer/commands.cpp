@@ -451,7 +451,7 @@ class CommandTable {
     return Reply(true);
   }
   static JsonValue SetSceneTime(Viewer& v, CommandArgs& a) {
-    const double time = a.Number("time", 0.0, 1e9);
+    const double time = a.Number("time", 0.0, kMaxSceneTime);
     if (!a.Finish()) return Fail(a);
     v.scene_time_ = time;
     return Reply(true);
@@ -605,7 +605,7 @@ class CommandTable {
   }
   static JsonValue SetTime(Viewer& v, CommandArgs& a) {
     Character* character = Instance(v, a);
-    const double time = a.Number("time", -1e6, 1e6);
+    const double time = a.Number("time", 0.0, kMaxSceneTime);
     if (!a.Finish()) return Fail(a);
     anim::SetClockTime(character->playback, time);
     return Done(v, character);
@@ -615,13 +615,20 @@ class CommandTable {
     if (!a.Finish()) return Fail(a);
     anim::PlaybackClock& clock = character->playback;
     // Play on a clip that has ended plays it again from the start it ended away from.
-    if (a.name() == "play" && clock.finished) anim::SetClockTime(clock, clock.rate < 0 ? 1e9 : 0.0);
+    if (a.name() == "play" && clock.finished) {
+      const LoadedModel& model = v.library_->models()[static_cast<size_t>(character->model)];
+      const double duration =
+          clock.animation >= 0 && clock.animation < static_cast<int>(model.animations.size())
+              ? model.animations[static_cast<size_t>(clock.animation)]->duration()
+              : 0.0;
+      anim::SetClockTime(clock, clock.rate < 0 ? duration : 0.0);
+    }
     clock.playing = a.name() == "play";
     return Done(v, character);
   }
   static JsonValue SetRate(Viewer& v, CommandArgs& a) {
     Character* character = Instance(v, a);
-    const double rate = a.Number("rate", -1000.0, 1000.0);
+    const double rate = a.Number("rate", -kMaxRate, kMaxRate);
     if (!a.Finish()) return Fail(a);
     character->playback.rate = static_cast<float>(rate);
     return Done(v, character);
@@ -647,6 +654,16 @@ class CommandTable {
     if (!a.Finish()) return Fail(a);
     if (at) character->position = glm::vec2(*at);
     if (heading) character->heading = static_cast<float>(*heading);
+    Locomotion& locomotion = character->locomotion;
+    if (locomotion.enabled && (at || heading)) {
+      // Placed by hand: the plan it was following ends, and it stands where it was put.
+      locomotion.follower = Follower(Pose2{glm::dvec2(character->position), character->heading},
+                                     locomotion.turn_radius, locomotion.speed, v.scene_time_);
+      locomotion.route = -1;
+      locomotion.has_target = false;
+      locomotion.start_delay = 0.0;
+      locomotion.plan_start = v.scene_time_;
+    }
     return Done(v, character);
   }
   static JsonValue Attach(Viewer& v, CommandArgs& a) {
@@ -685,14 +702,14 @@ class CommandTable {
   }
   static JsonValue SetSpeed(Viewer& v, CommandArgs& a) {
     Character* character = Instance(v, a);
-    const double speed = a.Number("speed", 0.0, 100000.0);
+    const double speed = a.Number("speed", 0.0, kMaxSpeed);
     if (!a.Finish()) return Fail(a);
     v.SetSpeed(*character, speed);
     return Reply(true);
   }
   static JsonValue SetTurnRadius(Viewer& v, CommandArgs& a) {
     Character* character = Instance(v, a);
-    const double radius = a.Number("radius", 0.0, 1e6);
+    const double radius = a.Number("radius", 0.0, kMaxSpeed);
     if (!a.Finish()) return Fail(a);
     v.SetTurnRadius(*character, radius);
     return Reply(true);

@@ -28,7 +28,12 @@ constexpr std::size_t kMaxSceneInstances = 4096;
 constexpr std::size_t kMaxInstanceAttachments = 16;
 constexpr std::size_t kMaxSceneNameLength = 128;     // model, route, anim, joint names
 constexpr std::size_t kMaxSceneSourceLength = 2048;  // mesh/anim paths and URLs
-constexpr double kMaxSceneCoordinate = 1e6;          // |x|, |y|, |z|, |angle in degrees|
+// Ranges of the values a scene holds; the viewer's commands accept the same, so anything set
+// through them can be saved and shared.
+constexpr double kMaxSceneTime = 1e6;        // seconds: scene time, playback time, start delay
+constexpr double kMaxRate = 100.0;           // playback rate, either direction
+constexpr double kMaxSpeed = 1e5;            // units per second, also the largest turn radius
+constexpr double kMaxSceneCoordinate = 1e6;  // |x|, |y|, |z|, |angle in degrees|
 // Not just > 0: a share link keeps 6 decimals, and a smaller distance would arrive as 0.
 constexpr double kMinSceneCameraDistance = 1e-3;
 

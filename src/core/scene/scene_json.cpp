@@ -13,9 +13,6 @@ namespace md5stage {
 
 namespace {
 
-constexpr double kMaxSceneTime = 1e6;  // seconds
-constexpr double kMaxRate = 100.0;
-constexpr double kMaxSpeed = 1e5;  // units per second, also the largest turn radius
 constexpr double kMaxPitch = 90.0;
 constexpr int kMaxPackedDecimals = 6;
 constexpr double kDefaultPackedScale = 1e6;
