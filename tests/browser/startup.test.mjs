@@ -5,7 +5,48 @@ import fs from 'node:fs';
 import { newPage, openViewer, waitFrames } from './lib/harness.mjs';
 import { decodePng, distinctColours } from './lib/png.mjs';
 
+// A documentation page's script: awaits ready, then at once edits route 0 and sends character 0
+// along it, in the same task. Before ready waited for the opening scene, the demo applied a
+// moment later replaced the route, and assignRoute answered that there was no such instance.
+async function scriptRightAfterReady(page) {
+  await page.waitForFunction(() => window.md5stage !== undefined);
+  return page.evaluate(async () => {
+    const m = window.md5stage;
+    await m.ready;
+    const square = [{ line: [[0, 0], [200, 0]] }, { line: [[200, 0], [200, 200]] }];
+    return {
+      route: m.setRoute(0, square),
+      assign: m.assignRoute(0, 0, 'once'),
+      display: m.display({ skeleton: true }),
+      opened: await m.opened,
+    };
+  });
+}
+
 export const tests = [
+  {
+    name: 'ready waits for the opening scene: a script right after it is not undone (default demo, broken link)',
+    async run(ctx) {
+      for (const suffix of ['', '#scene=AAAA-broken', '#demo=turns']) {
+        const page = await newPage(ctx.browser);
+        await page.goto(ctx.baseUrl + suffix);
+        const result = await scriptRightAfterReady(page);
+        assert.equal(result.route.ok, true, `${suffix}: ${JSON.stringify(result.route)}`);
+        assert.equal(result.assign.ok, true, `${suffix}: ${JSON.stringify(result.assign)}`);
+        assert.equal(result.display.ok, true);
+        // The broken link fell back to the default demo before ready resolved.
+        assert.equal(result.opened.ok, suffix !== '#scene=AAAA-broken', `${suffix}: ${JSON.stringify(result.opened)}`);
+        await waitFrames(page, 5);
+        const state = await page.evaluate(() => window.md5stage.state());
+        const segments = state.routes[0].segments;
+        assert.deepEqual(segments, [{ line: [[0, 0], [200, 0]] }, { line: [[200, 0], [200, 200]] }],
+                         `${suffix}: route 0 was replaced: ${JSON.stringify(segments)}`);
+        assert.equal(state.instances[0].route, 0, `${suffix}: character 0 is not on route 0`);
+        assert.equal(state.display.skeleton, true, `${suffix}: the display toggle was undone`);
+        await page.context().close();
+      }
+    },
+  },
   {
     name: 'updateSteps runs the engine update N times, timed, and the scene clock follows',
     async run(ctx) {
