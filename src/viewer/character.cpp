@@ -4,22 +4,13 @@
 #include <cmath>
 #include <glm/gtc/matrix_transform.hpp>
 
+#include "core/anim/character_pose_job.h"
+
 namespace md5stage::viewer {
 namespace {
 
 anim::Span<const glm::mat4> ConstSpan(const std::vector<glm::mat4>& v) {
   return anim::Span<const glm::mat4>(v.data(), v.size());
-}
-
-void SampleInto(const anim::Animation& animation, double time, anim::RootMotion root_motion,
-                std::vector<anim::JointTransform>& output) {
-  anim::SampleJob sample;
-  sample.animation = &animation;
-  sample.time = static_cast<float>(time);
-  sample.mode = anim::PlaybackMode::kClamp;  // AdvanceClock already wrapped the time
-  sample.root_motion = root_motion;
-  sample.output = anim::Span<anim::JointTransform>(output.data(), output.size());
-  sample.Run();
 }
 
 }  // namespace
@@ -49,35 +40,36 @@ glm::mat4 Character::RootMatrix() const {
   return glm::rotate(root, heading, glm::vec3(0.0f, 0.0f, 1.0f));
 }
 
-void PoseCharacter(Character& character, const std::vector<LoadedModel>& models) {
-  if (character.model < 0 || character.model >= static_cast<int>(models.size())) return;
+bool PoseCharacter(Character& character, const std::vector<LoadedModel>& models) {
+  if (character.model < 0 || character.model >= static_cast<int>(models.size())) return false;
   const LoadedModel& loaded = models[static_cast<size_t>(character.model)];
-  const anim::Skeleton& skeleton = loaded.model->skeleton();
   anim::Pose& pose = character.pose;
-  if (static_cast<int>(pose.locals.size()) != skeleton.joint_count()) {
-    pose.Resize(skeleton.joint_count());
+  if (static_cast<int>(pose.locals.size()) != loaded.model->skeleton().joint_count()) {
+    pose.Resize(loaded.model->skeleton().joint_count());
   }
+  // The core's job does sampling, the crossfade, local-to-world and the palette; the clock has
+  // already wrapped or clamped both times, so both are sampled clamped.
   const anim::PlaybackClock& playback = character.playback;
   const int animation_count = static_cast<int>(loaded.animations.size());
+  anim::CharacterPoseJob job;
+  job.model = loaded.model.get();
   if (playback.animation >= 0 && playback.animation < animation_count) {
-    SampleInto(*loaded.animations[static_cast<size_t>(playback.animation)], playback.time,
-               character.root_motion, pose.locals);
+    job.animation = loaded.animations[static_cast<size_t>(playback.animation)].get();
+    job.time = static_cast<float>(playback.time);
+    job.mode = anim::PlaybackMode::kClamp;
     if (playback.fade_from >= 0 && playback.fade_from < animation_count &&
         playback.fade_duration > 0.0f) {
       const anim::Animation& from = *loaded.animations[static_cast<size_t>(playback.fade_from)];
-      const double from_time = anim::CrossfadeFromTime(playback, from.duration());
-      SampleInto(from, from_time, character.root_motion, pose.scratch);
-      anim::BlendJob blend;
-      blend.from = anim::Span<const anim::JointTransform>(pose.scratch.data(), pose.scratch.size());
-      blend.to = anim::Span<const anim::JointTransform>(pose.locals.data(), pose.locals.size());
-      blend.weight = anim::CrossfadeWeight(playback);
-      blend.output = anim::Span<anim::JointTransform>(pose.locals.data(), pose.locals.size());
-      blend.Run();
+      job.fade_from = &from;
+      job.fade_from_time = static_cast<float>(anim::CrossfadeFromTime(playback, from.duration()));
+      job.fade_from_mode = anim::PlaybackMode::kClamp;
+      job.fade_weight = anim::CrossfadeWeight(playback);
     }
-  } else {
-    std::copy(skeleton.bind_locals().begin(), skeleton.bind_locals().end(), pose.locals.begin());
   }
-  SkinPose(*loaded.model, character.RootMatrix(), pose);
+  job.root_motion = character.root_motion;
+  job.world = character.RootMatrix();
+  job.pose = &pose;
+  bool ok = job.Run();
 
   for (Attachment& attachment : character.attachments) {
     if (attachment.model < 0 || attachment.model >= static_cast<int>(models.size())) continue;
@@ -85,14 +77,16 @@ void PoseCharacter(Character& character, const std::vector<LoadedModel>& models)
     attachment.node.SetParentJoint(ConstSpan(pose.models), attachment.joint);
     attachment.node.SetLocal(attachment.offset, EulerDegrees(attachment.rotation_degrees));
     attachment.node.UpdateWorld();
-    const anim::Skeleton& prop_skeleton = prop.model->skeleton();
-    if (static_cast<int>(attachment.pose.locals.size()) != prop_skeleton.joint_count()) {
-      attachment.pose.Resize(prop_skeleton.joint_count());
+    if (static_cast<int>(attachment.pose.locals.size()) != prop.model->skeleton().joint_count()) {
+      attachment.pose.Resize(prop.model->skeleton().joint_count());
     }
-    std::copy(prop_skeleton.bind_locals().begin(), prop_skeleton.bind_locals().end(),
-              attachment.pose.locals.begin());
-    SkinPose(*prop.model, attachment.node.world_matrix(), attachment.pose);
+    anim::CharacterPoseJob prop_job;  // the prop in its bind pose, hanging from the joint
+    prop_job.model = prop.model.get();
+    prop_job.world = attachment.node.world_matrix();
+    prop_job.pose = &attachment.pose;
+    ok = prop_job.Run() && ok;
   }
+  return ok;
 }
 
 }  // namespace md5stage::viewer

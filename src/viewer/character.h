@@ -65,8 +65,9 @@ struct Character {
 // palette (model x inverse bind).
 void SkinPose(const anim::Model& model, const glm::mat4& root, anim::Pose& pose);
 
-// Samples, blends, places and skins the character and its attachments (pose.models are world
-// matrices, pose.palette is ready for the GPU). No allocation once the pose buffers are sized.
-void PoseCharacter(Character& character, const std::vector<LoadedModel>& models);
+// Samples, blends, places and skins the character and its attachments with the core's
+// CharacterPoseJob (pose.models are world matrices, pose.palette is ready for the GPU); false
+// when a job refused its inputs. No allocation once the pose buffers are sized.
+bool PoseCharacter(Character& character, const std::vector<LoadedModel>& models);
 
 }  // namespace md5stage::viewer

@@ -378,7 +378,11 @@ void Viewer::Update(double dt, bool from_frame) {
     const LoadedModel& model = models[static_cast<size_t>(character.model)];
     anim::AdvanceClock(character.playback, AnimationDuration(model, character.playback.animation),
                        dt);
-    PoseCharacter(character, models);
+    if (!PoseCharacter(character, models) && character.visible) {
+      // Never expected for validated models; hidden rather than drawn with a stale palette.
+      character.visible = false;
+      SetError(character.label + ": its pose could not be computed; it is hidden");
+    }
   }
   if (!from_frame) return;
   RunEmbedTimeline();

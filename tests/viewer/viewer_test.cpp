@@ -248,6 +248,59 @@ TEST_F(ViewerTest, ADroppedCrouchingModelIsFramedWhole) {
   ExpectWholeAnimationInView(viewer_, 1280, 720);
 }
 
+// ---- playback through the core ------------------------------------------------------------
+
+// Halfway through a crossfade the character's local pose is the BlendJob of the two clips at the
+// clock's times with the clock's weight: the viewer poses through the core's jobs.
+TEST_F(ViewerTest, ACrossfadeIsTheCoreBlendAtTheClocksWeight) {
+  LoadWalker();
+  ASSERT_TRUE(Ok(Call(R"({"cmd":"setAnimation","instance":0,"name":"idle","crossfade":0})")));
+  viewer_.Update(0.3);
+  ASSERT_TRUE(Ok(Call(R"({"cmd":"setAnimation","instance":0,"name":"walk","crossfade":1})")));
+  viewer_.Update(0.5);
+  const Character& character = viewer_.characters()[0];
+  const anim::PlaybackClock& clock = character.playback;
+  ASSERT_GE(clock.fade_from, 0);
+  const float weight = anim::CrossfadeWeight(clock);
+  EXPECT_NEAR(weight, 0.5f, 1e-6f);
+  const LoadedModel& model = viewer_.models()[0];
+  const anim::Animation& from = *model.animations[static_cast<size_t>(clock.fade_from)];
+  const anim::Animation& to = *model.animations[static_cast<size_t>(clock.animation)];
+  const int joints = model.model->skeleton().joint_count();
+  std::vector<anim::JointTransform> a(static_cast<size_t>(joints)), b(a.size()), blended(a.size());
+  anim::SampleJob sample_from;
+  sample_from.animation = &from;
+  sample_from.time = static_cast<float>(anim::CrossfadeFromTime(clock, from.duration()));
+  sample_from.mode = anim::PlaybackMode::kClamp;
+  sample_from.root_motion = character.root_motion;
+  sample_from.output = anim::Span<anim::JointTransform>(a.data(), a.size());
+  ASSERT_TRUE(sample_from.Run());
+  anim::SampleJob sample_to = sample_from;
+  sample_to.animation = &to;
+  sample_to.time = static_cast<float>(clock.time);
+  sample_to.output = anim::Span<anim::JointTransform>(b.data(), b.size());
+  ASSERT_TRUE(sample_to.Run());
+  anim::BlendJob blend;
+  blend.from = anim::Span<const anim::JointTransform>(a.data(), a.size());
+  blend.to = anim::Span<const anim::JointTransform>(b.data(), b.size());
+  blend.weight = weight;
+  blend.output = anim::Span<anim::JointTransform>(blended.data(), blended.size());
+  ASSERT_TRUE(blend.Run());
+  for (int j = 0; j < joints; ++j) {
+    const anim::JointTransform& got = character.pose.locals[static_cast<size_t>(j)];
+    const anim::JointTransform& want = blended[static_cast<size_t>(j)];
+    EXPECT_NEAR(glm::length(got.translation - want.translation), 0.0f, 1e-5f) << "joint " << j;
+    EXPECT_NEAR(std::abs(glm::dot(got.rotation, want.rotation)), 1.0f, 1e-5f) << "joint " << j;
+  }
+  // And not simply one of the two clips.
+  float differs = 0.0f;
+  for (int j = 0; j < joints; ++j) {
+    differs = std::max(differs, glm::length(a[static_cast<size_t>(j)].translation -
+                                            b[static_cast<size_t>(j)].translation));
+  }
+  EXPECT_GT(differs, 1e-3f);
+}
+
 // ---- the draw list ----------------------------------------------------------------------------
 
 TEST_F(ViewerTest, DisplayTogglesChangeTheDrawList) {
