@@ -1,0 +1,271 @@
+// `md5stage plan`: a turning-radius path around the obstacles of a file, from a pose to a point or
+// a pose; one query from the arguments, or many as CSV on stdin with one obstacles file.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cli/command_registry.h"
+#include "core/common/json.h"
+#include "core/path/obstacle_planner.h"
+#include "core/path/obstacles.h"
+
+namespace md5stage::cli {
+namespace {
+
+// Whole-field number parse: "1.5" yes, "1.5x" and "" no; "nan" and "inf" only when allowed.
+bool ParseNumber(const std::string& text, double* out, bool allow_non_finite = false) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return false;
+  if (!allow_non_finite && !std::isfinite(value)) return false;
+  *out = value;
+  return true;
+}
+
+std::vector<std::string> Split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::string::size_type begin = 0;
+  while (true) {
+    const std::string::size_type end = text.find(separator, begin);
+    parts.push_back(text.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
+    if (end == std::string::npos) return parts;
+    begin = end + 1;
+  }
+}
+
+// "X,Y" or "X,Y,H": fills values and returns their count (0 when malformed).
+int ParseTuple(const std::string& text, double values[3]) {
+  const std::vector<std::string> parts = Split(text, ',');
+  if (parts.size() < 2 || parts.size() > 3) return 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (!ParseNumber(parts[i], &values[i])) return 0;
+  }
+  return static_cast<int>(parts.size());
+}
+
+std::string Number(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.15g", value);
+  return text;
+}
+
+std::string Point(glm::dvec2 p) { return "(" + Number(p.x) + ", " + Number(p.y) + ")"; }
+
+void PrintText(const ObstaclePlanResult& result, const PlannedPath& path) {
+  std::printf("found %s\n", result.found() ? "true" : "false");
+  if (!result.found()) {
+    std::printf("reason %s\n", result.reason);
+    return;
+  }
+  std::printf("length %s\n", Number(path.length).c_str());
+  std::printf("end %s heading %s\n", Point(path.end.position).c_str(),
+              Number(path.end.heading).c_str());
+  for (const TurnSegment& s : path.segments) {
+    if (s.kind == TurnSegment::Kind::kArc) {
+      std::printf("arc start %s heading %s length %s centre %s radius %s start_angle %s sweep %s\n",
+                  Point(s.start.position).c_str(), Number(s.start.heading).c_str(),
+                  Number(s.length).c_str(), Point(s.centre).c_str(), Number(s.radius).c_str(),
+                  Number(s.start_angle).c_str(), Number(s.sweep).c_str());
+    } else {
+      std::printf("line start %s heading %s length %s\n", Point(s.start.position).c_str(),
+                  Number(s.start.heading).c_str(), Number(s.length).c_str());
+    }
+  }
+}
+
+JsonValue PointJson(glm::dvec2 p) { return JsonValue(JsonArray{p.x, p.y}); }
+
+// Segments exactly as `turn --json` prints them.
+void PrintJson(const ObstaclePlanResult& result, const PlannedPath& path) {
+  JsonValue root = JsonValue::MakeObject();
+  root.Set("found", result.found());
+  if (!result.found()) {
+    root.Set("reason", result.reason);
+    std::printf("%s\n", WriteJson(root).c_str());
+    return;
+  }
+  root.Set("length", path.length);
+  JsonValue end = JsonValue::MakeObject();
+  end.Set("position", PointJson(path.end.position));
+  end.Set("heading", path.end.heading);
+  root.Set("end", std::move(end));
+  JsonValue& segments = root.Set("segments", JsonValue::MakeArray());
+  for (const TurnSegment& s : path.segments) {
+    JsonValue item = JsonValue::MakeObject();
+    const bool arc = s.kind == TurnSegment::Kind::kArc;
+    item.Set("kind", arc ? "arc" : "line");
+    item.Set("start", PointJson(s.start.position));
+    item.Set("heading", s.start.heading);
+    item.Set("length", s.length);
+    if (arc) {
+      item.Set("centre", PointJson(s.centre));
+      item.Set("radius", s.radius);
+      item.Set("start_angle", s.start_angle);
+      item.Set("sweep", s.sweep);
+    }
+    segments.Append(std::move(item));
+  }
+  std::printf("%s\n", WriteJson(root).c_str());
+}
+
+struct Planner {
+  ObstaclePlannerScratch scratch;
+  PlannedPath path;
+  ObstaclePlanResult result;
+};
+
+// CSV lines x0,y0,h0,x1,y1,h1,r (h1 empty: no final heading) → "length,found" per line ("nan,false"
+// when there is no path). Lines that are not seven numbers, or whose query is refused (a radius
+// <= 0, a start or goal within the clearance of an obstacle), are reported on stderr and
+// answered "nan,invalid".
+int RunBatch(const ObstacleSet& obstacles, double clearance) {
+  Planner planner;
+  std::string line;
+  int line_number = 0;
+  int status = 0;
+  while (std::getline(std::cin, line)) {
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty() || line[0] == '#') continue;
+    const std::vector<std::string> fields = Split(line, ',');
+    double v[7] = {0, 0, 0, 0, 0, 0, 0};
+    bool valid = fields.size() == 7;
+    for (std::size_t i = 0; valid && i < 7; ++i) {
+      if (i == 5 && fields[i].empty()) continue;
+      valid = ParseNumber(fields[i], &v[i]);
+    }
+    if (!valid) {
+      std::fprintf(stderr,
+                   "stdin:%d: error: expected 7 finite numbers x0,y0,h0,x1,y1,h1,r (h1 may be "
+                   "empty), found \"%s\"\n",
+                   line_number, line.c_str());
+      std::printf("nan,invalid\n");
+      status = 1;
+      continue;
+    }
+    ObstaclePlanJob job;
+    job.start = {{v[0], v[1]}, v[2]};
+    job.goal = {v[3], v[4]};
+    job.has_goal_heading = !fields[5].empty();
+    job.goal_heading = v[5];
+    job.turning_radius = v[6];
+    job.clearance = clearance;
+    job.obstacles = &obstacles;
+    job.scratch = &planner.scratch;
+    job.path = &planner.path;
+    job.result = &planner.result;
+    const Status run = job.Run();
+    if (!run.ok()) {
+      std::fprintf(stderr, "stdin:%d: error: %s\n", line_number, run.error().message.c_str());
+      std::printf("nan,invalid\n");
+      status = 1;
+      continue;
+    }
+    if (planner.result.found()) {
+      std::printf("%s,true\n", Number(planner.path.length).c_str());
+    } else {
+      std::printf("nan,false\n");
+    }
+  }
+  return status;
+}
+
+int Usage(const char* problem) {
+  std::fprintf(stderr,
+               "md5stage plan: %s\nusage: md5stage plan --from X,Y,HEADING --to X,Y[,HEADING] "
+               "--radius R --obstacles FILE.json [--clearance C] [--json]\n       md5stage plan "
+               "--batch --obstacles FILE.json [--clearance C]  (CSV x0,y0,h0,x1,y1,h1,r on "
+               "stdin)\n",
+               problem);
+  return 2;
+}
+
+int RunPlan(const std::vector<std::string>& args) {
+  ObstaclePlanJob job;
+  std::string obstacles_file;
+  bool has_from = false, has_to = false, has_radius = false, json = false, batch = false;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    const bool has_value = i + 1 < args.size();
+    double values[3];
+    if (arg == "--json") {
+      json = true;
+    } else if (arg == "--batch") {
+      batch = true;
+    } else if (arg == "--from" && has_value) {
+      if (ParseTuple(args[++i], values) != 3) return Usage("--from expects X,Y,HEADING");
+      job.start = {{values[0], values[1]}, values[2]};
+      has_from = true;
+    } else if (arg == "--to" && has_value) {
+      const int count = ParseTuple(args[++i], values);
+      if (count == 0) return Usage("--to expects X,Y or X,Y,HEADING");
+      job.goal = {values[0], values[1]};
+      job.has_goal_heading = count == 3;
+      job.goal_heading = count == 3 ? values[2] : 0.0;
+      has_to = true;
+    } else if (arg == "--radius" && has_value) {
+      if (!ParseNumber(args[++i], &job.turning_radius) || job.turning_radius <= 0.0) {
+        return Usage("--radius expects a number > 0");
+      }
+      has_radius = true;
+    } else if (arg == "--clearance" && has_value) {
+      if (!ParseNumber(args[++i], &job.clearance) || job.clearance < 0.0) {
+        return Usage("--clearance expects a number >= 0");
+      }
+    } else if (arg == "--obstacles" && has_value) {
+      obstacles_file = args[++i];
+    } else {
+      return Usage(("unexpected argument '" + arg + "'").c_str());
+    }
+  }
+  if (obstacles_file.empty()) return Usage("--obstacles FILE.json is required");
+  if (batch && (has_from || has_to || has_radius || json)) {
+    return Usage("--batch takes only --obstacles and --clearance");
+  }
+  if (!batch && (!has_from || !has_to || !has_radius)) {
+    return Usage("--from, --to and --radius are required");
+  }
+  std::ifstream in(obstacles_file, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "%s: error: cannot open file\n", obstacles_file.c_str());
+    return 1;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  const Result<ObstacleSet> obstacles = ReadObstaclesJson(obstacles_file, text.str());
+  if (!obstacles.ok()) {
+    std::fprintf(stderr, "%s\n", obstacles.error().ToString().c_str());
+    return 1;
+  }
+  if (batch) return RunBatch(obstacles.value(), job.clearance);
+  Planner planner;
+  job.obstacles = &obstacles.value();
+  job.scratch = &planner.scratch;
+  job.path = &planner.path;
+  job.result = &planner.result;
+  const Status run = job.Run();
+  if (!run.ok()) {
+    std::fprintf(stderr, "md5stage plan: error: %s\n", run.error().message.c_str());
+    return 1;
+  }
+  if (json) {
+    PrintJson(planner.result, planner.path);
+  } else {
+    PrintText(planner.result, planner.path);
+  }
+  return planner.result.found() ? 0 : 1;
+}
+
+static CommandRegistrar reg{{"plan",
+                             "plan --from X,Y,H --to X,Y[,H] --radius R --obstacles FILE.json "
+                             "[--clearance C] [--json] | --batch --obstacles FILE.json",
+                             &RunPlan}};
+
+}  // namespace
+}  // namespace md5stage::cli

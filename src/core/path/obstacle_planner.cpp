@@ -1,0 +1,724 @@
+#include "core/path/obstacle_planner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <glm/geometric.hpp>
+#include <limits>
+#include <string>
+
+#include "core/common/json.h"
+
+namespace md5stage {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr int kHeadingBins = 64;
+constexpr int kMaxCellsPerSide = 128;
+constexpr int kPrimitiveCount = 5;  // heading changes -1, -1/2, 0, 1/2, 1 of the largest
+constexpr int kStepScales = 3;
+constexpr int kProbeExpansions = 600;  // the search backwards from a goal heading
+constexpr double kStepScale[kStepScales] = {1.0, 0.5, 0.25};
+
+std::string Num(double v) { return FormatJsonNumber(v); }
+
+bool Near(glm::dvec2 a, glm::dvec2 b, double scale) {
+  return glm::length(a - b) <= 1e-9 * std::max(1.0, scale);
+}
+
+bool NearAngle(double a, double b) { return std::abs(WrapPi(a - b)) <= 1e-9; }
+
+// The field the search may use: everything of interest plus room to turn round it.
+struct Grid {
+  glm::dvec2 origin{0.0, 0.0};
+  double cell = 1.0;
+  int nx = 1, ny = 1;
+
+  bool CellOf(glm::dvec2 p, int* ix, int* iy) const {
+    const double fx = (p.x - origin.x) / cell, fy = (p.y - origin.y) / cell;
+    if (!(fx >= 0.0 && fy >= 0.0 && fx < nx && fy < ny)) return false;
+    *ix = static_cast<int>(fx);
+    *iy = static_cast<int>(fy);
+    return true;
+  }
+  glm::dvec2 Centre(int ix, int iy) const { return origin + cell * glm::dvec2(ix + 0.5, iy + 0.5); }
+};
+
+int HeadingBin(double heading) {
+  const int bin = static_cast<int>(WrapTwoPi(heading) * (kHeadingBins / kTwoPi));
+  return std::min(bin, kHeadingBins - 1);
+}
+
+// A motion primitive from `pose`: an arc turning by `turn` at radius r, then a line, `step` in
+// all (a pure arc when the turn uses the whole step). Writes 1 or 2 segments, returns the count.
+int Primitive(const Pose2& pose, double r, double step, double turn, TurnSegment out[2]) {
+  int count = 0;
+  Pose2 at = pose;
+  double arc_length = 0.0;
+  if (turn != 0.0) {
+    TurnSegment& s = out[count++];
+    const double side = turn > 0.0 ? 1.0 : -1.0;
+    s.kind = TurnSegment::Kind::kArc;
+    s.start = at;
+    s.radius = r;
+    s.sweep = turn;
+    s.length = arc_length = r * std::abs(turn);
+    s.centre = at.position + side * r * glm::dvec2(-std::sin(at.heading), std::cos(at.heading));
+    s.start_angle = at.heading - side * 0.5 * kPi;
+    at = TurnSegmentEnd(s);
+  }
+  const double line = step - arc_length;
+  if (line > 1e-12 * step) {
+    TurnSegment& s = out[count++];
+    s.kind = TurnSegment::Kind::kLine;
+    s.start = at;
+    s.angle = at.heading;
+    s.length = line;
+  }
+  return count;
+}
+
+bool SegmentsClear(const ObstacleSet& obstacles, const TurnSegment* s, int count,
+                   double clearance) {
+  for (int i = 0; i < count; ++i) {
+    if (s[i].length > 0.0 && obstacles.FirstTurnSegmentWithin(s[i], clearance) >= 0) return false;
+  }
+  return true;
+}
+
+bool TurnPathClear(const ObstacleSet& obstacles, const TurnPath& path, double clearance) {
+  return path.ok() && SegmentsClear(obstacles, path.segments.data(), path.segment_count, clearance);
+}
+
+// The obstacle-free length from a pose to the goal (a lower bound of any legal path's length).
+double FreeLength(const Pose2& from, const ObstaclePlanJob& job) {
+  if (job.has_goal_heading) {
+    const std::array<double, 6> lengths =
+        DubinsWordLengths(from, {job.goal, job.goal_heading}, job.turning_radius);
+    double best = kInfinity;
+    for (double l : lengths) {
+      if (l < best) best = l;  // NaN compares false
+    }
+    return best;
+  }
+  const TurnPath path = ArcLinePath(from.position, from.heading, job.turning_radius, job.goal);
+  return path.ok() ? path.length : kInfinity;
+}
+
+// The analytic shot: the obstacle-free paths from `from` to the goal, shortest first; the first
+// clear one, or kNone.
+// The shortest clear Dubins word between two poses, or kNone.
+TurnPath ClearDubins(const Pose2& from, const Pose2& to, double radius,
+                     const ObstacleSet& obstacles, double clearance) {
+  const std::array<double, 6> lengths = DubinsWordLengths(from, to, radius);
+  int order[6] = {0, 1, 2, 3, 4, 5};
+  std::sort(order, order + 6, [&](int a, int b) {
+    const double la = std::isnan(lengths[a]) ? kInfinity : lengths[a];
+    const double lb = std::isnan(lengths[b]) ? kInfinity : lengths[b];
+    return la < lb;
+  });
+  for (int w : order) {
+    if (std::isnan(lengths[w])) break;
+    const TurnPath path = DubinsPathOfType(
+        from, to, radius, static_cast<TurnPathType>(static_cast<int>(TurnPathType::kLSL) + w));
+    if (TurnPathClear(obstacles, path, clearance)) return path;
+  }
+  return TurnPath{};
+}
+
+TurnPath Shot(const Pose2& from, const ObstaclePlanJob& job) {
+  const ObstacleSet& obstacles = *job.obstacles;
+  if (job.has_goal_heading) {
+    return ClearDubins(from, {job.goal, job.goal_heading}, job.turning_radius, obstacles,
+                       job.clearance);
+  }
+  TurnPath left =
+      ArcLinePathOnSide(from.position, from.heading, job.turning_radius, job.goal, TurnSide::kLeft);
+  TurnPath right = ArcLinePathOnSide(from.position, from.heading, job.turning_radius, job.goal,
+                                     TurnSide::kRight);
+  if (right.ok() && (!left.ok() || right.length < left.length)) std::swap(left, right);
+  if (TurnPathClear(obstacles, left, job.clearance)) return left;
+  if (TurnPathClear(obstacles, right, job.clearance)) return right;
+  return TurnPath{};
+}
+
+void AppendTurnPath(const TurnPath& path, bool keep_empty, PlannedPath* out) {
+  for (int i = 0; i < path.segment_count; ++i) {
+    if (!keep_empty && path.segments[i].length <= 0.0) continue;
+    out->segments.push_back(path.segments[i]);
+    out->length += path.segments[i].length;
+  }
+}
+
+constexpr std::uint8_t kHeuristicWall = 1;  // the cell's centre is within the clearance
+constexpr std::uint8_t kSurelyBlocked = 2;  // every point of the cell is within the clearance
+constexpr std::uint8_t kReached = 4;        // flood fill mark
+constexpr std::uint8_t kRightWall = 8;      // every point of the cell's right edge is blocked
+constexpr std::uint8_t kTopWall = 16;       // every point of the cell's top edge is blocked
+
+// Every point of the segment ab is within the clearance of the obstacle: inside a circle grown
+// by the clearance (convex, so the ends decide), or in a polygon's interior.
+bool EdgeBlocked(const Obstacle& o, glm::dvec2 a, glm::dvec2 b, double sure_clearance) {
+  if (o.kind == Obstacle::Kind::kCircle) {
+    const double reach = o.radius + sure_clearance;
+    const double da = glm::length(a - o.centre), db = glm::length(b - o.centre);
+    return (da < reach || da <= o.radius) && (db < reach || db <= o.radius);
+  }
+  return SegmentInsidePolygon(o, a, b);
+}
+
+// How far p is inside the obstacle's boundary (p inside or on it).
+double Depth(const Obstacle& o, glm::dvec2 p) {
+  if (o.kind == Obstacle::Kind::kCircle) return o.radius - glm::length(p - o.centre);
+  double best = kInfinity;
+  const std::size_t n = o.vertices.size();
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const glm::dvec2 a = o.vertices[j], d = o.vertices[i] - a;
+    const double t = std::clamp(glm::dot(p - a, d) / glm::dot(d, d), 0.0, 1.0);
+    best = std::min(best, glm::length(p - (a + t * d)));
+  }
+  return best;
+}
+
+// Cells whose centre is within the clearance of an obstacle are walls for the 2-D heuristic. That
+// can close a gap narrower than a cell that a path could still use, so an unreachable cell falls
+// back to the obstacle-free length rather than being pruned. Cells wholly within the clearance of
+// one obstacle are also marked "surely blocked", for the enclosure test.
+void RasterizeObstacles(const ObstacleSet& obstacles, const Grid& grid, double clearance,
+                        std::uint8_t* blocked) {
+  const double half_diagonal = 0.5 * std::sqrt(2.0) * grid.cell;
+  // A margin over the 1e-9 slack of "within the clearance".
+  const double sure_clearance = std::max(0.0, clearance - 1e-6 * std::max(1.0, clearance));
+  for (const Obstacle& o : obstacles.obstacles()) {
+    const auto index = [&](double v, double origin, int n) {
+      return std::clamp(static_cast<int>(std::floor((v - origin) / grid.cell)), 0, n - 1);
+    };
+    const int x0 = index(o.bounds.min.x - clearance, grid.origin.x, grid.nx);
+    const int y0 = index(o.bounds.min.y - clearance, grid.origin.y, grid.ny);
+    const int x1 = index(o.bounds.max.x + clearance, grid.origin.x, grid.nx);
+    const int y1 = index(o.bounds.max.y + clearance, grid.origin.y, grid.ny);
+    for (int iy = y0; iy <= y1; ++iy) {
+      for (int ix = x0; ix <= x1; ++ix) {
+        std::uint8_t& b = blocked[iy * grid.nx + ix];
+        if (b & kSurelyBlocked) continue;
+        const glm::dvec2 centre = grid.Centre(ix, iy);
+        const double d = DistanceToObstacle(o, centre);
+        if (d < clearance || d <= 0.0) b |= kHeuristicWall;
+        // Any point q of the cell is within half a diagonal of the centre, so its distance is at
+        // most d + half_diagonal outside, or half_diagonal - depth when the centre is inside.
+        const bool sure = d > 0.0 ? d + half_diagonal < sure_clearance
+                                  : Depth(o, centre) + sure_clearance > half_diagonal;
+        if (sure) b |= kSurelyBlocked;
+        const glm::dvec2 corner = grid.origin + grid.cell * glm::dvec2(ix + 1, iy + 1);
+        if (!(b & kRightWall) &&
+            EdgeBlocked(o, corner - glm::dvec2(0.0, grid.cell), corner, sure_clearance)) {
+          b |= kRightWall;
+        }
+        if (!(b & kTopWall) &&
+            EdgeBlocked(o, corner - glm::dvec2(grid.cell, 0.0), corner, sure_clearance)) {
+          b |= kTopWall;
+        }
+      }
+    }
+  }
+}
+
+// The goal cannot be reached when no chain of cells, each crossing into the next through an edge
+// not wholly blocked, joins the start's cell to the goal's: a legal path crosses from cell to cell
+// at legal points, and each such point lies on an edge (a corner on four).
+bool GoalEnclosed(const Grid& grid, int sx, int sy, glm::dvec2 goal, ObstaclePlannerScratch* s) {
+  int gx, gy;
+  if (!grid.CellOf(goal, &gx, &gy)) return false;
+  const int goal_index = gy * grid.nx + gx;
+  std::vector<int>& stack = s->chain;
+  std::uint8_t* b = s->grid_blocked.data();
+  stack.clear();
+  const int start_index = sy * grid.nx + sx;
+  b[start_index] |= kReached;
+  stack.push_back(start_index);
+  const auto visit = [&](int j) {
+    if (b[j] & (kSurelyBlocked | kReached)) return;
+    b[j] |= kReached;
+    stack.push_back(j);
+  };
+  while (!stack.empty()) {
+    const int index = stack.back();
+    stack.pop_back();
+    if (index == goal_index) return false;
+    const int ix = index % grid.nx, iy = index / grid.nx;
+    if (ix + 1 < grid.nx && !(b[index] & kRightWall)) visit(index + 1);
+    if (ix > 0 && !(b[index - 1] & kRightWall)) visit(index - 1);
+    if (iy + 1 < grid.ny && !(b[index] & kTopWall)) visit(index + grid.nx);
+    if (iy > 0 && !(b[index - grid.nx] & kTopWall)) visit(index - grid.nx);
+  }
+  return true;
+}
+
+// Dijkstra over the 8-connected grid from the goal's cell.
+void GridDistances(const Grid& grid, glm::dvec2 goal, ObstaclePlannerScratch* s) {
+  const int n = grid.nx * grid.ny;
+  std::fill(s->grid_distance.begin(), s->grid_distance.begin() + n, kInfinity);
+  int gx, gy;
+  if (!grid.CellOf(goal, &gx, &gy)) return;
+  auto& open = s->grid_open;
+  open.clear();
+  const int goal_index = gy * grid.nx + gx;
+  s->grid_distance[goal_index] = 0.0;
+  open.push_back({0.0, goal_index});
+  const double diagonal = std::sqrt(2.0) * grid.cell;
+  while (!open.empty()) {
+    std::pop_heap(open.begin(), open.end(), std::greater<>());
+    const auto [d, index] = open.back();
+    open.pop_back();
+    if (d > s->grid_distance[index]) continue;
+    const int ix = index % grid.nx, iy = index / grid.nx;
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        if (dx == 0 && dy == 0) continue;
+        const int jx = ix + dx, jy = iy + dy;
+        if (jx < 0 || jy < 0 || jx >= grid.nx || jy >= grid.ny) continue;
+        const int j = jy * grid.nx + jx;
+        if (s->grid_blocked[j] & kHeuristicWall) continue;
+        const double nd = d + (dx != 0 && dy != 0 ? diagonal : grid.cell);
+        if (nd < s->grid_distance[j]) {
+          s->grid_distance[j] = nd;
+          open.push_back({nd, j});
+          std::push_heap(open.begin(), open.end(), std::greater<>());
+        }
+      }
+    }
+  }
+}
+
+template <typename T>
+void GrowTo(std::vector<T>* v, std::size_t size) {
+  if (v->size() < size) v->resize(size);
+}
+
+}  // namespace
+
+Pose2 TurnSegmentEnd(const TurnSegment& s) {
+  if (s.kind == TurnSegment::Kind::kLine) {
+    return {s.start.position + s.length * Direction(s.angle), s.start.heading};
+  }
+  const double a = s.start_angle + s.sweep;
+  return {s.centre + s.radius * glm::dvec2(std::cos(a), std::sin(a)),
+          WrapPi(s.start.heading + s.sweep)};
+}
+
+Pose2 SamplePlannedPath(const PlannedPath& path, double distance) {
+  if (!(distance > 0.0) || path.segments.empty()) return path.start;
+  for (const TurnSegment& s : path.segments) {
+    if (distance <= s.length) {
+      if (s.kind == TurnSegment::Kind::kLine) {
+        return {s.start.position + distance * Direction(s.angle), WrapPi(s.start.heading)};
+      }
+      const double f = s.length > 0.0 ? distance / s.length : 0.0;
+      const double a = s.start_angle + s.sweep * f;
+      return {s.centre + s.radius * glm::dvec2(std::cos(a), std::sin(a)),
+              WrapPi(s.start.heading + s.sweep * f)};
+    }
+    distance -= s.length;
+  }
+  return path.end;
+}
+
+Status CheckPlannedPath(const PlannedPath& path, const Pose2& start, glm::dvec2 goal,
+                        const double* goal_heading, double turning_radius, double clearance,
+                        const ObstacleSet& obstacles) {
+  const double scale = std::max({glm::length(start.position), glm::length(goal), path.length});
+  Pose2 at = start;
+  double total = 0.0;
+  for (std::size_t i = 0; i < path.segments.size(); ++i) {
+    const TurnSegment& s = path.segments[i];
+    const std::string name = "segment " + std::to_string(i);
+    if (!(s.length >= 0.0) || !std::isfinite(s.length)) {
+      return MakeError("", 0, 0, name + ": length " + Num(s.length));
+    }
+    if (!Near(s.start.position, at.position, scale) || !NearAngle(s.start.heading, at.heading)) {
+      return MakeError("", 0, 0, name + ": does not start where the path is");
+    }
+    if (s.kind == TurnSegment::Kind::kArc) {
+      if (s.radius < turning_radius * (1.0 - 1e-12)) {
+        return MakeError("", 0, 0,
+                         name + ": radius " + Num(s.radius) + " below the turning radius " +
+                             Num(turning_radius));
+      }
+      if (std::abs(s.radius * std::abs(s.sweep) - s.length) > 1e-9 * std::max(1.0, s.length)) {
+        return MakeError("", 0, 0, name + ": arc length does not match radius and sweep");
+      }
+      // The unit sits on the circle, moving along its tangent.
+      const glm::dvec2 on = s.centre + s.radius * Direction(s.start_angle);
+      const double side = s.sweep >= 0.0 ? 1.0 : -1.0;
+      if (!Near(on, s.start.position, scale) ||
+          !NearAngle(s.start_angle + side * 0.5 * kPi, s.start.heading)) {
+        return MakeError("", 0, 0, name + ": arc not tangent to the heading at its start");
+      }
+    } else if (!NearAngle(s.angle, s.start.heading)) {
+      return MakeError("", 0, 0, name + ": line not along the heading");
+    }
+    if (s.length > 0.0) {
+      const int hit = obstacles.FirstTurnSegmentWithin(s, clearance);
+      if (hit >= 0) {
+        return MakeError("", 0, 0,
+                         name + ": comes within clearance " + Num(clearance) + " of obstacles[" +
+                             std::to_string(hit) + "]");
+      }
+    }
+    total += s.length;
+    at = TurnSegmentEnd(s);
+  }
+  if (std::abs(total - path.length) > 1e-9 * std::max(1.0, total)) {
+    return MakeError("", 0, 0, "length " + Num(path.length) + " is not the sum " + Num(total));
+  }
+  if (!Near(at.position, goal, scale) || !Near(path.end.position, goal, scale)) {
+    return MakeError("", 0, 0, "the path does not end at the goal");
+  }
+  if (goal_heading != nullptr && !NearAngle(at.heading, *goal_heading)) {
+    return MakeError("", 0, 0, "the path does not end with the goal heading");
+  }
+  return {};
+}
+
+Status ObstaclePlanJob::Validate() const {
+  if (obstacles == nullptr || scratch == nullptr || path == nullptr || result == nullptr) {
+    return MakeError("", 0, 0, "plan: obstacles, scratch, path and result are required");
+  }
+  if (!IsFinite(start.position) || !std::isfinite(start.heading)) {
+    return MakeError("", 0, 0, "plan: start: expected a finite pose");
+  }
+  if (!IsFinite(goal) || (has_goal_heading && !std::isfinite(goal_heading))) {
+    return MakeError("", 0, 0, "plan: goal: expected a finite point and heading");
+  }
+  if (!(turning_radius > 0.0) || !std::isfinite(turning_radius)) {
+    return MakeError("", 0, 0,
+                     "plan: radius: expected a finite number > 0, found " + Num(turning_radius));
+  }
+  if (!(clearance >= 0.0) || !std::isfinite(clearance)) {
+    return MakeError("", 0, 0,
+                     "plan: clearance: expected a finite number >= 0, found " + Num(clearance));
+  }
+  if (limits.max_expansions < 1 || !(limits.time_limit_seconds > 0.0) ||
+      limits.improve_expansions < 0) {
+    return MakeError("", 0, 0, "plan: limits: expected positive expansion and time limits");
+  }
+  const int at_start = obstacles->FirstWithin(start.position, clearance);
+  if (at_start >= 0) {
+    return MakeError("", 0, 0,
+                     "plan: start (" + Num(start.position.x) + ", " + Num(start.position.y) +
+                         ") is within clearance " + Num(clearance) + " of obstacles[" +
+                         std::to_string(at_start) + "]");
+  }
+  const int at_goal = obstacles->FirstWithin(goal, clearance);
+  if (at_goal >= 0) {
+    return MakeError("", 0, 0,
+                     "plan: goal (" + Num(goal.x) + ", " + Num(goal.y) + ") is within clearance " +
+                         Num(clearance) + " of obstacles[" + std::to_string(at_goal) + "]");
+  }
+  return {};
+}
+
+Status ObstaclePlanJob::Run() const {
+  Status valid = Validate();
+  if (!valid.ok()) return valid;
+  const auto started = std::chrono::steady_clock::now();
+  PlannedPath& out = *path;
+  ObstaclePlanResult& res = *result;
+  out.Clear();
+  out.start = {start.position, WrapPi(start.heading)};
+  out.end = out.start;
+  res = ObstaclePlanResult{};
+  const double r = turning_radius;
+  const double* heading_ptr = has_goal_heading ? &goal_heading : nullptr;
+  auto finish = [&]() -> Status {
+    out.end = out.segments.empty() ? out.start : TurnSegmentEnd(out.segments.back());
+    // Land exactly on the goal: the last segment's end is rounding away from it.
+    Status check = CheckPlannedPath(out, start, goal, heading_ptr, r, clearance, *obstacles);
+    if (!check.ok()) {
+      out.Clear();
+      out.end = out.start;
+      res.outcome = PlanOutcome::kNoPath;
+      res.reason = "internal error: the planned path failed the legality check";
+      return {};
+    }
+    out.end.position = goal;
+    if (has_goal_heading) out.end.heading = WrapPi(goal_heading);
+    res.outcome = PlanOutcome::kFound;
+    return {};
+  };
+
+  // 1. The obstacle-free path, exactly as turn/go-to would drive it, when it is already clear.
+  const TurnPath direct = has_goal_heading ? DubinsPath(start, {goal, goal_heading}, r)
+                                           : ArcLinePath(start.position, start.heading, r, goal);
+  if (TurnPathClear(*obstacles, direct, clearance)) {
+    AppendTurnPath(direct, true, &out);
+    out.length = direct.length;
+    res.direct = true;
+    return finish();
+  }
+  // Other obstacle-free words before searching (a clear LSR when the shortest RSR is blocked).
+  {
+    const TurnPath shot = Shot(start, *this);
+    if (shot.ok()) {
+      AppendTurnPath(shot, false, &out);
+      return finish();
+    }
+  }
+
+  // 2. Hybrid A*.
+  Grid grid;
+  {
+    const double margin = 4.0 * r + 2.0 * clearance;
+    glm::dvec2 lo = glm::min(start.position, goal), hi = glm::max(start.position, goal);
+    if (!obstacles->empty()) {
+      lo = glm::min(lo, obstacles->bounds().min);
+      hi = glm::max(hi, obstacles->bounds().max);
+    }
+    lo -= margin;
+    hi += margin;
+    const double extent = std::max(hi.x - lo.x, hi.y - lo.y);
+    grid.cell = std::max(0.5 * r, extent / kMaxCellsPerSide);
+    grid.origin = lo;
+    grid.nx = std::min(kMaxCellsPerSide, static_cast<int>(std::ceil((hi.x - lo.x) / grid.cell)));
+    grid.ny = std::min(kMaxCellsPerSide, static_cast<int>(std::ceil((hi.y - lo.y) / grid.cell)));
+    grid.nx = std::max(grid.nx, 1);
+    grid.ny = std::max(grid.ny, 1);
+  }
+  const double step = 1.5 * grid.cell;
+  const double max_turn = std::min(step / r, 0.5 * kPi);
+  const double turns[kPrimitiveCount] = {-max_turn, -0.5 * max_turn, 0.0, 0.5 * max_turn, max_turn};
+
+  ObstaclePlannerScratch& s = *scratch;
+  const std::size_t cells = static_cast<std::size_t>(grid.nx) * grid.ny;
+  const std::size_t states = cells * kHeadingBins;
+  GrowTo(&s.stamp, states);
+  GrowTo(&s.best_g, states);
+  GrowTo(&s.closed, states);
+  GrowTo(&s.grid_distance, cells);
+  GrowTo(&s.grid_blocked, cells);
+  const std::size_t max_nodes =
+      static_cast<std::size_t>(limits.max_expansions) * kPrimitiveCount + 1;
+  if (s.nodes.capacity() < max_nodes) s.nodes.reserve(max_nodes);
+  if (s.open.capacity() < max_nodes) s.open.reserve(max_nodes);
+  if (s.grid_open.capacity() < cells * 8) s.grid_open.reserve(cells * 8);
+  if (s.chain.capacity() < std::max(cells, max_nodes)) s.chain.reserve(std::max(cells, max_nodes));
+  if (++s.generation == 0) {  // wrapped: old stamps could collide
+    std::fill(s.stamp.begin(), s.stamp.end(), 0u);
+    s.generation = 1;
+  }
+  std::fill(s.grid_blocked.begin(), s.grid_blocked.begin() + cells, std::uint8_t{0});
+  RasterizeObstacles(*obstacles, grid, clearance, s.grid_blocked.data());
+  GridDistances(grid, goal, &s);
+  const double half_diagonal = 0.5 * std::sqrt(2.0) * grid.cell;
+
+  auto heuristic = [&](const Pose2& pose, int ix, int iy) {
+    const double free = FreeLength(pose, *this);
+    const double grid_d = s.grid_distance[iy * grid.nx + ix];
+    if (!std::isfinite(grid_d)) return free;
+    return std::max(free, grid_d - half_diagonal);
+  };
+  auto state_index = [&](int ix, int iy, double heading) {
+    return (static_cast<std::size_t>(iy) * grid.nx + ix) * kHeadingBins + HeadingBin(heading);
+  };
+
+  s.nodes.clear();
+  s.open.clear();
+  int sx, sy;
+  if (!grid.CellOf(start.position, &sx, &sy)) {
+    res.reason = "internal error: the start is outside the search field";
+    return {};
+  }
+  if (GoalEnclosed(grid, sx, sy, goal, &s)) {
+    res.reason = "no path: the goal is enclosed (walled off from the start)";
+    return {};
+  }
+  // A final heading with no room to turn: driving backwards from the goal is driving forwards
+  // from the goal turned round, so a small search from there that runs out of states (without
+  // coming near the start) shows, at the search's resolution, that no path arrives with that
+  // heading: a few hundred expansions instead of the whole field's.
+  if (has_goal_heading) {
+    const std::uint32_t probe = s.generation;
+    if (++s.generation == 0) {
+      std::fill(s.stamp.begin(), s.stamp.end(), 0u);
+      s.generation = 1;
+    }
+    const Pose2 reversed{goal, WrapPi(goal_heading + kPi)};
+    int gx, gy;
+    bool trapped = grid.CellOf(goal, &gx, &gy);
+    s.nodes.push_back({reversed, 0.0, -1, -1});
+    s.stamp[state_index(gx, gy, reversed.heading)] = probe;
+    std::vector<int>& stack = s.chain;
+    stack.clear();
+    stack.push_back(0);
+    int probed = 0;
+    TurnSegment piece[2];
+    while (trapped && !stack.empty()) {
+      if (++probed > kProbeExpansions) {
+        trapped = false;
+        break;
+      }
+      const Pose2 from = s.nodes[stack.back()].pose;
+      stack.pop_back();
+      for (int p = 0; p < kPrimitiveCount && trapped; ++p) {
+        for (int shrink = 0; shrink < kStepScales; ++shrink) {
+          const int count =
+              Primitive(from, r, step * kStepScale[shrink], turns[p] * kStepScale[shrink], piece);
+          const Pose2 end = TurnSegmentEnd(piece[count - 1]);
+          int jx, jy;
+          if (!grid.CellOf(end.position, &jx, &jy) || (jx == sx && jy == sy)) {
+            trapped = false;  // out in the open field, or back at the start: inconclusive
+            break;
+          }
+          const std::size_t sj = state_index(jx, jy, end.heading);
+          if (s.stamp[sj] == probe) break;
+          if (!SegmentsClear(*obstacles, piece, count, clearance)) continue;
+          if (s.nodes.size() >= s.nodes.capacity()) {
+            trapped = false;
+            break;
+          }
+          s.stamp[sj] = probe;
+          s.nodes.push_back({end, 0.0, -1, -1});
+          stack.push_back(static_cast<int>(s.nodes.size() - 1));
+          break;
+        }
+      }
+    }
+    s.nodes.clear();
+    if (trapped) {
+      res.reason =
+          "no path: there is no room to arrive with the goal heading (every state that could "
+          "reach the goal was searched)";
+      res.expansions = probed;
+      return {};
+    }
+  }
+  const std::uint32_t gen = s.generation;
+  s.nodes.push_back({out.start, 0.0, -1, -1});
+  {
+    const std::size_t si = state_index(sx, sy, start.heading);
+    s.stamp[si] = gen;
+    s.best_g[si] = 0.0f;
+    s.closed[si] = 0;
+  }
+  s.open.push_back({heuristic(out.start, sx, sy), 0});
+
+  double best_total = kInfinity;
+  int best_node = -1;
+  TurnPath best_shot;
+  int expansions = 0, expansions_after_found = 0;
+  bool timed_out = false, out_of_expansions = false;
+  TurnSegment prim[2];
+  while (!s.open.empty()) {
+    std::pop_heap(s.open.begin(), s.open.end(), std::greater<>());
+    const auto [f, index] = s.open.back();
+    s.open.pop_back();
+    if (f >= best_total) break;  // nothing left can beat the path found
+    const ObstaclePlannerScratch::Node node = s.nodes[index];
+    int ix, iy;
+    grid.CellOf(node.pose.position, &ix, &iy);
+    const std::size_t si = state_index(ix, iy, node.pose.heading);
+    if (s.closed[si] && s.stamp[si] == gen) continue;
+    if (node.g > s.best_g[si] + 1e-6 * (1.0 + node.g)) continue;  // a better node reached it
+    s.closed[si] = 1;
+    if (best_node >= 0 && ++expansions_after_found > limits.improve_expansions) break;
+    if (++expansions > limits.max_expansions) {
+      out_of_expansions = true;
+      break;
+    }
+    if ((expansions & 31) == 0) {
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      if (elapsed > limits.time_limit_seconds) {
+        timed_out = true;
+        break;
+      }
+    }
+    // The analytic shot from every expanded state: cheap next to the search, and it is what
+    // reaches the goal exactly.
+    // Far from the goal a shot rarely clears, so it is tried on every eighth state only.
+    const TurnPath shot =
+        (expansions & 7) == 1 || f - node.g < 12.0 * step ? Shot(node.pose, *this) : TurnPath{};
+    if (shot.ok() && node.g + shot.length < best_total) {
+      best_total = node.g + shot.length;
+      best_node = index;
+      best_shot = shot;
+    }
+    for (int p = 0; p < kPrimitiveCount; ++p) {
+      // A full step first; when it is blocked, a half and a quarter step (a unit facing a wall
+      // close by may still turn away from it).
+      for (int shrink = 0; shrink < kStepScales; ++shrink) {
+        const double length = step * kStepScale[shrink];
+        const int count = Primitive(node.pose, r, length, turns[p] * kStepScale[shrink], prim);
+        const Pose2 end = TurnSegmentEnd(prim[count - 1]);
+        int jx, jy;
+        if (!grid.CellOf(end.position, &jx, &jy)) break;
+        const std::size_t sj = state_index(jx, jy, end.heading);
+        const double g = node.g + length;
+        if (s.stamp[sj] == gen && (s.closed[sj] || g >= s.best_g[sj])) break;
+        if (!SegmentsClear(*obstacles, prim, count, clearance)) continue;
+        const double h = heuristic(end, jx, jy);
+        if (!std::isfinite(h)) break;  // no obstacle-free path from there (cannot happen)
+        if (s.nodes.size() >= s.nodes.capacity()) break;  // never reallocate inside a query
+        s.stamp[sj] = gen;
+        s.closed[sj] = 0;
+        s.best_g[sj] = static_cast<float>(g);
+        s.nodes.push_back({end, g, index, static_cast<std::int8_t>(p * kStepScales + shrink)});
+        s.open.push_back({g + h, static_cast<int>(s.nodes.size() - 1)});
+        std::push_heap(s.open.begin(), s.open.end(), std::greater<>());
+        break;
+      }
+    }
+  }
+  res.expansions = expansions;
+  if (best_node < 0) {
+    res.outcome = PlanOutcome::kNoPath;
+    res.reason = timed_out           ? "no path found within the time limit"
+                 : out_of_expansions ? "no path found within the expansion limit"
+                                     : "no path: every reachable state was searched (the goal is "
+                                       "enclosed, or there is no room to turn)";
+    return {};
+  }
+  // Walk back from the best node to get the poses the search passed through.
+  s.chain.clear();
+  for (int i = best_node; i >= 0; i = s.nodes[i].parent) s.chain.push_back(i);
+  std::reverse(s.chain.begin(), s.chain.end());
+  // Shortcut: from each pose, the goal by a clear shot if possible, else the farthest later pose
+  // by a clear Dubins path. Dubins paths are the shortest between two poses, so this never
+  // lengthens the path, never bends tighter than the radius, and each piece is checked clear.
+  const int last = static_cast<int>(s.chain.size()) - 1;
+  int i = 0;
+  while (true) {
+    const Pose2& from = s.nodes[s.chain[i]].pose;
+    const TurnPath to_goal = i == last ? best_shot : Shot(from, *this);
+    if (to_goal.ok()) {
+      AppendTurnPath(to_goal, false, &out);
+      break;
+    }
+    int next = i + 1;
+    TurnPath hop;
+    for (int j = last; j > i + 1; --j) {
+      hop = ClearDubins(from, s.nodes[s.chain[j]].pose, r, *obstacles, clearance);
+      if (hop.ok()) {
+        next = j;
+        break;
+      }
+    }
+    if (next > i + 1) {
+      AppendTurnPath(hop, false, &out);
+    } else {  // the search's own primitive
+      const ObstaclePlannerScratch::Node& n = s.nodes[s.chain[next]];
+      const int p = n.primitive / kStepScales, shrink = n.primitive % kStepScales;
+      const int count =
+          Primitive(from, r, step * kStepScale[shrink], turns[p] * kStepScale[shrink], prim);
+      for (int k = 0; k < count; ++k) {
+        out.segments.push_back(prim[k]);
+        out.length += prim[k].length;
+      }
+    }
+    i = next;
+  }
+  return finish();
+}
+
+}  // namespace md5stage
