@@ -120,7 +120,9 @@ export const tests = [
         assert.ok(after.last_error, `${c.label}: no error shown`);
         const t0 = after.instances[0].time;
         // Frames, not milliseconds: software WebGL under load can take longer than 200 ms a frame.
-        await waitFrames(page, 2);
+        // Three, not two: run_N lasts 0.5 s, and two frames slower than the 0.25 s step limit
+        // advance it by exactly one loop, to the same time.
+        await waitFrames(page, 3);
         const t1 = (await page.evaluate(() => window.md5stage.state())).instances[0].time;
         assert.notEqual(t0, t1, `${c.label}: the model stopped animating`);
       }
