@@ -39,6 +39,7 @@ Follower::Follower(const Pose2& pose, double turning_radius, double speed, doubl
 void Follower::StartPlan(double time) {
   anchor_time_ = time;
   anchor_distance_ = 0.0;
+  planned_.reset();
   route_.reset();
   mode_ = PlayMode::kOnce;
   loop_back_ = TurnPath();
@@ -67,6 +68,33 @@ Status Follower::GoToPose(double time, const Pose2& target) {
   if (!path.ok()) return MakeError("", 0, 0, "GoToPose: no path to the pose");
   StartPlan(time);
   approach_ = path;
+  return {};
+}
+
+Status Follower::GoToPlanned(double time, PlannedPath path) {
+  if (!std::isfinite(time)) return MakeError("", 0, 0, "GoToPlanned: time must be finite");
+  if (!IsFinite(path.start.position) || !std::isfinite(path.start.heading) ||
+      !IsFinite(path.end.position) || !std::isfinite(path.end.heading) ||
+      !std::isfinite(path.length) || path.length < 0.0) {
+    return MakeError("", 0, 0, "GoToPlanned: the path's start, end and length must be finite");
+  }
+  for (const TurnSegment& s : path.segments) {
+    if (!std::isfinite(s.length) || s.length < 0.0 || !IsFinite(s.start.position) ||
+        !std::isfinite(s.start.heading) || !IsFinite(s.centre) || !std::isfinite(s.start_angle) ||
+        !std::isfinite(s.sweep) || !std::isfinite(s.radius) || !std::isfinite(s.angle)) {
+      return MakeError("", 0, 0, "GoToPlanned: a segment has a non-finite value");
+    }
+  }
+  const Pose2 now = PoseAt(time);
+  const double size =
+      std::max({1.0, std::abs(now.position.x), std::abs(now.position.y), path.length});
+  if (glm::length(path.start.position - now.position) > 1e-6 * size ||
+      std::abs(WrapPi(path.start.heading - now.heading)) > 1e-6) {
+    return MakeError("", 0, 0, "GoToPlanned: the path does not start where the unit is");
+  }
+  StartPlan(time);
+  approach_ = RestAt(now);
+  planned_ = std::make_shared<const PlannedPath>(std::move(path));
   return {};
 }
 
@@ -127,6 +155,7 @@ double Follower::DistanceAt(double time) const {
 }
 
 double Follower::PlanLength() const {
+  if (planned_ != nullptr) return planned_->length;
   if (route_ == nullptr) return approach_.length;
   if (mode_ != PlayMode::kOnce) return std::numeric_limits<double>::infinity();
   return approach_.length + route_->length();
@@ -166,6 +195,7 @@ Pose2 Follower::SampleRoute(double distance) const {
 
 Pose2 Follower::PoseAt(double time) const {
   const double distance = DistanceAt(time);
+  if (planned_ != nullptr) return SamplePlannedPath(*planned_, distance);
   if (distance < approach_.length) return SampleTurnPath(approach_, distance);
   if (route_ == nullptr) return approach_.end;
   return SampleRoute(distance - approach_.length);

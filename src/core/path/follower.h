@@ -7,6 +7,7 @@
 
 #include "core/common/play_mode.h"
 #include "core/common/result.h"
+#include "core/path/obstacle_planner.h"
 #include "core/path/pose.h"
 #include "core/path/route.h"
 #include "core/path/turn_path.h"
@@ -27,6 +28,9 @@ class Follower {
   // Targets. Each starts a new plan at `time` from PoseAt(time). On error the plan is unchanged.
   Status GoToPoint(double time, glm::dvec2 point);    // arc + line, no final heading
   Status GoToPose(double time, const Pose2& target);  // shortest Dubins path
+  // A path planned elsewhere (the obstacle planner's output, any number of segments). It must
+  // start at PoseAt(time) (1e-6 relative, heading 1e-6 rad) so nothing jumps; segments finite.
+  Status GoToPlanned(double time, PlannedPath path);
   // At the route's end a unit stops there (kOnce), drives back to the start and goes again (kLoop),
   // or turns round and travels the route backwards, then forwards, and so on (kPingPong).
   Status FollowRoute(double time, std::shared_ptr<const Route> route, PlayMode mode);
@@ -47,7 +51,9 @@ class Follower {
   double speed() const { return speed_; }
   double turning_radius() const { return turning_radius_; }
   // The plan's first turn path (to the point, the pose, or the route's start): for drawing.
+  // While a planned path is followed it is planned() and approach() is a rest at its start.
   const TurnPath& approach() const { return approach_; }
+  const PlannedPath* planned() const { return planned_.get(); }
   const Route* route() const { return route_.get(); }
   PlayMode route_mode() const { return mode_; }
   // The turn paths joining a repeating route's ends (empty paths when unused): kLoop drives from
@@ -68,6 +74,8 @@ class Follower {
   double anchor_time_ = 0.0;
   double anchor_distance_ = 0.0;
   TurnPath approach_;
+  // Shared so that copying a follower (pose jobs, snapshots) never copies the segment list.
+  std::shared_ptr<const PlannedPath> planned_;
   std::shared_ptr<const Route> route_;
   PlayMode mode_ = PlayMode::kOnce;
   TurnPath loop_back_;    // kLoop: route end → route start (empty when the route is closed)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/common/play_mode.h"
+#include "core/path/obstacles.h"
 #include "core/path/route.h"
 
 namespace md5stage {
@@ -107,6 +108,7 @@ struct Scene {
   std::vector<SceneModel> models;
   std::vector<SceneRoute> routes;
   std::vector<SceneInstance> instances;
+  ObstacleSet obstacles;  // what go-to plans around; validated when read (obstacles.h)
   SceneCamera camera;
   DisplayToggles display;
   double time = 0.0;

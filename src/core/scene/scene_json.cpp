@@ -269,6 +269,15 @@ class SceneReader {
         return false;
       }
     }
+    if (root.Find("obstacles") != nullptr) {
+      // The obstacles file's reader: one set of rules and messages ("obstacles[2].polygon[1]").
+      Result<ObstacleSet> obstacles = ObstaclesFromJson(file_, root);
+      if (!obstacles.ok()) {
+        error_ = obstacles.error();
+        return false;
+      }
+      scene.obstacles = std::move(obstacles).value();
+    }
     if (const JsonValue* camera = root.Find("camera")) {
       if (!ReadCamera(*camera, root, scene.camera)) return false;
     }
@@ -587,6 +596,12 @@ class SceneWriter {
       JsonValue& instances = root.Set("instances", JsonValue::MakeArray());
       for (const SceneInstance& instance : scene.instances) instances.Append(Instance(instance));
     }
+    if (!scene.obstacles.empty() || !options_.omit_defaults) {
+      JsonValue& obstacles = root.Set("obstacles", JsonValue::MakeArray());
+      for (const Obstacle& obstacle : scene.obstacles.obstacles()) {
+        obstacles.Append(ObstacleJson(obstacle));
+      }
+    }
     const SceneCamera default_camera;
     JsonValue camera = JsonValue::MakeObject();
     if (Keep(scene.camera.target != default_camera.target)) {
@@ -639,6 +654,21 @@ class SceneWriter {
   JsonValue Vector(const glm::dvec2& v) const { return JsonArray{Number(v.x), Number(v.y)}; }
   JsonValue Vector(const glm::dvec3& v) const {
     return JsonArray{Number(v.x), Number(v.y), Number(v.z)};
+  }
+
+  JsonValue ObstacleJson(const Obstacle& obstacle) const {
+    JsonValue out = JsonValue::MakeObject();
+    if (obstacle.kind == Obstacle::Kind::kCircle) {
+      JsonValue& circle = out.Set("circle", JsonValue::MakeObject());
+      circle.Set("centre", Vector(obstacle.centre));
+      // Rounding must not turn a tiny circle into an invalid one (radius 0).
+      const JsonValue radius = Number(obstacle.radius);
+      circle.Set("radius", radius.as_number() > 0.0 ? radius : JsonValue(obstacle.radius));
+    } else {
+      JsonValue& points = out.Set("polygon", JsonValue::MakeArray());
+      for (const glm::dvec2& p : obstacle.vertices) points.Append(Vector(p));
+    }
+    return out;
   }
 
   JsonValue Model(const SceneModel& model) const {

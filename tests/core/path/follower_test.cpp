@@ -50,6 +50,20 @@ void ExpectNoJumps(const Follower& follower, double t0, double t1, double radius
   }
 }
 
+// A planned path of two Dubins paths end to end (three segments each, six in all): the form the
+// obstacle planner returns.
+PlannedPath SixSegmentPath(const Pose2& a, const Pose2& b, const Pose2& c, double radius) {
+  PlannedPath path;
+  path.start = a;
+  for (const TurnPath& part : {DubinsPath(a, b, radius), DubinsPath(b, c, radius)}) {
+    EXPECT_EQ(part.segment_count, 3);
+    for (int i = 0; i < part.segment_count; ++i) path.segments.push_back(part.segments[i]);
+    path.length += part.length;
+    path.end = part.end;
+  }
+  return path;
+}
+
 TEST(Follower, StandsStillUntilGivenATarget) {
   const Follower follower({{3, 4}, 1.0}, 10.0, 50.0);
   const Pose2 pose = follower.PoseAt(100.0);
@@ -251,6 +265,90 @@ TEST(Follower, InvalidRequestsFailAndKeepThePlan) {
   const Follower odd({{0, 0}, 0.0}, -3.0, nan);
   EXPECT_EQ(odd.speed(), 0.0);
   EXPECT_EQ(odd.turning_radius(), 0.0);
+}
+
+TEST(Follower, FollowsAPlannedPathAtConstantSpeedAndRestsAtItsEnd) {
+  const Pose2 a{{0, 0}, 0.0}, b{{60, 40}, kPi / 2}, c{{-20, 90}, -kPi / 2};
+  const double radius = 12.0, speed = 7.0;
+  const PlannedPath path = SixSegmentPath(a, b, c, radius);
+  ASSERT_EQ(path.segments.size(), 6u);
+  Follower follower(a, radius, speed);
+  ASSERT_TRUE(follower.GoToPlanned(1.0, path).ok());
+  ASSERT_NE(follower.planned(), nullptr);
+  EXPECT_EQ(follower.planned()->segments.size(), 6u);
+  EXPECT_NEAR(follower.PlanLength(), path.length, 1e-12);
+  const double arrival = 1.0 + path.length / speed;
+  // Position and heading at any time are the path's at speed·(t - start).
+  for (int i = 0; i <= 50; ++i) {
+    const double t = 1.0 + (arrival - 1.0) * i / 50.0;
+    const Pose2 got = follower.PoseAt(t);
+    const Pose2 want = SamplePlannedPath(path, speed * (t - 1.0));
+    ASSERT_NEAR(glm::length(got.position - want.position), 0.0, 1e-9) << "t = " << t;
+    ASSERT_NEAR(AngleGap(got.heading, want.heading), 0.0, 1e-12) << "t = " << t;
+  }
+  EXPECT_FALSE(follower.ArrivedAt(arrival - 0.01));
+  EXPECT_TRUE(follower.ArrivedAt(arrival));
+  const Pose2 rest = follower.PoseAt(arrival + 100.0);
+  EXPECT_NEAR(glm::length(rest.position - c.position), 0.0, 1e-9);
+  EXPECT_NEAR(AngleGap(rest.heading, c.heading), 0.0, 1e-9);
+  EXPECT_EQ(follower.PoseAt(0.5).position, a.position);  // before the plan: its start
+  ExpectNoJumps(follower, 1.0, arrival + 1.0, radius);
+}
+
+TEST(Follower, PlannedPathIsContinuousAtEverySegmentJoin) {
+  const Pose2 a{{5, -3}, 1.0}, b{{-40, 30}, kPi}, c{{50, 70}, 0.3};
+  const PlannedPath path = SixSegmentPath(a, b, c, 9.0);
+  Follower follower(a, 9.0, 1.0);
+  ASSERT_TRUE(follower.GoToPlanned(0.0, path).ok());
+  double join = 0.0;
+  for (std::size_t i = 0; i + 1 < path.segments.size(); ++i) {
+    join += path.segments[i].length;
+    const double e = 1e-7;  // speed 1: time = distance
+    const Pose2 before = follower.PoseAt(join - e), after = follower.PoseAt(join + e);
+    EXPECT_NEAR(glm::length(after.position - before.position), 0.0, 3 * e) << "join " << i;
+    EXPECT_NEAR(AngleGap(after.heading, before.heading), 0.0, 3 * e / 9.0 + 1e-12) << "join " << i;
+    const Pose2 next = path.segments[i + 1].start;
+    EXPECT_NEAR(glm::length(follower.PoseAt(join).position - next.position), 0.0, 1e-9);
+  }
+}
+
+TEST(Follower, SpeedChangeMidPlannedPathKeepsTheDistance) {
+  const Pose2 a{{0, 0}, 0.0}, b{{60, 40}, kPi / 2}, c{{-20, 90}, -kPi / 2};
+  const PlannedPath path = SixSegmentPath(a, b, c, 12.0);
+  Follower follower(a, 12.0, 10.0);
+  ASSERT_TRUE(follower.GoToPlanned(0.0, path).ok());
+  const double t1 = 0.4 * path.length / 10.0;
+  const Pose2 before = follower.PoseAt(t1);
+  ASSERT_TRUE(follower.SetSpeed(t1, 25.0).ok());
+  const Pose2 after = follower.PoseAt(t1);
+  EXPECT_NEAR(glm::length(after.position - before.position), 0.0, 1e-9);
+  const double t2 = t1 + 0.5;
+  const Pose2 want = SamplePlannedPath(path, 10.0 * t1 + 25.0 * 0.5);
+  EXPECT_NEAR(glm::length(follower.PoseAt(t2).position - want.position), 0.0, 1e-9);
+  const double arrival = t1 + (path.length - 10.0 * t1) / 25.0;
+  EXPECT_FALSE(follower.ArrivedAt(arrival - 0.01));
+  EXPECT_TRUE(follower.ArrivedAt(arrival));
+  ExpectNoJumps(follower, 0.0, arrival + 0.5, 12.0);
+  // Retargeting mid-path replaces the planned path without a jump.
+  const Pose2 mid = follower.PoseAt(t2);
+  ASSERT_TRUE(follower.GoToPoint(t2, {200, 0}).ok());
+  EXPECT_EQ(follower.planned(), nullptr);
+  EXPECT_NEAR(glm::length(follower.PoseAt(t2).position - mid.position), 0.0, 1e-9);
+}
+
+TEST(Follower, PlannedPathMustStartWhereTheUnitIs) {
+  const Pose2 a{{0, 0}, 0.0}, b{{60, 40}, kPi / 2}, c{{-20, 90}, -kPi / 2};
+  PlannedPath path = SixSegmentPath(a, b, c, 12.0);
+  Follower follower({{1, 0}, 0.0}, 12.0, 10.0);
+  ASSERT_TRUE(follower.GoToPoint(0.0, {100, 0}).ok());
+  const Status status = follower.GoToPlanned(0.0, path);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.error().message.find("does not start where the unit is"), std::string::npos);
+  EXPECT_EQ(follower.planned(), nullptr);
+  EXPECT_NEAR(follower.PoseAt(5.0).position.x, 51.0, 1e-9);  // the old plan holds
+  path.segments[2].length = std::numeric_limits<double>::quiet_NaN();
+  Follower fresh(a, 12.0, 10.0);
+  EXPECT_FALSE(fresh.GoToPlanned(0.0, path).ok());
 }
 
 TEST(FollowerPoseJob, PlacesEveryFollower) {

@@ -409,6 +409,62 @@ TEST(SceneJsonTest, RejectsWrongTypesAndValuesNamingTheField) {
   }
 }
 
+TEST(SceneJsonTest, ObstaclesAreOptionalAndRoundTrip) {
+  Result<Scene> none = ParseScene("s.json", "{\"version\": 1}");
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none.value().obstacles.empty());
+  // Omitted when empty, written when not omitting defaults.
+  EXPECT_EQ(WriteScene(Scene(),
+                       [] {
+                         SceneWriteOptions o;
+                         o.omit_defaults = true;
+                         return o;
+                       }())
+                .find("obstacles"),
+            std::string::npos);
+  EXPECT_NE(WriteScene(Scene()).find("\"obstacles\":[]"), std::string::npos);
+  Result<Scene> read =
+      ParseScene("s.json", R"({"version":1,"obstacles":[{"circle":{"centre":[10,20],"radius":5}},)"
+                           R"({"polygon":[[0,0],[40,0],[40,10],[10,10],[10,40],[0,40]]}]})");
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  const ObstacleSet& set = read.value().obstacles;
+  ASSERT_EQ(set.size(), 2u);
+  EXPECT_EQ(set.obstacles()[0].kind, Obstacle::Kind::kCircle);
+  EXPECT_EQ(set.obstacles()[0].centre, glm::dvec2(10, 20));
+  EXPECT_EQ(set.obstacles()[0].radius, 5.0);
+  EXPECT_EQ(set.obstacles()[1].vertices.size(), 6u);
+  EXPECT_EQ(set.obstacles()[1].bounds.max, glm::dvec2(40, 40));  // validated: bounds filled
+  Result<Scene> again = ParseScene("s.json", WriteScene(read.value()));
+  ASSERT_TRUE(again.ok());
+  ExpectScenesNear(again.value(), read.value(), 0.0);
+}
+
+// Obstacles are read by the path core's obstacle reader: its messages, with the scene's file.
+TEST(SceneJsonTest, BadObstaclesNameTheField) {
+  const RejectCase cases[] = {
+      {R"({"version":1,"obstacles":5})", "obstacles: expected an array of at most 1024 obstacles"},
+      {R"({"version":1,"obstacles":[{"circle":{"centre":[0,0],"radius":1}},{},{}]})",
+       "obstacles[1]: expected a \"circle\" or a \"polygon\" member, found neither"},
+      {R"({"version":1,"obstacles":[{"circle":{"centre":[0,0],"radius":0}}]})",
+       "obstacles[0].circle.radius: expected a number > 0"},
+      {R"({"version":1,"obstacles":[{"circle":{"centre":[0,0],"radius":1}},{"circle":)"
+       R"({"centre":[0,0],"radius":1}},{"polygon":[[0,0],[1,"x"],[1,1]]}]})",
+       "obstacles[2].polygon[1]: expected a point [x, y]"},
+      {R"({"version":1,"obstacles":[{"polygon":[[0,0],[1,0]]}]})",
+       "obstacles[0].polygon: expected an array of 3 to 256 points"},
+      {R"({"version":1,"obstacles":[{"polygon":[[0,0],[10,10],[10,0],[0,10]]}]})",
+       "obstacles[0]"},  // edges cross
+  };
+  for (const RejectCase& c : cases) {
+    SCOPED_TRACE(c.json);
+    Result<Scene> read = ParseScene("s.json", c.json);
+    ASSERT_FALSE(read.ok());
+    EXPECT_EQ(read.error().message.rfind(c.message, 0), 0u) << read.error().message;
+    EXPECT_EQ(read.error().file, "s.json");
+    EXPECT_GT(read.error().line, 0);
+  }
+}
+
 // Segment lists are read by the path core's route JSON reader; the scene prefixes its path. Only
 // the part before "found" is checked: how values are described is that reader's business.
 TEST(SceneJsonTest, SegmentErrorsComeFromTheRouteReaderWithTheScenePath) {

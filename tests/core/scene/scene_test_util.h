@@ -84,6 +84,21 @@ inline void ExpectScenesNear(const Scene& a, const Scene& b, double tolerance) {
       }
     }
   }
+  ASSERT_EQ(a.obstacles.size(), b.obstacles.size());
+  for (std::size_t i = 0; i < a.obstacles.size(); ++i) {
+    SCOPED_TRACE("obstacles[" + std::to_string(i) + "]");
+    const Obstacle& oa = a.obstacles.obstacles()[i];
+    const Obstacle& ob = b.obstacles.obstacles()[i];
+    EXPECT_EQ(oa.kind, ob.kind);
+    EXPECT_TRUE(Near("centre.x", oa.centre.x, ob.centre.x, tolerance));
+    EXPECT_TRUE(Near("centre.y", oa.centre.y, ob.centre.y, tolerance));
+    EXPECT_TRUE(Near("radius", oa.radius, ob.radius, tolerance));
+    ASSERT_EQ(oa.vertices.size(), ob.vertices.size());
+    for (std::size_t k = 0; k < oa.vertices.size(); ++k) {
+      EXPECT_TRUE(Near("vertex.x", oa.vertices[k].x, ob.vertices[k].x, tolerance));
+      EXPECT_TRUE(Near("vertex.y", oa.vertices[k].y, ob.vertices[k].y, tolerance));
+    }
+  }
   for (int c = 0; c < 3; ++c) {
     EXPECT_TRUE(Near("camera.target", a.camera.target[c], b.camera.target[c], tolerance));
   }
@@ -170,6 +185,16 @@ inline Scene FullScene() {
   standing.model = "lamp";
   standing.target = SceneTarget{{-3.0, 4.0}, std::nullopt};
   scene.instances.push_back(standing);
+  // A circle and a concave polygon (an L), with unrounded coordinates.
+  Result<ObstacleSet> obstacles = ObstacleSet::Build(
+      {Obstacle::Circle({310.123456789, -45.5}, 37.25), Obstacle::Polygon({{-200.0, 50.0},
+                                                                           {-120.3333333333, 50.0},
+                                                                           {-120.3333333333, 80.0},
+                                                                           {-170.0, 80.0},
+                                                                           {-170.0, 160.0},
+                                                                           {-200.0, 160.0}})});
+  EXPECT_TRUE(obstacles.ok());
+  if (obstacles.ok()) scene.obstacles = std::move(obstacles).value();
   scene.camera = SceneCamera{{1.0, 2.0, 40.0}, -135.0, 35.5, 420.0};
   scene.display = DisplayToggles{false, true, true, true, true, true, false, false};
   scene.time = 12.75;

@@ -63,6 +63,25 @@ TEST(ShareLinkTest, TheSmallestValuesASceneAllowsSurviveALink) {
   }
 }
 
+TEST(ShareLinkTest, ObstaclesTravel) {
+  const Scene scene = FullScene();  // a circle and a concave polygon
+  ASSERT_EQ(scene.obstacles.size(), 2u);
+  Result<std::string> payload = EncodeSceneLink(scene);
+  ASSERT_TRUE(payload.ok()) << payload.error().ToString();
+  Result<Scene> decoded = DecodeSceneLink(payload.value());
+  ASSERT_TRUE(decoded.ok()) << decoded.error().ToString();
+  ASSERT_EQ(decoded.value().obstacles.size(), 2u);
+  ExpectScenesNear(decoded.value(), scene, 1e-6);
+  // A circle too small for the link's decimals keeps its radius rather than becoming invalid.
+  Scene tiny;
+  tiny.obstacles = ObstacleSet::Build({Obstacle::Circle({1, 2}, 1e-9)}).value();
+  Result<std::string> tiny_payload = EncodeSceneLink(tiny);
+  ASSERT_TRUE(tiny_payload.ok());
+  Result<Scene> tiny_decoded = DecodeSceneLink(tiny_payload.value());
+  ASSERT_TRUE(tiny_decoded.ok()) << tiny_decoded.error().ToString();
+  EXPECT_EQ(tiny_decoded.value().obstacles.obstacles()[0].radius, 1e-9);
+}
+
 TEST(ShareLinkTest, PayloadIsUrlSafe) {
   Result<std::string> payload = EncodeSceneLink(FullScene());
   ASSERT_TRUE(payload.ok());
