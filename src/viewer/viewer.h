@@ -177,6 +177,7 @@ class Viewer {
   std::vector<Character> characters_;
   std::vector<InputFile> pending_files_;
   std::vector<ViewerRoute> routes_;
+  ObstacleSet obstacles_;  // the scene's obstacles
   // Scratch for the overlays: one projection per joint serves the hover test and the names.
   std::vector<glm::vec2> joint_screen_;
   std::vector<char> joint_on_screen_;

@@ -220,6 +220,7 @@ Scene Viewer::CurrentScene() const {
   scene.display = DisplayToggles{display_.grid,   display_.skeleton,    display_.joint_names,
                                  display_.bounds, display_.wireframe,   display_.normals,
                                  display_.routes, display_.turn_circles};
+  scene.obstacles = obstacles_;
   scene.time = scene_time_;
   scene.playing = scene_playing_;
   return scene;
@@ -380,6 +381,8 @@ JsonValue Viewer::ApplyPendingScene() {
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
     if (std::find(model_index.begin(), model_index.end(), m) == model_index.end()) RemoveModel(m);
   }
+  // Kept and written back so links keep them; go-to does not plan around them yet (issue 18).
+  obstacles_ = scene.obstacles;
   camera_.target = glm::vec3(scene.camera.target);
   camera_.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
   camera_.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);

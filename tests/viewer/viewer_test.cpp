@@ -301,6 +301,32 @@ TEST_F(ViewerTest, ACrossfadeIsTheCoreBlendAtTheClocksWeight) {
   EXPECT_GT(differs, 1e-3f);
 }
 
+// ---- scenes ---------------------------------------------------------------------------------
+
+// A scene's obstacles stay with the viewer and are written back, so a link made from it keeps
+// them (the viewer does not plan around them yet).
+TEST_F(ViewerTest, ASceneKeepsItsObstacles) {
+  const JsonValue prepared = Call(R"({"cmd":"prepareScene","scene":{"version":1,
+      "models":[{"name":"walker","mesh":"models/walker/walker.md5mesh",
+                 "anims":["models/walker/idle.md5anim"]}],
+      "instances":[{"model":"walker"}],
+      "obstacles":[{"circle":{"centre":[100,0],"radius":30}}]}})");
+  ASSERT_TRUE(Ok(prepared)) << WriteJson(prepared);
+  for (const JsonValue& file : prepared.Find("files")->as_array()) {
+    InputFile input;
+    input.source = file.Find("source")->as_string();
+    input.name = input.source.substr(input.source.find_last_of('/') + 1);
+    input.bytes = ReadBytes(std::string(MD5STAGE_SOURCE_DIR) + "/assets/" + input.source);
+    viewer_.QueueFile(std::move(input));
+  }
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  ASSERT_TRUE(Ok(Call(R"({"cmd":"applyScene"})")));
+  const JsonValue scene = Call(R"({"cmd":"sceneJson"})");
+  const JsonValue* obstacles = scene.Find("obstacles");
+  ASSERT_NE(obstacles, nullptr) << WriteJson(scene);
+  EXPECT_EQ(WriteJson(*obstacles), R"([{"circle":{"centre":[100,0],"radius":30}}])");
+}
+
 // ---- the draw list ----------------------------------------------------------------------------
 
 TEST_F(ViewerTest, DisplayTogglesChangeTheDrawList) {
