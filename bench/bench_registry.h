@@ -8,6 +8,7 @@ void RegisterParseBenchmarks();
 void RegisterAnimBenchmarks();
 void RegisterCrowdBenchmarks();
 void RegisterPathBenchmarks();
+void RegisterPlannerBenchmarks();
 #ifdef MD5STAGE_BENCH_ASSIMP
 void RegisterAssimpBenchmarks();
 #endif

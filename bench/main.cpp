@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   RegisterAnimBenchmarks();
   RegisterCrowdBenchmarks();
   RegisterPathBenchmarks();
+  RegisterPlannerBenchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -28,6 +28,8 @@ METRICS = [
     ("arc_line", "ns_per_item", "ns/query"),
     ("route_sample/", "ns_per_item", "ns/query"),
     ("route_build/", "ns_per_item", "ns/segment"),
+    ("plan/", "ns_per_item", "ns/query"),
+    ("plan_frame_100/", "ms", "ms/frame"),
 ]
 
 # (platform, benchmark name prefix) -> (comparator, bound).

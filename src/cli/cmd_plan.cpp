@@ -3,13 +3,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/command_registry.h"
+#include "cli/obstacle_cli.h"
 #include "core/common/json.h"
 #include "core/path/obstacle_planner.h"
 #include "core/path/obstacles.h"
@@ -47,71 +46,6 @@ int ParseTuple(const std::string& text, double values[3]) {
     if (!ParseNumber(parts[i], &values[i])) return 0;
   }
   return static_cast<int>(parts.size());
-}
-
-std::string Number(double value) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.15g", value);
-  return text;
-}
-
-std::string Point(glm::dvec2 p) { return "(" + Number(p.x) + ", " + Number(p.y) + ")"; }
-
-void PrintText(const ObstaclePlanResult& result, const PlannedPath& path) {
-  std::printf("found %s\n", result.found() ? "true" : "false");
-  if (!result.found()) {
-    std::printf("reason %s\n", result.reason);
-    return;
-  }
-  std::printf("length %s\n", Number(path.length).c_str());
-  std::printf("end %s heading %s\n", Point(path.end.position).c_str(),
-              Number(path.end.heading).c_str());
-  for (const TurnSegment& s : path.segments) {
-    if (s.kind == TurnSegment::Kind::kArc) {
-      std::printf("arc start %s heading %s length %s centre %s radius %s start_angle %s sweep %s\n",
-                  Point(s.start.position).c_str(), Number(s.start.heading).c_str(),
-                  Number(s.length).c_str(), Point(s.centre).c_str(), Number(s.radius).c_str(),
-                  Number(s.start_angle).c_str(), Number(s.sweep).c_str());
-    } else {
-      std::printf("line start %s heading %s length %s\n", Point(s.start.position).c_str(),
-                  Number(s.start.heading).c_str(), Number(s.length).c_str());
-    }
-  }
-}
-
-JsonValue PointJson(glm::dvec2 p) { return JsonValue(JsonArray{p.x, p.y}); }
-
-// Segments exactly as `turn --json` prints them.
-void PrintJson(const ObstaclePlanResult& result, const PlannedPath& path) {
-  JsonValue root = JsonValue::MakeObject();
-  root.Set("found", result.found());
-  if (!result.found()) {
-    root.Set("reason", result.reason);
-    std::printf("%s\n", WriteJson(root).c_str());
-    return;
-  }
-  root.Set("length", path.length);
-  JsonValue end = JsonValue::MakeObject();
-  end.Set("position", PointJson(path.end.position));
-  end.Set("heading", path.end.heading);
-  root.Set("end", std::move(end));
-  JsonValue& segments = root.Set("segments", JsonValue::MakeArray());
-  for (const TurnSegment& s : path.segments) {
-    JsonValue item = JsonValue::MakeObject();
-    const bool arc = s.kind == TurnSegment::Kind::kArc;
-    item.Set("kind", arc ? "arc" : "line");
-    item.Set("start", PointJson(s.start.position));
-    item.Set("heading", s.start.heading);
-    item.Set("length", s.length);
-    if (arc) {
-      item.Set("centre", PointJson(s.centre));
-      item.Set("radius", s.radius);
-      item.Set("start_angle", s.start_angle);
-      item.Set("sweep", s.sweep);
-    }
-    segments.Append(std::move(item));
-  }
-  std::printf("%s\n", WriteJson(root).c_str());
 }
 
 struct Planner {
@@ -168,7 +102,7 @@ int RunBatch(const ObstacleSet& obstacles, double clearance) {
       continue;
     }
     if (planner.result.found()) {
-      std::printf("%s,true\n", Number(planner.path.length).c_str());
+      std::printf("%.15g,true\n", planner.path.length);
     } else {
       std::printf("nan,false\n");
     }
@@ -231,14 +165,7 @@ int RunPlan(const std::vector<std::string>& args) {
   if (!batch && (!has_from || !has_to || !has_radius)) {
     return Usage("--from, --to and --radius are required");
   }
-  std::ifstream in(obstacles_file, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "%s: error: cannot open file\n", obstacles_file.c_str());
-    return 1;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  const Result<ObstacleSet> obstacles = ReadObstaclesJson(obstacles_file, text.str());
+  const Result<ObstacleSet> obstacles = LoadObstaclesFile(obstacles_file);
   if (!obstacles.ok()) {
     std::fprintf(stderr, "%s\n", obstacles.error().ToString().c_str());
     return 1;
@@ -255,9 +182,9 @@ int RunPlan(const std::vector<std::string>& args) {
     return 1;
   }
   if (json) {
-    PrintJson(planner.result, planner.path);
+    PrintPlanJson(planner.result, planner.path);
   } else {
-    PrintText(planner.result, planner.path);
+    PrintPlanText(planner.result, planner.path);
   }
   return planner.result.found() ? 0 : 1;
 }

@@ -1,5 +1,6 @@
 // `md5stage route`: reads a route file, prints its length, evenly spaced samples by true arc
-// length, and optionally the stretches tighter than a turning radius.
+// length, and optionally the stretches tighter than a turning radius and those that come within a
+// clearance of the obstacles of a file; as text or --json.
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,8 @@
 #include <vector>
 
 #include "cli/command_registry.h"
+#include "cli/obstacle_cli.h"
+#include "core/common/json.h"
 #include "core/path/route.h"
 #include "core/path/route_json.h"
 
@@ -20,7 +23,8 @@ constexpr long kMaxSamples = 10000000;
 
 int Usage(const std::string& problem) {
   std::fprintf(stderr,
-               "md5stage route: %s\nusage: md5stage route ROUTE.json [--samples N] [--radius R]\n",
+               "md5stage route: %s\nusage: md5stage route ROUTE.json [--samples N] [--radius R] "
+               "[--obstacles FILE.json [--clearance C]] [--json]\n",
                problem.c_str());
   return 2;
 }
@@ -36,6 +40,10 @@ int RunRoute(const std::vector<std::string>& args) {
   long samples = 10;
   double radius = 0.0;
   bool has_radius = false;
+  std::string obstacles_file;
+  double clearance = 0.0;
+  bool has_clearance = false;
+  bool json = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--samples" && i + 1 < args.size()) {
@@ -54,6 +62,18 @@ int RunRoute(const std::vector<std::string>& args) {
         return Usage("--radius expects a number >= 0");
       }
       has_radius = true;
+    } else if (arg == "--obstacles" && i + 1 < args.size()) {
+      obstacles_file = args[++i];
+    } else if (arg == "--clearance" && i + 1 < args.size()) {
+      const std::string& text = args[++i];
+      char* end = nullptr;
+      clearance = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(clearance) || clearance < 0.0) {
+        return Usage("--clearance expects a number >= 0");
+      }
+      has_clearance = true;
+    } else if (arg == "--json") {
+      json = true;
     } else if (!arg.empty() && arg[0] == '-') {
       return Usage("unexpected argument '" + arg + "'");
     } else if (file.empty()) {
@@ -63,6 +83,7 @@ int RunRoute(const std::vector<std::string>& args) {
     }
   }
   if (file.empty()) return Usage("a route file is required");
+  if (has_clearance && obstacles_file.empty()) return Usage("--clearance needs --obstacles");
 
   std::ifstream in(file, std::ios::binary);
   if (!in) {
@@ -77,29 +98,99 @@ int RunRoute(const std::vector<std::string>& args) {
     return 1;
   }
 
+  ObstacleSet obstacles;
+  if (!obstacles_file.empty()) {
+    Result<ObstacleSet> loaded = LoadObstaclesFile(obstacles_file);
+    if (!loaded.ok()) {
+      std::fprintf(stderr, "%s\n", loaded.error().ToString().c_str());
+      return 1;
+    }
+    obstacles = std::move(loaded.value());
+  }
+
   const Route& r = route.value();
+  // The last sample is exactly the length, not k·(length/N) with its rounding.
+  auto sample_distance = [&](long k) {
+    return k == samples ? r.length() : r.length() * k / samples;
+  };
+  std::vector<TightStretch> tight;
+  if (has_radius) tight = r.FindTightStretches(radius);
+  std::vector<ObstacleStretch> near;
+  if (!obstacles_file.empty()) near = FindObstacleStretches(r, obstacles, clearance);
+
+  if (json) {
+    JsonValue root = JsonValue::MakeObject();
+    root.Set("length", r.length());
+    JsonValue& list = root.Set("samples", JsonValue::MakeArray());
+    for (long k = 0; k <= samples; ++k) {
+      const double distance = sample_distance(k);
+      const Pose2 pose = r.Sample(distance);
+      JsonValue item = JsonValue::MakeObject();
+      item.Set("distance", distance);
+      item.Set("position", JsonValue(JsonArray{pose.position.x, pose.position.y}));
+      item.Set("heading", pose.heading);
+      list.Append(std::move(item));
+    }
+    if (has_radius) {
+      root.Set("radius", radius);
+      JsonValue& out = root.Set("tight_stretches", JsonValue::MakeArray());
+      for (const TightStretch& s : tight) {
+        JsonValue item = JsonValue::MakeObject();
+        item.Set("start", s.start_distance);
+        item.Set("end", s.end_distance);
+        item.Set("min_radius", s.min_radius);
+        item.Set("min_radius_at", s.min_radius_distance);
+        out.Append(std::move(item));
+      }
+    }
+    if (!obstacles_file.empty()) {
+      root.Set("clearance", clearance);
+      JsonValue& out = root.Set("obstacle_stretches", JsonValue::MakeArray());
+      for (const ObstacleStretch& s : near) {
+        JsonValue item = JsonValue::MakeObject();
+        item.Set("start", s.start_distance);
+        item.Set("end", s.end_distance);
+        item.Set("obstacle", s.obstacle);
+        item.Set("min_distance", s.min_distance);
+        out.Append(std::move(item));
+      }
+    }
+    std::printf("%s\n", WriteJson(root).c_str());
+    return 0;
+  }
+
   std::printf("length %s\n", Number(r.length()).c_str());
   std::printf("distance,x,y,heading\n");
   for (long k = 0; k <= samples; ++k) {
-    // The last sample is exactly the length, not k·(length/N) with its rounding.
-    const double distance = k == samples ? r.length() : r.length() * k / samples;
+    const double distance = sample_distance(k);
     const Pose2 pose = r.Sample(distance);
     std::printf("%s,%s,%s,%s\n", Number(distance).c_str(), Number(pose.position.x).c_str(),
                 Number(pose.position.y).c_str(), Number(pose.heading).c_str());
   }
   if (has_radius) {
-    const std::vector<TightStretch> stretches = r.FindTightStretches(radius);
-    std::printf("tighter than radius %s: %zu\n", Number(radius).c_str(), stretches.size());
+    std::printf("tighter than radius %s: %zu\n", Number(radius).c_str(), tight.size());
     std::printf("start,end,min_radius,min_radius_at\n");
-    for (const TightStretch& s : stretches) {
+    for (const TightStretch& s : tight) {
       std::printf("%s,%s,%s,%s\n", Number(s.start_distance).c_str(), Number(s.end_distance).c_str(),
                   Number(s.min_radius).c_str(), Number(s.min_radius_distance).c_str());
+    }
+  }
+  if (!obstacles_file.empty()) {
+    std::printf("within clearance %s of an obstacle: %zu\n", Number(clearance).c_str(),
+                near.size());
+    std::printf("start,end,obstacle,min_distance\n");
+    for (const ObstacleStretch& s : near) {
+      std::printf("%s,%s,%d,%s\n", Number(s.start_distance).c_str(), Number(s.end_distance).c_str(),
+                  s.obstacle, Number(s.min_distance).c_str());
     }
   }
   return 0;
 }
 
-static CommandRegistrar reg{{"route", "route ROUTE.json [--samples N] [--radius R]", &RunRoute}};
+static CommandRegistrar reg{{"route",
+                             "route ROUTE.json [--samples N] [--radius R] [--obstacles FILE.json "
+                             "[--clearance C]] [--json]",
+                             &RunRoute}};
 
 }  // namespace
 }  // namespace md5stage::cli

@@ -1,5 +1,6 @@
 // `md5stage turn`: the turning-radius path from a pose to a point (arc + line) or to a pose
-// (Dubins), one query from the arguments or many as CSV on stdin.
+// (Dubins), one query from the arguments or many as CSV on stdin; with --obstacles, a path that
+// comes within the clearance of one is planned around them instead (printed like `plan`).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -8,7 +9,9 @@
 #include <vector>
 
 #include "cli/command_registry.h"
+#include "cli/obstacle_cli.h"
 #include "core/common/json.h"
+#include "core/path/obstacle_planner.h"
 #include "core/path/turn_path.h"
 
 namespace md5stage::cli {
@@ -164,17 +167,55 @@ int RunBatch() {
   return status;
 }
 
+// The turn path comes within the clearance of obstacles[crossed]: plan round the obstacles and
+// print the answer like `plan` (exit 1 when there is no path or the query is refused).
+int PlanAround(const TurnQuery& query, double clearance, const ObstacleSet& obstacles, int crossed,
+               bool json) {
+  std::fprintf(stderr,
+               "md5stage turn: the turn path comes within clearance %s of obstacles[%d]; "
+               "planning around the obstacles\n",
+               Number(clearance).c_str(), crossed);
+  ObstaclePlannerScratch scratch;
+  PlannedPath planned;
+  ObstaclePlanResult result;
+  ObstaclePlanJob job;
+  job.start = query.from;
+  job.goal = query.to;
+  job.has_goal_heading = query.has_final_heading;
+  job.goal_heading = query.final_heading;
+  job.turning_radius = query.radius;
+  job.clearance = clearance;
+  job.obstacles = &obstacles;
+  job.scratch = &scratch;
+  job.path = &planned;
+  job.result = &result;
+  const Status run = job.Run();
+  if (!run.ok()) {
+    std::fprintf(stderr, "md5stage turn: error: %s\n", run.error().message.c_str());
+    return 1;
+  }
+  if (json) {
+    PrintPlanJson(result, planned);
+  } else {
+    PrintPlanText(result, planned);
+  }
+  return result.found() ? 0 : 1;
+}
+
 int Usage(const char* problem) {
   std::fprintf(stderr,
                "md5stage turn: %s\nusage: md5stage turn --from X,Y,HEADING --to X,Y[,HEADING] "
-               "--radius R [--json]\n       md5stage turn --batch  (CSV x0,y0,h0,x1,y1,h1,r on "
-               "stdin)\n",
+               "--radius R [--obstacles FILE.json [--clearance C]] [--json]\n       md5stage turn "
+               "--batch  (CSV x0,y0,h0,x1,y1,h1,r on stdin)\n",
                problem);
   return 2;
 }
 
 int RunTurn(const std::vector<std::string>& args) {
   TurnQuery query;
+  std::string obstacles_file;
+  double clearance = 0.0;
+  bool has_clearance = false;
   bool has_from = false, has_to = false, has_radius = false, json = false, batch = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -200,16 +241,39 @@ int RunTurn(const std::vector<std::string>& args) {
         return Usage("--radius expects a number >= 0");
       }
       has_radius = true;
+    } else if (arg == "--obstacles" && has_value) {
+      obstacles_file = args[++i];
+    } else if (arg == "--clearance" && has_value) {
+      if (!ParseNumber(args[++i], &clearance) || clearance < 0.0) {
+        return Usage("--clearance expects a number >= 0");
+      }
+      has_clearance = true;
     } else {
       return Usage(("unexpected argument '" + arg + "'").c_str());
     }
   }
   if (batch) {
-    if (has_from || has_to || has_radius || json) return Usage("--batch takes no other options");
+    if (has_from || has_to || has_radius || json || !obstacles_file.empty() || has_clearance) {
+      return Usage("--batch takes no other options");
+    }
     return RunBatch();
   }
   if (!has_from || !has_to || !has_radius) return Usage("--from, --to and --radius are required");
+  if (has_clearance && obstacles_file.empty()) return Usage("--clearance needs --obstacles");
   const TurnPath path = Solve(query);
+  if (!obstacles_file.empty()) {
+    const Result<ObstacleSet> obstacles = LoadObstaclesFile(obstacles_file);
+    if (!obstacles.ok()) {
+      std::fprintf(stderr, "%s\n", obstacles.error().ToString().c_str());
+      return 1;
+    }
+    int crossed = -1;
+    for (int i = 0; path.ok() && crossed < 0 && i < path.segment_count; ++i) {
+      crossed = obstacles.value().FirstTurnSegmentWithin(path.segments[i], clearance);
+    }
+    // A clear turn path (or none at all) is answered as without obstacles.
+    if (crossed >= 0) return PlanAround(query, clearance, obstacles.value(), crossed, json);
+  }
   if (json) {
     PrintJson(path);
   } else {
@@ -219,7 +283,10 @@ int RunTurn(const std::vector<std::string>& args) {
 }
 
 static CommandRegistrar reg{
-    {"turn", "turn --from X,Y,H --to X,Y[,H] --radius R [--json] | --batch", &RunTurn}};
+    {"turn",
+     "turn --from X,Y,H --to X,Y[,H] --radius R [--obstacles FILE.json [--clearance C]] [--json] "
+     "| --batch",
+     &RunTurn}};
 
 }  // namespace
 }  // namespace md5stage::cli

@@ -15,7 +15,7 @@ DURATION="${2:-60}"
 FUZZ="$BUILD/fuzz"
 SHARED_MD5="$ROOT/../shared/md5"
 JOBS="${JOBS:-2}"
-ALL_HARNESSES=(md5mesh md5anim md5_bind scene route paths)
+ALL_HARNESSES=(md5mesh md5anim md5_bind scene route paths obstacles)
 read -r -a HARNESSES <<<"${FUZZ_ONLY:-${ALL_HARNESSES[*]}}"
 # Seeds larger than this slow every mutation down more than they add coverage.
 MAX_SEED_BYTES=262144
@@ -84,6 +84,7 @@ seed scene "$ROOT"/assets/scenes/*.json "$ROOT"/tests/fuzz/seeds/scene/* \
 seed route "$ROOT"/tests/fuzz/seeds/route/* "$ROOT"/tests/core/path/regressions/*.route.json
 seed paths "$ROOT"/tests/fuzz/seeds/paths/* "$ROOT"/tests/core/path/regressions/*.paths
 seed md5_bind "$ROOT"/tests/core/anim/regressions/*.bind
+seed obstacles "$ROOT"/tests/fuzz/seeds/obstacles/*
 
 # The scenes' routes as route files.
 if command -v python3 >/dev/null; then
@@ -126,7 +127,7 @@ run_one() {  # run_one HARNESS: runs it, prints NAME:SECONDS:EXECUTIONS:CRASHED
   local h="$1" dict="" logf="$FUZZ/logs/$1.log" start end rc executions crashed=false
   case "$h" in
     md5mesh | md5anim | md5_bind) dict="-dict=$ROOT/tests/fuzz/dicts/md5.dict" ;;
-    scene | route) dict="-dict=$ROOT/tests/fuzz/dicts/json.dict" ;;
+    scene | route | obstacles) dict="-dict=$ROOT/tests/fuzz/dicts/json.dict" ;;
   esac
   local before
   before=$(ls "$FUZZ/crashes" | grep -c "^$h-" || true)

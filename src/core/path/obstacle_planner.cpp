@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/common/json.h"
+#include "core/path/route.h"
 
 namespace md5stage {
 namespace {
@@ -391,13 +392,20 @@ Status ObstaclePlanJob::Validate() const {
   if (!IsFinite(goal) || (has_goal_heading && !std::isfinite(goal_heading))) {
     return MakeError("", 0, 0, "plan: goal: expected a finite point and heading");
   }
-  if (!(turning_radius > 0.0) || !std::isfinite(turning_radius)) {
-    return MakeError("", 0, 0,
-                     "plan: radius: expected a finite number > 0, found " + Num(turning_radius));
+  // Coordinates, radius and clearance are limited like routes' and obstacles': beyond that the
+  // search field's extent (coordinates + 4 radii + 2 clearances) overflows to infinity (fuzz).
+  auto in_range = [](double v) { return std::abs(v) <= kMaxRouteCoordinate; };
+  if (!in_range(start.position.x) || !in_range(start.position.y) || !in_range(goal.x) ||
+      !in_range(goal.y)) {
+    return MakeError("", 0, 0, "plan: start and goal: expected coordinates within 1e15");
   }
-  if (!(clearance >= 0.0) || !std::isfinite(clearance)) {
-    return MakeError("", 0, 0,
-                     "plan: clearance: expected a finite number >= 0, found " + Num(clearance));
+  if (!(turning_radius > 0.0) || !in_range(turning_radius)) {
+    return MakeError(
+        "", 0, 0, "plan: radius: expected a number > 0 and <= 1e15, found " + Num(turning_radius));
+  }
+  if (!(clearance >= 0.0) || !in_range(clearance)) {
+    return MakeError(
+        "", 0, 0, "plan: clearance: expected a number >= 0 and <= 1e15, found " + Num(clearance));
   }
   if (limits.max_expansions < 1 || !(limits.time_limit_seconds > 0.0) ||
       limits.improve_expansions < 0) {

@@ -94,9 +94,10 @@ struct ObstaclePlanJob {
   PlannedPath* path = nullptr;           // output (cleared first)
   ObstaclePlanResult* result = nullptr;  // output
 
-  // Errors: missing pointers, non-finite numbers, radius <= 0, clearance < 0, limits < 1, and a
-  // start or goal within the clearance of an obstacle ("goal (x, y) is within clearance 2 of
-  // obstacles[3]"). "No path" is not an error: Run succeeds with result->outcome == kNoPath.
+  // Errors: missing pointers, numbers that are not finite or beyond 1e15 (kMaxRouteCoordinate),
+  // radius <= 0, clearance < 0, limits < 1, and a start or goal within the clearance of an
+  // obstacle ("goal (x, y) is within clearance 2 of obstacles[3]"). "No path" is not an error: Run
+  // succeeds with result->outcome == kNoPath.
   Status Validate() const;
   // Validates, then plans. Every path returned has passed CheckPlannedPath.
   Status Run() const;

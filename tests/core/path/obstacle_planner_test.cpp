@@ -250,6 +250,25 @@ TEST(ObstaclePlanner, StartOrGoalInsideAnObstacleIsAnErrorNamingIt) {
   job.clearance = -1;
   EXPECT_FALSE(job.Validate().ok());
   job.clearance = 0;
+  // fuzz_obstacles: numbers this large made the search field's extent infinite and its cell
+  // count NaN; they are refused like routes' coordinates.
+  for (const double huge : {1.1e15, 1e300}) {
+    ObstaclePlanJob big = job;
+    big.turning_radius = huge;
+    EXPECT_FALSE(big.Validate().ok());
+    big = job;
+    big.clearance = huge;
+    EXPECT_FALSE(big.Validate().ok());
+    big = job;
+    big.start.position.x = -huge;
+    EXPECT_FALSE(big.Validate().ok());
+    big = job;
+    big.goal.y = huge;
+    EXPECT_FALSE(big.Validate().ok());
+  }
+  job.turning_radius = 1e15;  // the limit itself is allowed
+  EXPECT_TRUE(job.Validate().ok());
+  job.turning_radius = 5;
   job.scratch = nullptr;
   EXPECT_FALSE(job.Validate().ok());
 }
