@@ -44,11 +44,11 @@ if ! command -v clang++ >/dev/null; then
   write_results "${failed[@]}"
   exit 1
 fi
-if [ ! -f "$FUZZ/CMakeCache.txt" ]; then
-  log "configuring $FUZZ"
-  CXX=clang++ cmake -S "$ROOT" -B "$FUZZ" -DMD5STAGE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    >"$FUZZ/configure.log" 2>&1 || { cat "$FUZZ/configure.log" >&2; rm -f "$FUZZ/CMakeCache.txt"; }
-fi
+# Configured every run (a few seconds): a folder configured before a harness was added would
+# otherwise not know its target.
+log "configuring $FUZZ"
+CXX=clang++ cmake -S "$ROOT" -B "$FUZZ" -DMD5STAGE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  >"$FUZZ/configure.log" 2>&1 || { cat "$FUZZ/configure.log" >&2; rm -f "$FUZZ/CMakeCache.txt"; }
 log "building the fuzz harnesses"
 targets=()
 for h in "${HARNESSES[@]}"; do targets+=(--target "fuzz_$h"); done
