@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/arguments.h"
 #include "cli/command_registry.h"
 #include "cli/obstacle_cli.h"
 #include "core/common/json.h"
@@ -16,38 +17,6 @@
 
 namespace md5stage::cli {
 namespace {
-
-// Whole-field number parse: "1.5" yes, "1.5x" and "" no; "nan" and "inf" only when allowed.
-bool ParseNumber(const std::string& text, double* out, bool allow_non_finite = false) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (end != text.c_str() + text.size()) return false;
-  if (!allow_non_finite && !std::isfinite(value)) return false;
-  *out = value;
-  return true;
-}
-
-std::vector<std::string> Split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::string::size_type begin = 0;
-  while (true) {
-    const std::string::size_type end = text.find(separator, begin);
-    parts.push_back(text.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
-    if (end == std::string::npos) return parts;
-    begin = end + 1;
-  }
-}
-
-// "X,Y" or "X,Y,H": fills values and returns their count (0 when malformed).
-int ParseTuple(const std::string& text, double values[3]) {
-  const std::vector<std::string> parts = Split(text, ',');
-  if (parts.size() < 2 || parts.size() > 3) return 0;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (!ParseNumber(parts[i], &values[i])) return 0;
-  }
-  return static_cast<int>(parts.size());
-}
 
 struct TurnQuery {
   Pose2 from;

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_test_util.h"
 #include "core/common/json.h"
 #include "core/path/obstacles.h"
 #include "core/path/route.h"
@@ -20,46 +21,11 @@
 namespace md5stage {
 namespace {
 
-struct CliRun {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "obstacle_cli_" + std::to_string(::getpid()) + "_" + name;
-}
-
-std::string WriteFile(const std::string& name, const std::string& text) {
-  const std::string path = TempPath(name);
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
-
-// Runs `md5stage ARGS` (shell words the test controls), capturing both streams.
-CliRun RunCli(const std::string& args) {
-  const std::string out = TempPath("out.txt"), err = TempPath("err.txt");
-  const std::string command =
-      std::string("'") + MD5STAGE_CLI + "' " + args + " </dev/null >'" + out + "' 2>'" + err + "'";
-  const int raw = std::system(command.c_str());
-  const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return {status, ReadFile(out), ReadFile(err)};
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
+using testing::CliRun;
+using testing::Lines;
+using testing::RunCli;
+using testing::TempPath;
+using testing::WriteTempFile;
 
 std::vector<std::string> Split(const std::string& text) {
   std::vector<std::string> parts;
@@ -101,7 +67,7 @@ struct RouteCase {
 };
 
 TEST(RouteObstacles, ListsTheStretchesWithinTheClearance) {
-  const std::string obstacles = WriteFile("obstacles.json", kObstacles);
+  const std::string obstacles = WriteTempFile("obstacles.json", kObstacles);
   const double half = std::sqrt(12.0 * 12.0 - 5.0 * 5.0);  // |x - 100| where the distance is 2
   const RouteCase cases[] = {
       {"crosses the circle",
@@ -127,7 +93,7 @@ TEST(RouteObstacles, ListsTheStretchesWithinTheClearance) {
   };
   for (const RouteCase& c : cases) {
     SCOPED_TRACE(c.name);
-    const std::string route = WriteFile("route.json", c.route);
+    const std::string route = WriteTempFile("route.json", c.route);
     char clearance[32];
     std::snprintf(clearance, sizeof clearance, "%g", c.clearance);
     const CliRun run = RunCli("route '" + route + "' --samples 2 --obstacles '" + obstacles +
@@ -169,9 +135,9 @@ TEST(RouteObstacles, ListsTheStretchesWithinTheClearance) {
 // A Bezier through the circle: the stretch ends are where the distance is the clearance, and a
 // dense independent scan finds the same stretch.
 TEST(RouteObstacles, BezierStretchEndsAreAtTheClearance) {
-  const std::string obstacles = WriteFile("obstacles_curve.json", kObstacles);
+  const std::string obstacles = WriteTempFile("obstacles_curve.json", kObstacles);
   const char* text = R"({"segments": [{"bezier": [[0, 0], [60, 40], [120, -30], [130, 30]]}]})";
-  const std::string file = WriteFile("curve.json", text);
+  const std::string file = WriteTempFile("curve.json", text);
   const CliRun run = RunCli("route '" + file + "' --samples 1 --json --clearance 3 --obstacles '" +
                             obstacles + "'");
   ASSERT_EQ(run.status, 0) << run.err;
@@ -216,8 +182,8 @@ TEST(RouteObstacles, BezierStretchEndsAreAtTheClearance) {
 
 TEST(RouteObstacles, Errors) {
   const std::string route =
-      WriteFile("route_err.json", R"({"segments": [{"line": [[0, 0], [1, 0]]}]})");
-  const std::string bad = WriteFile(
+      WriteTempFile("route_err.json", R"({"segments": [{"line": [[0, 0], [1, 0]]}]})");
+  const std::string bad = WriteTempFile(
       "bad.json", "{\"obstacles\": [\n  {\"circle\": {\"centre\": [0, 0], \"radius\": -1}}]}");
   const CliRun run = RunCli("route '" + route + "' --obstacles '" + bad + "'");
   EXPECT_EQ(run.status, 1);
@@ -231,7 +197,7 @@ TEST(RouteObstacles, Errors) {
 }
 
 TEST(TurnObstacles, AClearTurnPathPrintsLikeTurn) {
-  const std::string obstacles = WriteFile("obstacles_turn.json", kObstacles);
+  const std::string obstacles = WriteTempFile("obstacles_turn.json", kObstacles);
   for (const char* json : {"", " --json"}) {
     const std::string query = std::string("turn --from 0,30,0 --to 120,40,0 --radius 10") + json;
     const CliRun plain = RunCli(query);
@@ -243,7 +209,7 @@ TEST(TurnObstacles, AClearTurnPathPrintsLikeTurn) {
 }
 
 TEST(TurnObstacles, ACrossingTurnPathIsPlannedAroundLikePlan) {
-  const std::string obstacles = WriteFile("obstacles_cross.json", kObstacles);
+  const std::string obstacles = WriteTempFile("obstacles_cross.json", kObstacles);
   for (const char* json : {"", " --json"}) {
     const std::string args = std::string(" --from 0,0,0 --to 200,0,0 --radius 10 --clearance 2") +
                              json + " --obstacles '" + obstacles + "'";
@@ -261,7 +227,7 @@ TEST(TurnObstacles, ACrossingTurnPathIsPlannedAroundLikePlan) {
 }
 
 TEST(TurnObstacles, NoPathAndErrors) {
-  const std::string ring = WriteFile("ring.json", R"({"obstacles": [
+  const std::string ring = WriteTempFile("ring.json", R"({"obstacles": [
     {"polygon": [[-50, -50], [50, -50], [50, -40], [-50, -40]]},
     {"polygon": [[-50, 40], [50, 40], [50, 50], [-50, 50]]},
     {"polygon": [[-50, -50], [-40, -50], [-40, 50], [-50, 50]]},
@@ -287,8 +253,8 @@ TEST(TurnObstacles, NoPathAndErrors) {
             std::string::npos)
       << inside.err;
   // A bad obstacles file: located message.
-  const std::string bad =
-      WriteFile("bad_turn.json", "{\"obstacles\": [\n  {\"polygon\": [[0, 0], [1, 0], \"x\"]}]}");
+  const std::string bad = WriteTempFile(
+      "bad_turn.json", "{\"obstacles\": [\n  {\"polygon\": [[0, 0], [1, 0], \"x\"]}]}");
   const CliRun located = RunCli("turn --from -5,0,0 --to 5,5 --radius 1 --obstacles '" + bad + "'");
   EXPECT_EQ(located.status, 1);
   EXPECT_NE(located.err.find(bad + ":2:32: error: obstacles[0].polygon[2]: expected a point"),

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_test_util.h"
 #include "core/common/json.h"
 #include "core/path/obstacle_planner.h"
 #include "core/path/obstacles.h"
@@ -20,45 +21,11 @@
 namespace md5stage {
 namespace {
 
-struct CliRun {
-  int status;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-std::string TempPath(const std::string& name) {
-  return ::testing::TempDir() + "plan_cli_" + std::to_string(::getpid()) + "_" + name;
-}
-
-void WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-}
-
-// Runs `md5stage ARGS` (shell words the test controls), capturing both streams.
-CliRun RunCli(const std::string& args, const std::string& stdin_text = "") {
-  const std::string out = TempPath("out.txt"), err = TempPath("err.txt"), in = TempPath("in.txt");
-  WriteFile(in, stdin_text);
-  const std::string command = std::string("'") + MD5STAGE_CLI + "' " + args + " <'" + in + "' >'" +
-                              out + "' 2>'" + err + "'";
-  const int raw = std::system(command.c_str());
-  const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return {status, ReadFile(out), ReadFile(err)};
-}
-
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) lines.push_back(line);
-  return lines;
-}
+using testing::CliRun;
+using testing::Lines;
+using testing::RunCli;
+using testing::TempPath;
+using testing::WriteFile;
 
 // A wall from y = -60 to 60 between x = 40 and 60, and a circle beyond it.
 const char* kObstacles = R"({"obstacles": [
