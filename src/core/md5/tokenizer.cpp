@@ -11,6 +11,35 @@ inline bool IsPunctuation(char c) { return c == '(' || c == ')' || c == '{' || c
 
 }  // namespace
 
+std::string QuoteForMessage(std::string_view shown) {
+  constexpr std::size_t kMaxShown = 40;
+  // Messages end up in JSON and on screen: control characters and bytes that are not UTF-8 (a
+  // PNG renamed to .md5mesh starts with 0x89) show as '?', and a cut never splits a character.
+  std::string clean;
+  std::size_t characters = 0;
+  for (std::size_t i = 0; i < shown.size() && characters < kMaxShown; ++characters) {
+    const unsigned char c = static_cast<unsigned char>(shown[i]);
+    const std::size_t length = c >= 0xF0 && c <= 0xF4   ? 4
+                               : c >= 0xE0 && c <= 0xEF ? 3
+                               : c >= 0xC2 && c <= 0xDF ? 2
+                                                        : 1;
+    bool valid = length > 1 || (c >= 0x20 && c < 0x7F);
+    for (std::size_t k = 1; valid && k < length; ++k) {
+      valid = i + k < shown.size() && (static_cast<unsigned char>(shown[i + k]) & 0xC0) == 0x80;
+    }
+    if (valid) {
+      clean.append(shown, i, length);
+      i += length;
+    } else {
+      clean += '?';
+      ++i;
+    }
+    if (i < shown.size() && characters + 1 == kMaxShown) clean += "...";
+  }
+  if (!clean.empty() && clean[0] == '"') return clean;
+  return "'" + clean + "'";
+}
+
 Tokenizer::Tokenizer(std::string_view file_name, std::string_view text)
     : file_name_(file_name), cursor_(text.data()), end_(text.data() + text.size()) {
   if (text.size() >= 3 && static_cast<unsigned char>(text[0]) == 0xEF &&
@@ -68,7 +97,6 @@ bool Tokenizer::AtEnd() {
 
 std::string Tokenizer::DescribeAt(const char* p) const {
   if (p >= end_) return "end of file";
-  constexpr std::size_t kMaxShown = 40;
   std::string shown;
   if (*p == '"') {
     const char* q = p + 1;
@@ -83,32 +111,7 @@ std::string Tokenizer::DescribeAt(const char* p) const {
     if (q == p) q = p + 1;  // a lone '/' that does not start a comment
     shown.assign(p, q);
   }
-  // Messages end up in JSON and on screen: control characters and bytes that are not UTF-8 (a
-  // PNG renamed to .md5mesh starts with 0x89) show as '?', and a cut never splits a character.
-  std::string clean;
-  std::size_t characters = 0;
-  for (std::size_t i = 0; i < shown.size() && characters < kMaxShown; ++characters) {
-    const unsigned char c = static_cast<unsigned char>(shown[i]);
-    const std::size_t length = c >= 0xF0 && c <= 0xF4   ? 4
-                               : c >= 0xE0 && c <= 0xEF ? 3
-                               : c >= 0xC2 && c <= 0xDF ? 2
-                                                        : 1;
-    bool valid = length > 1 || (c >= 0x20 && c < 0x7F);
-    for (std::size_t k = 1; valid && k < length; ++k) {
-      valid = i + k < shown.size() && (static_cast<unsigned char>(shown[i + k]) & 0xC0) == 0x80;
-    }
-    if (valid) {
-      clean.append(shown, i, length);
-      i += length;
-    } else {
-      clean += '?';
-      ++i;
-    }
-    if (i < shown.size() && characters + 1 == kMaxShown) clean += "...";
-  }
-  shown = std::move(clean);
-  if (shown[0] == '"') return shown;
-  return "'" + shown + "'";
+  return QuoteForMessage(shown);
 }
 
 std::string Tokenizer::DescribeNext() {

@@ -20,6 +20,10 @@ inline bool IsTokenDelimiter(char c) {
          c == '}' || c == '"' || c == '/' || c == '\f' || c == '\v';
 }
 
+// A token as messages show it: 'word' or "string" (kept as it is), at most 40 characters, with
+// control characters and bytes that are not UTF-8 as '?'.
+std::string QuoteForMessage(std::string_view shown);
+
 struct SourceLocation {
   int line = 0;
   int column = 0;
