@@ -1,0 +1,364 @@
+#include "cli/decl_cli.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+
+#include "core/common/json.h"
+#include "core/material/decl_lexer.h"
+#include "core/material/material_parser.h"
+#include "core/material/material_resolve.h"
+#include "core/md5/file_reader.h"
+#include "core/md5/md5_parser.h"
+
+namespace md5stage::cli {
+namespace {
+
+namespace fs = std::filesystem;
+using material::DeclFile;
+using material::ImageLookup;
+using material::MapKind;
+using material::Material;
+using material::ResolvedMap;
+using material::Skin;
+using material::Stage;
+
+void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics) {
+  for (const Diagnostic& d : diagnostics) std::fprintf(stderr, "%s\n", d.ToString().c_str());
+}
+
+JsonValue WarningsJson(const std::vector<Diagnostic>& warnings) {
+  JsonArray out;
+  for (const Diagnostic& w : warnings) out.emplace_back(w.ToString());
+  return JsonValue(std::move(out));
+}
+
+std::string Count(std::size_t n, const char* singular, const char* plural) {
+  return std::to_string(n) + " " + (n == 1 ? singular : plural);
+}
+
+std::string Where(const md5::SourceLocation& where) {
+  return std::to_string(where.line) + ":" + std::to_string(where.column);
+}
+
+std::string FlagsText(const Material& m) {
+  std::string out;
+  if (m.two_sided) out += " twoSided";
+  if (m.translucent) out += " translucent";
+  if (m.alpha_test) {
+    out += " alphaTest " + (m.alpha_test_expression.empty() ? FormatJsonNumber(*m.alpha_test)
+                                                            : m.alpha_test_expression);
+  }
+  return out;
+}
+
+JsonValue MaterialJson(const Material& m) {
+  JsonValue out = JsonValue::MakeObject();
+  out.Set("name", m.name);
+  out.Set("line", m.where.line);
+  out.Set("column", m.where.column);
+  out.Set("two_sided", m.two_sided);
+  out.Set("translucent", m.translucent);
+  out.Set("alpha_test", m.alpha_test ? JsonValue(static_cast<double>(*m.alpha_test)) : JsonValue());
+  if (!m.alpha_test_expression.empty()) out.Set("alpha_test_expression", m.alpha_test_expression);
+  JsonArray stages;
+  for (const Stage& s : m.stages) {
+    JsonValue stage = JsonValue::MakeObject();
+    stage.Set("kind", material::MapKindName(s.kind));
+    stage.Set("blend", s.blend);
+    stage.Set("line", s.where.line);
+    stage.Set("conditional", s.conditional);
+    stage.Set("program", s.has_image ? JsonValue(s.image.ToString()) : JsonValue());
+    JsonArray images;
+    std::vector<const material::ImageProgram*> leaves;
+    if (s.has_image) s.image.CollectImages(&leaves);
+    for (const auto* leaf : leaves) images.emplace_back(leaf->text);
+    stage.Set("images", JsonValue(std::move(images)));
+    stages.push_back(std::move(stage));
+  }
+  out.Set("stages", JsonValue(std::move(stages)));
+  return out;
+}
+
+JsonValue SkinJson(const Skin& s) {
+  JsonValue out = JsonValue::MakeObject();
+  out.Set("name", s.name);
+  out.Set("line", s.where.line);
+  out.Set("quake_style", s.quake_style);
+  JsonArray models;
+  for (const std::string& m : s.models) models.emplace_back(m);
+  out.Set("models", JsonValue(std::move(models)));
+  JsonArray remaps;
+  for (const auto& r : s.remaps) {
+    JsonValue remap = JsonValue::MakeObject();
+    remap.Set("from", r.from);
+    remap.Set("to", r.to);
+    remaps.push_back(std::move(remap));
+  }
+  out.Set("remaps", JsonValue(std::move(remaps)));
+  return out;
+}
+
+// Every file under `folder`, relative to it, '/'-separated, sorted (so ties break the same way
+// on every machine).
+std::vector<std::string> ListFolder(const fs::path& folder) {
+  std::vector<std::string> paths;
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(folder, error), end; !error && it != end;
+       it.increment(error)) {
+    if (it->is_regular_file(error)) {
+      paths.push_back(fs::relative(it->path(), folder, error).generic_string());
+    }
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+std::string MapText(const ResolvedMap& map, int* missing) {
+  if (!map.present) return "none";
+  std::string found;
+  for (std::size_t i = 0; i < map.images.size(); ++i) {
+    const ImageLookup& image = map.images[i];
+    found += i > 0 ? " + " : "";
+    if (image.how == ImageLookup::How::kMissing) {
+      found += "MISSING " + image.requested;
+      ++*missing;
+    } else if (image.how == ImageLookup::How::kBuiltin) {
+      found += image.requested + " (built in)";
+    } else {
+      found += image.path;
+    }
+  }
+  const bool program = map.program.op != material::ImageProgram::Op::kImage;
+  return program ? map.program.ToString() + " = " + found : found;
+}
+
+JsonValue MapJson(const ResolvedMap& map) {
+  if (!map.present) return JsonValue();
+  JsonValue out = JsonValue::MakeObject();
+  out.Set("program", map.program.ToString());
+  JsonArray images;
+  for (const ImageLookup& image : map.images) {
+    JsonValue entry = JsonValue::MakeObject();
+    entry.Set("requested", image.requested);
+    entry.Set("file", image.path.empty() ? JsonValue() : JsonValue(image.path));
+    entry.Set("how", material::LookupHowName(image.how));
+    images.push_back(std::move(entry));
+  }
+  out.Set("images", JsonValue(std::move(images)));
+  out.Set("complete", map.Complete());
+  return out;
+}
+
+}  // namespace
+
+bool DescribeDeclFile(const std::string& path, bool json, std::string* json_out) {
+  auto fail = [&](const Diagnostic& error) {
+    std::fprintf(stderr, "%s\n", error.ToString().c_str());
+    JsonValue out = JsonValue::MakeObject();
+    out.Set("file", path);
+    out.Set("kind", "decls");
+    out.Set("error", error.ToString());
+    *json_out = WriteJson(out);
+    return false;
+  };
+  Result<std::string> bytes = md5::ReadFileBytes(path);
+  if (!bytes.ok()) return fail(bytes.error());
+  Result<DeclFile> parsed = material::ParseDeclFile(path, bytes.value());
+  if (!parsed.ok()) return fail(parsed.error());
+  const DeclFile& file = parsed.value();
+  PrintDiagnostics(file.warnings);
+  if (json) {
+    JsonValue out = JsonValue::MakeObject();
+    out.Set("file", path);
+    out.Set("kind", "decls");
+    JsonArray materials, skins;
+    for (const Material& m : file.materials) materials.push_back(MaterialJson(m));
+    for (const Skin& s : file.skins) skins.push_back(SkinJson(s));
+    out.Set("materials", JsonValue(std::move(materials)));
+    out.Set("skins", JsonValue(std::move(skins)));
+    out.Set("skipped_decls", file.skipped_decls);
+    out.Set("warnings", WarningsJson(file.warnings));
+    *json_out = WriteJson(out);
+    return true;
+  }
+  std::printf(
+      "%s: decls, %s, %s, %s skipped, %s\n", path.c_str(),
+      Count(file.materials.size(), "material", "materials").c_str(),
+      Count(file.skins.size(), "skin", "skins").c_str(),
+      Count(static_cast<std::size_t>(file.skipped_decls), "other decl", "other decls").c_str(),
+      Count(file.warnings.size(), "warning", "warnings").c_str());
+  for (const Material& m : file.materials) {
+    std::printf("  material %s (%s)%s\n", m.name.c_str(), Where(m.where).c_str(),
+                FlagsText(m).c_str());
+    for (const Stage& s : m.stages) {
+      std::string how = s.shortcut ? "" : " (blend " + (s.blend.empty() ? "-" : s.blend) + ")";
+      std::printf("    %s%s: %s%s\n", material::MapKindName(s.kind), how.c_str(),
+                  s.has_image ? s.image.ToString().c_str() : "no image",
+                  s.conditional ? " [conditional]" : "");
+    }
+  }
+  for (const Skin& s : file.skins) {
+    std::string models;
+    for (const std::string& m : s.models) models += " model " + m;
+    std::printf("  skin %s (%s)%s%s\n", s.name.c_str(), Where(s.where).c_str(),
+                s.quake_style ? " quake-style" : "", models.c_str());
+    for (const auto& r : s.remaps) std::printf("    %s -> %s\n", r.from.c_str(), r.to.c_str());
+  }
+  return true;
+}
+
+int RunMaterialCheck(const MaterialCheckOptions& options) {
+  std::error_code error;
+  if (!fs::is_directory(options.folder, error)) {
+    std::fprintf(stderr, "md5stage check: --materials: expected a folder, found '%s'\n",
+                 options.folder.c_str());
+    return 2;
+  }
+  Result<std::string> mesh_bytes = md5::ReadFileBytes(options.mesh);
+  if (!mesh_bytes.ok()) {
+    std::fprintf(stderr, "%s\n", mesh_bytes.error().ToString().c_str());
+    return 1;
+  }
+  Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(options.mesh, mesh_bytes.value());
+  if (!mesh.ok()) {
+    std::fprintf(stderr, "%s\n", mesh.error().ToString().c_str());
+    return 1;
+  }
+  PrintDiagnostics(mesh.value().warnings);
+
+  const std::vector<std::string> paths = ListFolder(options.folder);
+  std::vector<std::unique_ptr<DeclFile>> decls;
+  bool all_read = true;
+  for (const std::string& path : paths) {
+    if (!material::IsDeclFileName(path)) continue;
+    const std::string full = (fs::path(options.folder) / path).string();
+    Result<std::string> bytes = md5::ReadFileBytes(full);
+    Result<DeclFile> parsed =
+        bytes.ok() ? material::ParseDeclFile(path, bytes.value()) : Result<DeclFile>(bytes.error());
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "%s\n", parsed.error().ToString().c_str());
+      all_read = false;
+      continue;
+    }
+    PrintDiagnostics(parsed.value().warnings);
+    decls.push_back(std::make_unique<DeclFile>(std::move(parsed).value()));
+  }
+  std::vector<const DeclFile*> files;
+  for (const auto& d : decls) files.push_back(d.get());
+  const material::MaterialTable table(files);
+  PrintDiagnostics(table.warnings());
+  const material::ImageIndex images(paths);
+
+  const Skin* skin = nullptr;
+  std::vector<std::string> skins_for_mesh;
+  for (const DeclFile* file : files) {
+    for (const Skin& s : file->skins) {
+      if (s.IsFor(options.mesh)) skins_for_mesh.push_back(s.name);
+      if (skin == nullptr && !options.skin.empty() &&
+          material::EqualsIgnoreCase(s.name, options.skin)) {
+        skin = &s;
+      }
+    }
+  }
+  if (!options.skin.empty() && skin == nullptr) {
+    std::fprintf(stderr, "md5stage check: --skin: expected a skin defined under %s, found '%s'\n",
+                 options.folder.c_str(), options.skin.c_str());
+    return 2;
+  }
+
+  material::ResolveInput input;
+  for (const md5::MeshPart& part : mesh.value().meshes) input.shaders.push_back(part.shader);
+  const std::string base = fs::path(options.mesh).stem().string();
+  input.model_name = base;
+  input.materials = &table;
+  input.skin = skin;
+  input.images = &images;
+  Result<material::ResolveOutput> resolved = material::ResolveMaterials(input);
+  if (!resolved.ok()) {
+    std::fprintf(stderr, "%s\n", resolved.error().ToString().c_str());
+    return 1;
+  }
+  const material::ResolveOutput& out = resolved.value();
+  PrintDiagnostics(out.warnings);
+
+  constexpr MapKind kShown[] = {MapKind::kDiffuse, MapKind::kNormal, MapKind::kSpecular,
+                                MapKind::kHeight};
+  int missing = 0, complete_parts = 0, without_diffuse = 0;
+  JsonArray parts_json;
+  std::string text;
+  for (std::size_t i = 0; i < out.parts.size(); ++i) {
+    const material::PartResolution& part = out.parts[i];
+    const bool has_diffuse = part.map(MapKind::kDiffuse).Complete();
+    without_diffuse += has_diffuse ? 0 : 1;
+    bool complete = has_diffuse;
+    for (MapKind kind : kShown) {
+      if (part.map(kind).present && !part.map(kind).Complete()) complete = false;
+    }
+    complete_parts += complete ? 1 : 0;
+    std::string shader = "\"" + part.shader + "\"";
+    if (part.shader_after_skin != part.shader) shader += " (skin: " + part.shader_after_skin + ")";
+    const std::string origin =
+        part.material != nullptr ? "material " + part.material->name + " (" + part.material->file +
+                                       ":" + Where(part.material->where) + ")"
+                                 : std::string("no material, guessed from the shader's name");
+    text += "  part " + std::to_string(i) + " " + shader + ": " + origin + "\n";
+    JsonValue part_json = JsonValue::MakeObject();
+    part_json.Set("index", static_cast<int>(i));
+    part_json.Set("shader", part.shader);
+    part_json.Set("shader_after_skin", part.shader_after_skin);
+    part_json.Set("material", part.material ? JsonValue(part.material->name) : JsonValue());
+    part_json.Set("material_file", part.material ? JsonValue(part.material->file) : JsonValue());
+    JsonValue maps = JsonValue::MakeObject();
+    for (MapKind kind : kShown) {
+      const ResolvedMap& map = part.map(kind);
+      if (kind == MapKind::kHeight && !map.present) continue;
+      text +=
+          std::string("    ") + material::MapKindName(kind) + ": " + MapText(map, &missing) + "\n";
+      maps.Set(material::MapKindName(kind), MapJson(map));
+    }
+    part_json.Set("maps", std::move(maps));
+    part_json.Set("complete", complete);
+    parts_json.push_back(std::move(part_json));
+  }
+  const bool ok = all_read && missing == 0 && without_diffuse == 0;
+  if (options.json) {
+    JsonValue report = JsonValue::MakeObject();
+    report.Set("mesh", options.mesh);
+    report.Set("materials_folder", options.folder);
+    report.Set("decl_files", static_cast<int>(files.size()));
+    report.Set("materials", table.size());
+    report.Set("images", images.image_count());
+    report.Set("skin", skin ? JsonValue(skin->name) : JsonValue());
+    JsonArray skins;
+    for (const std::string& s : skins_for_mesh) skins.emplace_back(s);
+    report.Set("skins_for_mesh", JsonValue(std::move(skins)));
+    report.Set("parts", JsonValue(std::move(parts_json)));
+    report.Set("complete_parts", complete_parts);
+    report.Set("missing_images", missing);
+    report.Set("ok", ok);
+    std::printf("%s\n", WriteJson(report, {2}).c_str());
+  } else {
+    std::printf("%s: %s; %s, %s, %s under %s\n", options.mesh.c_str(),
+                Count(out.parts.size(), "part", "parts").c_str(),
+                Count(files.size(), "decl file", "decl files").c_str(),
+                Count(static_cast<std::size_t>(table.size()), "material", "materials").c_str(),
+                Count(static_cast<std::size_t>(images.image_count()), "image", "images").c_str(),
+                options.folder.c_str());
+    if (!skins_for_mesh.empty()) {
+      std::string names;
+      for (const std::string& s : skins_for_mesh) names += (names.empty() ? "" : ", ") + s;
+      std::printf("  skins: %s\n", names.c_str());
+    }
+    std::printf("%s", text.c_str());
+    std::printf("%d of %zu parts complete, %s missing, %s without a diffuse image\n",
+                complete_parts, out.parts.size(),
+                Count(static_cast<std::size_t>(missing), "image", "images").c_str(),
+                Count(static_cast<std::size_t>(without_diffuse), "part", "parts").c_str());
+  }
+  return ok ? 0 : 1;
+}
+
+}  // namespace md5stage::cli
