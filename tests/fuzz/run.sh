@@ -15,7 +15,7 @@ DURATION="${2:-60}"
 FUZZ="$BUILD/fuzz"
 SHARED_MD5="$ROOT/../shared/md5"
 JOBS="${JOBS:-2}"
-ALL_HARNESSES=(md5mesh md5anim md5_bind scene route paths obstacles)
+ALL_HARNESSES=(md5mesh md5anim md5_bind scene route paths obstacles material)
 read -r -a HARNESSES <<<"${FUZZ_ONLY:-${ALL_HARNESSES[*]}}"
 # Seeds larger than this slow every mutation down more than they add coverage.
 MAX_SEED_BYTES=262144
@@ -85,6 +85,12 @@ seed route "$ROOT"/tests/fuzz/seeds/route/* "$ROOT"/tests/core/path/regressions/
 seed paths "$ROOT"/tests/fuzz/seeds/paths/* "$ROOT"/tests/core/path/regressions/*.paths
 seed md5_bind "$ROOT"/tests/core/anim/regressions/*.bind
 seed obstacles "$ROOT"/tests/fuzz/seeds/obstacles/*
+# Material and skin decls: the shared DarkRadiant and Unvanquished files, and the repository's own.
+decl_sources=("$ROOT/tests/fuzz/seeds/material")
+[ -d "$SHARED_MD5" ] && decl_sources+=("$SHARED_MD5")
+mapfile -t decls < <(find "${decl_sources[@]}" -type f \( -iname '*.mtr' -o -iname '*.shader' \
+  -o -iname '*.skin' -o -iname '*.def' \) | sort)
+seed material "${decls[@]}"
 
 # The scenes' routes as route files.
 if command -v python3 >/dev/null; then
@@ -128,6 +134,7 @@ run_one() {  # run_one HARNESS: runs it, prints NAME:SECONDS:EXECUTIONS:CRASHED
   case "$h" in
     md5mesh | md5anim | md5_bind) dict="-dict=$ROOT/tests/fuzz/dicts/md5.dict" ;;
     scene | route | obstacles) dict="-dict=$ROOT/tests/fuzz/dicts/json.dict" ;;
+    material) dict="-dict=$ROOT/tests/fuzz/dicts/material.dict" ;;
   esac
   local before
   before=$(ls "$FUZZ/crashes" | grep -c "^$h-" || true)
