@@ -304,3 +304,58 @@ TEST(ResolveMaterials, Validity) {
 
 }  // namespace
 }  // namespace md5stage::material
+
+namespace md5stage::material {
+namespace {
+
+struct GuessCase {
+  const char* name;
+  const char* shader;
+  MapKind kind;
+  std::vector<std::string> files;
+  const char* found;  // "" when none
+};
+
+class GuessTable : public ::testing::TestWithParam<GuessCase> {};
+
+TEST_P(GuessTable, Guesses) {
+  const GuessCase& c = GetParam();
+  const ImageIndex images(c.files);
+  const ImageLookup guess = GuessImage(images, c.shader, "walker", c.kind);
+  EXPECT_EQ(guess.path, c.found);
+  EXPECT_EQ(guess.file >= 0, std::string(c.found) != "");
+}
+
+const GuessCase kGuessCases[] = {
+    {"windows_path_shader",
+     "D:\\Users\\x\\HUD Arms\\diffuse.png",
+     MapKind::kDiffuse,
+     {"arms/Diffuse.PNG"},
+     "arms/Diffuse.PNG"},
+    {"exact_before_suffix",
+     "models/x/body",
+     MapKind::kDiffuse,
+     {"body_d.png", "body.tga"},
+     "body.tga"},
+    {"diffuse_suffix", "body", MapKind::kDiffuse, {"body_color.jpg"}, "body_color.jpg"},
+    {"local_before_n",
+     "body",
+     MapKind::kNormal,
+     {"body_n.png", "body_local.tga"},
+     "body_local.tga"},
+    {"normal_suffix", "body", MapKind::kNormal, {"body_normal.png"}, "body_normal.png"},
+    {"spec", "body", MapKind::kSpecular, {"body_spec.png"}, "body_spec.png"},
+    {"height", "body", MapKind::kHeight, {"body_h.png"}, "body_h.png"},
+    {"a_diffuse_is_not_a_normal", "body", MapKind::kNormal, {"body.png"}, ""},
+    {"empty_shader_model_name", "", MapKind::kDiffuse, {"a.png", "Walker.png"}, "Walker.png"},
+    {"empty_shader_base", "", MapKind::kDiffuse, {"a.png", "base.tga"}, "base.tga"},
+    {"empty_shader_two_unrelated", "", MapKind::kDiffuse, {"a.png", "b.png"}, ""},
+    {"empty_shader_only_image", "", MapKind::kDiffuse, {"notes.txt", "a.png"}, "a.png"},
+    {"empty_shader_no_normal_guess", "", MapKind::kNormal, {"a_n.png"}, ""},
+};
+
+INSTANTIATE_TEST_SUITE_P(Cases, GuessTable, ::testing::ValuesIn(kGuessCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace md5stage::material
