@@ -364,6 +364,35 @@ TEST(SkinParser, Errors) {
             "a.skin:1:12: error: expected the shader that replaces 'a', found '}'");
 }
 
+TEST(SkinParser, HostileInputs) {
+  struct Case {
+    const char* name;
+    std::string text;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"stray_close", "skin s { a b }\n}", "a.skin:2:1: error: expected a decl name, found '}'"},
+      {"open_without_name", "{ a b }", "a.skin:1:1: error: expected a decl name, found '{'"},
+      {"huge_token", "skin s { " + std::string(1 << 20, 'y') + " b }",
+       "a.skin:1:10: error: expected a token of at most 4096 bytes, found one of 1048576 bytes "
+       "starting 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...'"},
+      {"huge_quake_token", "a," + std::string(1 << 20, 'z'),
+       "a.skin:1:3: error: expected a token of at most 4096 bytes, found one of 1048576 bytes "
+       "starting 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz...'"},
+      {"brace_inside_skin", "skin s { a { } }",
+       "a.skin:1:12: error: expected the shader that replaces 'a', found '{'"},
+  };
+  for (const Case& c : cases) {
+    Result<DeclFile> file = ParseSkinFile("a.skin", c.text);
+    ASSERT_FALSE(file.ok()) << c.name;
+    EXPECT_EQ(file.error().ToString(), c.message) << c.name;
+  }
+  // A trailing NUL and a BOM are blanks in skins too.
+  Result<DeclFile> nul = ParseSkinFile("a.skin", std::string("\xEF\xBB\xBFskin s { a b }\0", 19));
+  ASSERT_TRUE(nul.ok()) << nul.error().ToString();
+  EXPECT_EQ(nul.value().skins.size(), 1u);
+}
+
 TEST(DeclFileNames, ByExtension) {
   EXPECT_TRUE(IsDeclFileName("materials/a.MTR"));
   EXPECT_TRUE(IsDeclFileName("scripts/a.shader"));
