@@ -233,7 +233,10 @@ int RunMaterialCheck(const MaterialCheckOptions& options) {
   std::vector<std::unique_ptr<DeclFile>> decls;
   bool all_read = true;
   for (const std::string& path : paths) {
-    if (!material::IsDeclFileName(path)) continue;
+    // .def files too: Doom 3 keeps many skin decls next to the modelDefs that use them.
+    const bool def =
+        path.size() > 4 && material::EqualsIgnoreCase(path.substr(path.size() - 4), ".def");
+    if (!material::IsDeclFileName(path) && !def) continue;
     const std::string full = (fs::path(options.folder) / path).string();
     Result<std::string> bytes = md5::ReadFileBytes(full);
     Result<DeclFile> parsed =

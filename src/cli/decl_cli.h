@@ -18,8 +18,9 @@ struct MaterialCheckOptions {
   bool json = false;
 };
 
-// `check MESH --materials DIR`: exit status 0 when every part has a diffuse image and every image
-// a material names is there, 1 otherwise (or on a file that cannot be read), 2 for bad options.
+// `check MESH --materials DIR`: reads every .mtr, .shader, .skin and .def under DIR; exit status 0
+// when every part has a diffuse image and every image a material names is there, 1 otherwise (or on
+// a file that cannot be read), 2 for bad options.
 int RunMaterialCheck(const MaterialCheckOptions& options);
 
 }  // namespace md5stage::cli

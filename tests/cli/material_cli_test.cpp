@@ -220,6 +220,26 @@ INSTANTIATE_TEST_SUITE_P(Meshes, UnvanquishedCheck, ::testing::ValuesIn(kWeapons
                            return fs::path(info.param.mesh).stem().string();
                          });
 
+TEST(MaterialCli, DarkRadiantFlagWithASkinFromADefFile) {
+  const fs::path dark = fs::path(MD5STAGE_SHARED_DIR) / "md5" / "darkradiant_decls";
+  MD5STAGE_SKIP_WITHOUT_SHARED(fs::is_directory(dark));
+  const std::string mesh = Q((dark / "models/md5/testflag.md5mesh").string());
+  // flag_pirate is defined nowhere: no material, nothing to guess, so check fails.
+  const testing::CliRun plain = RunCli("check " + mesh + " --materials " + Q(dark.string()));
+  EXPECT_EQ(plain.status, 1);
+  EXPECT_NE(plain.out.find("0 of 2 parts complete, 0 images missing, 2 parts without a diffuse "
+                           "image"),
+            std::string::npos)
+      << plain.out;
+  const testing::CliRun skinned = RunCli("check " + mesh + " --materials " + Q(dark.string()) +
+                                         " --skin swap_flag_pirate_with_caulk");
+  // The skin (in def/skinned_models.def) swaps in TDM's caulk, defined without images.
+  EXPECT_NE(skinned.out.find("  part 0 \"flag_pirate\" (skin: textures/common/caulk): material "
+                             "textures/common/caulk (materials/tdm_internal_engine.mtr:151:1)"),
+            std::string::npos)
+      << skinned.out;
+}
+
 TEST(MaterialCli, InfoOnEveryUnvanquishedShader) {
   MD5STAGE_SKIP_WITHOUT_SHARED(fs::is_directory(kUnv));
   for (const char* name : {"grenade", "firebomb", "rifle"}) {
