@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "core/anim/binding.h"
+#include "core/md5/texture_match.h"
 #include "viewer/image_decode.h"
 
 namespace md5stage::viewer {
@@ -197,30 +198,13 @@ void ModelLibrary::MatchTextures(LoadedModel& model, const std::vector<const Inp
                                  LoadReport& report) {
   const anim::GpuSkinData& gpu = model.model->gpu();
   std::vector<std::pair<const InputFile*, TextureHandle>> uploaded;  // one per image
+  std::vector<std::string> image_names;
+  image_names.reserve(images.size());
+  for (const InputFile* image : images) image_names.push_back(image->name);
   for (size_t part = 0; part < gpu.submeshes.size(); ++part) {
     if (model.textures[part].valid()) continue;
-    // models/x/body -> "body"; Windows paths and extensions in shader names are common.
-    const std::string shader = Lower(FileStem(gpu.submeshes[part].shader));
-    const InputFile* match = nullptr;
-    for (const InputFile* image : images) {
-      const std::string stem = Lower(FileStem(image->name));
-      if (!shader.empty() && (stem == shader || stem == shader + "_d" ||
-                              stem == shader + "_diffuse" || stem == shader + "_color")) {
-        match = image;
-        break;
-      }
-    }
-    if (match == nullptr && shader.empty()) {
-      // No shader name to go by: a conventionally named diffuse map, or the only image dropped.
-      for (const InputFile* image : images) {
-        const std::string stem = Lower(FileStem(image->name));
-        if (stem == "diffuse" || stem == "skin" || stem == "base" || stem == Lower(model.name)) {
-          match = image;
-          break;
-        }
-      }
-      if (match == nullptr && images.size() == 1) match = images[0];
-    }
+    const int found = md5::FindDiffuseImage(gpu.submeshes[part].shader, model.name, image_names);
+    const InputFile* match = found >= 0 ? images[static_cast<size_t>(found)] : nullptr;
     if (match == nullptr) continue;
     const auto reused = std::find_if(uploaded.begin(), uploaded.end(),
                                      [&](const auto& entry) { return entry.first == match; });
