@@ -7,14 +7,18 @@
 //                      plus the 4-weight truncation bound the export warning states
 //   --check assimp     `assimp info` imports each .glb with the expected mesh, animation and
 //                      embedded texture counts
+//   --check uv         the exported TEXCOORD_0, read against the embedded PNG with glTF's
+//                      top-left origin, puts triangles on painted texels: on atlases with an
+//                      empty background, far fewer triangle centres land on it than with v flipped
 // Exit 0 pass, 1 fail, 77 skip (a missing tool or ../shared; under CI=true those fail instead).
 import {execFileSync, spawnSync} from 'node:child_process';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import {createRequire} from 'node:module';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 
-import {evaluateNodes, readGlb, skinnedPositions} from './gltf_eval.mjs';
+import {evaluateNodes, readAccessor, readGlb, skinnedPositions} from './gltf_eval.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -39,8 +43,8 @@ function skip(reason) {
   process.exit(77);
 }
 
-if (!cli || !['validator', 'poses', 'assimp'].includes(check)) {
-  console.error('usage: check_exports.mjs --cli MD5STAGE --check validator|poses|assimp');
+if (!cli || !['validator', 'poses', 'assimp', 'uv'].includes(check)) {
+  console.error('usage: check_exports.mjs --cli MD5STAGE --check validator|poses|assimp|uv');
   process.exit(2);
 }
 fs.mkdirSync(out, {recursive: true});
@@ -237,8 +241,117 @@ function checkAssimp() {
   }
 }
 
+// 8-bit RGB/RGBA non-interlaced PNG (what the textured test models use) to {width, height, at}.
+function decodePng(bytes) {
+  const buf = Buffer.from(bytes);
+  let offset = 8;
+  let width = 0, height = 0, colorType = -1, depth = 0, interlace = 0;
+  const data = [];
+  while (offset < buf.length) {
+    const length = buf.readUInt32BE(offset);
+    const type = buf.toString('ascii', offset + 4, offset + 8);
+    const chunk = buf.subarray(offset + 8, offset + 8 + length);
+    if (type === 'IHDR') {
+      width = chunk.readUInt32BE(0);
+      height = chunk.readUInt32BE(4);
+      depth = chunk[8];
+      colorType = chunk[9];
+      interlace = chunk[12];
+    } else if (type === 'IDAT') {
+      data.push(chunk);
+    }
+    offset += 12 + length;
+  }
+  if (depth !== 8 || interlace !== 0 || (colorType !== 2 && colorType !== 6)) return null;
+  const bpp = colorType === 6 ? 4 : 3;
+  const stride = width * bpp;
+  const raw = zlib.inflateSync(Buffer.concat(data));
+  const px = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; ++y) {
+    const filter = raw[y * (stride + 1)];
+    for (let x = 0; x < stride; ++x) {
+      const a = x >= bpp ? px[y * stride + x - bpp] : 0;
+      const b = y > 0 ? px[(y - 1) * stride + x] : 0;
+      const c = x >= bpp && y > 0 ? px[(y - 1) * stride + x - bpp] : 0;
+      let v = raw[y * (stride + 1) + 1 + x];
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) {
+        const pa = Math.abs(b - c), pb = Math.abs(a - c), pc = Math.abs(a + b - 2 * c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      px[y * stride + x] = v & 255;
+    }
+  }
+  // A texel's class: transparent, or its colour at 4 bits per channel.
+  const at = (x, y) => {
+    const i = (y * width + x) * bpp;
+    return bpp === 4 && px[i + 3] === 0 ? -1 : ((px[i] >> 4) << 8) | ((px[i + 1] >> 4) << 4) | (px[i + 2] >> 4);
+  };
+  return {width, height, at};
+}
+
+function checkUv() {
+  let informative = 0;
+  for (const mesh of selected) {
+    const {file} = exportModel(mesh, [], 'glb');
+    const gltf = readGlb(new Uint8Array(fs.readFileSync(file)));
+    for (const [m, glMesh] of (gltf.json.meshes || []).entries()) {
+      const primitive = glMesh.primitives[0];
+      const material = gltf.json.materials[primitive.material];
+      const texture = material.pbrMetallicRoughness?.baseColorTexture;
+      if (!texture) continue;
+      const image = gltf.json.images[gltf.json.textures[texture.index].source];
+      if (image.mimeType !== 'image/png') continue;
+      const view = gltf.json.bufferViews[image.bufferView];
+      const png = decodePng(gltf.buffers[0].subarray(view.byteOffset, view.byteOffset + view.byteLength));
+      if (!png) continue;
+      const counts = new Map();
+      for (let y = 0; y < png.height; ++y) for (let x = 0; x < png.width; ++x) {
+        const k = png.at(x, y);
+        counts.set(k, (counts.get(k) || 0) + 1);
+      }
+      const [background, area] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0];
+      const share = area / (png.width * png.height);
+      const uv = readAccessor(gltf, primitive.attributes.TEXCOORD_0);
+      const indices = readAccessor(gltf, primitive.indices).map((v) => v[0]);
+      const onBackground = (flip) => {
+        let hits = 0;
+        for (let t = 0; t < indices.length; t += 3) {
+          let u = 0, v = 0;
+          for (let k = 0; k < 3; ++k) {
+            u += uv[indices[t + k]][0] / 3;
+            v += uv[indices[t + k]][1] / 3;
+          }
+          if (flip) v = 1 - v;
+          const x = Math.min(png.width - 1, Math.floor((u - Math.floor(u)) * png.width));
+          const y = Math.min(png.height - 1, Math.floor((v - Math.floor(v)) * png.height));
+          if (png.at(x, y) === background) ++hits;
+        }
+        return hits / (indices.length / 3);
+      };
+      const asIs = onBackground(false);
+      const flipped = onBackground(true);
+      const line = `${label(mesh)} mesh ${m} (${image.name}): ${(100 * asIs).toFixed(1)}% of ` +
+                   `triangle centres on the background (${(100 * share).toFixed(1)}% of the image) ` +
+                   `with v as exported, ${(100 * flipped).toFixed(1)}% with v flipped`;
+      // Only where one of the two is far from chance (the background's share of the image) do
+      // they tell the conventions apart: an atlas with a large empty background.
+      if (Math.max(Math.abs(asIs - share), Math.abs(flipped - share)) < 0.15) {
+        console.log(`info ${line} (not informative)`);
+        continue;
+      }
+      ++informative;
+      report(asIs < 0.5 * flipped, line);
+    }
+  }
+  if (haveShared && informative < 2) report(false, `only ${informative} informative textured models`);
+}
+
 if (check === 'validator') await checkValidator();
 else if (check === 'poses') checkPoses();
+else if (check === 'uv') checkUv();
 else checkAssimp();
 console.log(`${selected.length} models${haveShared ? '' : ' (../shared not found: assets/ only)'}, ` +
             `${failures} failed`);
