@@ -24,6 +24,7 @@ APT_PACKAGES=(
   build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
   emscripten libglm-dev libstb-dev
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
+  nlohmann-json3-dev
   chromium dpkg-dev clang-format
 )
 
