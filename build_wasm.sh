@@ -23,7 +23,8 @@ export DEBIAN_FRONTEND=noninteractive
 APT_PACKAGES=(
   build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
   emscripten libglm-dev libstb-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils
+  libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
+  nlohmann-json3-dev
   chromium dpkg-dev clang-format
 )
 

@@ -12,5 +12,8 @@ void RegisterPlannerBenchmarks();
 #ifdef MD5STAGE_BENCH_ASSIMP
 void RegisterAssimpBenchmarks();
 #endif
+#ifdef MD5STAGE_BENCH_EXPORT
+void RegisterExportBenchmarks();
+#endif
 
 }  // namespace md5stage::bench

@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
 #ifdef MD5STAGE_BENCH_ASSIMP
   RegisterAssimpBenchmarks();
 #endif
+#ifdef MD5STAGE_BENCH_EXPORT
+  RegisterExportBenchmarks();
+#endif
   RegisterAnimBenchmarks();
   RegisterCrowdBenchmarks();
   RegisterPathBenchmarks();
