@@ -70,13 +70,22 @@ bool LineRenderer::Init(std::string* error) {
   return true;
 }
 
-void LineRenderer::Draw(const glm::mat4& view_projection, const std::vector<LineVertex>& tested,
+void LineRenderer::Draw(const glm::mat4& view_projection, const std::vector<LineVertex>& triangles,
+                        const std::vector<LineVertex>& tested,
                         const std::vector<LineVertex>& on_top) {
   impl_->program.Use();
   glUniformMatrix4fv(impl_->view_projection_location, 1, GL_FALSE, &view_projection[0][0]);
   glBindVertexArray(impl_->vao);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  if (!triangles.empty()) {
+    // Flat on the ground, seen from either side; they do not hide the grid lines drawn after.
+    glEnable(GL_DEPTH_TEST);
+    glDepthMask(GL_FALSE);
+    impl_->Upload(triangles);
+    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(triangles.size()));
+    glDepthMask(GL_TRUE);
+  }
   if (!tested.empty()) {
     glEnable(GL_DEPTH_TEST);
     impl_->Upload(tested);
