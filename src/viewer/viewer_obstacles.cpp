@@ -115,7 +115,7 @@ Status Viewer::PlanGoTo(Character& character, glm::dvec2 point, const double* he
   Status status = job.Run();
   if (!status.ok()) {
     locomotion.plan_message = status.error().message;
-    return status;
+    return MakeError("goTo", 0, 0, locomotion.plan_message);
   }
   if (!result.found()) {
     locomotion.plan_message = std::string("no path: ") + result.reason;

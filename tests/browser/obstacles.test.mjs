@@ -139,6 +139,13 @@ export const tests = [
                 'the walkers did not move');
       await frames(page, 2);
       await page.screenshot({ path: ctx.screenshotPath('maze') });
+      // The maze travels in a share link: its walls and the walkers' targets come back.
+      const link = await call(page, { cmd: 'shareLink' });
+      assert.ok(link.ok, JSON.stringify(link));
+      const decoded = await call(page, { cmd: 'decodeLink', payload: link.payload });
+      assert.ok(decoded.ok, JSON.stringify(decoded));
+      assert.deepEqual(decoded.scene.obstacles, first.obstacles);
+      assert.equal(decoded.scene.instances.filter((i) => i.target).length, 3);
       assert.deepEqual(page.consoleErrors, []);
       await page.close();
     },

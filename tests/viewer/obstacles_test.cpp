@@ -143,7 +143,7 @@ TEST(ViewerObstaclesTest, NoPathGivesTheReasonAndTheCharacterStays) {
   // A goal in the wall names the obstacle.
   const JsonValue in_wall = s.Run(R"({"cmd":"goTo","instance":0,"x":210,"y":0})");
   EXPECT_FALSE(Ok(in_wall));
-  EXPECT_NE(Get(in_wall, "error").as_string().find("obstacles[0]"), std::string::npos)
+  EXPECT_NE(Get(in_wall, "error").as_string().find("obstacles[2]"), std::string::npos)
       << WriteJson(in_wall);
 }
 
@@ -368,7 +368,7 @@ TEST(ViewerObstaclesTest, TheMazeSendsThreeWalkersAlongDifferentLegalPaths) {
   ASSERT_EQ(s.viewer.character_count(), 3);
   const ObstacleSet obstacles = s.Obstacles();
   ASSERT_GE(obstacles.size(), 5u);
-  double lengths[3];
+  double crossing_y[3];
   for (int i = 0; i < 3; ++i) {
     const Locomotion& locomotion = s.character(i).locomotion;
     const PlannedPath* plan = locomotion.follower.planned();
@@ -378,12 +378,19 @@ TEST(ViewerObstaclesTest, TheMazeSendsThreeWalkersAlongDifferentLegalPaths) {
                                           locomotion.target_has_heading ? &heading : nullptr,
                                           locomotion.turn_radius, locomotion.clearance, obstacles);
     EXPECT_TRUE(legal.ok()) << "walker " << i << ": " << legal.error().message;
-    lengths[i] = plan->length;
+    // Where it passes the dividing wall (x = -220).
+    crossing_y[i] = std::nan("");
+    for (double d = 0.0; d < plan->length; d += 0.5) {
+      const Pose2 a = SamplePlannedPath(*plan, d), b = SamplePlannedPath(*plan, d + 0.5);
+      if (a.position.x < -220.0 && b.position.x >= -220.0) crossing_y[i] = a.position.y;
+    }
   }
-  // Different radii, different ways: the paths differ by more than their turns would explain.
-  EXPECT_GT(std::abs(lengths[1] - lengths[0]), 100.0);
-  EXPECT_GT(std::abs(lengths[2] - lengths[1]), 100.0);
-  EXPECT_GT(std::abs(lengths[2] - lengths[0]), 100.0);
+  // The tightest turner (radius 25) takes the narrow gap (y in -32..32), the middle one (50) the
+  // top opening (above 200), the widest (110) the bottom one (below -250).
+  EXPECT_EQ(s.character(0).locomotion.turn_radius, 25.0);
+  EXPECT_LT(std::abs(crossing_y[0]), 32.0) << crossing_y[0];
+  EXPECT_GT(crossing_y[1], 200.0) << crossing_y[1];
+  EXPECT_LT(crossing_y[2], -250.0) << crossing_y[2];
 }
 
 }  // namespace
