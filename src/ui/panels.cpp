@@ -372,6 +372,8 @@ void DrawHelpPanel(bool* open) {
         "  K             toggle skeleton\n"
         "  W             toggle wireframe\n"
         "  H             this help\n"
+        "  Enter / Esc   obstacle tool: close / drop the polygon being drawn\n"
+        "  Delete        obstacle tool: delete the selected obstacle\n"
         "Files\n"
         "  drop .md5mesh, .md5anim and textures (.tga .png .jpg) on the page");
   }
