@@ -79,12 +79,11 @@ void LineRenderer::Draw(const glm::mat4& view_projection, const std::vector<Line
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   if (!triangles.empty()) {
-    // Flat on the ground, seen from either side; they do not hide the grid lines drawn after.
+    // Flat just above the ground, seen from either side; they write depth, so the grid's
+    // depth-tested lines under a shape are hidden and its outline (drawn higher) is not.
     glEnable(GL_DEPTH_TEST);
-    glDepthMask(GL_FALSE);
     impl_->Upload(triangles);
     glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(triangles.size()));
-    glDepthMask(GL_TRUE);
   }
   if (!tested.empty()) {
     glEnable(GL_DEPTH_TEST);

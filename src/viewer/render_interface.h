@@ -87,8 +87,8 @@ struct DrawList {
   std::vector<Instance> instances;
   std::vector<LineVertex> lines_tested;  // pairs of vertices
   std::vector<LineVertex> lines_on_top;
-  // Filled shapes on the ground (obstacles): triples of vertices, depth-tested, drawn blended
-  // before the lines.
+  // Filled shapes on the ground (obstacles): triples of vertices, depth-tested and writing depth,
+  // drawn blended before the lines.
   std::vector<LineVertex> triangles;
   std::vector<Text> texts;
 

@@ -353,7 +353,7 @@ void Viewer::DrawObstacles(DrawList& list) {
     }
     obstacle_fill_dirty_ = false;
   }
-  const Rgba8 fill{200, 70, 60, 150};
+  const Rgba8 fill{200, 70, 60, 210};
   for (size_t i = 0; i + 2 < obstacle_fill_.size(); i += 3) {
     list.AddTriangle(glm::vec3(obstacle_fill_[i], kFillLift),
                      glm::vec3(obstacle_fill_[i + 1], kFillLift),
