@@ -107,6 +107,17 @@ void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods
     case GLFW_KEY_PERIOD:
       mapped = viewer::Key::kPeriod;
       break;
+    case GLFW_KEY_ENTER:
+    case GLFW_KEY_KP_ENTER:
+      mapped = viewer::Key::kEnter;
+      break;
+    case GLFW_KEY_DELETE:
+    case GLFW_KEY_BACKSPACE:
+      mapped = viewer::Key::kDelete;
+      break;
+    case GLFW_KEY_ESCAPE:
+      mapped = viewer::Key::kEscape;
+      break;
     default:
       return;
   }
@@ -235,7 +246,8 @@ void App::Render() {
   render::SkinnedDrawOptions options;
   options.wireframe = draw_list_.wireframe;
   meshes_.Draw(draw_list_.view_projection, options);
-  lines_.Draw(draw_list_.view_projection, draw_list_.lines_tested, draw_list_.lines_on_top);
+  lines_.Draw(draw_list_.view_projection, draw_list_.triangles, draw_list_.lines_tested,
+              draw_list_.lines_on_top);
   // Joint names: ImGui draws text in framebuffer pixels here.
   ImDrawList* text = ImGui::GetForegroundDrawList();
   for (const viewer::DrawList::Text& label : draw_list_.texts) {

@@ -9,6 +9,7 @@
 #include "core/path/obstacle_planner.h"
 #include "core/path/obstacles.h"
 #include "core/path/route.h"
+#include "core/path/route_obstacles.h"
 
 namespace md5stage::cli {
 
@@ -20,20 +21,8 @@ Result<ObstacleSet> LoadObstaclesFile(const std::string& file);
 void PrintPlanText(const ObstaclePlanResult& result, const PlannedPath& path);
 void PrintPlanJson(const ObstaclePlanResult& result, const PlannedPath& path);
 
-// A stretch of a route (distances along it) that comes within the clearance of one obstacle.
-struct ObstacleStretch {
-  double start_distance = 0.0;
-  double end_distance = 0.0;
-  int obstacle = -1;          // index in the obstacle set
-  double min_distance = 0.0;  // smallest distance from the route to the obstacle in the stretch
-};
-
-// Stretches in route order (then by obstacle), one per obstacle and maximal run. "Within" is the
-// planner's rule (ObstacleSet), so a route passing at exactly the clearance has none. Lines are
-// cut exactly (roots of the distance to circles, corners and edges); Beziers are sampled at most
-// a quarter of the clearance (and 1/512 of the segment) apart and their ends bisected, so a
-// Bezier that grazes an obstacle between two samples can be missed.
-std::vector<ObstacleStretch> FindObstacleStretches(const Route& route, const ObstacleSet& obstacles,
-                                                   double clearance);
+// Moved to the path core (the viewer marks routes with it too); the CLI's names stay.
+using md5stage::FindObstacleStretches;
+using md5stage::ObstacleStretch;
 
 }  // namespace md5stage::cli

@@ -70,13 +70,21 @@ bool LineRenderer::Init(std::string* error) {
   return true;
 }
 
-void LineRenderer::Draw(const glm::mat4& view_projection, const std::vector<LineVertex>& tested,
+void LineRenderer::Draw(const glm::mat4& view_projection, const std::vector<LineVertex>& triangles,
+                        const std::vector<LineVertex>& tested,
                         const std::vector<LineVertex>& on_top) {
   impl_->program.Use();
   glUniformMatrix4fv(impl_->view_projection_location, 1, GL_FALSE, &view_projection[0][0]);
   glBindVertexArray(impl_->vao);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  if (!triangles.empty()) {
+    // Flat just above the ground, seen from either side; they write depth, so the grid's
+    // depth-tested lines under a shape are hidden and its outline (drawn higher) is not.
+    glEnable(GL_DEPTH_TEST);
+    impl_->Upload(triangles);
+    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(triangles.size()));
+  }
   if (!tested.empty()) {
     glEnable(GL_DEPTH_TEST);
     impl_->Upload(tested);

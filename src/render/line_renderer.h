@@ -1,5 +1,6 @@
-// Coloured lines (grid, axes, skeletons, routes, bounds) from the viewer's draw list, drawn in one
-// call per depth mode with one vertex array and one streamed buffer made once.
+// Coloured lines (grid, axes, skeletons, routes, bounds) and filled ground shapes (obstacles) from
+// the viewer's draw list, drawn in one call per kind with one vertex array and one streamed buffer
+// made once.
 #pragma once
 
 #include <glm/glm.hpp>
@@ -17,8 +18,10 @@ class LineRenderer {
   ~LineRenderer();
   bool Init(std::string* error);
 
-  // Pairs of vertices: depth-tested lines first, then the ones drawn on top.
-  void Draw(const glm::mat4& view_projection, const std::vector<viewer::LineVertex>& tested,
+  // Triples of vertices (filled ground shapes) first, then pairs: depth-tested lines, then the
+  // ones drawn on top.
+  void Draw(const glm::mat4& view_projection, const std::vector<viewer::LineVertex>& triangles,
+            const std::vector<viewer::LineVertex>& tested,
             const std::vector<viewer::LineVertex>& on_top);
 
  private:

@@ -208,6 +208,11 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
   float radius = instance->turn_radius;
   if (ImGui::SliderFloat("turn radius", &radius, 0.0f, 300.0f, "%.0f u"))
     requests.set_turn_radius = radius;
+  float clearance = instance->clearance;
+  if (ImGui::SliderFloat("clearance", &clearance, 0.0f, 200.0f, "%.0f u"))
+    requests.set_clearance = clearance;
+  if (!instance->plan_message.empty())
+    ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", instance->plan_message.c_str());
   const char* walk =
       instance->locomotion_animation >= 0 &&
               instance->locomotion_animation < static_cast<int>(summary->animations.size())
@@ -367,6 +372,8 @@ void DrawHelpPanel(bool* open) {
         "  K             toggle skeleton\n"
         "  W             toggle wireframe\n"
         "  H             this help\n"
+        "  Enter / Esc   obstacle tool: close / drop the polygon being drawn\n"
+        "  Delete        obstacle tool: delete the selected obstacle\n"
         "Files\n"
         "  drop .md5mesh, .md5anim and textures (.tga .png .jpg) on the page");
   }
@@ -407,7 +414,31 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   tool_changed |= ImGui::RadioButton("go to", &tool, 1);
   ImGui::SameLine();
   tool_changed |= ImGui::RadioButton("draw route", &tool, 2);
+  ImGui::SameLine();
+  tool_changed |= ImGui::RadioButton("obstacle", &tool, 3);
   if (tool_changed) requests.set_tool = static_cast<Tool>(tool);
+  if (model.tool == Tool::kObstacle) {
+    int shape = model.obstacle_polygon_shape ? 1 : 0;
+    bool shape_changed = ImGui::RadioButton("circle", &shape, 0);
+    ImGui::SameLine();
+    shape_changed |= ImGui::RadioButton("polygon", &shape, 1);
+    if (shape_changed) requests.obstacle_polygon_shape = shape == 1;
+    ImGui::TextDisabled(shape == 0 ? "drag from the centre: a circle; drag a shape to move it"
+                                   : "click corners; click the first (or Enter) to close");
+    if (model.polygon_draft_corners > 0) {
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Close polygon")) requests.close_polygon = true;
+    }
+    if (model.selected_obstacle >= 0) {
+      if (ImGui::Button("Delete obstacle")) requests.remove_obstacle = model.selected_obstacle;
+      ImGui::SameLine();
+    }
+    if (!model.obstacles.empty() && ImGui::Button("Clear obstacles"))
+      requests.clear_obstacles = true;
+  }
+  if (!model.obstacles.empty()) {
+    ImGui::Text("%d obstacle(s)", static_cast<int>(model.obstacles.size()));
+  }
   if (model.tool == Tool::kGoTo) {
     ImGui::TextDisabled("click the ground: go there; drag: also face that way");
   }
@@ -435,10 +466,18 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
     if (ImGui::Checkbox("round corners", &round)) requests.auto_round_corners = round;
   }
   if (model.routes.size() <= 4) {
-    for (const RouteSummary& route : model.routes) {
-      ImGui::BulletText("%s: %.1f u%s%s", route.name.c_str(), route.length,
+    for (size_t r = 0; r < model.routes.size(); ++r) {
+      const RouteSummary& route = model.routes[r];
+      ImGui::BulletText("%s: %.1f u%s%s%s", route.name.c_str(), route.length,
                         route.closed ? ", loop" : "",
-                        route.tight_stretches > 0 ? ", too tight!" : "");
+                        route.tight_stretches > 0 ? ", too tight!" : "",
+                        route.obstacle_crossings > 0 ? ", crosses obstacles!" : "");
+      if (route.obstacle_crossings > 0) {
+        ImGui::SameLine();
+        ImGui::PushID(static_cast<int>(r));
+        if (ImGui::SmallButton("Route around")) requests.route_around = static_cast<int>(r);
+        ImGui::PopID();
+      }
     }
   } else {
     int tight = 0;
@@ -458,7 +497,7 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "dropped models stay out of links");
   }
   ImGui::TextUnformatted("demos:");
-  for (const char* demo : {"default", "turns", "attach", "crowd"}) {
+  for (const char* demo : {"default", "turns", "attach", "crowd", "maze"}) {
     ImGui::SameLine();
     if (ImGui::SmallButton(demo)) requests.page_action = std::string("demo:") + demo;
   }

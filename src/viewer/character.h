@@ -12,6 +12,7 @@
 #include "core/anim/pose.h"
 #include "core/anim/transform_node.h"
 #include "core/path/follower.h"
+#include "core/path/obstacle_planner.h"
 #include "viewer/model_library.h"
 #include "viewer/viewer_model.h"
 
@@ -44,6 +45,14 @@ struct Locomotion {
   int walk_animation = -1;
   int idle_animation = -1;
   bool moving = false;
+  // How far it keeps from obstacles: by default half its bind pose's wider horizontal extent.
+  double clearance = 0.0;
+  bool clearance_set = false;  // given by hand (panel, command): not reset from the bounds
+  // Planning around obstacles: the search's memory is kept per character, so replanning (a new
+  // target, or obstacles changed while it walks) does not allocate once it has grown.
+  ObstaclePlannerScratch plan_scratch;
+  PlannedPath plan;
+  std::string plan_message;  // why the last plan failed ("" when it did not)
 };
 
 struct Character {

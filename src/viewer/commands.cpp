@@ -128,6 +128,9 @@ JsonValue Viewer::State() const {
     const Locomotion& locomotion = character.locomotion;
     i.Set("speed", locomotion.speed);
     i.Set("turn_radius", locomotion.turn_radius);
+    i.Set("clearance", locomotion.clearance);
+    i.Set("plan_message",
+          locomotion.plan_message.empty() ? JsonValue() : JsonValue(locomotion.plan_message));
     i.Set("route", locomotion.enabled ? locomotion.route : -1);
     i.Set("moving", locomotion.moving);
     if (locomotion.enabled) {
@@ -143,6 +146,11 @@ JsonValue Viewer::State() const {
   SetClock(MeasureSceneClock(characters_, scene_time_), state);
   state.Set("panels", panels_visible_);
   state.Set("routes", RoutesJson());
+  state.Set("obstacles", *ObstaclesToJson(obstacles_).Find("obstacles"));
+  state.Set("selected_obstacle", selected_obstacle_);
+  state.Set("polygon_draft", static_cast<double>(polygon_draft_.size()));
+  const char* const tool_names[] = {"camera", "goto", "route", "obstacle"};
+  state.Set("tool", std::string(tool_names[static_cast<int>(tool_)]));
   state.Set("selected", selected_);
   state.Set("selected_joint", selected_joint_);
   state.Set("last_error", last_error_.empty() ? JsonValue() : JsonValue(last_error_));
@@ -427,7 +435,8 @@ class CommandTable {
     return reply;
   }
   static JsonValue Tool(Viewer& v, CommandArgs& a) {
-    const int tool = a.Choice("tool", {"camera", "goto", "route"});
+    const int tool = a.Choice("tool", {"camera", "goto", "route", "obstacle"});
+    const std::optional<int> shape = a.OptionalChoice("shape", {"circle", "polygon"});
     const std::optional<int> route =
         a.OptionalInteger("route", -1, static_cast<int>(v.routes_.size()) - 1);
     const std::optional<bool> round = a.OptionalBool("round");
@@ -437,7 +446,9 @@ class CommandTable {
     request.set_tool = static_cast<ui::Tool>(tool);
     if (route) request.edit_route = *route;
     if (round) request.auto_round_corners = *round;
-    request.close_route = close.value_or(false);
+    request.close_route = close.value_or(false) && tool == static_cast<int>(ui::Tool::kRoute);
+    request.close_polygon = close.value_or(false) && tool == static_cast<int>(ui::Tool::kObstacle);
+    if (shape) request.obstacle_polygon_shape = *shape == 1;
     v.ApplyRequests(request);
     JsonValue reply = Reply(true);
     reply.Set("edited_route", v.edited_route_);
@@ -714,6 +725,99 @@ class CommandTable {
     v.SetTurnRadius(*character, radius);
     return Reply(true);
   }
+  // ---- obstacles (refused edits change nothing; walkers replan after each accepted one) ----
+  static JsonValue AddObstacle(Viewer& v, CommandArgs& a) {
+    const JsonValue& obstacle = a.Value("obstacle");
+    if (!a.Finish()) return Fail(a);
+    if (v.obstacles_.size() >= kMaxObstacles) {
+      return Failure("addObstacle.obstacle: the scene already has " +
+                     std::to_string(kMaxObstacles) + " obstacles, the most it can hold");
+    }
+    // The scene's reader checks it, so messages are the scene's ("obstacles[0].circle.radius"),
+    // named here after the field.
+    JsonValue wrapped = JsonValue::MakeObject();
+    wrapped.Set("obstacles", JsonValue(JsonArray{obstacle}));
+    auto parsed = ObstaclesFromJson("addObstacle", wrapped);
+    if (!parsed.ok()) {
+      std::string message = parsed.error().message;
+      const std::string from = "obstacles[0]";
+      for (size_t at = message.find(from); at != std::string::npos; at = message.find(from))
+        message.replace(at, from.size(), "addObstacle.obstacle");
+      return Failure(message);
+    }
+    std::vector<Obstacle> list = v.obstacles_.obstacles();
+    list.push_back(parsed.value().obstacles().front());
+    Status status = v.SetObstacles(std::move(list));
+    if (!status.ok()) return Failure(status.error().ToString());
+    JsonValue reply = Reply(true);
+    reply.Set("index", static_cast<int>(v.obstacles_.size()) - 1);
+    return reply;
+  }
+  static JsonValue RemoveObstacle(Viewer& v, CommandArgs& a) {
+    const int count = static_cast<int>(v.obstacles_.size());
+    if (count == 0) {
+      const JsonValue* value = a.OptionalValue("index");
+      a.Fail("index", "an obstacle index (the scene has no obstacles)",
+             value ? CommandArgs::Describe(*value) : "nothing (the field is missing)");
+      return Fail(a);
+    }
+    const int index = a.Integer("index", 0, count - 1);
+    if (!a.Finish()) return Fail(a);
+    std::vector<Obstacle> list = v.obstacles_.obstacles();
+    list.erase(list.begin() + index);
+    v.selected_obstacle_ = -1;
+    Status status = v.SetObstacles(std::move(list));
+    if (!status.ok()) return Failure(status.error().ToString());
+    return Reply(true);
+  }
+  static JsonValue MoveObstacle(Viewer& v, CommandArgs& a) {
+    const int count = static_cast<int>(v.obstacles_.size());
+    if (count == 0) {
+      const JsonValue* value = a.OptionalValue("index");
+      a.Fail("index", "an obstacle index (the scene has no obstacles)",
+             value ? CommandArgs::Describe(*value) : "nothing (the field is missing)");
+      return Fail(a);
+    }
+    const int index = a.Integer("index", 0, count - 1);
+    const double dx = a.Number("dx", -kCoordinateLimit, kCoordinateLimit);
+    const double dy = a.Number("dy", -kCoordinateLimit, kCoordinateLimit);
+    if (!a.Finish()) return Fail(a);
+    std::vector<Obstacle> list = v.obstacles_.obstacles();
+    Obstacle& moved = list[static_cast<size_t>(index)];
+    moved.centre += glm::dvec2(dx, dy);
+    for (glm::dvec2& p : moved.vertices) p += glm::dvec2(dx, dy);
+    Status status = v.SetObstacles(std::move(list));
+    if (!status.ok()) return Failure("moveObstacle: " + status.error().message);
+    return Reply(true);
+  }
+  static JsonValue ClearObstacles(Viewer& v, CommandArgs& a) {
+    if (!a.Finish()) return Fail(a);
+    v.selected_obstacle_ = -1;
+    Status status = v.SetObstacles({});
+    if (!status.ok()) return Failure(status.error().ToString());
+    return Reply(true);
+  }
+  static JsonValue SetClearance(Viewer& v, CommandArgs& a) {
+    Character* character = Instance(v, a);
+    const double clearance = a.Number("clearance", 0.0, kCoordinateLimit);
+    if (!a.Finish()) return Fail(a);
+    v.SetClearance(*character, clearance);
+    return Reply(true);
+  }
+  static JsonValue RouteAround(Viewer& v, CommandArgs& a) {
+    // With an instance: its turning radius and clearance; without: the route's characters'.
+    const int route = a.Integer("route", 0, static_cast<int>(v.routes_.size()) - 1);
+    const Character* character = a.OptionalValue("instance") ? Instance(v, a) : nullptr;
+    if (!a.Finish()) return Fail(a);
+    const double radius = character ? character->locomotion.turn_radius : v.RoundingRadius(route);
+    const double clearance = character ? character->locomotion.clearance : v.RouteClearance(route);
+    Status status = v.RouteAround(route, radius, clearance);
+    if (!status.ok()) return Failure(status.error().message);
+    JsonValue reply = Reply(true);
+    reply.Set("segments",
+              static_cast<double>(v.routes_[static_cast<size_t>(route)].segments.size()));
+    return reply;
+  }
   static JsonValue GpuSkinCheck(Viewer& v, CommandArgs& a);
   static JsonValue ScreenBounds(Viewer& v, CommandArgs& a);
   static JsonValue JointWorld(Viewer& v, CommandArgs& a) {
@@ -850,6 +954,12 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"gpuSkinCheck", &CommandTable::GpuSkinCheck},
     {"screenBounds", &CommandTable::ScreenBounds},
     {"jointWorld", &CommandTable::JointWorld},
+    {"addObstacle", &CommandTable::AddObstacle},
+    {"removeObstacle", &CommandTable::RemoveObstacle},
+    {"moveObstacle", &CommandTable::MoveObstacle},
+    {"clearObstacles", &CommandTable::ClearObstacles},
+    {"setClearance", &CommandTable::SetClearance},
+    {"routeAround", &CommandTable::RouteAround},
 };
 
 JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {

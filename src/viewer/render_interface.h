@@ -1,5 +1,6 @@
 // What the viewer asks of a renderer: GPU resources behind typed handles (RenderBackend), and
-// per frame a DrawList of skinned instances, coloured lines and screen text that a backend draws.
+// per frame a DrawList of skinned instances, coloured lines, filled ground shapes and screen text
+// that a backend draws.
 #pragma once
 
 #include <cstddef>
@@ -86,6 +87,9 @@ struct DrawList {
   std::vector<Instance> instances;
   std::vector<LineVertex> lines_tested;  // pairs of vertices
   std::vector<LineVertex> lines_on_top;
+  // Filled shapes on the ground (obstacles): triples of vertices, depth-tested and writing depth,
+  // drawn blended before the lines.
+  std::vector<LineVertex> triangles;
   std::vector<Text> texts;
 
   // Empties the lists and keeps their memory, so a steady scene allocates nothing per frame.
@@ -93,6 +97,7 @@ struct DrawList {
     instances.clear();
     lines_tested.clear();
     lines_on_top.clear();
+    triangles.clear();
     texts.clear();
   }
   void AddLine(const glm::vec3& a, const glm::vec3& b, Rgba8 color,
@@ -100,6 +105,11 @@ struct DrawList {
     std::vector<LineVertex>& lines = depth == LineDepth::kOnTop ? lines_on_top : lines_tested;
     lines.push_back({a, color});
     lines.push_back({b, color});
+  }
+  void AddTriangle(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c, Rgba8 color) {
+    triangles.push_back({a, color});
+    triangles.push_back({b, color});
+    triangles.push_back({c, color});
   }
   size_t line_count() const { return (lines_tested.size() + lines_on_top.size()) / 2; }
 };

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/path/route_obstacles.h"
 #include "core/view/frustum.h"
 #include "viewer/json_util.h"
 
@@ -86,6 +87,11 @@ void Viewer::OnCursor(double x, double y) {
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
   if (orbiting_) camera_.Orbit(dx / ratio, dy / ratio);
   if (drag_ != Drag::kNone) ToolMove(x, y);
+  if (drag_ == Drag::kNone && !polygon_draft_.empty()) {
+    // The polygon being drawn follows the cursor to its next corner.
+    if (const auto ground = GroundUnderCursor(x, y))
+      drag_current_ground_ = glm::dvec2(ground->x, ground->y);
+  }
   if (panning_) {
     camera_.Pan(dx, dy, static_cast<float>(height_));
     follow_selected_ = false;
@@ -156,6 +162,21 @@ void Viewer::HandleKeyPress(Key key) {
     case Key::kH:
       help_open_ = !help_open_;
       break;
+    case Key::kEnter:
+      if (tool_ == ui::Tool::kObstacle) ClosePolygonDraft();
+      break;
+    case Key::kEscape:
+      polygon_draft_.clear();
+      break;
+    case Key::kDelete:
+      if (tool_ == ui::Tool::kObstacle && selected_obstacle_ >= 0) {
+        std::vector<Obstacle> list = obstacles_.obstacles();
+        list.erase(list.begin() + selected_obstacle_);
+        selected_obstacle_ = -1;
+        Status status = SetObstacles(std::move(list));
+        if (!status.ok()) SetError(status.error().ToString());
+      }
+      break;
   }
 }
 
@@ -184,6 +205,10 @@ int Viewer::AddCharacter(int model, glm::vec2 position, float heading) {
   if (animation < 0 && !loaded.animations.empty()) animation = 0;
   character.playback.animation = animation;
   character.pose.Resize(loaded.model->skeleton().joint_count());
+  // The radius it keeps from obstacles: half its bind pose's wider horizontal extent.
+  character.locomotion.clearance =
+      0.5 * std::max(static_cast<double>(loaded.bind_max.x - loaded.bind_min.x),
+                     static_cast<double>(loaded.bind_max.y - loaded.bind_min.y));
   characters_.push_back(std::move(character));
   return static_cast<int>(characters_.size()) - 1;
 }
@@ -448,6 +473,8 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
     summary.position = character.position;
     summary.speed = static_cast<float>(character.locomotion.speed);
     summary.turn_radius = static_cast<float>(character.locomotion.turn_radius);
+    summary.clearance = static_cast<float>(character.locomotion.clearance);
+    summary.plan_message = character.locomotion.plan_message;
     summary.route = character.locomotion.enabled ? character.locomotion.route : -1;
     summary.route_mode = character.locomotion.route_mode;
     summary.locomotion_animation = character.locomotion.walk_animation;
@@ -496,6 +523,11 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
     const double radius = RoundingRadius(static_cast<int>(r));
     if (route.route && radius > 0.0)
       summary.tight_stretches = static_cast<int>(route.route->FindTightStretches(radius).size());
+    if (route.route && !obstacles_.empty()) {
+      summary.obstacle_crossings = static_cast<int>(
+          FindObstacleStretches(*route.route, obstacles_, RouteClearance(static_cast<int>(r)))
+              .size());
+    }
     view.routes.push_back(std::move(summary));
   }
   view.edited_route = edited_route_;
@@ -503,6 +535,18 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
   view.hover_text = hover_text_;
   view.scene_time = static_cast<float>(scene_time_);
   view.scene_playing = scene_playing_;
+  for (const Obstacle& obstacle : obstacles_.obstacles()) {
+    ui::ObstacleSummary summary;
+    summary.circle = obstacle.kind == Obstacle::Kind::kCircle;
+    summary.centre = summary.circle ? glm::vec2(obstacle.centre)
+                                    : glm::vec2(0.5 * (obstacle.bounds.min + obstacle.bounds.max));
+    summary.radius = static_cast<float>(obstacle.radius);
+    summary.vertices = static_cast<int>(obstacle.vertices.size());
+    view.obstacles.push_back(summary);
+  }
+  view.selected_obstacle = selected_obstacle_;
+  view.obstacle_polygon_shape = obstacle_polygon_shape_;
+  view.polygon_draft_corners = static_cast<int>(polygon_draft_.size());
   return view;
 }
 
@@ -538,6 +582,31 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
       StartEditingRoute(static_cast<int>(routes_.size()) - 1);
     }
   }
+  if (r.set_tool && tool_ != ui::Tool::kObstacle) polygon_draft_.clear();
+  if (r.obstacle_polygon_shape) {
+    obstacle_polygon_shape_ = *r.obstacle_polygon_shape;
+    polygon_draft_.clear();
+  }
+  if (r.close_polygon) ClosePolygonDraft();
+  if (r.remove_obstacle && *r.remove_obstacle >= 0 &&
+      *r.remove_obstacle < static_cast<int>(obstacles_.size())) {
+    std::vector<Obstacle> list = obstacles_.obstacles();
+    list.erase(list.begin() + *r.remove_obstacle);
+    selected_obstacle_ = -1;
+    Status status = SetObstacles(std::move(list));
+    if (!status.ok()) SetError(status.error().ToString());
+  }
+  if (r.clear_obstacles) {
+    selected_obstacle_ = -1;
+    Status status = SetObstacles({});
+    if (!status.ok()) SetError(status.error().ToString());
+  }
+  if (r.route_around) {
+    const int route = *r.route_around;
+    double radius = RoundingRadius(route);
+    Status status = RouteAround(route, radius, RouteClearance(route));
+    if (!status.ok()) SetError(status.error().ToString());
+  }
   if (r.edit_route) StartEditingRoute(*r.edit_route);
   if (r.auto_round_corners) {
     auto_round_ = *r.auto_round_corners;
@@ -565,6 +634,7 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.step_frames) StepFrames(*character, *r.step_frames);
   if (r.set_speed) SetSpeed(*character, std::max(0.0f, *r.set_speed));
   if (r.set_turn_radius) SetTurnRadius(*character, std::max(0.0f, *r.set_turn_radius));
+  if (r.set_clearance) SetClearance(*character, std::max(0.0f, *r.set_clearance));
   if (r.set_locomotion_animation)
     character->locomotion.walk_animation = *r.set_locomotion_animation;
   if (r.assign_route) {
@@ -687,6 +757,7 @@ void Viewer::BuildDrawList(DrawList* list) {
         std::pow(10.0f, std::floor(std::log10(std::max(camera_.distance, 1e-3f) / 20.0f)));
     AddGroundGrid(out, spacing * 50.0f, spacing);
   }
+  DrawObstacles(out);
   DrawCharacterOverlays(out);
   DrawRouteOverlays(out);
   DrawToolOverlays(out);

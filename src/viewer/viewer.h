@@ -36,7 +36,7 @@ struct ViewerRoute {
 
 enum class MouseButton { kLeft, kRight, kMiddle };
 // The keys the viewer answers (README's list); the platform maps its key codes to these.
-enum class Key { kSpace, kF, kK, kW, kH, kComma, kPeriod };
+enum class Key { kSpace, kF, kK, kW, kH, kComma, kPeriod, kEnter, kDelete, kEscape };
 
 // What only the page can do; the viewer calls it and never waits for it.
 class ViewerHost {
@@ -161,6 +161,30 @@ class Viewer {
   void UpdateHover();
   void DrawToolOverlays(DrawList& list);
 
+  // Obstacles (viewer_obstacles.cpp): editing the set (an edit that does not validate changes
+  // nothing), planning go-to around it, replanning walkers when it changes, routes that cross it.
+  Status SetObstacles(std::vector<Obstacle> obstacles);
+  // Plans from where the character is to the point (and heading) around the obstacles and starts
+  // the plan; "no path" is an error with the planner's reason, and the character then stays.
+  Status PlanGoTo(Character& character, glm::dvec2 point, const double* heading);
+  // Characters going to a target plan again from where they are (after obstacles or clearances
+  // change); returns the messages of those that found no path (they stop).
+  std::string ReplanTargets();
+  void SetClearance(Character& character, double clearance);
+  // The clearance and turning radius a route is checked (and routed around) with: the largest of
+  // the characters assigned to it, else the selected character's.
+  double RouteClearance(int route) const;
+  // Replaces each segment of the route that comes within the clearance of an obstacle by a
+  // planned path between its ends (same end headings), as Beziers; all or nothing.
+  Status RouteAround(int route, double turning_radius, double clearance);
+  void DrawObstacles(DrawList& list);
+  void DrawPlannedPath(const PlannedPath& path, DrawList& list) const;
+  bool ObstacleToolPress(glm::dvec2 ground, double x, double y);
+  void ObstacleToolMove(glm::dvec2 ground);
+  void ObstacleToolRelease();
+  void ClosePolygonDraft();
+  int ObstacleAt(glm::dvec2 ground) const;
+
   // Embeds: the loop range and "finished", run each frame after the clock moves; events go to
   // the host (embed_timeline.h).
   EmbedClock MeasureEmbedClock() const;
@@ -178,6 +202,14 @@ class Viewer {
   std::vector<InputFile> pending_files_;
   std::vector<ViewerRoute> routes_;
   ObstacleSet obstacles_;  // the scene's obstacles
+  // The filled shapes' triangles (ground coordinates), rebuilt when the obstacles change.
+  std::vector<glm::vec2> obstacle_fill_;
+  bool obstacle_fill_dirty_ = true;
+  int selected_obstacle_ = -1;
+  bool obstacle_polygon_shape_ = false;    // the obstacle tool draws polygons (else circles)
+  std::vector<glm::dvec2> polygon_draft_;  // corners clicked so far
+  glm::dvec2 obstacle_drag_origin_{0.0};
+  Obstacle obstacle_drag_start_;  // the dragged obstacle as it was when the drag began
   // Scratch for the overlays: one projection per joint serves the hover test and the names.
   std::vector<glm::vec2> joint_screen_;
   std::vector<char> joint_on_screen_;
@@ -197,7 +229,7 @@ class Viewer {
   std::vector<Key> pending_keys_;
   uint32_t keys_down_ = 0;
   ui::Tool tool_ = ui::Tool::kCamera;
-  enum class Drag { kNone, kGoTo, kNewPoint, kMoveAnchor, kMoveHandle };
+  enum class Drag { kNone, kGoTo, kNewPoint, kMoveAnchor, kMoveHandle, kNewCircle, kMoveObstacle };
   Drag drag_ = Drag::kNone;
   glm::dvec2 drag_start_ground_{0.0};
   glm::dvec2 drag_current_ground_{0.0};

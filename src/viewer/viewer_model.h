@@ -32,9 +32,9 @@ struct FrameStats {
   std::string gl_version;
 };
 
-// What a left click on the ground does: orbit the camera, send the selected character there, or
-// edit the current route.
-enum class Tool { kCamera = 0, kGoTo = 1, kRoute = 2 };
+// What a left click on the ground does: orbit the camera, send the selected character there,
+// edit the current route, or draw, move and select obstacles.
+enum class Tool { kCamera = 0, kGoTo = 1, kRoute = 2, kObstacle = 3 };
 
 struct RouteSummary {
   std::string name;
@@ -43,6 +43,14 @@ struct RouteSummary {
   bool closed = false;
   int points = 0;
   int tight_stretches = 0;
+  int obstacle_crossings = 0;  // stretches within the clearance of an obstacle
+};
+
+struct ObstacleSummary {
+  bool circle = true;
+  glm::vec2 centre{0.0f};  // circle: its centre; polygon: its bounds' centre
+  float radius = 0.0f;     // circle
+  int vertices = 0;        // polygon
 };
 
 struct ModelSummary {
@@ -87,6 +95,8 @@ struct InstanceSummary {
   float heading_degrees = 0.0f;
   float speed = 0.0f;
   float turn_radius = 0.0f;
+  float clearance = 0.0f;
+  std::string plan_message;  // why the last go-to found no path
   int route = -1;
   PlayMode route_mode = PlayMode::kLoop;
   int locomotion_animation = -1;
@@ -124,6 +134,10 @@ struct ViewerModel {
   bool auto_round_corners = false;
   std::string hover_text;  // e.g. the minimum radius of the tight stretch under the cursor
   bool has_local_models = false;
+  std::vector<ObstacleSummary> obstacles;
+  int selected_obstacle = -1;
+  bool obstacle_polygon_shape = false;
+  int polygon_draft_corners = 0;
 };
 
 // Requests from the panels, applied by the app after the UI pass.
@@ -158,6 +172,12 @@ struct ViewerRequests {
   std::optional<int> crowd_size;
   std::optional<float> set_speed;
   std::optional<float> set_turn_radius;
+  std::optional<float> set_clearance;
+  std::optional<bool> obstacle_polygon_shape;
+  std::optional<int> remove_obstacle;
+  bool clear_obstacles = false;
+  bool close_polygon = false;
+  std::optional<int> route_around;
   std::optional<int> set_locomotion_animation;
   std::optional<std::pair<int, PlayMode>> assign_route;  // (route or -1, mode)
   std::optional<int> edit_route;                         // -1: start a new route

@@ -6,6 +6,7 @@
 #include <glm/gtc/constants.hpp>
 
 #include "core/path/route_json.h"
+#include "core/path/route_obstacles.h"
 #include "core/scene/scene_json.h"
 #include "viewer/json_util.h"
 #include "viewer/viewer.h"
@@ -95,9 +96,16 @@ Status Viewer::GoTo(Character& character, glm::dvec2 point, const double* headin
                                    locomotion.turn_radius, locomotion.speed, scene_time_);
     locomotion.enabled = true;
   }
-  Status status = heading != nullptr
-                      ? locomotion.follower.GoToPose(scene_time_, Pose2{point, *heading})
-                      : locomotion.follower.GoToPoint(scene_time_, point);
+  // Around obstacles when there are any (a plan that is already clear is the same arc-line or
+  // Dubins path); with no path the plan is unchanged and the reason is the error.
+  Status status;
+  if (!obstacles_.empty()) {
+    status = PlanGoTo(character, point, heading);
+  } else {
+    locomotion.plan_message.clear();
+    status = heading != nullptr ? locomotion.follower.GoToPose(scene_time_, Pose2{point, *heading})
+                                : locomotion.follower.GoToPoint(scene_time_, point);
+  }
   if (!status.ok()) return status;
   locomotion.route = -1;
   locomotion.has_target = true;
@@ -285,6 +293,11 @@ JsonValue Viewer::ApplyPendingScene() {
   // From here on the scene replaces the current one.
   characters_.clear();
   routes_.clear();
+  // Before the characters, whose targets are planned around them.
+  obstacles_ = scene.obstacles;
+  obstacle_fill_dirty_ = true;
+  selected_obstacle_ = -1;
+  polygon_draft_.clear();
   selected_ = -1;
   selected_joint_ = -1;
   scene_time_ = scene.time;
@@ -381,8 +394,6 @@ JsonValue Viewer::ApplyPendingScene() {
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
     if (std::find(model_index.begin(), model_index.end(), m) == model_index.end()) RemoveModel(m);
   }
-  // Kept and written back so links keep them; go-to does not plan around them yet (issue 18).
-  obstacles_ = scene.obstacles;
   camera_.target = glm::vec3(scene.camera.target);
   camera_.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
   camera_.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
@@ -417,12 +428,16 @@ JsonValue Viewer::ApplyPendingScene() {
 
 JsonValue Viewer::PathJson(const Character& character) const {
   const TurnPath& path = character.locomotion.follower.approach();
+  const PlannedPath* planned = character.locomotion.follower.planned();
   JsonValue json = JsonValue::MakeObject();
-  json.Set("type", TurnPathTypeName(path.type));
-  json.Set("length", path.length);
+  // A plan around obstacles has any number of segments and no Dubins word: type "planned".
+  json.Set("type", planned ? "planned" : TurnPathTypeName(path.type));
+  json.Set("length", planned ? planned->length : path.length);
+  const int count = planned ? static_cast<int>(planned->segments.size()) : path.segment_count;
   JsonArray segments;
-  for (int s = 0; s < path.segment_count; ++s) {
-    const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
+  for (int s = 0; s < count; ++s) {
+    const TurnSegment& segment =
+        planned ? planned->segments[static_cast<size_t>(s)] : path.segments[static_cast<size_t>(s)];
     JsonValue j = JsonValue::MakeObject();
     j.Set("kind", segment.kind == TurnSegment::Kind::kArc ? "arc" : "line");
     j.Set("length", segment.length);
@@ -466,6 +481,22 @@ JsonValue Viewer::RoutesJson() const {
       }
     }
     json.Set("tight", JsonValue(std::move(tight)));
+    // Stretches within the clearance of an obstacle (RouteClearance: the assigned characters').
+    const double clearance = RouteClearance(static_cast<int>(r));
+    json.Set("check_clearance", clearance);
+    JsonArray crossing;
+    if (route.route && !obstacles_.empty()) {
+      for (const ObstacleStretch& stretch :
+           FindObstacleStretches(*route.route, obstacles_, clearance)) {
+        JsonValue c = JsonValue::MakeObject();
+        c.Set("start", stretch.start_distance);
+        c.Set("end", stretch.end_distance);
+        c.Set("obstacle", stretch.obstacle);
+        c.Set("min_distance", stretch.min_distance);
+        crossing.push_back(std::move(c));
+      }
+    }
+    json.Set("crossing", JsonValue(std::move(crossing)));
     list.push_back(std::move(json));
   }
   return JsonValue(std::move(list));
@@ -493,6 +524,17 @@ void Viewer::DrawRouteOverlays(DrawList& list) {
         }
         return false;
       };
+      // Stretches that come within the clearance of an obstacle: magenta, and thicker.
+      const std::vector<ObstacleStretch> crossing =
+          obstacles_.empty() ? std::vector<ObstacleStretch>{}
+                             : FindObstacleStretches(*route.route, obstacles_,
+                                                     RouteClearance(static_cast<int>(r)));
+      auto is_crossing = [&](double d) {
+        for (const ObstacleStretch& c : crossing) {
+          if (d >= c.start_distance - 1e-9 && d <= c.end_distance + 1e-9) return true;
+        }
+        return false;
+      };
       const int samples = std::clamp(static_cast<int>(length / 2.0), 64, 2000);
       glm::vec3 previous(0.0f);
       for (int i = 0; i <= samples; ++i) {
@@ -501,9 +543,20 @@ void Viewer::DrawRouteOverlays(DrawList& list) {
         const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
                           lift);
         if (i > 0) {
-          const bool warn = is_tight(d - 0.5 * length / samples);
-          list.AddLine(previous, p, warn ? Rgba8{255, 70, 60, 255} : Rgba8{255, 210, 80, 255},
-                       LineDepth::kOnTop);
+          const double mid = d - 0.5 * length / samples;
+          const bool warn = is_tight(mid);
+          if (is_crossing(mid)) {
+            const glm::vec3 side(
+                static_cast<float>(-std::sin(pose.heading) * camera_.distance * 0.002),
+                static_cast<float>(std::cos(pose.heading) * camera_.distance * 0.002), 0.0f);
+            for (const float k : {-1.0f, 0.0f, 1.0f}) {
+              list.AddLine(previous + k * side, p + k * side, {255, 60, 220, 255},
+                           LineDepth::kOnTop);
+            }
+          } else {
+            list.AddLine(previous, p, warn ? Rgba8{255, 70, 60, 255} : Rgba8{255, 210, 80, 255},
+                         LineDepth::kOnTop);
+          }
         }
         previous = p;
       }
@@ -552,6 +605,10 @@ void Viewer::DrawRouteOverlays(DrawList& list) {
   for (const Character& character : characters_) {
     const Locomotion& locomotion = character.locomotion;
     if (!locomotion.enabled) continue;
+    if (const PlannedPath* planned = locomotion.follower.planned()) {
+      DrawPlannedPath(*planned, list);
+      continue;
+    }
     const TurnPath& path = locomotion.follower.approach();
     if (!path.ok() || !(path.length > 1e-9)) continue;
     if (display_.routes) {

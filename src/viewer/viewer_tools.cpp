@@ -94,6 +94,9 @@ bool Viewer::ToolPress(double x, double y) {
     drag_start_ground_ = drag_current_ground_ = glm::dvec2(ground->x, ground->y);
     return true;
   }
+  if (tool_ == ui::Tool::kObstacle) {
+    return ground && ObstacleToolPress(glm::dvec2(ground->x, ground->y), x, y);
+  }
   if (tool_ != ui::Tool::kRoute) return false;
   // Anchors and handles under the cursor are dragged; elsewhere a click adds a point.
   std::vector<RouteEditPoint> points;
@@ -161,6 +164,10 @@ void Viewer::ToolMove(double x, double y) {
       editor_.MoveHandle(drag_anchor_, drag_side_, g);
       CommitEditedRoute();
       break;
+    case Drag::kNewCircle:
+    case Drag::kMoveObstacle:
+      ObstacleToolMove(g);
+      break;
     default:
       break;
   }
@@ -181,6 +188,7 @@ void Viewer::ToolRelease(double x, double y) {
     }
     if (!status.ok()) SetError(status.error().ToString());
   }
+  if (drag_ == Drag::kNewCircle || drag_ == Drag::kMoveObstacle) ObstacleToolRelease();
   drag_ = Drag::kNone;
 }
 

@@ -236,8 +236,17 @@ std::vector<CommandRow> CommandRows() {
       {"screenAt", R"("point":[0,0,0])", {Vec("point", 1e6)}},
       {"tool",
        R"("tool":"camera")",
-       {Choice("tool", {"camera", "goto", "route"}), Int("route", -1, 0, kOptional),
+       {Choice("tool", {"camera", "goto", "route", "obstacle"}),
+        Choice("shape", {"circle", "polygon"}, kOptional), Int("route", -1, 0, kOptional),
         Bool("round", kOptional), Bool("close", kOptional)}},
+      // The fixture has one obstacle, far from the character and the route.
+      {"addObstacle", R"("obstacle":{"circle":{"centre":[0,50],"radius":5}})", {Any("obstacle")}},
+      {"removeObstacle", R"("index":0)", {Int("index", 0, 0)}},
+      {"moveObstacle",
+       R"("index":0,"dx":1,"dy":2)",
+       {Int("index", 0, 0), Num("dx", -1e6, 1e6), Num("dy", -1e6, 1e6)}},
+      {"clearObstacles", "", {}},
+      {"routeAround", R"("route":0)", {Int("route", 0, 0), Int("instance", 0, 0, kOptional)}},
       {"ui", R"("panels":true)", {Bool("panels")}},
       {"setSceneTime", R"("time":1)", {Num("time", 0, 1e6)}},
       {"playScene", "", {}},
@@ -292,6 +301,10 @@ std::vector<CommandRow> CommandRows() {
        true},
       {"setSpeed", instance + R"(,"speed":40)", {Instance(), Num("speed", 0, 100000)}, true},
       {"setTurnRadius", instance + R"(,"radius":20)", {Instance(), Num("radius", 0, 1e5)}, true},
+      {"setClearance",
+       instance + R"(,"clearance":20)",
+       {Instance(), Num("clearance", 0, 1e6)},
+       true},
       {"gpuSkinCheck", instance, {Instance()}, true},
       {"screenBounds", instance, {Instance()}, true},
       {"jointWorld", instance + R"(,"joint":"pelvis")", {Instance(), Joint("joint")}, true},
@@ -444,6 +457,9 @@ class CommandsTest : public ::testing::Test {
     stage_ = std::make_unique<Stage>();
     ASSERT_NO_FATAL_FAILURE(stage_->LoadWalker());
     ASSERT_NO_FATAL_FAILURE(stage_->AddRoute());
+    const JsonValue reply =
+        stage_->Run("addObstacle", R"("obstacle":{"circle":{"centre":[5000,5000],"radius":10}})");
+    ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
   }
 
   // Sends a command that must fail; the error must start with `prefix` and the viewer's state
@@ -630,7 +646,7 @@ TEST_F(CommandsTest, ExactMessages) {
       {R"({"cmd":"jointWorld","instance":0,"joint":"pelvis ","x":1})",
        R"(jointWorld.joint: expected a joint of 'walker', found "pelvis ")"},
       {R"({"cmd":"tool","tool":"Route"})",
-       R"(tool.tool: expected one of camera, goto, route, found "Route")"},
+       R"(tool.tool: expected one of camera, goto, route, obstacle, found "Route")"},
       {R"({"cmd":"tool","tool":"route","route":1})",
        "tool.route: expected an integer in [-1, 0], found 1"},
       {R"({"cmd":"ui","panels":"no"})", R"(ui.panels: expected true or false, found "no")"},
@@ -1234,6 +1250,60 @@ std::vector<EffectRow> EffectRows() {
        true,
        [](Stage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.Instance0(), "turn_radius").as_number(), 20.0);
+       }},
+      {"setClearance",
+       {R"({"cmd":"setClearance","instance":0,"clearance":7.5})"},
+       true,
+       [](Stage& s, const JsonValue&) {
+         EXPECT_EQ(Get(s.Instance0(), "clearance").as_number(), 7.5);
+       }},
+      {"addObstacle",
+       {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})"},
+       true,
+       [](Stage& s, const JsonValue& r) {
+         EXPECT_EQ(Get(r, "index").as_number(), 0.0);
+         EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")),
+                   R"([{"circle":{"centre":[50,0],"radius":10}}])");
+         // The route from (0, 0) to (100, 0) now crosses it.
+         const JsonValue route = Item(Get(s.State(), "routes"), 0);
+         EXPECT_EQ(Get(route, "crossing").as_array().size(), 1u) << WriteJson(route);
+       }},
+      {"removeObstacle",
+       {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})",
+        R"({"cmd":"addObstacle","obstacle":{"polygon":[[0,60],[10,60],[10,70]]}})",
+        R"({"cmd":"removeObstacle","index":0})"},
+       true,
+       [](Stage& s, const JsonValue&) {
+         EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")),
+                   R"([{"polygon":[[0,60],[10,60],[10,70]]}])");
+       }},
+      {"moveObstacle",
+       {R"({"cmd":"addObstacle","obstacle":{"polygon":[[0,60],[10,60],[10,70]]}})",
+        R"({"cmd":"moveObstacle","index":0,"dx":5,"dy":-10})"},
+       true,
+       [](Stage& s, const JsonValue&) {
+         EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")),
+                   R"([{"polygon":[[5,50],[15,50],[15,60]]}])");
+       }},
+      {"clearObstacles",
+       {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})",
+        R"({"cmd":"clearObstacles"})"},
+       true,
+       [](Stage& s, const JsonValue&) { EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")), "[]"); }},
+      {"routeAround",
+       {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})",
+        R"({"cmd":"setTurnRadius","instance":0,"radius":10})",
+        R"({"cmd":"routeAround","route":0,"instance":0})"},
+       true,
+       [](Stage& s, const JsonValue& r) {
+         EXPECT_GT(Get(r, "segments").as_number(), 1.0) << WriteJson(r);
+         const JsonValue route = Item(Get(s.State(), "routes"), 0);
+         EXPECT_TRUE(Get(route, "valid").as_bool());
+         // No stretch within the character's clearance is left.
+         ASSERT_TRUE(Ok(s.Run("assignRoute", R"("instance":0,"route":0,"mode":"once")")));
+         const JsonValue checked = Item(Get(s.State(), "routes"), 0);
+         EXPECT_EQ(Get(checked, "crossing").as_array().size(), 0u) << WriteJson(checked);
+         EXPECT_EQ(Get(checked, "tight").as_array().size(), 0u) << WriteJson(checked);
        }},
       // The null backend cannot read skinned positions back.
       {"gpuSkinCheck",

@@ -112,7 +112,8 @@ along -Z, so attaching it to `tag_hand_r` with no offset puts the handle in the 
 `scenes/*.json`: demo scenes in the format of docs/scene-format.md: `default` (the walker idles,
 then walks a figure-eight of Bezier curves), `turns` (three walkers with different turning radii
 sent to the same point), `attach` (walkers carrying the lamp), `crowd` (fifty walkers, each on its
-own route).
+own route), `maze` (three walkers with different turning radii planning their own ways through
+walls with a narrow gap and a cul-de-sac).
 )";
   return text;
 }
@@ -149,6 +150,7 @@ AssetSet GenerateAssets() {
   add("scenes/turns.json", TurnsSceneJson());
   add("scenes/attach.json", AttachSceneJson());
   add("scenes/crowd.json", CrowdSceneJson());
+  add("scenes/maze.json", MazeSceneJson());
   add("LICENSE.md", LicenseText(set));
   std::sort(set.files.begin(), set.files.end(),
             [](const GeneratedFile& a, const GeneratedFile& b) { return a.path < b.path; });

@@ -1,5 +1,6 @@
 #include "scenes.h"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -78,6 +79,7 @@ struct Instance {
   double start_delay = 0;
   bool has_target = false;
   double target_x = 0, target_y = 0, target_heading = 0;
+  bool target_has_heading = true;
   bool lamp = false;
 };
 
@@ -97,7 +99,7 @@ std::string InstanceJson(const Instance& in) {
   }
   if (in.has_target) {
     out += ",\n     \"target\": {\"x\": " + Num(in.target_x) + ", \"y\": " + Num(in.target_y) +
-           ", \"heading\": " + Num(in.target_heading) + "}";
+           (in.target_has_heading ? ", \"heading\": " + Num(in.target_heading) : "") + "}";
   }
   if (in.lamp) {
     out +=
@@ -114,7 +116,7 @@ struct Camera {
 std::string SceneJson(const std::vector<std::string>& models,
                       const std::vector<std::string>& routes,
                       const std::vector<Instance>& instances, const Camera& camera,
-                      bool show_routes) {
+                      bool show_routes, const std::vector<std::string>& obstacles = {}) {
   std::string out = "{\n  \"version\": 1,\n  \"models\": [\n";
   for (size_t i = 0; i < models.size(); ++i)
     out += models[i] + (i + 1 < models.size() ? ",\n" : "\n");
@@ -128,6 +130,12 @@ std::string SceneJson(const std::vector<std::string>& models,
     out += InstanceJson(instances[i]) + (i + 1 < instances.size() ? ",\n" : "\n");
   }
   out += "  ],\n";
+  if (!obstacles.empty()) {
+    out += "  \"obstacles\": [\n";
+    for (size_t i = 0; i < obstacles.size(); ++i)
+      out += "    " + obstacles[i] + (i + 1 < obstacles.size() ? ",\n" : "\n");
+    out += "  ],\n";
+  }
   out += "  \"camera\": {\"target\": [" + Num(camera.x) + ", " + Num(camera.y) + ", " +
          Num(camera.z) + "], \"yaw\": " + Num(camera.yaw) + ", \"pitch\": " + Num(camera.pitch) +
          ", \"distance\": " + Num(camera.distance) + "},\n";
@@ -139,6 +147,20 @@ std::string SceneJson(const std::vector<std::string>& models,
       routes_flag + ", \"turn_circles\": " + routes_flag + "},\n";
   out += "  \"time\": 0,\n  \"playing\": true\n}\n";
   return out;
+}
+
+// An obstacle polygon given by its corners, and an axis-aligned wall (a rectangle).
+std::string PolygonJson(const std::vector<std::array<double, 2>>& corners) {
+  std::string out = "{\"polygon\": [";
+  for (size_t i = 0; i < corners.size(); ++i)
+    out += (i ? ", " : "") + Point(corners[i][0], corners[i][1]);
+  return out + "]}";
+}
+std::string WallJson(double x0, double y0, double x1, double y1) {
+  return PolygonJson({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
+}
+std::string CircleJson(double x, double y, double radius) {
+  return "{\"circle\": {\"centre\": " + Point(x, y) + ", \"radius\": " + Num(radius) + "}}";
 }
 
 // Heading (degrees) of a route's start: the first segment's initial tangent.
@@ -255,6 +277,50 @@ std::string CrowdSceneJson() {
     walkers.push_back(w);
   }
   return SceneJson({kWalkerModel}, routes, walkers, {0, 0, 35, 25, 40, 1900}, false);
+}
+
+std::string MazeSceneJson() {
+  // A walled field split by a wall with a narrow gap (right behind it another wall, so going
+  // through needs a tight turn into the corridor between them) and openings at the top and the
+  // bottom; in front of the goal a cul-de-sac opens towards the walkers. The tight turner
+  // squeezes through the gap, the others take the long ways round.
+  std::vector<std::string> obstacles = {
+      WallJson(-540, -380, 540, -360),
+      WallJson(-540, 360, 540, 380),  // outer walls
+      WallJson(-540, -360, -520, 360),
+      WallJson(520, -360, 540, 360),
+      WallJson(-230, -250, -210, -32),
+      WallJson(-230, 32, -210, 200),    // the gap: y in -32..32
+      WallJson(-130, -150, -110, 150),  // behind the gap
+      PolygonJson({{120, -110},
+                   {260, -110},
+                   {260, 110},
+                   {120, 110},
+                   {120, 90},
+                   {240, 90},
+                   {240, -90},
+                   {120, -90}}),  // the cul-de-sac
+      CircleJson(-20, 250, 40),   // a pillar in the top passage
+  };
+  // In the middle, facing the gap, the tightest turner; above it the middle one; below, the
+  // widest, which has room only on the long way round below the wall.
+  const double radius[3] = {25, 50, 110};
+  const double start_y[3] = {0, 80, -80};
+  std::vector<Instance> walkers;
+  for (int i = 0; i < 3; ++i) {
+    Instance w;
+    w.x = -420;
+    w.y = start_y[i];
+    w.heading = 0;
+    w.turn_radius = radius[i];
+    w.has_target = true;
+    w.target_x = 420;
+    w.target_y = 0;
+    w.target_has_heading = false;
+    w.start_delay = 1;
+    walkers.push_back(w);
+  }
+  return SceneJson({kWalkerModel}, {}, walkers, {0, -40, 35, -90, 70, 1250}, true, obstacles);
 }
 
 }  // namespace md5stage::assetgen

@@ -13,5 +13,8 @@ std::string TurnsSceneJson();
 std::string AttachSceneJson();
 // Fifty walkers, each on its own closed route.
 std::string CrowdSceneJson();
+// Three walkers with different turning radii sent through a maze of walls (a narrow gap, a
+// cul-de-sac): each plans its own legal way round.
+std::string MazeSceneJson();
 
 }  // namespace md5stage::assetgen
