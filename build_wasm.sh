@@ -22,7 +22,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 APT_PACKAGES=(
   build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
-  emscripten libglm-dev libstb-dev
+  emscripten libglm-dev libstb-dev libfast-float-dev
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
   nlohmann-json3-dev
   chromium dpkg-dev clang-format

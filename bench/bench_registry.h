@@ -5,6 +5,7 @@
 namespace md5stage::bench {
 
 void RegisterParseBenchmarks();
+void RegisterDecimalBenchmarks();
 void RegisterAnimBenchmarks();
 void RegisterCrowdBenchmarks();
 void RegisterPathBenchmarks();

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("md5stage_simd128", "on");
 #endif
   RegisterParseBenchmarks();
+  RegisterDecimalBenchmarks();
 #ifdef MD5STAGE_BENCH_ASSIMP
   RegisterAssimpBenchmarks();
 #endif

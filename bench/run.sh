@@ -25,8 +25,8 @@ source "$ROOT/tools/debian.sh"
 
 # Normally nothing: build_wasm.sh's package list has all of these.
 ensure_packages() {
-  ensure_apt_packages build-essential cmake python3 emscripten libglm-dev libbenchmark-dev \
-    libassimp-dev nodejs
+  ensure_apt_packages build-essential cmake python3 emscripten libglm-dev libfast-float-dev \
+    libbenchmark-dev libassimp-dev nodejs
 }
 
 ensure_benchmark_sources() {
@@ -49,7 +49,7 @@ build_wasm_bench() {  # build_wasm_bench DIR SIMD(ON|OFF)
   log "wasm benchmark build ($1, SIMD $2)"
   if [ ! -f "$1/CMakeCache.txt" ]; then
     emcmake cmake -S "$ROOT/bench" -B "$1" -DCMAKE_BUILD_TYPE=Release \
-      -DBENCHMARK_SOURCE_DIR="$BENCHMARK_DIR" -DMD5STAGE_BENCH_SIMD="$2" >/dev/null
+      -DBENCHMARK_SOURCE_DIR="$BENCHMARK_DIR" -DMD5STAGE_WASM_SIMD="$2" >/dev/null
   fi
   cmake --build "$1" -j "$JOBS" --target md5stage_bench
 }

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "image.h"
 #include "model.h"
-#include "png_writer.h"
 #include "walker_anims.h"
 
 namespace md5stage::assetgen {

@@ -4,8 +4,8 @@
 
 #include <vector>
 
+#include "image.h"
 #include "model.h"
-#include "png_writer.h"
 
 namespace md5stage::assetgen {
 

@@ -1,7 +1,7 @@
 // Procedurally painted textures for the generated models, laid out to match their UVs.
 #pragma once
 
-#include "png_writer.h"
+#include "image.h"
 
 namespace md5stage::assetgen {
 

@@ -1,5 +1,5 @@
 // Locale-independent number parsing for the MD5 tokenizer: decimal floats correctly rounded to
-// float without allocating (Clinger's fast path, strtof only for rare long or extreme literals).
+// float without allocating (an inline path for what exporters write, fast_float for the rest).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,8 @@
 
 namespace md5stage::md5 {
 
-// Any literal: the general paths the inline ones below fall back to.
+// Any literal: the general paths the inline ones below fall back to (floats: fast_float, correctly
+// rounded at any length; "inf", "nan" and hex are not numbers here).
 const char* ParseDecimalFloatGeneral(const char* begin, const char* end, float* out);
 const char* ParseDecimalIntGeneral(const char* begin, const char* end, std::int64_t* out);
 

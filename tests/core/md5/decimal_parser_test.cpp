@@ -19,6 +19,15 @@ std::uint32_t Bits(float value) {
   return bits;
 }
 
+// Both ways to a float: the inline path the readers call (which falls back to the general one) and
+// the general one (fast_float) on its own, so each is checked on every literal.
+struct FloatParser {
+  const char* name;
+  const char* (*parse)(const char*, const char*, float*);
+};
+constexpr FloatParser kFloatParsers[] = {{"ParseDecimalFloat", ParseDecimalFloat},
+                                         {"ParseDecimalFloatGeneral", ParseDecimalFloatGeneral}};
+
 struct FloatCase {
   const char* text;
   std::size_t consumed;  // characters that form the literal
@@ -29,14 +38,17 @@ class ParseFloatTable : public ::testing::TestWithParam<FloatCase> {};
 TEST_P(ParseFloatTable, MatchesStrtofBitForBit) {
   const FloatCase& c = GetParam();
   const std::size_t length = std::strlen(c.text);
-  float value = 12345.0f;
-  const char* end = ParseDecimalFloat(c.text, c.text + length, &value);
-  ASSERT_NE(end, nullptr) << c.text;
-  EXPECT_EQ(static_cast<std::size_t>(end - c.text), c.consumed) << c.text;
   char* strtof_end = nullptr;
   const float expected = std::strtof(c.text, &strtof_end);
   EXPECT_EQ(static_cast<std::size_t>(strtof_end - c.text), c.consumed) << c.text;
-  EXPECT_EQ(Bits(value), Bits(expected)) << c.text << " parsed " << value << " strtof " << expected;
+  for (const FloatParser& parser : kFloatParsers) {
+    float value = 12345.0f;
+    const char* end = parser.parse(c.text, c.text + length, &value);
+    ASSERT_NE(end, nullptr) << parser.name << " " << c.text;
+    EXPECT_EQ(static_cast<std::size_t>(end - c.text), c.consumed) << parser.name << " " << c.text;
+    EXPECT_EQ(Bits(value), Bits(expected))
+        << parser.name << " " << c.text << " parsed " << value << " strtof " << expected;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -61,28 +73,54 @@ INSTANTIATE_TEST_SUITE_P(
         FloatCase{"1.4e-45", 7}, FloatCase{"1e-50", 5}, FloatCase{"3.4028235e38", 12},
         FloatCase{"3.4028236e38", 12}, FloatCase{"1e39", 4}, FloatCase{"-1e999", 6},
         FloatCase{"0.000000000000000000000000000000000000000001", 44}, FloatCase{"12abc", 2},
-        FloatCase{"1.#QNAN", 2}));
+        FloatCase{"1.#QNAN", 2}, FloatCase{"5.e3", 4}, FloatCase{"-.5e-2", 6}, FloatCase{"+.25", 4},
+        // 800 significant digits: exact however long (the former general path cut at 80).
+        FloatCase{
+            "1.00000005960464477539062500000000000000000000000000000000000000000000000000000000"
+            "0000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+            "0000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+            "0000000000000000000000000000000000000000000000000000000000000000000000000000000001",
+            328}));
 
 TEST(ParseDecimalFloat, RejectsTextWithoutDigits) {
-  for (const char* text : {"", "-", "+", ".", "-.", "e5", "nan", "inf", "(", "abc"}) {
-    float value = 0.0f;
-    EXPECT_EQ(ParseDecimalFloat(text, text + std::strlen(text), &value), nullptr) << text;
+  for (const char* text : {"", "-", "+", ".", "-.", "e5", "nan", "inf", "-inf", "+nan", "infinity",
+                           "(", "abc", "+-1", "-+1", "--1", ".e5", "-.e5"}) {
+    for (const FloatParser& parser : kFloatParsers) {
+      float value = 0.0f;
+      EXPECT_EQ(parser.parse(text, text + std::strlen(text), &value), nullptr)
+          << parser.name << " " << text;
+    }
+  }
+}
+
+TEST(ParseDecimalFloat, ReadsHexAsTheLeadingZero) {
+  // strtof would read 8 here; MD5 numbers are decimal, so the literal is "0" and 'x' follows.
+  const char text[] = "0x1p3";
+  for (const FloatParser& parser : kFloatParsers) {
+    float value = 1.0f;
+    EXPECT_EQ(parser.parse(text, text + sizeof text - 1, &value), text + 1) << parser.name;
+    EXPECT_EQ(value, 0.0f) << parser.name;
   }
 }
 
 TEST(ParseDecimalFloat, NegativeZeroKeepsItsSign) {
-  const char text[] = "-0.000000";
-  float value = 1.0f;
-  ASSERT_NE(ParseDecimalFloat(text, text + sizeof text - 1, &value), nullptr);
-  EXPECT_EQ(value, 0.0f);
-  EXPECT_TRUE(std::signbit(value));
+  for (const char* text : {"-0.000000", "-0", "-0e5", "-.0"}) {
+    for (const FloatParser& parser : kFloatParsers) {
+      float value = 1.0f;
+      ASSERT_NE(parser.parse(text, text + std::strlen(text), &value), nullptr) << parser.name;
+      EXPECT_EQ(value, 0.0f) << parser.name << " " << text;
+      EXPECT_TRUE(std::signbit(value)) << parser.name << " " << text;
+    }
+  }
 }
 
 TEST(ParseDecimalFloat, StopsAtTheEndOfTheBuffer) {
   const char text[] = "12345";  // the view covers only "12"
-  float value = 0.0f;
-  EXPECT_EQ(ParseDecimalFloat(text, text + 2, &value), text + 2);
-  EXPECT_EQ(value, 12.0f);
+  for (const FloatParser& parser : kFloatParsers) {
+    float value = 0.0f;
+    EXPECT_EQ(parser.parse(text, text + 2, &value), text + 2) << parser.name;
+    EXPECT_EQ(value, 12.0f) << parser.name;
+  }
 }
 
 // Random literals shaped like exporter output and beyond: 1-24 digits, the point anywhere,
@@ -104,12 +142,15 @@ TEST(ParseDecimalFloat, RandomLiteralsMatchStrtof) {
       text += static_cast<char>('0' + digit(random));
     }
     if (coin(random) == 0) text += "e" + std::to_string(exponent(random));
-    float value = 0.0f;
-    const char* end = ParseDecimalFloat(text.data(), text.data() + text.size(), &value);
-    ASSERT_NE(end, nullptr) << text;
     const float expected = std::strtof(text.c_str(), nullptr);
-    if (Bits(value) != Bits(expected)) {
-      if (++mismatches < 10) ADD_FAILURE() << text << " parsed " << value << " strtof " << expected;
+    for (const FloatParser& parser : kFloatParsers) {
+      float value = 0.0f;
+      const char* end = parser.parse(text.data(), text.data() + text.size(), &value);
+      ASSERT_NE(end, nullptr) << parser.name << " " << text;
+      if (Bits(value) != Bits(expected) && ++mismatches < 10) {
+        ADD_FAILURE() << parser.name << " " << text << " parsed " << value << " strtof "
+                      << expected;
+      }
     }
   }
   EXPECT_EQ(mismatches, 0);
@@ -138,16 +179,16 @@ TEST(ParseDecimalFloat, LiteralsInsideLongBuffersMatchStrtof) {
     if (integers == 0 && fractions == 0) text += '0';
     const std::string literal_and_after = text + kFollowers[random() % 9];
     const std::string buffer = literal_and_after + " 0.000000 0.000000 0.000000 )\n";
-    float value = 0.0f;
-    const char* end = ParseDecimalFloat(buffer.data(), buffer.data() + buffer.size(), &value);
     char* strtof_end = nullptr;
     const float expected = std::strtof(buffer.c_str(), &strtof_end);
-    ASSERT_NE(end, nullptr) << buffer;
-    if (end != strtof_end || Bits(value) != Bits(expected)) {
-      if (++mismatches < 10) {
-        ADD_FAILURE() << buffer << " parsed " << value << " (" << end - buffer.data()
-                      << " chars) strtof " << expected << " (" << strtof_end - buffer.c_str()
-                      << " chars)";
+    for (const FloatParser& parser : kFloatParsers) {
+      float value = 0.0f;
+      const char* end = parser.parse(buffer.data(), buffer.data() + buffer.size(), &value);
+      ASSERT_NE(end, nullptr) << parser.name << " " << buffer;
+      if ((end != strtof_end || Bits(value) != Bits(expected)) && ++mismatches < 10) {
+        ADD_FAILURE() << parser.name << " " << buffer << " parsed " << value << " ("
+                      << end - buffer.data() << " chars) strtof " << expected << " ("
+                      << strtof_end - buffer.c_str() << " chars)";
       }
     }
   }
