@@ -22,7 +22,7 @@ export DEBIAN_FRONTEND=noninteractive
 
 APT_PACKAGES=(
   build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
-  emscripten libglm-dev libstb-dev libfast-float-dev
+  emscripten libglm-dev libstb-dev libfast-float-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
   nlohmann-json3-dev
   chromium dpkg-dev clang-format
@@ -55,6 +55,7 @@ setup() {
   ensure_packages
   ensure_npm
   ensure_imgui
+  ensure_zlib_sources
 }
 
 configure_once() {  # configure_once BUILD_DIR ARGS...: cmake only when the folder is new
@@ -71,7 +72,7 @@ build_native() {
 build_wasm() {
   log "wasm build"
   configure_once "$BUILD/wasm" emcmake cmake -S "$ROOT" -B "$BUILD/wasm" \
-    -DCMAKE_BUILD_TYPE=Release -DIMGUI_DIR="$IMGUI_DIR" >/dev/null
+    -DCMAKE_BUILD_TYPE=Release -DIMGUI_DIR="$IMGUI_DIR" -DZLIB_SOURCE_DIR="$ZLIB_SOURCE_DIR" >/dev/null
   cmake --build "$BUILD/wasm" -j "$JOBS"
 }
 

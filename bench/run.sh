@@ -26,7 +26,7 @@ source "$ROOT/tools/debian.sh"
 # Normally nothing: build_wasm.sh's package list has all of these.
 ensure_packages() {
   ensure_apt_packages build-essential cmake python3 emscripten libglm-dev libfast-float-dev \
-    libbenchmark-dev libassimp-dev nodejs
+    libbenchmark-dev libassimp-dev zlib1g-dev nodejs
 }
 
 ensure_benchmark_sources() {
@@ -49,7 +49,8 @@ build_wasm_bench() {  # build_wasm_bench DIR SIMD(ON|OFF)
   log "wasm benchmark build ($1, SIMD $2)"
   if [ ! -f "$1/CMakeCache.txt" ]; then
     emcmake cmake -S "$ROOT/bench" -B "$1" -DCMAKE_BUILD_TYPE=Release \
-      -DBENCHMARK_SOURCE_DIR="$BENCHMARK_DIR" -DMD5STAGE_WASM_SIMD="$2" >/dev/null
+      -DBENCHMARK_SOURCE_DIR="$BENCHMARK_DIR" -DZLIB_SOURCE_DIR="$ZLIB_SOURCE_DIR" \
+      -DMD5STAGE_WASM_SIMD="$2" >/dev/null
   fi
   cmake --build "$1" -j "$JOBS" --target md5stage_bench
 }
@@ -86,6 +87,7 @@ run_browser() {
 
 ensure_packages
 ensure_benchmark_sources
+ensure_zlib_sources
 mkdir -p "$OUT"
 rm -f "$OUT"/native.json "$OUT"/wasm.json "$OUT"/wasm-scalar.json "$OUT"/browser.json
 # Everything is compiled before anything is timed.

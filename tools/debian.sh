@@ -26,8 +26,10 @@ ensure_apt_packages() {  # ensure_apt_packages PACKAGE...
 
 # A source package's upstream tarball without touching the machine's apt configuration (own
 # lists under $CACHE/debsrc), checked against the .dsc's sha256, then unpacked into DEST.
-fetch_debian_source() {  # fetch_debian_source PACKAGE TARBALL_GLOB DEST
-  local pkg="$1" glob="$2" dest="$3" d="$CACHE/debsrc"
+# PACKAGE=VERSION pins a version (when the newest one's files are not on the mirror).
+fetch_debian_source() {  # fetch_debian_source PACKAGE[=VERSION] TARBALL_GLOB DEST
+  local spec="$1" glob="$2" dest="$3" d="$CACHE/debsrc"
+  local pkg="${spec%%=*}"
   mkdir -p "$d/lists/partial"
   local sources=/etc/apt/sources.list.d/debian.sources
   if [ -f "$sources" ]; then
@@ -41,7 +43,7 @@ fetch_debian_source() {  # fetch_debian_source PACKAGE TARBALL_GLOB DEST
   if ! ls "$d"/$glob >/dev/null 2>&1; then
     log "fetching Debian source package $pkg"
     apt-get "${opts[@]}" update -qq
-    (cd "$d" && apt-get "${opts[@]}" source --download-only "$pkg" >/dev/null)
+    (cd "$d" && apt-get "${opts[@]}" source --download-only "$spec" >/dev/null)
   fi
   local tarball dsc want got
   tarball="$(ls "$d"/$glob | head -n1)"
@@ -57,3 +59,14 @@ fetch_debian_source() {  # fetch_debian_source PACKAGE TARBALL_GLOB DEST
   tar xf "$tarball" -C "$dest"
 }
 
+
+# zlib's C sources for the WebAssembly builds (share links; natively the system's zlib1g-dev):
+# Debian's source package at the version bookworm's zlib1g is, as the security update's files
+# are not on every mirror. Emscripten's own -sUSE_ZLIB=1 would download a port at build time.
+ensure_zlib_sources() {  # sets ZLIB_SOURCE_DIR
+  ZLIB_SOURCE_DIR="$CACHE/zlib/zlib-1.2.13.dfsg"
+  if [ ! -f "$ZLIB_SOURCE_DIR/inflate.c" ]; then
+    fetch_debian_source zlib=1:1.2.13.dfsg-1 'zlib_1.2.13*.orig.tar.*' "$CACHE/zlib"
+  fi
+  [ -f "$ZLIB_SOURCE_DIR/inflate.c" ] || { echo "zlib sources missing in $ZLIB_SOURCE_DIR" >&2; exit 1; }
+}
