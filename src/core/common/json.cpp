@@ -8,6 +8,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "core/common/text.h"
+
 // libstdc++ (GCC 11+) has to_chars for double; emscripten 3.1.6's libc++ 13 has only the integer
 // overloads and leaves __cpp_lib_to_chars undefined, so the wasm build searches with snprintf.
 #if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
@@ -124,31 +126,6 @@ bool IsWordChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_';
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-void AppendUtf8(std::string& out, unsigned code_point) {
-  if (code_point < 0x80) {
-    out += static_cast<char>(code_point);
-  } else if (code_point < 0x800) {
-    out += static_cast<char>(0xC0 | (code_point >> 6));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else if (code_point < 0x10000) {
-    out += static_cast<char>(0xE0 | (code_point >> 12));
-    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code_point >> 18));
-    out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  }
-}
-
 // Length of the well-formed UTF-8 sequence at text[0] (RFC 3629: no overlongs, no surrogates,
 // nothing above U+10FFFF), or 0.
 std::size_t Utf8SequenceLength(std::string_view text) {
@@ -234,13 +211,7 @@ class Parser {
       }
       return "'" + std::string(text_.substr(pos_, end - pos_)) + "'";
     }
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7F) {
-      char buffer[16];
-      std::snprintf(buffer, sizeof(buffer), "byte 0x%02x", byte);
-      return buffer;
-    }
-    return std::string("'") + c + "'";
+    return DescribeByte(c);
   }
 
   bool FailAt(int line, int column, const std::string& expected, const std::string& found) {
@@ -394,7 +365,7 @@ class Parser {
   bool ParseHex4(unsigned& out) {
     out = 0;
     for (int i = 0; i < 4; ++i) {
-      const int digit = pos_ + i < text_.size() ? HexValue(text_[pos_ + i]) : -1;
+      const int digit = pos_ + i < text_.size() ? HexDigitValue(text_[pos_ + i]) : -1;
       if (digit < 0) {
         Advance(i);
         return FailExpected("4 hex digits after \\u");
@@ -479,7 +450,7 @@ class Parser {
             }
             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
           }
-          AppendUtf8(out, code);
+          AppendUtf8(code, out);
           continue;  // already advanced past the digits
         }
         default:
@@ -594,6 +565,37 @@ std::string DescribeJsonPair(double a, double b) {
   return "[" + FormatJsonNumber(a) + ", " + FormatJsonNumber(b) + "]";
 }
 
+namespace {
+
+// Appends `value` as a short literal for a message ([1, "x"], [[0, 0], [1, 0]]); false when it
+// has none: an object, more than 4 items or 2 levels, a string that would be cut.
+bool AppendShortLiteral(const JsonValue& value, int depth, std::string& out) {
+  switch (value.type()) {
+    case JsonValue::Type::kObject:
+      return false;
+    case JsonValue::Type::kString:
+      if (value.as_string().size() > kDescribedStringChars) return false;
+      break;
+    case JsonValue::Type::kArray: {
+      const JsonArray& items = value.as_array();
+      if (items.size() > 4 || depth >= 2) return false;
+      out += '[';
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) out += ", ";
+        if (!AppendShortLiteral(items[i], depth + 1, out)) return false;
+      }
+      out += ']';
+      return true;
+    }
+    default:
+      break;
+  }
+  out += DescribeJson(&value);
+  return true;
+}
+
+}  // namespace
+
 std::string DescribeJson(const JsonValue* value) {
   if (value == nullptr) return "nothing";
   switch (value->type()) {
@@ -611,18 +613,11 @@ std::string DescribeJson(const JsonValue* value) {
     case JsonValue::Type::kString:
       return QuoteJsonExcerpt(value->as_string(), kDescribedStringChars);
     case JsonValue::Type::kArray: {
-      // A point or a short tuple reads best as itself; anything longer by its size.
-      const JsonArray& items = value->as_array();
-      if (items.empty()) return "an empty array";
-      const std::string by_size = "an array of " + std::to_string(items.size());
-      if (items.size() > 4) return by_size;
-      std::string text = "[";
-      for (std::size_t i = 0; i < items.size(); ++i) {
-        if (items[i].is_array() || items[i].is_object()) return by_size;
-        text += (i > 0 ? ", " : "") + DescribeJson(&items[i]);
-      }
-      text += "]";
-      return text.size() <= kDescribedArrayChars ? text : by_size;
+      // A point or a short list of points reads best as itself; anything longer by its size.
+      if (value->as_array().empty()) return "an empty array";
+      std::string text;
+      if (AppendShortLiteral(*value, 0, text) && text.size() <= kDescribedArrayChars) return text;
+      return "an array of " + std::to_string(value->as_array().size());
     }
     case JsonValue::Type::kObject:
       return "an object";

@@ -537,7 +537,7 @@ TEST(SceneJsonTest, ValidatesScenesBuiltInCode) {
        "instances[2].speed: expected a number in [0, 100000], found -3"},
       {"NaN position",
        [](Scene& s) { s.instances[0].position.x = std::numeric_limits<double>::quiet_NaN(); },
-       "instances[0].position[0]: expected a number in [-1000000, 1000000], found null"},
+       "instances[0].position[0]: expected a number in [-1000000, 1000000], found nan"},
       {"route out of range", [](Scene& s) { s.instances[1].route = 9; },
        "instances[1].route: expected a number in [-1, 4], found 9"},
       {"both route and target", [](Scene& s) { s.instances[0].target = SceneTarget{}; },
