@@ -91,8 +91,8 @@ TEST(CommandArgsTest, Number) {
       {"missing", Command(""), number, "-0.5", expected + kMissing},
       {"just above", Command(R"("x":2.5000001)"), number, "-0.5", expected + "2.5000001"},
       {"just below", Command(R"("x":-0.51)"), number, "-0.5", expected + "-0.51"},
-      {"huge", Command(R"("x":1.7e308)"), number, "-0.5", expected + "1.7e308"},
-      {"huge negative", Command(R"("x":-1.7e308)"), number, "-0.5", expected + "-1.7e308"},
+      {"huge", Command(R"("x":1.7e308)"), number, "-0.5", expected + "1.7e+308"},
+      {"huge negative", Command(R"("x":-1.7e308)"), number, "-0.5", expected + "-1.7e+308"},
       {"tiny is inside", Command(R"("x":4.9e-324)"), number, "4.9406564584124654e-324", ""},
       {"a string of a number", Command(R"("x":"1")"), number, "-0.5", expected + "\"1\""},
       {"a bool", Command(R"("x":true)"), number, "-0.5", expected + "true"},
@@ -111,7 +111,7 @@ TEST(CommandArgsTest, NumberOverTheWholeDoubleRange) {
   RunRows({
       {"huge inside", Command(R"("x":1.6e308)"), number, "1.6e+308", ""},
       {"infinity is never a number", CommandWith("x", kInf), number, "-1.6999999999999999e+308",
-       "t.x: expected a number in [-1.7e308, 1.7e308], found inf"},
+       "t.x: expected a number in [-1.7e+308, 1.7e+308], found inf"},
   });
 }
 
@@ -156,8 +156,8 @@ TEST(CommandArgsTest, Integer) {
       {"above", Command(R"("n":8)"), integer, "-3", expected + "8"},
       {"below", Command(R"("n":-4)"), integer, "-3", expected + "-4"},
       {"huge (no overflow in the cast)", Command(R"("n":1e300)"), integer, "-3",
-       expected + "1e300"},
-      {"huge negative", Command(R"("n":-1e300)"), integer, "-3", expected + "-1e300"},
+       expected + "1e+300"},
+      {"huge negative", Command(R"("n":-1e300)"), integer, "-3", expected + "-1e+300"},
       {"a string", Command(R"("n":"2")"), integer, "-3", expected + "\"2\""},
       {"a bool", Command(R"("n":false)"), integer, "-3", expected + "false"},
       {"null", Command(R"("n":null)"), integer, "-3", expected + "null"},
@@ -346,7 +346,7 @@ TEST(CommandArgsTest, Vec3) {
       {"an element out of range", Command(R"("v":[0,0,2.75])"), vec, zero, expected + "[2] = 2.75"},
       {"a negative element out of range", Command(R"("v":[-2.75,0,0])"), vec, zero,
        expected + "[0] = -2.75"},
-      {"a huge element", Command(R"("v":[0,1e300,0])"), vec, zero, expected + "[1] = 1e300"},
+      {"a huge element", Command(R"("v":[0,1e300,0])"), vec, zero, expected + "[1] = 1e+300"},
       {"the first bad element is named", Command(R"("v":[0,"a",9])"), vec, zero,
        expected + "[1] = \"a\""},
       {"a number", Command(R"("v":1)"), vec, zero, expected + "1"},

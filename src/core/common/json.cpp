@@ -561,11 +561,19 @@ std::string QuoteJsonExcerpt(std::string_view text, std::size_t max_chars) {
   return QuoteJson(text.substr(0, cut)) + "...";
 }
 
-std::string DescribeJsonPair(double a, double b) {
-  return "[" + FormatJsonNumber(a) + ", " + FormatJsonNumber(b) + "]";
-}
-
 namespace {
+
+// A number in a message: the JSON digits with the exponent's sign as JavaScript (and printf) show
+// it, since the page's messages quote numbers its scripts passed ("1e+300"); values built in code
+// can be non-finite, which the message names rather than writing null.
+std::string DescribeNumber(double number) {
+  if (std::isnan(number)) return "nan";
+  if (std::isinf(number)) return number < 0 ? "-inf" : "inf";
+  std::string text = FormatJsonNumber(number);
+  const std::size_t e = text.find('e');
+  if (e != std::string::npos && text[e + 1] != '-') text.insert(e + 1, "+");
+  return text;
+}
 
 // Appends `value` as a short literal for a message ([1, "x"], [[0, 0], [1, 0]]); false when it
 // has none: an object, more than 4 items or 2 levels, a string that would be cut.
@@ -596,6 +604,10 @@ bool AppendShortLiteral(const JsonValue& value, int depth, std::string& out) {
 
 }  // namespace
 
+std::string DescribeJsonPair(double a, double b) {
+  return "[" + DescribeNumber(a) + ", " + DescribeNumber(b) + "]";
+}
+
 std::string DescribeJson(const JsonValue* value) {
   if (value == nullptr) return "nothing";
   switch (value->type()) {
@@ -603,13 +615,8 @@ std::string DescribeJson(const JsonValue* value) {
       return "null";
     case JsonValue::Type::kBool:
       return value->as_bool() ? "true" : "false";
-    case JsonValue::Type::kNumber: {
-      // Values built in code can be non-finite; the message says so rather than "null".
-      const double number = value->as_number();
-      if (std::isnan(number)) return "nan";
-      if (std::isinf(number)) return number < 0 ? "-inf" : "inf";
-      return FormatJsonNumber(number);
-    }
+    case JsonValue::Type::kNumber:
+      return DescribeNumber(value->as_number());
     case JsonValue::Type::kString:
       return QuoteJsonExcerpt(value->as_string(), kDescribedStringChars);
     case JsonValue::Type::kArray: {

@@ -125,8 +125,9 @@ std::string QuoteJsonExcerpt(std::string_view text, std::size_t max_chars);
 // How a value reads in a message, short and never a whole document: null, true, 12.5, "name"
 // (cut as QuoteJsonExcerpt at 40 characters), [1, 2] or [[0, 0], [1, 0]] (arrays of up to 4 items,
 // 2 levels deep, no objects, that fit in 40 characters), "an empty array", "an array of N",
-// "an object"; "nothing" for nullptr (a missing field). Non-finite numbers built in code read
-// nan / inf / -inf.
+// "an object"; "nothing" for nullptr (a missing field). Numbers have FormatJsonNumber's digits
+// with the exponent's sign as JavaScript shows it (1e+300, 1.5e-7); non-finite numbers built in
+// code read nan / inf / -inf.
 std::string DescribeJson(const JsonValue* value);
 inline std::string DescribeJson(const JsonValue& value) { return DescribeJson(&value); }
 // Two numbers in a message (a point, a range): "[a, b]" at any length.

@@ -193,7 +193,7 @@ TEST(SceneJsonTest, RejectsBrokenPackedRoutes) {
        "found 2"},
       {R"({"version":1,"routes":[{"kinds":"l","scale":1,"deltas":[0,0,1e300,0]}]})",
        "routes[0].deltas[2]: expected an integer keeping the point within [-1000000, 1000000], "
-       "found 1e300"},
+       "found 1e+300"},
       {R"({"version":1,"routes":[{"closed":true,"kinds":"ll","scale":1,"deltas":[0,0,5,0,0,5]}]})",
        "routes[0].deltas: expected the last point to be the start [0, 0] (the route is closed), "
        "found [5, 5]"},
@@ -349,7 +349,7 @@ TEST(SceneJsonTest, RejectsWrongTypesAndValuesNamingTheField) {
       {Doc("{\"model\":\"walker\",\"start_delay\":[]}"),
        "instances[0].start_delay: expected a number in [0, 1000000], found an empty array"},
       {Doc("{\"model\":\"walker\",\"heading\":1e300}"),
-       "instances[0].heading: expected " + coord + ", found 1e300"},
+       "instances[0].heading: expected " + coord + ", found 1e+300"},
       {Doc("{\"model\":\"walker\",\"position\":[1]}"),
        "instances[0].position: expected an [x, y] array, found [1]"},
       {Doc("{\"model\":\"walker\",\"position\":[1,\"a\"]}"),
