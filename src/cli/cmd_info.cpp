@@ -2,11 +2,14 @@
 // skins of each .mtr / .shader / .skin; errors and warnings go to stderr as FILE:LINE:COL
 // messages, and the exit status is 1 unless every file is valid.
 #include <cstdio>
+#include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli/command_registry.h"
 #include "cli/decl_cli.h"
+#include "core/common/json.h"
 #include "core/material/material_parser.h"
 #include "core/md5/file_reader.h"
 #include "core/md5/md5_parser.h"
@@ -14,50 +17,29 @@
 namespace md5stage::cli {
 namespace {
 
-std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-          out += buffer;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
-
-std::string Number(double value) {
+// Floats as the text line shows them: 9 significant digits read back as the same float.
+std::string FloatText(float value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.9g", value);
   return buffer;
 }
+// The same digits in --json, so the two outputs agree ("0.200000003", not the double's
+// "0.20000000298023224").
+JsonValue FloatJson(float value) {
+  return JsonValue(std::strtod(FloatText(value).c_str(), nullptr));
+}
 
-std::string WarningsJson(const std::vector<Diagnostic>& warnings) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < warnings.size(); ++i) {
-    out += (i > 0 ? ", " : "") + JsonString(warnings[i].ToString());
-  }
-  return out + "]";
+JsonValue WarningsJson(const std::vector<Diagnostic>& warnings) {
+  JsonValue list = JsonValue::MakeArray();
+  for (const Diagnostic& warning : warnings) list.Append(warning.ToString());
+  return list;
+}
+
+JsonValue FileJson(const std::string& path, const char* kind) {
+  JsonValue object = JsonValue::MakeObject();
+  object.Set("file", path);
+  object.Set("kind", kind);
+  return object;
 }
 
 void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics) {
@@ -65,7 +47,7 @@ void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics) {
 }
 
 // One file: prints its text line (or fills its JSON object); returns false on an error.
-bool Describe(const std::string& path, bool json, std::string* json_out) {
+bool Describe(const std::string& path, bool json, JsonValue* json_out) {
   if (material::IsDeclFileName(path)) return DescribeDeclFile(path, json, json_out);
   Result<std::string> bytes = md5::ReadFileBytes(path);
   const md5::Md5Kind kind =
@@ -73,8 +55,8 @@ bool Describe(const std::string& path, bool json, std::string* json_out) {
   const char* kind_name = kind == md5::Md5Kind::kAnim ? "anim" : "mesh";
   auto fail = [&](const Diagnostic& error) {
     std::fprintf(stderr, "%s\n", error.ToString().c_str());
-    *json_out = "{\"file\": " + JsonString(path) + ", \"kind\": \"" + kind_name +
-                "\", \"error\": " + JsonString(error.ToString()) + "}";
+    *json_out = FileJson(path, kind_name);
+    json_out->Set("error", error.ToString());
     return false;
   };
   if (!bytes.ok()) return fail(bytes.error());
@@ -89,14 +71,14 @@ bool Describe(const std::string& path, bool json, std::string* json_out) {
     const md5::MeshFile& f = mesh.value();
     PrintDiagnostics(f.warnings);
     if (json) {
-      *json_out = "{\"file\": " + JsonString(path) +
-                  ", \"kind\": \"mesh\", \"joints\": " + std::to_string(f.joints.size()) +
-                  ", \"meshes\": " + std::to_string(f.meshes.size()) +
-                  ", \"vertices\": " + std::to_string(f.vertex_count()) +
-                  ", \"triangles\": " + std::to_string(f.triangle_count()) +
-                  ", \"weights\": " + std::to_string(f.weight_count()) +
-                  ", \"max_weights_per_vertex\": " + std::to_string(f.max_weights_per_vertex()) +
-                  ", \"warnings\": " + WarningsJson(f.warnings) + "}";
+      *json_out = FileJson(path, "mesh");
+      json_out->Set("joints", static_cast<double>(f.joints.size()));
+      json_out->Set("meshes", static_cast<double>(f.meshes.size()));
+      json_out->Set("vertices", f.vertex_count());
+      json_out->Set("triangles", f.triangle_count());
+      json_out->Set("weights", f.weight_count());
+      json_out->Set("max_weights_per_vertex", f.max_weights_per_vertex());
+      json_out->Set("warnings", WarningsJson(f.warnings));
     } else {
       std::printf(
           "%s: mesh, %zu joints, %zu meshes, %d vertices, %d triangles, %d weights, "
@@ -111,17 +93,17 @@ bool Describe(const std::string& path, bool json, std::string* json_out) {
   const md5::AnimFile& f = anim.value();
   PrintDiagnostics(f.warnings);
   if (json) {
-    *json_out = "{\"file\": " + JsonString(path) +
-                ", \"kind\": \"anim\", \"joints\": " + std::to_string(f.joint_count) +
-                ", \"frames\": " + std::to_string(f.frame_count) +
-                ", \"frame_rate\": " + Number(f.frame_rate) +
-                ", \"animated_components\": " + std::to_string(f.animated_component_count) +
-                ", \"duration\": " + Number(f.duration()) +
-                ", \"warnings\": " + WarningsJson(f.warnings) + "}";
+    *json_out = FileJson(path, "anim");
+    json_out->Set("joints", f.joint_count);
+    json_out->Set("frames", f.frame_count);
+    json_out->Set("frame_rate", FloatJson(f.frame_rate));
+    json_out->Set("animated_components", f.animated_component_count);
+    json_out->Set("duration", FloatJson(f.duration()));
+    json_out->Set("warnings", WarningsJson(f.warnings));
   } else {
     std::printf("%s: anim, %d joints, %d frames at %s fps, %d animated components, %s s\n",
-                path.c_str(), f.joint_count, f.frame_count, Number(f.frame_rate).c_str(),
-                f.animated_component_count, Number(f.duration()).c_str());
+                path.c_str(), f.joint_count, f.frame_count, FloatText(f.frame_rate).c_str(),
+                f.animated_component_count, FloatText(f.duration()).c_str());
   }
   return true;
 }
@@ -146,23 +128,16 @@ int RunInfo(const std::vector<std::string>& args) {
     return 2;
   }
   bool all_valid = true;
-  std::vector<std::string> objects;
+  JsonValue objects = JsonValue::MakeArray();
   for (const std::string& file : files) {
-    std::string object;
+    JsonValue object;
     all_valid &= Describe(file, json, &object);
-    objects.push_back(object);
+    objects.Append(std::move(object));
   }
   if (json) {
     // One file: its object; several: an array in argument order.
-    if (objects.size() == 1) {
-      std::printf("%s\n", objects[0].c_str());
-    } else {
-      std::printf("[\n");
-      for (std::size_t i = 0; i < objects.size(); ++i) {
-        std::printf("  %s%s\n", objects[i].c_str(), i + 1 < objects.size() ? "," : "");
-      }
-      std::printf("]\n");
-    }
+    const JsonArray& list = objects.as_array();
+    std::printf("%s\n", WriteJson(list.size() == 1 ? list[0] : objects).c_str());
   }
   return all_valid ? 0 : 1;
 }

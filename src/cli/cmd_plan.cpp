@@ -10,6 +10,7 @@
 #include "cli/arguments.h"
 #include "cli/command_registry.h"
 #include "cli/obstacle_cli.h"
+#include "cli/path_output.h"
 #include "core/common/json.h"
 #include "core/path/obstacle_planner.h"
 #include "core/path/obstacles.h"
@@ -71,7 +72,7 @@ int RunBatch(const ObstacleSet& obstacles, double clearance) {
       continue;
     }
     if (planner.result.found()) {
-      std::printf("%.15g,true\n", planner.path.length);
+      std::printf("%s,true\n", TextNumber(planner.path.length).c_str());
     } else {
       std::printf("nan,false\n");
     }

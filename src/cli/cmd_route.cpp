@@ -12,6 +12,7 @@
 
 #include "cli/command_registry.h"
 #include "cli/obstacle_cli.h"
+#include "cli/path_output.h"
 #include "core/common/json.h"
 #include "core/path/route.h"
 #include "core/path/route_json.h"
@@ -27,12 +28,6 @@ int Usage(const std::string& problem) {
                "[--obstacles FILE.json [--clearance C]] [--json]\n",
                problem.c_str());
   return 2;
-}
-
-std::string Number(double value) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.15g", value);
-  return text;
 }
 
 int RunRoute(const std::vector<std::string>& args) {
@@ -127,7 +122,7 @@ int RunRoute(const std::vector<std::string>& args) {
       const Pose2 pose = r.Sample(distance);
       JsonValue item = JsonValue::MakeObject();
       item.Set("distance", distance);
-      item.Set("position", JsonValue(JsonArray{pose.position.x, pose.position.y}));
+      item.Set("position", PointJson(pose.position));
       item.Set("heading", pose.heading);
       list.Append(std::move(item));
     }
@@ -159,29 +154,31 @@ int RunRoute(const std::vector<std::string>& args) {
     return 0;
   }
 
-  std::printf("length %s\n", Number(r.length()).c_str());
+  std::printf("length %s\n", TextNumber(r.length()).c_str());
   std::printf("distance,x,y,heading\n");
   for (long k = 0; k <= samples; ++k) {
     const double distance = sample_distance(k);
     const Pose2 pose = r.Sample(distance);
-    std::printf("%s,%s,%s,%s\n", Number(distance).c_str(), Number(pose.position.x).c_str(),
-                Number(pose.position.y).c_str(), Number(pose.heading).c_str());
+    std::printf("%s,%s,%s,%s\n", TextNumber(distance).c_str(), TextNumber(pose.position.x).c_str(),
+                TextNumber(pose.position.y).c_str(), TextNumber(pose.heading).c_str());
   }
   if (has_radius) {
-    std::printf("tighter than radius %s: %zu\n", Number(radius).c_str(), tight.size());
+    std::printf("tighter than radius %s: %zu\n", TextNumber(radius).c_str(), tight.size());
     std::printf("start,end,min_radius,min_radius_at\n");
     for (const TightStretch& s : tight) {
-      std::printf("%s,%s,%s,%s\n", Number(s.start_distance).c_str(), Number(s.end_distance).c_str(),
-                  Number(s.min_radius).c_str(), Number(s.min_radius_distance).c_str());
+      std::printf("%s,%s,%s,%s\n", TextNumber(s.start_distance).c_str(),
+                  TextNumber(s.end_distance).c_str(), TextNumber(s.min_radius).c_str(),
+                  TextNumber(s.min_radius_distance).c_str());
     }
   }
   if (!obstacles_file.empty()) {
-    std::printf("within clearance %s of an obstacle: %zu\n", Number(clearance).c_str(),
+    std::printf("within clearance %s of an obstacle: %zu\n", TextNumber(clearance).c_str(),
                 near.size());
     std::printf("start,end,obstacle,min_distance\n");
     for (const ObstacleStretch& s : near) {
-      std::printf("%s,%s,%d,%s\n", Number(s.start_distance).c_str(), Number(s.end_distance).c_str(),
-                  s.obstacle, Number(s.min_distance).c_str());
+      std::printf("%s,%s,%d,%s\n", TextNumber(s.start_distance).c_str(),
+                  TextNumber(s.end_distance).c_str(), s.obstacle,
+                  TextNumber(s.min_distance).c_str());
     }
   }
   return 0;

@@ -11,6 +11,7 @@
 #include "cli/arguments.h"
 #include "cli/command_registry.h"
 #include "cli/obstacle_cli.h"
+#include "cli/path_output.h"
 #include "core/common/json.h"
 #include "core/path/obstacle_planner.h"
 #include "core/path/turn_path.h"
@@ -33,62 +34,20 @@ TurnPath Solve(const TurnQuery& query) {
   return ArcLinePath(query.from.position, query.from.heading, query.radius, query.to);
 }
 
-std::string Number(double value) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.15g", value);
-  return text;
-}
-
-std::string Point(glm::dvec2 p) { return "(" + Number(p.x) + ", " + Number(p.y) + ")"; }
-
 void PrintText(const TurnPath& path) {
   std::printf("type %s\n", TurnPathTypeName(path.type));
-  std::printf("length %s\n", path.ok() ? Number(path.length).c_str() : "nan");
+  std::printf("length %s\n", path.ok() ? TextNumber(path.length).c_str() : "nan");
   if (!path.ok()) return;
-  std::printf("end %s heading %s\n", Point(path.end.position).c_str(),
-              Number(path.end.heading).c_str());
-  for (int i = 0; i < path.segment_count; ++i) {
-    const TurnSegment& s = path.segments[i];
-    if (s.kind == TurnSegment::Kind::kArc) {
-      std::printf("arc start %s heading %s length %s centre %s radius %s start_angle %s sweep %s\n",
-                  Point(s.start.position).c_str(), Number(s.start.heading).c_str(),
-                  Number(s.length).c_str(), Point(s.centre).c_str(), Number(s.radius).c_str(),
-                  Number(s.start_angle).c_str(), Number(s.sweep).c_str());
-    } else {
-      std::printf("line start %s heading %s length %s\n", Point(s.start.position).c_str(),
-                  Number(s.start.heading).c_str(), Number(s.length).c_str());
-    }
-  }
+  PrintEndAndSegmentsText(path.end, path.segments.data(), path.segment_count);
 }
-
-JsonValue PointJson(glm::dvec2 p) { return JsonValue(JsonArray{p.x, p.y}); }
 
 void PrintJson(const TurnPath& path) {
   JsonValue root = JsonValue::MakeObject();
   root.Set("type", TurnPathTypeName(path.type));
   root.Set("length", path.ok() ? JsonValue(path.length) : JsonValue());
   if (path.ok()) {
-    JsonValue end = JsonValue::MakeObject();
-    end.Set("position", PointJson(path.end.position));
-    end.Set("heading", path.end.heading);
-    root.Set("end", std::move(end));
-    JsonValue& segments = root.Set("segments", JsonValue::MakeArray());
-    for (int i = 0; i < path.segment_count; ++i) {
-      const TurnSegment& s = path.segments[i];
-      JsonValue item = JsonValue::MakeObject();
-      const bool arc = s.kind == TurnSegment::Kind::kArc;
-      item.Set("kind", arc ? "arc" : "line");
-      item.Set("start", PointJson(s.start.position));
-      item.Set("heading", s.start.heading);
-      item.Set("length", s.length);
-      if (arc) {
-        item.Set("centre", PointJson(s.centre));
-        item.Set("radius", s.radius);
-        item.Set("start_angle", s.start_angle);
-        item.Set("sweep", s.sweep);
-      }
-      segments.Append(std::move(item));
-    }
+    root.Set("end", PoseJson(path.end));
+    root.Set("segments", SegmentsJson(path.segments.data(), path.segment_count));
   }
   std::printf("%s\n", WriteJson(root).c_str());
 }
@@ -128,7 +87,7 @@ int RunBatch() {
     query.radius = v[6];
     const TurnPath path = Solve(query);
     if (path.ok()) {
-      std::printf("%s,%s\n", Number(path.length).c_str(), TurnPathTypeName(path.type));
+      std::printf("%s,%s\n", TextNumber(path.length).c_str(), TurnPathTypeName(path.type));
     } else {
       std::printf("nan,unreachable\n");
     }
@@ -143,7 +102,7 @@ int PlanAround(const TurnQuery& query, double clearance, const ObstacleSet& obst
   std::fprintf(stderr,
                "md5stage turn: the turn path comes within clearance %s of obstacles[%d]; "
                "planning around the obstacles\n",
-               Number(clearance).c_str(), crossed);
+               TextNumber(clearance).c_str(), crossed);
   ObstaclePlannerScratch scratch;
   PlannedPath planned;
   ObstaclePlanResult result;

@@ -154,14 +154,14 @@ JsonValue MapJson(const ResolvedMap& map) {
 
 }  // namespace
 
-bool DescribeDeclFile(const std::string& path, bool json, std::string* json_out) {
+bool DescribeDeclFile(const std::string& path, bool json, JsonValue* json_out) {
   auto fail = [&](const Diagnostic& error) {
     std::fprintf(stderr, "%s\n", error.ToString().c_str());
     JsonValue out = JsonValue::MakeObject();
     out.Set("file", path);
     out.Set("kind", "decls");
     out.Set("error", error.ToString());
-    *json_out = WriteJson(out);
+    *json_out = std::move(out);
     return false;
   };
   Result<std::string> bytes = md5::ReadFileBytes(path);
@@ -181,7 +181,7 @@ bool DescribeDeclFile(const std::string& path, bool json, std::string* json_out)
     out.Set("skins", JsonValue(std::move(skins)));
     out.Set("skipped_decls", file.skipped_decls);
     out.Set("warnings", WarningsJson(file.warnings));
-    *json_out = WriteJson(out);
+    *json_out = std::move(out);
     return true;
   }
   std::printf(

@@ -5,11 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "core/common/json.h"
+
 namespace md5stage::cli {
 
 // `info FILE` for a decl file: prints the materials and skins (or fills *json_out with its JSON
 // object); warnings and errors go to stderr. False when the file cannot be read or parsed.
-bool DescribeDeclFile(const std::string& path, bool json, std::string* json_out);
+bool DescribeDeclFile(const std::string& path, bool json, JsonValue* json_out);
 
 struct MaterialCheckOptions {
   std::string mesh;

@@ -8,22 +8,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/path_output.h"
 #include "core/common/json.h"
 
 namespace md5stage::cli {
-namespace {
-
-std::string Number(double value) {
-  char text[40];
-  std::snprintf(text, sizeof text, "%.15g", value);
-  return text;
-}
-
-std::string Point(glm::dvec2 p) { return "(" + Number(p.x) + ", " + Number(p.y) + ")"; }
-
-JsonValue PointJson(glm::dvec2 p) { return JsonValue(JsonArray{p.x, p.y}); }
-
-}  // namespace
+namespace {}  // namespace
 
 Result<ObstacleSet> LoadObstaclesFile(const std::string& file) {
   std::ifstream in(file, std::ios::binary);
@@ -39,20 +28,8 @@ void PrintPlanText(const ObstaclePlanResult& result, const PlannedPath& path) {
     std::printf("reason %s\n", result.reason);
     return;
   }
-  std::printf("length %s\n", Number(path.length).c_str());
-  std::printf("end %s heading %s\n", Point(path.end.position).c_str(),
-              Number(path.end.heading).c_str());
-  for (const TurnSegment& s : path.segments) {
-    if (s.kind == TurnSegment::Kind::kArc) {
-      std::printf("arc start %s heading %s length %s centre %s radius %s start_angle %s sweep %s\n",
-                  Point(s.start.position).c_str(), Number(s.start.heading).c_str(),
-                  Number(s.length).c_str(), Point(s.centre).c_str(), Number(s.radius).c_str(),
-                  Number(s.start_angle).c_str(), Number(s.sweep).c_str());
-    } else {
-      std::printf("line start %s heading %s length %s\n", Point(s.start.position).c_str(),
-                  Number(s.start.heading).c_str(), Number(s.length).c_str());
-    }
-  }
+  std::printf("length %s\n", TextNumber(path.length).c_str());
+  PrintEndAndSegmentsText(path.end, path.segments.data(), static_cast<int>(path.segments.size()));
 }
 
 void PrintPlanJson(const ObstaclePlanResult& result, const PlannedPath& path) {
@@ -64,26 +41,8 @@ void PrintPlanJson(const ObstaclePlanResult& result, const PlannedPath& path) {
     return;
   }
   root.Set("length", path.length);
-  JsonValue end = JsonValue::MakeObject();
-  end.Set("position", PointJson(path.end.position));
-  end.Set("heading", path.end.heading);
-  root.Set("end", std::move(end));
-  JsonValue& segments = root.Set("segments", JsonValue::MakeArray());
-  for (const TurnSegment& s : path.segments) {
-    JsonValue item = JsonValue::MakeObject();
-    const bool arc = s.kind == TurnSegment::Kind::kArc;
-    item.Set("kind", arc ? "arc" : "line");
-    item.Set("start", PointJson(s.start.position));
-    item.Set("heading", s.start.heading);
-    item.Set("length", s.length);
-    if (arc) {
-      item.Set("centre", PointJson(s.centre));
-      item.Set("radius", s.radius);
-      item.Set("start_angle", s.start_angle);
-      item.Set("sweep", s.sweep);
-    }
-    segments.Append(std::move(item));
-  }
+  root.Set("end", PoseJson(path.end));
+  root.Set("segments", SegmentsJson(path.segments.data(), static_cast<int>(path.segments.size())));
   std::printf("%s\n", WriteJson(root).c_str());
 }
 

@@ -7,26 +7,7 @@
 namespace md5stage::viewer {
 namespace {
 
-std::string FormatNumber(double value) {
-  char text[32];
-  // Whole numbers as people write them (1000000, not 1e+06), as JavaScript prints them.
-  if (std::isfinite(value) && value == std::floor(value) && std::abs(value) < 1e15) {
-    std::snprintf(text, sizeof text, "%.0f", value);
-    return text;
-  }
-  std::snprintf(text, sizeof text, "%.17g", value);
-  // The shortest form that reads back, so ranges print as people write them (0.25, not 0.2500...).
-  for (int precision = 1; precision <= 17; ++precision) {
-    char shorter[32];
-    std::snprintf(shorter, sizeof shorter, "%.*g", precision, value);
-    if (std::strtod(shorter, nullptr) == value) return shorter;
-  }
-  return text;
-}
-
-std::string Range(double lo, double hi) {
-  return "[" + FormatNumber(lo) + ", " + FormatNumber(hi) + "]";
-}
+std::string Range(double lo, double hi) { return DescribeJsonPair(lo, hi); }
 
 std::string Names(std::initializer_list<const char*> names) {
   std::string list;
@@ -39,33 +20,6 @@ std::string Names(std::initializer_list<const char*> names) {
 CommandArgs::CommandArgs(std::string name, const JsonValue& command)
     : name_(std::move(name)), command_(command) {
   read_.push_back("cmd");
-}
-
-std::string CommandArgs::Describe(const JsonValue& value) {
-  switch (value.type()) {
-    case JsonValue::Type::kNull:
-      return "null";
-    case JsonValue::Type::kBool:
-      return value.as_bool() ? "true" : "false";
-    case JsonValue::Type::kNumber:
-      return FormatNumber(value.as_number());
-    case JsonValue::Type::kString: {
-      const std::string& text = value.as_string();
-      size_t cut = std::min<size_t>(text.size(), 40);
-      // Never inside a UTF-8 character: the reply must stay valid UTF-8.
-      while (cut < text.size() && cut > 0 &&
-             (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
-        --cut;
-      }
-      std::string shown = cut < text.size() ? text.substr(0, cut) + "..." : text;
-      return WriteJson(JsonValue(shown));
-    }
-    case JsonValue::Type::kArray:
-      return "an array of " + std::to_string(value.as_array().size());
-    case JsonValue::Type::kObject:
-      return "an object";
-  }
-  return "?";
 }
 
 void CommandArgs::Fail(const char* field, const std::string& expected, const std::string& found) {
@@ -92,7 +46,7 @@ std::optional<double> CommandArgs::OptionalNumber(const char* field, double lo, 
   if (value == nullptr) return std::nullopt;
   if (!value->is_number() || !std::isfinite(value->as_number()) || value->as_number() < lo ||
       value->as_number() > hi) {
-    Fail(field, "a number in " + Range(lo, hi), Describe(*value));
+    Fail(field, "a number in " + Range(lo, hi), DescribeJson(*value));
     return lo;
   }
   return value->as_number();
@@ -115,7 +69,7 @@ std::optional<int> CommandArgs::OptionalInteger(const char* field, int lo, int h
       value->as_number() != std::floor(value->as_number()) || value->as_number() < lo ||
       value->as_number() > hi) {
     Fail(field, lo > hi ? "no value (there is none to choose)" : "an integer in " + Range(lo, hi),
-         Describe(*value));
+         DescribeJson(*value));
     return lo;
   }
   return static_cast<int>(value->as_number());
@@ -134,7 +88,7 @@ std::optional<std::string> CommandArgs::OptionalString(const char* field, size_t
   const JsonValue* value = Take(field);
   if (value == nullptr) return std::nullopt;
   if (!value->is_string()) {
-    Fail(field, "a string", Describe(*value));
+    Fail(field, "a string", DescribeJson(*value));
     return std::string();
   }
   if (value->as_string().size() > max_length) {
@@ -158,7 +112,7 @@ std::optional<bool> CommandArgs::OptionalBool(const char* field) {
   const JsonValue* value = Take(field);
   if (value == nullptr) return std::nullopt;
   if (!value->is_bool()) {
-    Fail(field, "true or false", Describe(*value));
+    Fail(field, "true or false", DescribeJson(*value));
     return false;
   }
   return value->as_bool();
@@ -184,7 +138,7 @@ std::optional<int> CommandArgs::OptionalChoice(const char* field,
       ++index;
     }
   }
-  Fail(field, "one of " + Names(names), Describe(*value));
+  Fail(field, "one of " + Names(names), DescribeJson(*value));
   return 0;
 }
 
@@ -202,14 +156,14 @@ std::optional<glm::vec3> CommandArgs::OptionalVec3(const char* field, double lim
   if (value == nullptr) return std::nullopt;
   const std::string expected = "[x, y, z] of numbers in " + Range(-limit, limit);
   if (!value->is_array() || value->as_array().size() != 3) {
-    Fail(field, expected, Describe(*value));
+    Fail(field, expected, DescribeJson(*value));
     return glm::vec3(0.0f);
   }
   glm::vec3 result(0.0f);
   for (int i = 0; i < 3; ++i) {
     const JsonValue& v = value->as_array()[static_cast<size_t>(i)];
     if (!v.is_number() || !std::isfinite(v.as_number()) || std::abs(v.as_number()) > limit) {
-      Fail(field, expected, "[" + std::to_string(i) + "] = " + Describe(v));
+      Fail(field, expected, "[" + std::to_string(i) + "] = " + DescribeJson(v));
       return glm::vec3(0.0f);
     }
     result[i] = static_cast<float>(v.as_number());
@@ -235,7 +189,7 @@ bool CommandArgs::Finish() {
   for (const JsonMember& member : command_.as_object()) {
     if (std::find(read_.begin(), read_.end(), member.first) == read_.end()) {
       error_ = name_ + "." + member.first + ": expected no such field (" + name_ +
-               " does not take it), found " + Describe(member.second);
+               " does not take it), found " + DescribeJson(member.second);
       return false;
     }
   }

@@ -49,10 +49,6 @@ class CommandArgs {
   // command carries a field no one read.
   bool Finish();
 
-  // How a value reads in a message: "bogus" (quoted, cut at 40 characters), 12, true, null, an
-  // array of 3, an object.
-  static std::string Describe(const JsonValue& value);
-
  private:
   const JsonValue* Take(const char* field);
 

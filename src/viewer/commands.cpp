@@ -159,14 +159,9 @@ JsonValue Viewer::State() const {
   state.Set("warnings", JsonValue(std::move(warnings)));
   state.Set("status", status_);
   JsonValue display = JsonValue::MakeObject();
-  display.Set("grid", display_.grid);
-  display.Set("skeleton", display_.skeleton);
-  display.Set("joint_names", display_.joint_names);
-  display.Set("bounds", display_.bounds);
-  display.Set("wireframe", display_.wireframe);
-  display.Set("normals", display_.normals);
-  display.Set("routes", display_.routes);
-  display.Set("turn_circles", display_.turn_circles);
+  for (const DisplayToggleName& toggle : kDisplayToggleNames) {
+    display.Set(toggle.name, display_.*toggle.member);
+  }
   state.Set("display", std::move(display));
   JsonValue stats = JsonValue::MakeObject();
   stats.Set("update_ms", static_cast<double>(stats_.update_ms));
@@ -245,7 +240,7 @@ class CommandTable {
     if (count == 0) {
       const JsonValue* value = args.OptionalValue("instance");
       args.Fail("instance", "an instance index (the scene has no characters)",
-                value ? CommandArgs::Describe(*value) : "nothing (the field is missing)");
+                value ? DescribeJson(*value) : "nothing (the field is missing)");
       return nullptr;
     }
     const int index = args.Integer("instance", 0, count - 1);
@@ -262,7 +257,7 @@ class CommandTable {
       args.Fail(
           field,
           names.empty() ? "a loaded model (none is loaded)" : "a loaded model (" + names + ")",
-          CommandArgs::Describe(JsonValue(name)));
+          DescribeJson(JsonValue(name)));
     }
     return model;
   }
@@ -272,7 +267,7 @@ class CommandTable {
     const LoadedModel& model = v.library_->models()[static_cast<size_t>(character.model)];
     const int joint = model.model->skeleton().FindJoint(name);
     if (joint < 0) {
-      args.Fail(field, "a joint of '" + model.name + "'", CommandArgs::Describe(JsonValue(name)));
+      args.Fail(field, "a joint of '" + model.name + "'", DescribeJson(JsonValue(name)));
     }
     return joint;
   }
@@ -474,17 +469,10 @@ class CommandTable {
   }
   static JsonValue Display(Viewer& v, CommandArgs& a) {
     DisplayToggles display = v.display_;
-    const std::pair<const char*, bool DisplayToggles::*> flags[] = {
-        {"grid", &DisplayToggles::grid},
-        {"skeleton", &DisplayToggles::skeleton},
-        {"joint_names", &DisplayToggles::joint_names},
-        {"bounds", &DisplayToggles::bounds},
-        {"wireframe", &DisplayToggles::wireframe},
-        {"normals", &DisplayToggles::normals},
-        {"routes", &DisplayToggles::routes},
-        {"turn_circles", &DisplayToggles::turn_circles}};
-    for (const auto& [key, member] : flags) {
-      if (const std::optional<bool> value = a.OptionalBool(key)) display.*member = *value;
+    for (const DisplayToggleName& toggle : kDisplayToggleNames) {
+      if (const std::optional<bool> value = a.OptionalBool(toggle.name)) {
+        display.*toggle.member = *value;
+      }
     }
     if (!a.Finish()) return Fail(a);
     v.display_ = display;
@@ -602,10 +590,10 @@ class CommandTable {
           a.Fail("name",
                  "an animation of '" + model.name + "' (" + (names.empty() ? "none" : names) +
                      ") or null for the bind pose",
-                 CommandArgs::Describe(name));
+                 DescribeJson(name));
         }
       } else if (!name.is_null() && a.ok()) {
-        a.Fail("name", "an animation name, or null for the bind pose", CommandArgs::Describe(name));
+        a.Fail("name", "an animation name, or null for the bind pose", DescribeJson(name));
       }
     }
     const std::optional<double> crossfade = a.OptionalNumber("crossfade", 0.0, 60.0);
@@ -965,13 +953,12 @@ const CommandTable::Entry CommandTable::kEntries[] = {
 JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {
   if (!command.is_object()) {
     return Failure("command: expected an object {\"cmd\": NAME, ...}, found " +
-                   CommandArgs::Describe(command));
+                   DescribeJson(command));
   }
   const JsonValue* name = command.Find("cmd");
   if (name == nullptr || !name->is_string()) {
-    return Failure(
-        "command.cmd: expected a command name, found " +
-        (name ? CommandArgs::Describe(*name) : std::string("nothing (the field is missing)")));
+    return Failure("command.cmd: expected a command name, found " +
+                   (name ? DescribeJson(*name) : std::string("nothing (the field is missing)")));
   }
   for (const Entry& entry : kEntries) {
     if (name->as_string() == entry.name) {
@@ -979,7 +966,7 @@ JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {
       return entry.handler(v, args);
     }
   }
-  return Failure("command.cmd: expected a known command, found " + CommandArgs::Describe(*name));
+  return Failure("command.cmd: expected a known command, found " + DescribeJson(*name));
 }
 
 JsonValue Viewer::Call(const JsonValue& command) { return CommandTable::Dispatch(*this, command); }

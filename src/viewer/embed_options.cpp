@@ -5,35 +5,12 @@
 #include <cstdlib>
 #include <utility>
 
+#include "core/common/text.h"
+
 namespace md5stage::viewer {
 namespace {
 
 // ---- form decoding (the WHATWG URL standard's application/x-www-form-urlencoded parser) ---------
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-void AppendUtf8(char32_t code_point, std::string& out) {
-  if (code_point < 0x80) {
-    out += static_cast<char>(code_point);
-  } else if (code_point < 0x800) {
-    out += static_cast<char>(0xC0 | (code_point >> 6));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else if (code_point < 0x10000) {
-    out += static_cast<char>(0xE0 | (code_point >> 12));
-    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code_point >> 18));
-    out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  }
-}
 
 // The Encoding standard's UTF-8 decoder: one U+FFFD per maximal bad subpart, the byte that broke
 // a sequence read again. The same count of replacements as the browser matters because the
@@ -163,19 +140,6 @@ std::optional<double> ParseJsNumber(std::string_view text) {
   return std::strtod(copy.c_str(), nullptr);
 }
 
-// An option's value in a message: JSON-quoted, cut to `max_chars` characters (whole UTF-8
-// sequences) with "..." after a cut, like the scene format's messages.
-std::string Quote(const std::string& value, std::size_t max_chars) {
-  std::size_t cut = 0, chars = 0;
-  while (cut < value.size() && chars < max_chars) {
-    ++cut;
-    while (cut < value.size() && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) ++cut;
-    ++chars;
-  }
-  if (cut == value.size()) return WriteJson(JsonValue(value));
-  return WriteJson(JsonValue(value.substr(0, cut))) + "...";
-}
-
 bool IsOff(std::string_view text) {
   return text == "0" || text == "false" || text == "no" || text == "off";
 }
@@ -281,7 +245,7 @@ std::string_view WithoutPrefix(std::string_view text, char prefix) {
 std::string Problem(std::string_view option, std::string_view expected, const std::string& value,
                     std::size_t max_chars = 32) {
   return "embed: " + std::string(option) + ": expected " + std::string(expected) + ", found " +
-         Quote(value, max_chars);
+         QuoteJsonExcerpt(value, max_chars);
 }
 
 std::optional<EmbedLoop> ParseLoop(const std::string& text, std::vector<std::string>& problems) {
@@ -383,9 +347,9 @@ std::string DecodeFormComponent(std::string_view text) {
     const char c = text[i];
     if (c == '+') {
       bytes += ' ';
-    } else if (c == '%' && i + 2 < text.size() && HexValue(text[i + 1]) >= 0 &&
-               HexValue(text[i + 2]) >= 0) {
-      bytes += static_cast<char>(HexValue(text[i + 1]) * 16 + HexValue(text[i + 2]));
+    } else if (c == '%' && i + 2 < text.size() && HexDigitValue(text[i + 1]) >= 0 &&
+               HexDigitValue(text[i + 2]) >= 0) {
+      bytes += static_cast<char>(HexDigitValue(text[i + 1]) * 16 + HexDigitValue(text[i + 2]));
       i += 2;
     } else {
       bytes += c;

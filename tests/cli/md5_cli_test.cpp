@@ -168,6 +168,32 @@ TEST(InfoCommand, JsonHasTheDocumentedKeys) {
   EXPECT_NEAR(a.Find("duration")->as_number(), 0.2, 1e-6);
 }
 
+// --json goes through the core's writer: a file name with quotes, a backslash and a tab comes
+// back as the same string, a file that fails has its located error in "error", and the frame rate
+// and duration carry the digits the text line shows.
+TEST(InfoCommand, JsonEscapesNamesAndReportsErrorsPerFile) {
+  const fs::path odd = WriteFile("q\"uo\\te\t.md5mesh", kMeshFixture);
+  const fs::path anim = WriteFile("rate.md5anim", kAnimFixture);
+  const fs::path bad =
+      WriteFile("bad_json.md5mesh", Replace(kMeshFixture, "tri 0 0 1 2", "tri 0 0 1 7"));
+  const ProcessResult run = Md5stage({"info", "--json", odd.string(), bad.string(), anim.string()});
+  EXPECT_EQ(run.status, 1);
+  Result<JsonValue> parsed = ParseJson("stdout", run.out);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().ToString() << "\n" << run.out;
+  const JsonArray& files = parsed.value().as_array();
+  ASSERT_EQ(files.size(), 3u) << run.out;
+  EXPECT_EQ(files[0].Find("file")->as_string(), odd.string());
+  EXPECT_EQ(files[0].Find("kind")->as_string(), "mesh");
+  EXPECT_TRUE(files[0].Find("warnings")->is_array());
+  EXPECT_EQ(files[1].Find("file")->as_string(), bad.string());
+  ASSERT_NE(files[1].Find("error"), nullptr) << run.out;
+  EXPECT_EQ(files[1].Find("error")->as_string(),
+            bad.string() + ":19:12: error: expected a vertex index from 0 to 2, found '7'");
+  EXPECT_EQ(files[1].Find("joints"), nullptr);
+  EXPECT_EQ(FormatJsonNumber(files[2].Find("duration")->as_number()), "0.200000003");
+  EXPECT_EQ(FormatJsonNumber(files[2].Find("frame_rate")->as_number()), "10");
+}
+
 TEST(InfoCommand, InvalidFilesExitOneWithLocatedErrors) {
   const fs::path good = WriteFile("good.md5mesh", kMeshFixture);
   const fs::path bad =

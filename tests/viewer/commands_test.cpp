@@ -374,9 +374,10 @@ std::vector<OutOfRange> OutOfRangeValues(const Field& field) {
       values.push_back({JsonValue(""), "\"\""});
       break;
     case Kind::kVec3:
-      values.push_back({JsonValue(JsonArray{1, 2}), "an array of 2"});
-      values.push_back({JsonValue(JsonArray{1, 2, 3, 4}), "an array of 4"});
-      values.push_back({JsonValue(JsonArray{}), "an array of 0"});
+      values.push_back({JsonValue(JsonArray{1, 2}), "[1, 2]"});
+      values.push_back({JsonValue(JsonArray{1, 2, 3, 4}), "[1, 2, 3, 4]"});
+      values.push_back({JsonValue(JsonArray{1, 2, 3, 4, 5}), "an array of 5"});
+      values.push_back({JsonValue(JsonArray{}), "an empty array"});
       values.push_back({JsonValue(JsonArray{0, "a", 0}), "[1] = \"a\""});
       values.push_back({JsonValue(JsonArray{0, 0, JsonValue()}), "[2] = null"});
       values.push_back({JsonValue(JsonArray{0, 0, 2 * field.hi}), ""});
@@ -543,10 +544,10 @@ TEST_F(CommandsTest, ValidityTable) {
       // (c) a wrong type.
       for (const JsonValue& wrong : WrongTypes(field)) {
         const std::string error = Reject(With(valid, field.name, wrong), prefix);
-        EXPECT_TRUE(EndsWith(error, ", found " + CommandArgs::Describe(wrong))) << error;
+        EXPECT_TRUE(EndsWith(error, ", found " + DescribeJson(wrong))) << error;
         const std::string expected = ExpectedWithoutNumbers(field, false);
         if (!expected.empty()) {
-          EXPECT_EQ(error, prefix + expected + ", found " + CommandArgs::Describe(wrong));
+          EXPECT_EQ(error, prefix + expected + ", found " + DescribeJson(wrong));
         }
         if (field.kind == Kind::kNumber || field.kind == Kind::kInteger ||
             field.kind == Kind::kVec3) {
@@ -673,7 +674,7 @@ TEST_F(CommandsTest, ExactMessages) {
        "play.time: expected no such field (play does not take it), found 0"},
       // The command itself.
       {"5", "command: expected an object {\"cmd\": NAME, ...}, found 5"},
-      {"[]", "command: expected an object {\"cmd\": NAME, ...}, found an array of 0"},
+      {"[]", "command: expected an object {\"cmd\": NAME, ...}, found an empty array"},
       {"{}", "command.cmd: expected a command name, found nothing (the field is missing)"},
       {R"({"cmd":7})", "command.cmd: expected a command name, found 7"},
       {R"({"cmd":"bogus"})", R"(command.cmd: expected a known command, found "bogus")"},

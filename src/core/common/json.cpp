@@ -1,11 +1,22 @@
 #include "core/common/json.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <unordered_set>
+
+#include "core/common/text.h"
+
+// libstdc++ (GCC 11+) has to_chars for double; emscripten 3.1.6's libc++ 13 has only the integer
+// overloads and leaves __cpp_lib_to_chars undefined, so the wasm build searches with snprintf.
+#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
+#define MD5STAGE_HAVE_DOUBLE_TO_CHARS 1
+#else
+#define MD5STAGE_HAVE_DOUBLE_TO_CHARS 0
+#endif
 
 namespace md5stage {
 
@@ -115,31 +126,6 @@ bool IsWordChar(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || IsDigit(c) || c == '_';
 }
 
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-void AppendUtf8(std::string& out, unsigned code_point) {
-  if (code_point < 0x80) {
-    out += static_cast<char>(code_point);
-  } else if (code_point < 0x800) {
-    out += static_cast<char>(0xC0 | (code_point >> 6));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else if (code_point < 0x10000) {
-    out += static_cast<char>(0xE0 | (code_point >> 12));
-    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (code_point >> 18));
-    out += static_cast<char>(0x80 | ((code_point >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((code_point >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (code_point & 0x3F));
-  }
-}
-
 // Length of the well-formed UTF-8 sequence at text[0] (RFC 3629: no overlongs, no surrogates,
 // nothing above U+10FFFF), or 0.
 std::size_t Utf8SequenceLength(std::string_view text) {
@@ -225,13 +211,7 @@ class Parser {
       }
       return "'" + std::string(text_.substr(pos_, end - pos_)) + "'";
     }
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte < 0x20 || byte >= 0x7F) {
-      char buffer[16];
-      std::snprintf(buffer, sizeof(buffer), "byte 0x%02x", byte);
-      return buffer;
-    }
-    return std::string("'") + c + "'";
+    return DescribeByte(c);
   }
 
   bool FailAt(int line, int column, const std::string& expected, const std::string& found) {
@@ -385,7 +365,7 @@ class Parser {
   bool ParseHex4(unsigned& out) {
     out = 0;
     for (int i = 0; i < 4; ++i) {
-      const int digit = pos_ + i < text_.size() ? HexValue(text_[pos_ + i]) : -1;
+      const int digit = pos_ + i < text_.size() ? HexDigitValue(text_[pos_ + i]) : -1;
       if (digit < 0) {
         Advance(i);
         return FailExpected("4 hex digits after \\u");
@@ -470,7 +450,7 @@ class Parser {
             }
             code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
           }
-          AppendUtf8(out, code);
+          AppendUtf8(code, out);
           continue;  // already advanced past the digits
         }
         default:
@@ -520,9 +500,11 @@ class Parser {
   Diagnostic error_;
 };
 
+}  // namespace
+
 // ---- writer ------------------------------------------------------------------------------------
 
-void WriteString(const std::string& text, std::string& out) {
+void AppendJsonString(std::string_view text, std::string& out) {
   out += '"';
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
@@ -561,6 +543,97 @@ void WriteString(const std::string& text, std::string& out) {
   out += '"';
 }
 
+std::string QuoteJson(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  AppendJsonString(text, out);
+  return out;
+}
+
+std::string QuoteJsonExcerpt(std::string_view text, std::size_t max_chars) {
+  std::size_t cut = 0, chars = 0;
+  while (cut < text.size() && chars < max_chars) {
+    ++cut;
+    while (cut < text.size() && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) ++cut;
+    ++chars;
+  }
+  if (cut == text.size()) return QuoteJson(text);
+  return QuoteJson(text.substr(0, cut)) + "...";
+}
+
+namespace {
+
+// A number in a message: the JSON digits with the exponent's sign as JavaScript (and printf) show
+// it, since the page's messages quote numbers its scripts passed ("1e+300"); values built in code
+// can be non-finite, which the message names rather than writing null.
+std::string DescribeNumber(double number) {
+  if (std::isnan(number)) return "nan";
+  if (std::isinf(number)) return number < 0 ? "-inf" : "inf";
+  std::string text = FormatJsonNumber(number);
+  const std::size_t e = text.find('e');
+  if (e != std::string::npos && text[e + 1] != '-') text.insert(e + 1, "+");
+  return text;
+}
+
+// Appends `value` as a short literal for a message ([1, "x"], [[0, 0], [1, 0]]); false when it
+// has none: an object, more than 4 items or 2 levels, a string that would be cut.
+bool AppendShortLiteral(const JsonValue& value, int depth, std::string& out) {
+  switch (value.type()) {
+    case JsonValue::Type::kObject:
+      return false;
+    case JsonValue::Type::kString:
+      if (value.as_string().size() > kDescribedStringChars) return false;
+      break;
+    case JsonValue::Type::kArray: {
+      const JsonArray& items = value.as_array();
+      if (items.size() > 4 || depth >= 2) return false;
+      out += '[';
+      for (std::size_t i = 0; i < items.size(); ++i) {
+        if (i > 0) out += ", ";
+        if (!AppendShortLiteral(items[i], depth + 1, out)) return false;
+      }
+      out += ']';
+      return true;
+    }
+    default:
+      break;
+  }
+  out += DescribeJson(&value);
+  return true;
+}
+
+}  // namespace
+
+std::string DescribeJsonPair(double a, double b) {
+  return "[" + DescribeNumber(a) + ", " + DescribeNumber(b) + "]";
+}
+
+std::string DescribeJson(const JsonValue* value) {
+  if (value == nullptr) return "nothing";
+  switch (value->type()) {
+    case JsonValue::Type::kNull:
+      return "null";
+    case JsonValue::Type::kBool:
+      return value->as_bool() ? "true" : "false";
+    case JsonValue::Type::kNumber:
+      return DescribeNumber(value->as_number());
+    case JsonValue::Type::kString:
+      return QuoteJsonExcerpt(value->as_string(), kDescribedStringChars);
+    case JsonValue::Type::kArray: {
+      // A point or a short list of points reads best as itself; anything longer by its size.
+      if (value->as_array().empty()) return "an empty array";
+      std::string text;
+      if (AppendShortLiteral(*value, 0, text) && text.size() <= kDescribedArrayChars) return text;
+      return "an array of " + std::to_string(value->as_array().size());
+    }
+    case JsonValue::Type::kObject:
+      return "an object";
+  }
+  return "?";
+}
+
+namespace {
+
 void Newline(const JsonWriteOptions& options, int depth, std::string& out) {
   if (options.indent <= 0) return;
   out += '\n';
@@ -580,7 +653,7 @@ void WriteValue(const JsonValue& value, const JsonWriteOptions& options, int dep
       out += FormatJsonNumber(value.as_number());
       return;
     case JsonValue::Type::kString:
-      WriteString(value.as_string(), out);
+      AppendJsonString(value.as_string(), out);
       return;
     case JsonValue::Type::kArray: {
       const JsonArray& items = value.as_array();
@@ -600,7 +673,7 @@ void WriteValue(const JsonValue& value, const JsonWriteOptions& options, int dep
       for (std::size_t i = 0; i < members.size(); ++i) {
         if (i > 0) out += ',';
         Newline(options, depth + 1, out);
-        WriteString(members[i].first, out);
+        AppendJsonString(members[i].first, out);
         out += options.indent > 0 ? ": " : ":";
         WriteValue(members[i].second, options, depth + 1, out);
       }
@@ -619,29 +692,137 @@ Result<JsonValue> ParseJson(std::string_view file, std::string_view text,
   return parser.ParseDocument();
 }
 
-std::string FormatJsonNumber(double value) {
-  if (!std::isfinite(value)) return "null";
-  if (value == 0) return "0";  // also folds -0, which JSON readers treat inconsistently
-  char buffer[32];
-  // A normal double that needs fewer than 15 digits prints them at %.15g (trailing zeros are
-  // dropped); subnormals carry fewer digits, so their search starts lower.
-  const int first_precision = std::isnormal(value) ? 15 : 1;
-  for (int precision = first_precision; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
-    if (precision == 17 || std::strtod(buffer, nullptr) == value) break;
+// ---- numbers -----------------------------------------------------------------------------------
+
+namespace {
+
+// A double's shortest round-trip decimal: value = ±d1.d2...dn × 10^exponent, no trailing zeros.
+struct ShortestDecimal {
+  char digits[24];
+  int count = 0;
+  int exponent = 0;
+  bool negative = false;
+};
+
+// Reads "-d.ddde±XX" (printf's %e and to_chars' scientific form) into digits and exponent.
+ShortestDecimal ReadScientific(const char* text) {
+  ShortestDecimal out;
+  const char* p = text;
+  if (*p == '-') {
+    out.negative = true;
+    ++p;
   }
-  // "1e+20" → "1e20", "1e-07" → "1e-7": shorter, still valid JSON.
-  std::string text(buffer);
-  const std::size_t e = text.find('e');
-  if (e != std::string::npos) {
-    std::string mantissa = text.substr(0, e);
-    std::string exponent = text.substr(e + 1);
-    const bool negative = !exponent.empty() && exponent[0] == '-';
-    if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) exponent.erase(0, 1);
-    while (exponent.size() > 1 && exponent[0] == '0') exponent.erase(0, 1);
-    text = mantissa + "e" + (negative ? "-" : "") + exponent;
+  for (; *p != '\0' && *p != 'e'; ++p) {
+    if (*p != '.') out.digits[out.count++] = *p;
+  }
+  if (*p == 'e') out.exponent = std::atoi(p + 1);
+  return out;
+}
+
+void TrimZeros(ShortestDecimal& d) {
+  while (d.count > 1 && d.digits[d.count - 1] == '0') --d.count;
+}
+
+std::string WriteScientific(const ShortestDecimal& d) {
+  std::string text = d.negative ? "-" : "";
+  text += d.digits[0];
+  if (d.count > 1) {
+    text += '.';
+    text.append(d.digits + 1, static_cast<std::size_t>(d.count - 1));
+  }
+  return text + "e" + std::to_string(d.exponent);
+}
+
+// The layout %.Pg gives with P = max(15, digits): plain notation for exponents from -5 to P - 1,
+// so whole numbers below 1e15 and decimals down to 0.0001 read as people write them. This is
+// the text the scene files and share links were written with before to_chars; keeping it keeps
+// them byte-identical.
+std::string Layout(const ShortestDecimal& d) {
+  const int plain_limit = d.count > 15 ? d.count : 15;
+  if (d.exponent < -4 || d.exponent >= plain_limit) return WriteScientific(d);
+  std::string text = d.negative ? "-" : "";
+  if (d.exponent < 0) {
+    text += "0.";
+    text.append(static_cast<std::size_t>(-d.exponent - 1), '0');
+    text.append(d.digits, static_cast<std::size_t>(d.count));
+    return text;
+  }
+  const int whole = d.exponent + 1;
+  for (int i = 0; i < whole; ++i) text += i < d.count ? d.digits[i] : '0';
+  if (d.count > whole) {
+    text += '.';
+    text.append(d.digits + whole, static_cast<std::size_t>(d.count - whole));
   }
   return text;
+}
+
+bool ReadsBackAs(const ShortestDecimal& d, double value) {
+  return std::strtod(WriteScientific(d).c_str(), nullptr) == value;
+}
+
+// One step along the grid of `d.count`-digit decimals, keeping the digit count (9.99e4 + 1 step
+// is 1.00e5; 1.00e5 - 1 step is 9.99e4).
+void StepMagnitude(ShortestDecimal& d, bool up) {
+  int i = d.count - 1;
+  const char wrap = up ? '9' : '0';
+  while (i >= 0 && d.digits[i] == wrap) d.digits[i--] = up ? '0' : '9';
+  if (i >= 0) d.digits[i] = static_cast<char>(d.digits[i] + (up ? 1 : -1));
+  if (up && i < 0) {  // 9.99 -> 10.00
+    d.digits[0] = '1';
+    ++d.exponent;
+  } else if (!up && d.digits[0] == '0') {  // 1.00 -> 0.99|9
+    for (int k = 0; k < d.count; ++k) d.digits[k] = '9';
+    --d.exponent;
+  }
+}
+
+// The shortest digits by search: at each precision the correctly rounded decimal (printf's), and
+// when that misses, its neighbour on the other side of the value (the rounding interval of a
+// power of two is lopsided, so the nearest decimal can miss while the next one reads back).
+// Among equally short decimals that read back, the nearest wins, as in to_chars.
+ShortestDecimal SearchShortest(double value) {
+  char buffer[40];
+  ShortestDecimal d;
+  // Any decimal of at most 15 digits that reads back to a normal double is what printf gives at
+  // 15 digits (DBL_DIG), trailing zeros aside, so normal numbers start there; subnormals carry
+  // fewer digits and start at 1.
+  const int first_precision = std::isnormal(value) ? 15 : 1;
+  for (int precision = first_precision; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, value);
+    d = ReadScientific(buffer);
+    const double nearest = std::strtod(buffer, nullptr);
+    if (nearest != value) {
+      StepMagnitude(d, std::fabs(nearest) < std::fabs(value));
+      if (!ReadsBackAs(d, value)) continue;
+    }
+    TrimZeros(d);
+    return d;
+  }
+  return d;  // not reached: %.16e always reads back
+}
+
+}  // namespace
+
+std::string FormatJsonNumberBySearch(double value) {
+  if (!std::isfinite(value)) return "null";
+  if (value == 0) return "0";  // also folds -0, which JSON readers treat inconsistently
+  return Layout(SearchShortest(value));
+}
+
+std::string FormatJsonNumber(double value) {
+#if MD5STAGE_HAVE_DOUBLE_TO_CHARS
+  if (!std::isfinite(value)) return "null";
+  if (value == 0) return "0";
+  char buffer[40];
+  const std::to_chars_result end =
+      std::to_chars(buffer, buffer + sizeof buffer - 1, value, std::chars_format::scientific);
+  *end.ptr = '\0';
+  ShortestDecimal d = ReadScientific(buffer);
+  TrimZeros(d);
+  return Layout(d);
+#else
+  return FormatJsonNumberBySearch(value);
+#endif
 }
 
 std::string WriteJson(const JsonValue& value, const JsonWriteOptions& options) {

@@ -95,11 +95,42 @@ struct JsonWriteOptions {
   int indent = 0;  // 0: compact, one line; > 0: that many spaces per level
 };
 
-// Writes the value. Numbers use the shortest %.Ng form (N <= 17) that reads back exactly;
-// non-finite numbers (which JSON cannot hold) are written as null.
+// Writes the value: numbers as FormatJsonNumber, strings as AppendJsonString.
 std::string WriteJson(const JsonValue& value, const JsonWriteOptions& options = {});
 
-// The number text WriteJson uses.
+// The number text WriteJson uses: the shortest digits that read back to the same double
+// (std::to_chars where the standard library has it for double), laid out as printf's %g lays
+// them out at 15 digits or more: plain from 0.0001 to 15 digits before the point ("1000000",
+// "0.25"), else "1.5e-7" / "1e300" (no '+', no leading exponent zeros). -0 is written 0 and
+// non-finite numbers (which JSON cannot hold) null.
 std::string FormatJsonNumber(double value);
+// The same text found without to_chars (a snprintf/strtod search): what the wasm build uses,
+// whose libc++ lacks floating-point to_chars. Public so native tests hold it to the to_chars text.
+std::string FormatJsonNumberBySearch(double value);
+
+// Appends `text` as a JSON string literal: quoted, with '"', '\\' and control characters escaped
+// (UTF-8 passes through). The one escaping function of the tree.
+void AppendJsonString(std::string_view text, std::string& out);
+std::string QuoteJson(std::string_view text);
+
+// ---- values in error messages ("expected ..., found <this>") -----------------------------------
+
+constexpr std::size_t kDescribedStringChars = 40;
+constexpr std::size_t kDescribedArrayChars = 40;
+
+// `text` quoted as JSON, cut after `max_chars` characters (whole UTF-8 sequences, so the message
+// stays valid UTF-8) with "..." after the closing quote when cut.
+std::string QuoteJsonExcerpt(std::string_view text, std::size_t max_chars);
+
+// How a value reads in a message, short and never a whole document: null, true, 12.5, "name"
+// (cut as QuoteJsonExcerpt at 40 characters), [1, 2] or [[0, 0], [1, 0]] (arrays of up to 4 items,
+// 2 levels deep, no objects, that fit in 40 characters), "an empty array", "an array of N",
+// "an object"; "nothing" for nullptr (a missing field). Numbers have FormatJsonNumber's digits
+// with the exponent's sign as JavaScript shows it (1e+300, 1.5e-7); non-finite numbers built in
+// code read nan / inf / -inf.
+std::string DescribeJson(const JsonValue* value);
+inline std::string DescribeJson(const JsonValue& value) { return DescribeJson(&value); }
+// Two numbers in a message (a point, a range): "[a, b]" at any length.
+std::string DescribeJsonPair(double a, double b);
 
 }  // namespace md5stage

@@ -177,7 +177,7 @@ bool Within(double distance, double clearance) {
 }
 
 std::string Num(double v) { return FormatJsonNumber(v); }
-std::string DescribePoint(glm::dvec2 p) { return "[" + Num(p.x) + ", " + Num(p.y) + "]"; }
+std::string DescribePoint(glm::dvec2 p) { return DescribeJsonPair(p.x, p.y); }
 
 bool CoordinateOk(glm::dvec2 p) {
   return IsFinite(p) && std::abs(p.x) <= kMaxRouteCoordinate &&
@@ -432,41 +432,13 @@ double ObstacleSet::Distance(glm::dvec2 p) const {
 
 namespace {
 
-std::string Describe(const JsonValue* value) {
-  if (value == nullptr) return "nothing";
-  switch (value->type()) {
-    case JsonValue::Type::kNull:
-      return "null";
-    case JsonValue::Type::kBool:
-      return value->as_bool() ? "true" : "false";
-    case JsonValue::Type::kNumber:
-      return FormatJsonNumber(value->as_number());
-    case JsonValue::Type::kString: {
-      const std::string& text = value->as_string();
-      if (text.size() <= 32) return WriteJson(JsonValue(text));
-      std::size_t cut = 32;
-      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-      return WriteJson(JsonValue(text.substr(0, cut))) + "...";
-    }
-    case JsonValue::Type::kArray: {
-      const std::size_t size = value->as_array().size();
-      if (size == 0) return "an empty array";
-      std::string text = WriteJson(*value);
-      return text.size() <= 40 ? text : "an array of " + std::to_string(size);
-    }
-    case JsonValue::Type::kObject:
-      return "an object";
-  }
-  return "?";
-}
-
 class ObstacleReader {
  public:
   explicit ObstacleReader(std::string_view file) : file_(file) {}
 
   Diagnostic Fail(const JsonValue& at, const std::string& path, const std::string& expected) {
     return MakeError(file_, at.line(), at.column(),
-                     path + ": expected " + expected + ", found " + Describe(&at));
+                     path + ": expected " + expected + ", found " + DescribeJson(at));
   }
 
   Diagnostic At(const JsonValue& at, const Diagnostic& error) {

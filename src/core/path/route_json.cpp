@@ -7,38 +7,7 @@
 namespace md5stage {
 namespace {
 
-// How a value reads in a message: short, never a whole document.
-std::string Describe(const JsonValue* value) {
-  if (value == nullptr) return "nothing";
-  switch (value->type()) {
-    case JsonValue::Type::kNull:
-      return "null";
-    case JsonValue::Type::kBool:
-      return value->as_bool() ? "true" : "false";
-    case JsonValue::Type::kNumber:
-      return FormatJsonNumber(value->as_number());
-    case JsonValue::Type::kString: {
-      const std::string& text = value->as_string();
-      if (text.size() <= 32) return WriteJson(JsonValue(text));
-      std::size_t cut = 32;
-      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-      return WriteJson(JsonValue(text.substr(0, cut))) + "...";
-    }
-    case JsonValue::Type::kArray: {
-      const std::size_t size = value->as_array().size();
-      if (size == 0) return "an empty array";
-      std::string text = WriteJson(*value);
-      return text.size() <= 40 ? text : "an array of " + std::to_string(size);
-    }
-    case JsonValue::Type::kObject:
-      return "an object";
-  }
-  return "?";
-}
-
-std::string DescribePoint(glm::dvec2 p) {
-  return "[" + FormatJsonNumber(p.x) + ", " + FormatJsonNumber(p.y) + "]";
-}
+std::string DescribePoint(glm::dvec2 p) { return DescribeJsonPair(p.x, p.y); }
 
 class Reader {
  public:
@@ -46,7 +15,7 @@ class Reader {
 
   Diagnostic Fail(const JsonValue& at, const std::string& path, const std::string& expected) {
     return MakeError(file_, at.line(), at.column(),
-                     path + ": expected " + expected + ", found " + Describe(&at));
+                     path + ": expected " + expected + ", found " + DescribeJson(at));
   }
 
   Result<RouteDescription> Read(const JsonValue& root) {

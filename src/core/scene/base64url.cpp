@@ -1,6 +1,6 @@
 #include "core/scene/base64url.h"
 
-#include <cstdio>
+#include "core/common/text.h"
 
 namespace md5stage {
 
@@ -15,16 +15,6 @@ int DigitValue(char c) {
   if (c == '-') return 62;
   if (c == '_') return 63;
   return -1;
-}
-
-std::string Describe(char c) {
-  const auto byte = static_cast<unsigned char>(c);
-  if (byte < 0x20 || byte >= 0x7F) {
-    char buffer[16];
-    std::snprintf(buffer, sizeof(buffer), "byte 0x%02x", byte);
-    return buffer;
-  }
-  return std::string("'") + c + "'";
 }
 
 }  // namespace
@@ -69,8 +59,8 @@ Result<std::vector<std::uint8_t>> Base64UrlDecode(std::string_view file, std::st
   // Characters first (the most telling error), then the length, then the unused bits.
   for (std::size_t i = 0; i < length; ++i) {
     if (DigitValue(text[i]) < 0) {
-      return fail(i,
-                  "expected a base64url character (A-Z a-z 0-9 - _), found " + Describe(text[i]));
+      return fail(
+          i, "expected a base64url character (A-Z a-z 0-9 - _), found " + DescribeByte(text[i]));
     }
   }
   if (length < text.size() && (length + (text.size() - length)) % 4 != 0) {
@@ -99,7 +89,7 @@ Result<std::vector<std::uint8_t>> Base64UrlDecode(std::string_view file, std::st
   }
   if (buffer != 0) {
     return fail(length - 1, "expected zero unused bits in the last character, found " +
-                                Describe(text[length - 1]));
+                                DescribeByte(text[length - 1]));
   }
   return out;
 }

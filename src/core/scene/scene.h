@@ -104,6 +104,21 @@ struct DisplayToggles {
   bool turn_circles = true;
 };
 
+// The toggles by the names the scene format and the viewer's commands and state use, in order.
+struct DisplayToggleName {
+  const char* name;
+  bool DisplayToggles::*member;
+};
+inline constexpr DisplayToggleName kDisplayToggleNames[] = {
+    {"grid", &DisplayToggles::grid},
+    {"skeleton", &DisplayToggles::skeleton},
+    {"joint_names", &DisplayToggles::joint_names},
+    {"bounds", &DisplayToggles::bounds},
+    {"wireframe", &DisplayToggles::wireframe},
+    {"normals", &DisplayToggles::normals},
+    {"routes", &DisplayToggles::routes},
+    {"turn_circles", &DisplayToggles::turn_circles}};
+
 struct Scene {
   std::vector<SceneModel> models;
   std::vector<SceneRoute> routes;

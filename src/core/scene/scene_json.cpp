@@ -25,46 +25,6 @@ std::string Index(const std::string& path, std::size_t index) {
   return path + "[" + std::to_string(index) + "]";
 }
 
-// How a value reads in a message: short, and never more than a quoted excerpt of a string.
-std::string Describe(const JsonValue* value) {
-  if (value == nullptr) return "nothing";
-  switch (value->type()) {
-    case JsonValue::Type::kNull:
-      return "null";
-    case JsonValue::Type::kBool:
-      return value->as_bool() ? "true" : "false";
-    case JsonValue::Type::kNumber:
-      return FormatJsonNumber(value->as_number());
-    case JsonValue::Type::kString: {
-      const std::string& text = value->as_string();
-      constexpr std::size_t kExcerpt = 40;
-      if (text.size() <= kExcerpt) return WriteJson(JsonValue(text));
-      std::size_t cut = kExcerpt;
-      while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
-      return WriteJson(JsonValue(text.substr(0, cut))) + "...";
-    }
-    case JsonValue::Type::kArray: {
-      const JsonArray& items = value->as_array();
-      if (items.empty()) return "an empty array";
-      bool numbers = items.size() <= 4;
-      for (const JsonValue& item : items) numbers = numbers && item.is_number();
-      if (!numbers) return "an array of " + std::to_string(items.size());
-      std::string text = "[";
-      for (std::size_t i = 0; i < items.size(); ++i) {
-        text += (i > 0 ? ", " : "") + FormatJsonNumber(items[i].as_number());
-      }
-      return text + "]";
-    }
-    case JsonValue::Type::kObject:
-      return "an object";
-  }
-  return "?";
-}
-
-std::string Describe(glm::dvec2 point) {
-  return "[" + FormatJsonNumber(point.x) + ", " + FormatJsonNumber(point.y) + "]";
-}
-
 int PointCount(const RouteSegment& segment) {
   return segment.kind == RouteSegment::Kind::kLine ? 2 : 4;
 }
@@ -101,7 +61,7 @@ bool IsTravellingSource(const std::string& source) {
 }
 
 std::string RangeText(double min, double max) {
-  return "a number in [" + FormatJsonNumber(min) + ", " + FormatJsonNumber(max) + "]";
+  return "a number in " + DescribeJsonPair(min, max);
 }
 
 class SceneReader {
@@ -122,7 +82,7 @@ class SceneReader {
     const JsonValue* located = at != nullptr ? at : fallback_location;
     error_ = MakeError(file_, located != nullptr ? located->line() : 0,
                        located != nullptr ? located->column() : 0,
-                       path + ": expected " + expected + ", found " + Describe(at));
+                       path + ": expected " + expected + ", found " + DescribeJson(at));
     return false;
   }
 
@@ -440,8 +400,9 @@ class SceneReader {
     if (route.closed && (xy[0] != start[0] || xy[1] != start[1])) {
       error_ = MakeError(file_, items.back().line(), items.back().column(),
                          deltas_path + ": expected the last point to be the start " +
-                             Describe(points.front()) + " (the route is closed), found " +
-                             Describe(points.back()));
+                             DescribeJsonPair(points.front().x, points.front().y) +
+                             " (the route is closed), found " +
+                             DescribeJsonPair(points.back().x, points.back().y));
       return false;
     }
     route.segments.clear();
@@ -561,14 +522,11 @@ class SceneReader {
   }
 
   bool ReadDisplay(const JsonValue& display, const JsonValue& root, DisplayToggles& out) {
-    return Object(&display, &root, "display") && Bool(display, "display", "grid", out.grid) &&
-           Bool(display, "display", "skeleton", out.skeleton) &&
-           Bool(display, "display", "joint_names", out.joint_names) &&
-           Bool(display, "display", "bounds", out.bounds) &&
-           Bool(display, "display", "wireframe", out.wireframe) &&
-           Bool(display, "display", "normals", out.normals) &&
-           Bool(display, "display", "routes", out.routes) &&
-           Bool(display, "display", "turn_circles", out.turn_circles);
+    if (!Object(&display, &root, "display")) return false;
+    for (const DisplayToggleName& toggle : kDisplayToggleNames) {
+      if (!Bool(display, "display", toggle.name, out.*toggle.member)) return false;
+    }
+    return true;
   }
 
   std::string file_;
@@ -619,18 +577,9 @@ class SceneWriter {
     if (!camera.as_object().empty()) root.Set("camera", std::move(camera));
     const DisplayToggles defaults;
     JsonValue display = JsonValue::MakeObject();
-    const std::pair<const char*, bool DisplayToggles::*> flags[] = {
-        {"grid", &DisplayToggles::grid},
-        {"skeleton", &DisplayToggles::skeleton},
-        {"joint_names", &DisplayToggles::joint_names},
-        {"bounds", &DisplayToggles::bounds},
-        {"wireframe", &DisplayToggles::wireframe},
-        {"normals", &DisplayToggles::normals},
-        {"routes", &DisplayToggles::routes},
-        {"turn_circles", &DisplayToggles::turn_circles}};
-    for (const auto& flag : flags) {
-      if (Keep(scene.display.*flag.second != defaults.*flag.second)) {
-        display.Set(flag.first, scene.display.*flag.second);
+    for (const DisplayToggleName& toggle : kDisplayToggleNames) {
+      if (Keep(scene.display.*toggle.member != defaults.*toggle.member)) {
+        display.Set(toggle.name, scene.display.*toggle.member);
       }
     }
     if (!display.as_object().empty()) root.Set("display", std::move(display));

@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace md5stage {
 namespace {
@@ -201,6 +202,92 @@ TEST(JsonParseTest, RecordsLocationsOfValues) {
   EXPECT_EQ(root.Find("b")->column(), 8);
 }
 
+// Every kind of value, at any depth and on any line, knows where it started: the scene, route and
+// obstacle readers put that line:col on their messages.
+TEST(JsonParseTest, EveryKindOfValueCarriesItsLineAndColumn) {
+  const std::string text =
+      "[null,\n"
+      "  -1.5e3, {\"k\": [true,\n"
+      "\t\"s\", false, {}]}]";
+  Result<JsonValue> parsed = ParseJson("t.json", text);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().ToString();
+  const JsonArray& root = parsed.value().as_array();
+  ASSERT_EQ(root.size(), 3u);
+  const JsonValue& object = root[2];
+  const JsonArray& inner = object.Find("k")->as_array();
+  ASSERT_EQ(inner.size(), 4u);
+  const struct {
+    const JsonValue* value;
+    JsonValue::Type type;
+    int line, column;
+  } rows[] = {
+      {&parsed.value(), JsonValue::Type::kArray, 1, 1},
+      {&root[0], JsonValue::Type::kNull, 1, 2},
+      {&root[1], JsonValue::Type::kNumber, 2, 3},
+      {&object, JsonValue::Type::kObject, 2, 11},
+      {object.Find("k"), JsonValue::Type::kArray, 2, 17},
+      {&inner[0], JsonValue::Type::kBool, 2, 18},
+      {&inner[1], JsonValue::Type::kString, 3, 2},  // a tab is one byte, one column
+      {&inner[2], JsonValue::Type::kBool, 3, 7},
+      {&inner[3], JsonValue::Type::kObject, 3, 14},
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(WriteJson(*row.value));
+    EXPECT_EQ(row.value->type(), row.type);
+    EXPECT_EQ(row.value->line(), row.line);
+    EXPECT_EQ(row.value->column(), row.column);
+  }
+  // After a CRLF line end the column starts again at 1 (the '\r' belongs to the line before).
+  Result<JsonValue> crlf = ParseJson("t.json", "[1,\r\n 2]");
+  ASSERT_TRUE(crlf.ok());
+  EXPECT_EQ(crlf.value().as_array()[1].line(), 2);
+  EXPECT_EQ(crlf.value().as_array()[1].column(), 2);
+}
+
+// Keys are compared after unescaping, per object: "a" and "\u0061" are the same key, while the
+// same key in two different objects is fine.
+TEST(JsonParseTest, DuplicateKeysAreComparedDecodedAndPerObject) {
+  const struct {
+    const char* text;
+    const char* error;  // "" when the document is valid
+  } rows[] = {
+      {R"({"a":1,"\u0061":2})", "t.json:1:8: error: expected unique keys, found \"a\" again"},
+      {R"({"a":{"a":1},"b":{"a":2}})", ""},
+      {R"({"x":[{"a":1,"b":2,"a":3}]})",
+       "t.json:1:20: error: expected unique keys, found \"a\" again"},
+      {R"({"":1,"":2})", "t.json:1:7: error: expected unique keys, found \"\" again"},
+      {R"({"A":1,"a":2})", ""},  // case matters
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.text);
+    Result<JsonValue> parsed = ParseJson("t.json", row.text);
+    if (row.error[0] == '\0') {
+      EXPECT_TRUE(parsed.ok()) << parsed.error().ToString();
+    } else {
+      ASSERT_FALSE(parsed.ok());
+      EXPECT_EQ(parsed.error().ToString(), row.error);
+    }
+  }
+}
+
+TEST(JsonParseTest, SizeLimitCountsEveryByteAndDefaultsToOneMebibyte) {
+  EXPECT_EQ(JsonLimits{}.max_bytes, std::size_t{1} << 20);
+  EXPECT_EQ(JsonLimits{}.max_depth, 64);
+  // White space and a byte order mark count: the limit is on the text handed in.
+  const JsonLimits limits{10, 64};
+  EXPECT_TRUE(ParseJson("s.json", "[1,2,3,45]", limits).ok());
+  EXPECT_FALSE(ParseJson("s.json", " [1,2,3,45]", limits).ok());
+  EXPECT_FALSE(ParseJson("s.json", "\xEF\xBB\xBF[1,2,3,4]", limits).ok());
+  // A default-limited document one byte over is refused before it is read.
+  std::string big = "\"" + std::string((1 << 20) - 2, 'x') + "\"";
+  EXPECT_TRUE(ParseJson("s.json", big).ok());
+  big += ' ';
+  Result<JsonValue> parsed = ParseJson("s.json", big);
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().ToString(),
+            "s.json: error: expected at most 1048576 bytes of JSON, found 1048577");
+}
+
 TEST(JsonValueTest, AccessorsAndTypeChecks) {
   Result<JsonValue> parsed =
       ParseJson("t.json", "{\"n\":2.5,\"s\":\"hi\",\"b\":true,\"a\":[1],\"o\":{},\"z\":null}");
@@ -284,6 +371,171 @@ TEST(JsonNumberTest, RandomDoublesRoundTripExactly) {
     ASSERT_TRUE(parsed.ok()) << text << ": " << parsed.error().ToString();
     ASSERT_EQ(parsed.value().as_number(), value) << text;
   }
+}
+
+// The text keeps the layout the scene files were written with (printf's %g at 15 digits or more),
+// so committed scenes and share links do not change with the switch to to_chars.
+TEST(JsonNumberTest, LayoutIsPlainFromATenThousandthTo15DigitsBeforeThePoint) {
+  const struct {
+    double value;
+    const char* text;
+  } rows[] = {
+      {1e14, "100000000000000"},
+      {999999999999999.0, "999999999999999"},
+      {1e15, "1e15"},
+      {1234567890123456.0, "1234567890123456"},  // 16 digits: plain while the digits reach
+      {12345678901234568.0, "12345678901234568"},
+      {1e16, "1e16"},
+      {1000000.0, "1000000"},
+      {-250.5, "-250.5"},
+      {0.0001, "0.0001"},
+      {0.00012, "0.00012"},
+      {0.00001, "1e-5"},
+      {-0.000015, "-1.5e-5"},
+      {1e-7, "1e-7"},
+      {1e100, "1e100"},
+      {2.5e-300, "2.5e-300"},
+      {123.456, "123.456"},
+      {0.1 * 3, "0.30000000000000004"},
+      {std::ldexp(1.0, -1074), "5e-324"},
+      {std::ldexp(1.0, -1022), "2.2250738585072014e-308"},
+  };
+  for (const auto& row : rows) {
+    EXPECT_EQ(FormatJsonNumber(row.value), row.text) << row.text;
+    EXPECT_EQ(FormatJsonNumberBySearch(row.value), row.text) << row.text;
+  }
+  EXPECT_EQ(FormatJsonNumberBySearch(-0.0), "0");
+  EXPECT_EQ(FormatJsonNumberBySearch(std::numeric_limits<double>::infinity()), "null");
+  EXPECT_EQ(FormatJsonNumberBySearch(std::nan("")), "null");
+}
+
+// The wasm build (no floating-point to_chars in its libc++) writes numbers by search; both builds
+// must write the same text, or a share link made in the browser differs from the CLI's.
+TEST(JsonNumberTest, SearchWritesWhatToCharsWrites) {
+  std::vector<double> values;
+  // Powers of two, where the rounding interval is lopsided and the nearest decimal can miss.
+  for (int exponent = -1074; exponent <= 1023; ++exponent) {
+    const double power = std::ldexp(1.0, exponent);
+    values.push_back(power);
+    values.push_back(std::nextafter(power, 0.0));
+    values.push_back(std::nextafter(power, std::numeric_limits<double>::infinity()));
+  }
+  // Decimals people write, and their neighbours.
+  for (int exponent = -320; exponent <= 308; ++exponent) {
+    for (const double mantissa : {1.0, 1.5, 2.5, 9.99, 123.0}) {
+      const double value = mantissa * std::pow(10.0, exponent);
+      if (!std::isfinite(value) || value == 0) continue;
+      values.push_back(value);
+      values.push_back(std::nextafter(value, 0.0));
+      values.push_back(-std::nextafter(value, std::numeric_limits<double>::infinity()));
+    }
+  }
+  std::mt19937_64 random(2026);
+  for (int i = 0; i < 60000; ++i) {
+    const std::uint64_t bits = random();
+    double value;
+    std::memcpy(&value, &bits, sizeof(value));
+    if (i % 3 == 0) value = std::ldexp(static_cast<double>(bits >> 11), -50);  // scene sizes
+    if (i % 3 == 1) value = std::round(value * 1e4) / 1e4;  // coordinates with 4 decimals
+    if (std::isfinite(value)) values.push_back(value);
+  }
+  int differences = 0;
+  for (const double value : values) {
+    const std::string by_search = FormatJsonNumberBySearch(value);
+    if (by_search != FormatJsonNumber(value) && ++differences <= 10) {
+      ADD_FAILURE() << by_search << " != " << FormatJsonNumber(value);
+    }
+    ASSERT_EQ(std::strtod(by_search.c_str(), nullptr), value) << by_search;
+  }
+  EXPECT_EQ(differences, 0) << "of " << values.size();
+}
+
+TEST(JsonStringTest, OneEscapingForTheTree) {
+  const struct {
+    std::string text;
+    const char* quoted;
+  } rows[] = {
+      {"", R"("")"},
+      {"plain", R"("plain")"},
+      {"say \"hi\"", R"("say \"hi\"")"},
+      {"back\\slash", R"("back\\slash")"},
+      {"a/b", R"("a/b")"},  // '/' may stay as it is
+      {"\n\r\t\b\f", R"("\n\r\t\b\f")"},
+      {std::string("\x01\x1f\0", 3), R"("\u0001\u001f\u0000")"},
+      {"\x7f", "\"\x7f\""},  // DEL is not a control character to JSON
+      {"\xc3\xa9\xf0\x9f\x98\x80", "\"\xc3\xa9\xf0\x9f\x98\x80\""},  // UTF-8 passes through
+  };
+  for (const auto& row : rows) {
+    EXPECT_EQ(QuoteJson(row.text), row.quoted);
+    std::string appended = "x";
+    AppendJsonString(row.text, appended);
+    EXPECT_EQ(appended, "x" + std::string(row.quoted));
+    Result<JsonValue> back = ParseJson("q.json", row.quoted);
+    ASSERT_TRUE(back.ok()) << back.error().ToString();
+    EXPECT_EQ(back.value().as_string(), row.text);
+  }
+}
+
+TEST(JsonDescribeTest, EachKindReadsShortly) {
+  JsonValue object = JsonValue::MakeObject();
+  object.Set("k", 1);
+  const struct {
+    JsonValue value;
+    const char* text;
+  } rows[] = {
+      {JsonValue(), "null"},
+      {JsonValue(true), "true"},
+      {JsonValue(false), "false"},
+      {JsonValue(12), "12"},
+      {JsonValue(-0.25), "-0.25"},
+      {JsonValue(1.0 / 3.0), "0.3333333333333333"},
+      {JsonValue(2147483648.0), "2147483648"},
+      {JsonValue(1e300), "1e+300"},
+      {JsonValue(-1.5e-7), "-1.5e-7"},
+      {JsonValue(std::numeric_limits<double>::infinity()), "inf"},
+      {JsonValue(-std::numeric_limits<double>::infinity()), "-inf"},
+      {JsonValue(std::nan("")), "nan"},
+      {JsonValue("name"), R"("name")"},
+      {JsonValue("say \"hi\"\n"), R"("say \"hi\"\n")"},
+      {JsonValue(JsonArray{}), "an empty array"},
+      {JsonValue(JsonArray{5, 5}), "[5, 5]"},
+      {JsonValue(JsonArray{1, "x", nullptr, true}), R"([1, "x", null, true])"},
+      {JsonValue(JsonArray{1, 2, 3, 4, 5}), "an array of 5"},
+      {JsonValue(JsonArray{JsonValue(JsonArray{1})}), "[[1]]"},
+      {JsonValue(JsonArray{JsonArray{0, 0}, JsonArray{1, 0}}), "[[0, 0], [1, 0]]"},
+      {JsonValue(JsonArray{JsonArray{JsonArray{1}}}), "an array of 1"},  // 3 levels
+      {JsonValue(JsonArray{JsonArray{1, 2, 3, 4, 5}}), "an array of 1"},
+      {JsonValue(JsonArray{std::string(41, 'x')}), "an array of 1"},  // no cut inside
+      {JsonValue(JsonArray{JsonArray{}}), "[[]]"},
+      {JsonValue(JsonArray{object}), "an array of 1"},
+      {JsonValue(JsonArray{0.1 + 0.2, 0.1 + 0.2, 1.0 / 3.0}), "an array of 3"},  // over 40
+      {object, "an object"},
+      {JsonValue::MakeObject(), "an object"},
+  };
+  for (const auto& row : rows) EXPECT_EQ(DescribeJson(row.value), row.text) << row.text;
+  EXPECT_EQ(DescribeJson(nullptr), "nothing");
+}
+
+TEST(JsonDescribeTest, LongStringsAreCutAtWholeCharacters) {
+  const std::string forty(40, 'a');
+  EXPECT_EQ(DescribeJson(JsonValue(forty)), "\"" + forty + "\"");
+  EXPECT_EQ(DescribeJson(JsonValue(forty + "b")), "\"" + forty + "\"...");
+  EXPECT_EQ(DescribeJson(JsonValue(std::string(1 << 20, 'c'))),
+            "\"" + std::string(40, 'c') + "\"...");
+  // Escapes come after the cut: 41 quotes show as 40 escaped quotes.
+  std::string escaped;
+  for (int i = 0; i < 40; ++i) escaped += "\\\"";
+  EXPECT_EQ(DescribeJson(JsonValue(std::string(41, '"'))), "\"" + escaped + "\"...");
+  // Characters, not bytes: 41 two-byte characters cut to 40 whole ones, valid UTF-8.
+  std::string accents;
+  for (int i = 0; i < 41; ++i) accents += "\xc3\xa9";
+  const std::string shown = DescribeJson(JsonValue(accents));
+  EXPECT_EQ(shown, "\"" + accents.substr(0, 80) + "\"...");
+  Result<JsonValue> back = ParseJson("d.json", shown.substr(0, shown.size() - 3));
+  ASSERT_TRUE(back.ok()) << back.error().ToString();
+  EXPECT_EQ(QuoteJsonExcerpt("abcdef", 3), "\"abc\"...");
+  EXPECT_EQ(QuoteJsonExcerpt("abc", 3), "\"abc\"");
+  EXPECT_EQ(QuoteJsonExcerpt("", 0), "\"\"");
 }
 
 TEST(JsonParseTest, EveryPrefixOfAValidDocumentFailsCleanly) {

@@ -250,7 +250,7 @@ TEST(ObstaclesJson, ErrorsAreLocatedAndNameTheField) {
        "of at most 1e15 in size, found \"x\""},
       {R"({"obstacles": [{"polygon": [[0, 0], [1, 0]]}]})",
        "f.json:1:28: error: obstacles[0].polygon: expected an array of 3 to 256 points, found "
-       "[[0,0],[1,0]]"},
+       "[[0, 0], [1, 0]]"},
       {R"({"obstacles": [{"polygon": [[0, 0], [1, 0], [1, 0], [0, 1]]}]})",
        "f.json:1:45: error: obstacles[0].polygon[2]: expected a point different from polygon[1], "
        "found [1, 0] again"},

@@ -120,7 +120,7 @@ TEST(PathRegression, HugeRouteCoordinatesAreRejectedQuickly) {
   ASSERT_FALSE(route.ok());
   EXPECT_EQ(route.error().ToString(),
             "huge.route.json:1:25: error: segments[0].bezier[0]: expected coordinates of at most "
-            "1e15 in size, found [-1e300,0]");
+            "1e15 in size, found [-1e+300, 0]");
   const Result<Route> built =
       Route::Build({RouteSegment::Line({0.0, 0.0}, {2e15, 0.0})}, /*closed=*/false);
   ASSERT_FALSE(built.ok());

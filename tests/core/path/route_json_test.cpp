@@ -35,7 +35,7 @@ struct BadJsonCase {
 TEST(RouteJson, ErrorsAreLocatedAndSayWhatWasExpected) {
   const BadJsonCase cases[] = {
       {"not_json", "{\"segments\": [", "r.json:1:15: error: expected"},
-      {"not_object", "[1, 2]", "r.json:1:1: error: route: expected an object, found [1,2]"},
+      {"not_object", "[1, 2]", "r.json:1:1: error: route: expected an object, found [1, 2]"},
       {"no_segments", "{}", "r.json:1:1: error: route: expected a \"segments\" member, found none"},
       {"empty_segments", "{\"segments\": []}",
        "r.json:1:14: error: segments: expected an array of 1 to 4096 segments, found an empty "
@@ -49,10 +49,10 @@ TEST(RouteJson, ErrorsAreLocatedAndSayWhatWasExpected) {
        "r.json:1:15: error: segments[0]: expected a \"line\" or a \"bezier\" member, found both"},
       {"few_points", "{\"segments\": [{\"bezier\": [[0,0],[1,0],[2,0]]}]}",
        "r.json:1:26: error: segments[0].bezier: expected an array of 4 points, found "
-       "[[0,0],[1,0],[2,0]]"},
+       "[[0, 0], [1, 0], [2, 0]]"},
       {"bad_point", "{\"segments\": [{\"line\": [[0,0],\n  [1,\"x\"]]}]}",
        "r.json:2:3: error: segments[0].line[1]: expected a point [x, y] of two finite numbers, "
-       "found [1,\"x\"]"},
+       "found [1, \"x\"]"},
       {"three_coordinates", "{\"segments\": [{\"line\": [[0,0,0],[1,0]]}]}",
        "r.json:1:25: error: segments[0].line[0]: expected a point"},
       {"gap", "{\"segments\": [{\"line\": [[0,0],[1,0]]},\n {\"line\": [[2,0],[3,0]]}]}",

@@ -193,7 +193,7 @@ TEST(SceneJsonTest, RejectsBrokenPackedRoutes) {
        "found 2"},
       {R"({"version":1,"routes":[{"kinds":"l","scale":1,"deltas":[0,0,1e300,0]}]})",
        "routes[0].deltas[2]: expected an integer keeping the point within [-1000000, 1000000], "
-       "found 1e300"},
+       "found 1e+300"},
       {R"({"version":1,"routes":[{"closed":true,"kinds":"ll","scale":1,"deltas":[0,0,5,0,0,5]}]})",
        "routes[0].deltas: expected the last point to be the start [0, 0] (the route is closed), "
        "found [5, 5]"},
@@ -349,7 +349,7 @@ TEST(SceneJsonTest, RejectsWrongTypesAndValuesNamingTheField) {
       {Doc("{\"model\":\"walker\",\"start_delay\":[]}"),
        "instances[0].start_delay: expected a number in [0, 1000000], found an empty array"},
       {Doc("{\"model\":\"walker\",\"heading\":1e300}"),
-       "instances[0].heading: expected " + coord + ", found 1e300"},
+       "instances[0].heading: expected " + coord + ", found 1e+300"},
       {Doc("{\"model\":\"walker\",\"position\":[1]}"),
        "instances[0].position: expected an [x, y] array, found [1]"},
       {Doc("{\"model\":\"walker\",\"position\":[1,\"a\"]}"),
@@ -537,7 +537,7 @@ TEST(SceneJsonTest, ValidatesScenesBuiltInCode) {
        "instances[2].speed: expected a number in [0, 100000], found -3"},
       {"NaN position",
        [](Scene& s) { s.instances[0].position.x = std::numeric_limits<double>::quiet_NaN(); },
-       "instances[0].position[0]: expected a number in [-1000000, 1000000], found null"},
+       "instances[0].position[0]: expected a number in [-1000000, 1000000], found nan"},
       {"route out of range", [](Scene& s) { s.instances[1].route = 9; },
        "instances[1].route: expected a number in [-1, 4], found 9"},
       {"both route and target", [](Scene& s) { s.instances[0].target = SceneTarget{}; },
