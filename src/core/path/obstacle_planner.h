@@ -102,6 +102,8 @@ struct ObstaclePlanJob {
   Status Validate() const;
   // Validates, then plans. Every path returned has passed CheckPlannedPath.
   Status Run() const;
+  // One planning attempt; Run retries a goal within rounding of the start at the start's point.
+  Status RunOnce() const;
 };
 
 }  // namespace md5stage
