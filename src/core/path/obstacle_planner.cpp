@@ -22,7 +22,7 @@ constexpr int kPrimitiveCount = 5;  // heading changes -1, -1/2, 0, 1/2, 1 of th
 constexpr int kStepScales = 3;
 constexpr int kProbeExpansions = 600;  // the search backwards from a goal heading
 constexpr double kStepScale[kStepScales] = {1.0, 0.5, 0.25};
-constexpr double kGoodShot = 1.02;
+constexpr double kGoodShot = 1.05;
 // The 2-D distance's weight in the heuristic. Its grid walls are only the cells wholly within the
 // clearance (cells merely centred there closed gaps a path could use, and the detours they forced
 // made the heuristic overestimate by up to 50%: paths round the wrong side, 1.2-1.5x the best
