@@ -88,11 +88,21 @@ TEST(PlanCommand, ClearPathIsTheTurnPathAndPrintsLikeTurn) {
   const CliRun plan = RunCli("plan --from 0,0,0 --to 2,2 --radius 2 --obstacles '" + file + "'");
   ASSERT_EQ(plan.status, 0) << plan.err;
   const std::vector<std::string> lines = Lines(plan.out);
-  ASSERT_GE(lines.size(), 5u) << plan.out;
+  ASSERT_GE(lines.size(), 4u) << plan.out;
   EXPECT_EQ(lines[0], "found true");
   EXPECT_EQ(lines[1], "length 3.14159265358979");
   const CliRun turn = RunCli("turn --from 0,0,0 --to 2,2 --radius 2");
-  const std::vector<std::string> turn_lines = Lines(turn.out);
+  // The same pieces, less turn's zero-length ones (here the empty line after the quarter arc):
+  // planned paths never hold those.
+  std::vector<std::string> turn_lines;
+  const std::vector<std::string> all_turn_lines = Lines(turn.out);
+  for (const std::string& line : all_turn_lines) {
+    const std::string empty = " length 0";
+    const bool zero = line.size() > empty.size() &&
+                      line.compare(line.size() - empty.size(), empty.size(), empty) == 0;
+    if (!zero) turn_lines.push_back(line);
+  }
+  EXPECT_EQ(turn_lines.size() + 1, all_turn_lines.size());
   ASSERT_EQ(turn_lines.size(), lines.size());
   for (std::size_t i = 2; i < lines.size(); ++i) EXPECT_EQ(lines[i], turn_lines[i]);
   // And the JSON segments are exactly those of `turn --json`.

@@ -1,13 +1,12 @@
 // libFuzzer harness: obstacle JSON (ReadObstaclesJson / ObstaclesFromJson, round trip through
 // ObstaclesToJson) and planner queries (start, goal, heading, radius, clearance, a few circles and
 // polygons, small limits) built from the bytes. Invariants: no crash; Run() answers within its
-// expansion and time limits; every path it returns passes CheckPlannedPath; with
-// FUZZ_STRICT_PLANNER=1, a moderate query never reports the planner's own legality check failing.
+// expansion and time limits; every path it returns passes CheckPlannedPath; a moderate query
+// never reports the planner's own legality check failing ("internal error").
 #include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -25,14 +24,6 @@ namespace {
 
 // Inputs up to this size are "moderate": the planner must then not trip its own check.
 constexpr double kModerate = 1e5;
-
-bool Strict() {
-  static const bool strict = [] {
-    const char* value = std::getenv("FUZZ_STRICT_PLANNER");
-    return value != nullptr && value[0] == '1';
-  }();
-  return strict;
-}
 
 // Mostly field-sized coordinates, so queries meet the obstacles; sometimes anything.
 double ConsumeCoordinate(FuzzedDataProvider& in) {
@@ -125,12 +116,11 @@ void FuzzQuery(const ObstacleSet& obstacles, FuzzedDataProvider& in) {
     } else {
       FUZZ_CHECK(result.reason != nullptr && result.reason[0] != '\0');
       FUZZ_CHECK(path.segments.empty());
-      // Known open finding (off unless FUZZ_STRICT_PLANNER=1, so the smoke run stays green until
-      // it is fixed): no obstacles, start and goal 5.7e-12 apart with the same heading, the goal
-      // behind: DubinsPath rounds it to a zero-length LSR whose last arc fails CheckPlannedPath's
-      // tangency rule, so the planner answers "internal error" (safe, but no path). Seed:
+      // Finding (fixed): no obstacles, start and goal 5.7e-12 apart with the same heading, the
+      // goal behind: DubinsPath rounded it to a zero-length LSR whose last arc failed the
+      // tangency rule, and the planner answered "internal error". Seed:
       // seeds/obstacles/dubins_coincident_internal_error.
-      if (moderate && std::strncmp(result.reason, "internal error", 14) == 0 && Strict()) {
+      if (moderate && std::strncmp(result.reason, "internal error", 14) == 0) {
         std::fprintf(stderr,
                      "query: start %.17g %.17g %.17g goal %.17g %.17g heading %d %.17g "
                      "radius %.17g clearance %.17g; obstacles %s\n",

@@ -35,7 +35,8 @@ Pose2 SamplePlannedPath(const PlannedPath& path, double distance);
 Pose2 TurnSegmentEnd(const TurnSegment& segment);
 
 // Checks a path by exact geometry: it starts at `start`, each segment starts where the previous
-// ends (1e-9 relative), arcs have radius >= turning_radius and length = radius·|sweep|, no
+// ends (1e-9 relative), no segment has zero length (<= 1e-12 relative, and an arc's sweep
+// <= 1e-12), arcs have radius >= turning_radius and length = radius·|sweep|, no
 // segment comes within `clearance` of an obstacle, the lengths add up, and it ends at `goal`
 // (with `goal_heading` when given). The message says which rule failed where.
 Status CheckPlannedPath(const PlannedPath& path, const Pose2& start, glm::dvec2 goal,
@@ -101,6 +102,8 @@ struct ObstaclePlanJob {
   Status Validate() const;
   // Validates, then plans. Every path returned has passed CheckPlannedPath.
   Status Run() const;
+  // One planning attempt; Run retries a goal within rounding of the start at the start's point.
+  Status RunOnce() const;
 };
 
 }  // namespace md5stage

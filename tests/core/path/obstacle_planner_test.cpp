@@ -63,7 +63,11 @@ void ExpectLegal(const ObstaclePlanJob& job) {
   EXPECT_TRUE(check.ok()) << check.error().message;
   EXPECT_GE(SampledClearance(*job.path, *job.obstacles), job.clearance - 1e-9);
   double sum = 0.0;
-  for (const TurnSegment& s : job.path->segments) sum += s.length;
+  for (const TurnSegment& s : job.path->segments) {
+    sum += s.length;
+    // No zero-length pieces (rounding noise of a Dubins word's empty arc or line).
+    EXPECT_GT(s.length, 1e-9 * std::max(1.0, job.path->length));
+  }
   EXPECT_NEAR(sum, job.path->length, 1e-9 * (1 + sum));
   EXPECT_NEAR(glm::length(job.path->end.position - job.goal), 0.0, 1e-9);
 }
@@ -168,6 +172,51 @@ TEST(ObstaclePlanner, EdgeCases) {
     ASSERT_TRUE(status.ok()) << status.error().message;
     ExpectLegal(job);
     EXPECT_LT(seconds, 0.3);
+  }
+}
+
+// fuzz_obstacles finding 2: a goal 5.7e-12 behind the start with its heading gave a degenerate
+// Dubins word that failed the legality check ("internal error").
+TEST(ObstaclePlanner, GoalAtTheStart) {
+  const ObstacleSet none;
+  const ObstacleSet wall_right = Set({Box(-100, -60, 100, -45)});
+  struct Row {
+    const char* name;
+    const ObstacleSet* set;
+    glm::dvec2 goal;
+    bool has_heading;
+    double heading;
+    bool empty;  // the empty path (already there)
+  };
+  const double behind = -5.7e-12;
+  const std::vector<Row> rows = {
+      {"same point, no heading", &none, {0, 0}, false, 0, true},
+      {"same pose", &none, {0, 0}, true, 0.0, true},
+      {"5.7e-12 behind, same heading", &none, {behind, 0}, true, 0.0, true},
+      {"5.7e-12 behind, no heading", &none, {behind, 0}, false, 0.0, true},
+      {"same point, turned round", &none, {0, 0}, true, kPi, false},
+      {"same point, a quarter turn", &none, {0, 0}, true, 0.5 * kPi, false},
+      {"5.7e-12 behind, turned round", &none, {behind, 0}, true, kPi, false},
+      {"turned round, the right-hand loop blocked", &wall_right, {0, 0}, true, kPi, false},
+  };
+  Planner p;
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.name);
+    ObstaclePlanJob job = p.Job(*row.set, {{0, 0}, 0}, row.goal, 20, 1);
+    job.has_goal_heading = row.has_heading;
+    job.goal_heading = row.heading;
+    ASSERT_TRUE(job.Run().ok());
+    ExpectLegal(job);
+    EXPECT_EQ(p.path.segments.empty(), row.empty);
+    if (row.empty) {
+      EXPECT_EQ(p.path.length, 0.0);
+    }
+    if (!row.empty && row.set == &none) {  // the obstacle-free loop: the Dubins length
+      EXPECT_NEAR(p.path.length, DubinsPath(job.start, {{0, 0}, row.heading}, 20).length, 1e-9);
+    }
+    if (row.set == &wall_right) {  // the loop to the left, clear of the wall below
+      EXPECT_GE(SampledClearance(p.path, *row.set), 1.0 - 1e-9);
+    }
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "../../shared_data.h"
 #include "core/path/cubic_bezier.h"
+#include "core/path/obstacle_planner.h"
 #include "core/path/turn_path.h"
 #include "reference_csv.h"
 
@@ -214,6 +215,41 @@ TEST(DubinsReference, EveryRowReachesTheTargetAndIsNoLongerThanTheReference) {
 }
 
 // ---- Arc + line: turn on the circle, then straight ---------------------------------------------
+
+// With no obstacles the planner returns the obstacle-free path, so its lengths are the
+// reference's to 1e-9, every row (flagged ones too: the planner must not fail on them).
+TEST(DubinsReference, ObstaclePlannerWithoutObstaclesMatchesEveryRow) {
+  const CsvTable table = LoadOrSkip("dubins_ref.csv");
+  SKIP_IF_EMPTY(table);
+  const ObstacleSet none;
+  ObstaclePlannerScratch scratch;
+  PlannedPath path;
+  ObstaclePlanResult result;
+  int checked = 0;
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const CsvRow row = table[i];
+    SCOPED_TRACE("case " + row.text("case_id") + " (" + row.text("category") + ")");
+    ObstaclePlanJob job;
+    job.start = {{row.number("x0"), row.number("y0")}, row.number("theta0")};
+    job.goal = {row.number("x1"), row.number("y1")};
+    job.has_goal_heading = true;
+    job.goal_heading = row.number("theta1");
+    job.turning_radius = row.number("rho");
+    job.obstacles = &none;
+    job.scratch = &scratch;
+    job.path = &path;
+    job.result = &result;
+    if (!job.Validate().ok()) continue;  // radii beyond the planner's 1e15 limit
+    ASSERT_TRUE(job.Run().ok());
+    ASSERT_TRUE(result.found()) << result.reason;
+    EXPECT_TRUE(result.direct);
+    const double expected = row.number("best_length");
+    EXPECT_LE(std::abs(path.length - expected), 1e-9 * std::max(1.0, expected));
+    for (const TurnSegment& segment : path.segments) EXPECT_GT(segment.length, 0.0);
+    ++checked;
+  }
+  EXPECT_GE(checked, 1900);
+}
 
 TEST(ArcLineReference, SidesLengthsAnglesAndMidPoints) {
   const CsvTable table = LoadOrSkip("arcline_ref.csv");
