@@ -58,9 +58,15 @@ setup() {
   ensure_zlib_sources
 }
 
-configure_once() {  # configure_once BUILD_DIR ARGS...: cmake only when the folder is new
+# configure_once BUILD_DIR ARGS...: cmake only when the folder is new or its arguments changed
+# (a folder configured before a -D was added would otherwise keep building without it).
+configure_once() {
   local dir="$1"; shift
-  if [ ! -f "$dir/CMakeCache.txt" ]; then "$@"; fi
+  local stamp="$dir/.md5stage-configure-args"
+  if [ ! -f "$dir/CMakeCache.txt" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$*" ]; then
+    "$@"
+    printf '%s' "$*" >"$stamp"
+  fi
 }
 
 build_native() {

@@ -745,8 +745,7 @@ class CommandTable {
     const int count = static_cast<int>(v.obstacles_.size());
     if (count == 0) {
       const JsonValue* value = a.OptionalValue("index");
-      a.Fail("index", "an obstacle index (the scene has no obstacles)",
-             value ? CommandArgs::Describe(*value) : "nothing (the field is missing)");
+      a.Fail("index", "an obstacle index (the scene has no obstacles)", DescribeJson(value));
       return Fail(a);
     }
     const int index = a.Integer("index", 0, count - 1);
@@ -762,8 +761,7 @@ class CommandTable {
     const int count = static_cast<int>(v.obstacles_.size());
     if (count == 0) {
       const JsonValue* value = a.OptionalValue("index");
-      a.Fail("index", "an obstacle index (the scene has no obstacles)",
-             value ? CommandArgs::Describe(*value) : "nothing (the field is missing)");
+      a.Fail("index", "an obstacle index (the scene has no obstacles)", DescribeJson(value));
       return Fail(a);
     }
     const int index = a.Integer("index", 0, count - 1);
