@@ -24,7 +24,10 @@ inline double WrapTwoPi(double angle) {
   } else if (angle >= kTwoPi && angle < 2.0 * kTwoPi) {
     wrapped = angle - kTwoPi;
   } else {
-    wrapped = angle - kTwoPi * std::floor(angle / kTwoPi);
+    // fmod is exact; angle - 2π·floor(angle / 2π) was not: at 1e300 the product's rounding left
+    // -5e292 (fuzz: an int cast of it overflowed).
+    wrapped = std::fmod(angle, kTwoPi);
+    if (wrapped < 0.0) wrapped += kTwoPi;
   }
   return wrapped >= kTwoPi ? 0.0 : wrapped;  // -tiny + 2π rounds to 2π
 }

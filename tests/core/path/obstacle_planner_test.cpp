@@ -55,7 +55,9 @@ double SampledClearance(const PlannedPath& path, const ObstacleSet& set) {
   return nearest;
 }
 
-void ExpectLegal(const ObstaclePlanJob& job) {
+// `shortest_piece`: the length below which a segment counts as rounding noise (relative to the
+// path's length); a loop for a heading change of 1e-8 needs a real piece that short.
+void ExpectLegal(const ObstaclePlanJob& job, double shortest_piece = 1e-9) {
   ASSERT_TRUE(job.result->found()) << job.result->reason;
   const Status check = CheckPlannedPath(*job.path, job.start, job.goal,
                                         job.has_goal_heading ? &job.goal_heading : nullptr,
@@ -66,7 +68,7 @@ void ExpectLegal(const ObstaclePlanJob& job) {
   for (const TurnSegment& s : job.path->segments) {
     sum += s.length;
     // No zero-length pieces (rounding noise of a Dubins word's empty arc or line).
-    EXPECT_GT(s.length, 1e-9 * std::max(1.0, job.path->length));
+    EXPECT_GT(s.length, shortest_piece * std::max(1.0, job.path->length));
   }
   EXPECT_NEAR(sum, job.path->length, 1e-9 * (1 + sum));
   EXPECT_NEAR(glm::length(job.path->end.position - job.goal), 0.0, 1e-9);
@@ -180,6 +182,9 @@ TEST(ObstaclePlanner, EdgeCases) {
 TEST(ObstaclePlanner, GoalAtTheStart) {
   const ObstacleSet none;
   const ObstacleSet wall_right = Set({Box(-100, -60, 100, -45)});
+  const ObstacleSet fuzz_circle =
+      Set({Obstacle::Circle({-19.914211018020126, -98.03921568627452}, 15.294117647058822)});
+  const Pose2 fuzz_start{{-98.039215686274517, -98.039215686274517}, -490.1960784313726};
   struct Row {
     const char* name;
     const ObstacleSet* set;
@@ -187,6 +192,9 @@ TEST(ObstaclePlanner, GoalAtTheStart) {
     bool has_heading;
     double heading;
     bool empty;  // the empty path (already there)
+    Pose2 start{{0, 0}, 0};
+    double radius = 20, clearance = 1;
+    double shortest_piece = 1e-9;  // see ExpectLegal
   };
   const double behind = -5.7e-12;
   const std::vector<Row> rows = {
@@ -198,21 +206,30 @@ TEST(ObstaclePlanner, GoalAtTheStart) {
       {"same point, a quarter turn", &none, {0, 0}, true, 0.5 * kPi, false},
       {"5.7e-12 behind, turned round", &none, {behind, 0}, true, kPi, false},
       {"turned round, the right-hand loop blocked", &wall_right, {0, 0}, true, kPi, false},
+      // fuzz_obstacles finding 3: headings 8.8e-9 apart (beyond the 1e-9 "same heading"), far
+      // outside [-π, π]. The shortest word was a three-arc word whose cosine rounded to 1: one
+      // circle, missing the goal by 1.39e-7 (the tolerance here is 1.386e-7), "internal error".
+      // The loop's pieces of r·8.8e-9/2 are real. Seed: seeds/obstacles/heading_8e-9_loop.
+      {"same point, headings 8.8e-9 apart near -490", &fuzz_circle, fuzz_start.position, true,
+       -490.19607844016099, false, fuzz_start, 15.814721200980392, 3.8068273043993677, 1e-10},
   };
   Planner p;
   for (const Row& row : rows) {
     SCOPED_TRACE(row.name);
-    ObstaclePlanJob job = p.Job(*row.set, {{0, 0}, 0}, row.goal, 20, 1);
+    ObstaclePlanJob job = p.Job(*row.set, row.start, row.goal, row.radius, row.clearance);
     job.has_goal_heading = row.has_heading;
     job.goal_heading = row.heading;
     ASSERT_TRUE(job.Run().ok());
-    ExpectLegal(job);
+    ExpectLegal(job, row.shortest_piece);
     EXPECT_EQ(p.path.segments.empty(), row.empty);
     if (row.empty) {
       EXPECT_EQ(p.path.length, 0.0);
     }
     if (!row.empty && row.set == &none) {  // the obstacle-free loop: the Dubins length
       EXPECT_NEAR(p.path.length, DubinsPath(job.start, {{0, 0}, row.heading}, 20).length, 1e-9);
+    }
+    if (row.set == &fuzz_circle) {  // one turn of the circle: the obstacle is far
+      EXPECT_NEAR(p.path.length, kTwoPi * row.radius, 1e-6);
     }
     if (row.set == &wall_right) {  // the loop to the left, clear of the wall below
       EXPECT_GE(SampledClearance(p.path, *row.set), 1.0 - 1e-9);

@@ -256,6 +256,43 @@ TEST(DubinsPath, AngleWrapAroundGivesTheSameLength) {
   }
 }
 
+// Any finite angle wraps into range: far ones (2π·floor(a / 2π) rounds: 5.97e290 gave -6.9e274;
+// fuzz: an int cast of such a heading bin overflowed), and those one rounding from the ends.
+TEST(WrapAngles, AnyFiniteAngleLandsInRange) {
+  const double angles[] = {0.0,
+                           -0.0,
+                           1e-300,
+                           -1e-300,
+                           kPi,
+                           -kPi,
+                           kTwoPi,
+                           -kTwoPi,
+                           1e-17 - kTwoPi,
+                           -490.1960784313726,
+                           3e6,
+                           -7.5e15,
+                           1e300,
+                           -1e300,
+                           -1.2292668812335573e+263,
+                           3.0320103883844265e+156,
+                           5.969600955258696e+290,
+                           1.7976931348623157e308,
+                           -1.7976931348623157e308};
+  for (double a : angles) {
+    SCOPED_TRACE(a);
+    const double two_pi = WrapTwoPi(a), pi = WrapPi(a);
+    EXPECT_GE(two_pi, 0.0);
+    EXPECT_LT(two_pi, kTwoPi);
+    EXPECT_GT(pi, -kPi);
+    EXPECT_LE(pi, kPi);
+    // The same direction: the remainder is exact, so only the last wrap rounds.
+    EXPECT_NEAR(std::sin(pi), std::sin(two_pi), 1e-15);
+    EXPECT_NEAR(std::cos(pi), std::cos(two_pi), 1e-15);
+  }
+  EXPECT_EQ(WrapTwoPi(3.0 * kTwoPi + 0.25), std::fmod(3.0 * kTwoPi + 0.25, kTwoPi));
+  EXPECT_NEAR(WrapPi(-490.1960784313726), -490.1960784313726 + 78 * kTwoPi, 1e-12);
+}
+
 TEST(DubinsPath, InvariantUnderRigidMotionAndMirroredByReflection) {
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> coordinate(-50, 50), angle(-kPi, kPi), radius(0.3, 15);
