@@ -741,14 +741,20 @@ class CommandTable {
     reply.Set("index", static_cast<int>(v.obstacles_.size()) - 1);
     return reply;
   }
-  static JsonValue RemoveObstacle(Viewer& v, CommandArgs& a) {
+  // The "index" field of an obstacle edit, or -1 (with the failure recorded in `a`) when the
+  // scene has no obstacles to name.
+  static int ObstacleIndex(const Viewer& v, CommandArgs& a) {
     const int count = static_cast<int>(v.obstacles_.size());
     if (count == 0) {
-      const JsonValue* value = a.OptionalValue("index");
-      a.Fail("index", "an obstacle index (the scene has no obstacles)", DescribeJson(value));
-      return Fail(a);
+      a.Fail("index", "an obstacle index (the scene has no obstacles)",
+             DescribeJson(a.OptionalValue("index")));
+      return -1;
     }
-    const int index = a.Integer("index", 0, count - 1);
+    return a.Integer("index", 0, count - 1);
+  }
+  static JsonValue RemoveObstacle(Viewer& v, CommandArgs& a) {
+    const int index = ObstacleIndex(v, a);
+    if (index < 0) return Fail(a);
     if (!a.Finish()) return Fail(a);
     std::vector<Obstacle> list = v.obstacles_.obstacles();
     list.erase(list.begin() + index);
@@ -758,13 +764,8 @@ class CommandTable {
     return Reply(true);
   }
   static JsonValue MoveObstacle(Viewer& v, CommandArgs& a) {
-    const int count = static_cast<int>(v.obstacles_.size());
-    if (count == 0) {
-      const JsonValue* value = a.OptionalValue("index");
-      a.Fail("index", "an obstacle index (the scene has no obstacles)", DescribeJson(value));
-      return Fail(a);
-    }
-    const int index = a.Integer("index", 0, count - 1);
+    const int index = ObstacleIndex(v, a);
+    if (index < 0) return Fail(a);
     const double dx = a.Number("dx", -kCoordinateLimit, kCoordinateLimit);
     const double dy = a.Number("dy", -kCoordinateLimit, kCoordinateLimit);
     if (!a.Finish()) return Fail(a);
