@@ -60,19 +60,8 @@ void Tokenizer::SkipBlanksSlow() {
       ++p;
       ++line_;
       line_start_ = p;
-    } else if (c == '/' && p + 1 < end_ && p[1] == '/') {
-      p += 2;
-      while (p < end_ && *p != '\n') ++p;
-    } else if (c == '/' && p + 1 < end_ && p[1] == '*') {
-      p += 2;
-      while (p < end_ && !(*p == '*' && p + 1 < end_ && p[1] == '/')) {
-        if (*p == '\n') {
-          ++line_;
-          line_start_ = p + 1;
-        }
-        ++p;
-      }
-      p = p < end_ ? p + 2 : end_;
+    } else if (const char* after = SkipComment(p, end_, &line_, &line_start_); after != p) {
+      p = after;
     } else {
       break;
     }

@@ -24,6 +24,28 @@ inline bool IsTokenDelimiter(char c) {
 // control characters and bytes that are not UTF-8 as '?'.
 std::string QuoteForMessage(std::string_view shown);
 
+// If a `//` or `/* */` comment starts at p, the byte after it (an unclosed block runs to the end;
+// the lines a block spans advance *line and *line_start); otherwise p. Shared by the MD5 tokenizer
+// and the decl lexer, whose comments are the same.
+inline const char* SkipComment(const char* p, const char* end, int* line, const char** line_start) {
+  if (*p != '/' || p + 1 >= end) return p;
+  if (p[1] == '/') {
+    p += 2;
+    while (p < end && *p != '\n') ++p;
+    return p;
+  }
+  if (p[1] != '*') return p;
+  p += 2;
+  while (p < end && !(*p == '*' && p + 1 < end && p[1] == '/')) {
+    if (*p == '\n') {
+      ++*line;
+      *line_start = p + 1;
+    }
+    ++p;
+  }
+  return p < end ? p + 2 : end;
+}
+
 struct SourceLocation {
   int line = 0;
   int column = 0;
