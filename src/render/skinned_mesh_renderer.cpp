@@ -91,6 +91,8 @@ struct GpuPart {
   uint32_t first_edge = 0;
   uint32_t edge_count = 0;
   TextureHandle texture;
+  TextureHandle normal_map;    // none: flat normal
+  TextureHandle specular_map;  // none: no specular
 };
 
 struct GpuMesh {
@@ -275,6 +277,8 @@ void SkinnedMeshRenderer::DestroyTexture(TextureHandle handle) {
   for (GpuMesh& mesh : impl_->meshes) {
     for (GpuPart& part : mesh.parts) {
       if (part.texture == handle) part.texture = TextureHandle{};
+      if (part.normal_map == handle) part.normal_map = TextureHandle{};
+      if (part.specular_map == handle) part.specular_map = TextureHandle{};
     }
   }
 }
@@ -284,6 +288,15 @@ void SkinnedMeshRenderer::SetPartTexture(MeshHandle handle, int part, TextureHan
   GpuMesh& mesh = impl_->meshes[handle.id - 1];
   if (part < 0 || part >= static_cast<int>(mesh.parts.size())) return;
   mesh.parts[static_cast<size_t>(part)].texture = texture;
+}
+
+void SkinnedMeshRenderer::SetPartMaps(MeshHandle handle, int part, TextureHandle normal,
+                                      TextureHandle specular) {
+  if (!handle.valid() || handle.id > impl_->meshes.size()) return;
+  GpuMesh& mesh = impl_->meshes[handle.id - 1];
+  if (part < 0 || part >= static_cast<int>(mesh.parts.size())) return;
+  mesh.parts[static_cast<size_t>(part)].normal_map = normal;
+  mesh.parts[static_cast<size_t>(part)].specular_map = specular;
 }
 
 size_t SkinnedMeshRenderer::shared_bytes() const {

@@ -33,6 +33,8 @@ class SkinnedMeshRenderer : public viewer::RenderBackend {
   TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) override;
   void DestroyTexture(TextureHandle texture) override;
   void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override;
+  void SetPartMaps(MeshHandle mesh, int part, TextureHandle normal,
+                   TextureHandle specular) override;
 
   // Per frame: Submit() once per visible instance with joint_count matrices (world × inverse
   // bind, the instance's root placement included), then Draw().

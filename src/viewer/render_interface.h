@@ -48,6 +48,10 @@ class RenderBackend {
   virtual TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) = 0;
   virtual void DestroyTexture(TextureHandle texture) = 0;
   virtual void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) = 0;
+  // A part's tangent-space normal map and specular map (either may be none: flat normal, no
+  // specular). The diffuse image stays SetPartTexture's.
+  virtual void SetPartMaps(MeshHandle mesh, int part, TextureHandle normal,
+                           TextureHandle specular) = 0;
   // The skinned positions of one instance as the GPU computes them (upload order); false when
   // the backend cannot read them back.
   virtual bool CaptureSkinnedPositions(MeshHandle mesh, const glm::mat4* palette,
@@ -127,6 +131,7 @@ class NullRenderBackend : public RenderBackend {
   TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) override;
   void DestroyTexture(TextureHandle texture) override;
   void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override;
+  void SetPartMaps(MeshHandle, int, TextureHandle, TextureHandle) override {}
   bool CaptureSkinnedPositions(MeshHandle, const glm::mat4*, std::vector<glm::vec3>*) override {
     return false;
   }
