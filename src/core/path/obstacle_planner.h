@@ -68,6 +68,8 @@ struct ObstaclePlannerScratch {
   std::vector<std::uint8_t> grid_blocked;
   std::vector<std::pair<double, int>> grid_open;
   std::vector<int> chain;
+  std::vector<double> chain_cost;  // shortcut: the shortest way found from each chain pose
+  std::vector<int> chain_next;
   std::uint32_t generation = 0;
 };
 
