@@ -198,6 +198,7 @@ Scene Viewer::CurrentScene() const {
       instance.idle = model.animation_names[static_cast<size_t>(locomotion.idle_animation)];
     instance.speed = locomotion.speed;
     instance.turn_radius = locomotion.turn_radius;
+    if (locomotion.clearance_set) instance.clearance = locomotion.clearance;
     instance.route = locomotion.enabled ? locomotion.route : -1;
     instance.route_mode = locomotion.route_mode;
     // A plan begun later than the scene's start replays from that moment.
@@ -339,6 +340,10 @@ JsonValue Viewer::ApplyPendingScene() {
     locomotion.speed = instance.speed;
     locomotion.turn_radius = instance.turn_radius;
     locomotion.start_delay = instance.start_delay;
+    if (instance.clearance) {
+      locomotion.clearance = *instance.clearance;
+      locomotion.clearance_set = true;
+    }
     locomotion.walk_animation =
         loaded.FindAnimation(instance.locomotion.empty() ? "walk" : instance.locomotion);
     locomotion.idle_animation =

@@ -327,6 +327,43 @@ TEST_F(ViewerTest, ASceneKeepsItsObstacles) {
   EXPECT_EQ(WriteJson(*obstacles), R"([{"circle":{"centre":[100,0],"radius":30}}])");
 }
 
+// A clearance set by hand travels with the scene (and so in links); the default one does not, so
+// a scene opened with another model gets that model's own.
+TEST_F(ViewerTest, ASceneKeepsAClearanceSetByHandOnly) {
+  LoadWalker();
+  EXPECT_EQ(WriteJson(Call(R"({"cmd":"sceneJson"})")).find("clearance"), std::string::npos);
+  ASSERT_TRUE(Ok(Call(R"({"cmd":"setClearance","instance":0,"clearance":33.5})")));
+  const JsonValue scene = Call(R"({"cmd":"sceneJson"})");
+  const JsonValue* instances = scene.Find("instances");
+  ASSERT_NE(instances, nullptr) << WriteJson(scene);
+  ASSERT_EQ(instances->as_array().size(), 1u);
+  const JsonValue* clearance = instances->as_array()[0].Find("clearance");
+  ASSERT_NE(clearance, nullptr) << WriteJson(scene);
+  EXPECT_EQ(clearance->as_number(), 33.5);
+
+  const JsonValue prepared = Call(R"({"cmd":"prepareScene","scene":{"version":1,
+      "models":[{"name":"walker","mesh":"models/walker/walker.md5mesh",
+                 "anims":["models/walker/idle.md5anim"]}],
+      "instances":[{"model":"walker","clearance":7},{"model":"walker"}]}})");
+  ASSERT_TRUE(Ok(prepared)) << WriteJson(prepared);
+  for (const JsonValue& file : prepared.Find("files")->as_array()) {
+    InputFile input;
+    input.source = file.Find("source")->as_string();
+    input.name = input.source.substr(input.source.find_last_of('/') + 1);
+    input.bytes = ReadBytes(std::string(MD5STAGE_SOURCE_DIR) + "/assets/" + input.source);
+    viewer_.QueueFile(std::move(input));
+  }
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  ASSERT_TRUE(Ok(Call(R"({"cmd":"applyScene"})")));
+  ASSERT_EQ(viewer_.character_count(), 2);
+  EXPECT_EQ(viewer_.characters()[0].locomotion.clearance, 7.0);
+  // The second keeps the default from the walker's bounds.
+  const LoadedModel& model = viewer_.models()[0];
+  const double width =
+      std::max(model.bind_max.x - model.bind_min.x, model.bind_max.y - model.bind_min.y);
+  EXPECT_NEAR(viewer_.characters()[1].locomotion.clearance, 0.5 * width, 1e-6);
+}
+
 // ---- the draw list ----------------------------------------------------------------------------
 
 TEST_F(ViewerTest, DisplayTogglesChangeTheDrawList) {

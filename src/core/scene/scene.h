@@ -78,6 +78,9 @@ struct SceneInstance {
   std::string idle;        // anim played while standing
   double speed = 50.0;     // units per second along a route or towards a target
   double turn_radius = 0.0;
+  // Distance the planner keeps from obstacles; absent: the viewer's default from the model's
+  // bind-pose bounds (so a scene made for one model still fits another).
+  std::optional<double> clearance;
   int route = -1;  // index into Scene::routes, -1 for none
   PlayMode route_mode = PlayMode::kLoop;
   double start_delay = 0.0;

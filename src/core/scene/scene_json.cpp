@@ -463,6 +463,11 @@ class SceneReader {
                   "an integer in [-1, " + FormatJsonNumber(max_route) + "]");
     }
     instance.route = static_cast<int>(route);
+    if (value.Find("clearance") != nullptr) {
+      double clearance = 0;
+      if (!Number(value, path, "clearance", 0, kMaxSceneCoordinate, clearance)) return false;
+      instance.clearance = clearance;
+    }
     const JsonValue* target = value.Find("target");
     if (target != nullptr && !target->is_null()) {
       const std::string target_path = Field(path, "target");
@@ -730,6 +735,7 @@ class SceneWriter {
     if (Keep(!instance.idle.empty())) out.Set("idle", instance.idle);
     if (Keep(instance.speed != defaults.speed)) out.Set("speed", Number(instance.speed));
     if (Keep(instance.turn_radius != 0)) out.Set("turn_radius", Number(instance.turn_radius));
+    if (instance.clearance.has_value()) out.Set("clearance", Number(*instance.clearance));
     if (Keep(instance.route != -1)) out.Set("route", instance.route);
     if (Keep(instance.route_mode != defaults.route_mode)) {
       out.Set("route_mode", PlayModeName(instance.route_mode));

@@ -342,6 +342,10 @@ TEST(SceneJsonTest, RejectsWrongTypesAndValuesNamingTheField) {
        "instances[0].speed: expected a number in [0, 100000], found -1"},
       {Doc("{\"model\":\"walker\",\"turn_radius\":true}"),
        "instances[0].turn_radius: expected a number in [0, 100000], found true"},
+      {Doc("{\"model\":\"walker\",\"clearance\":-2}"),
+       "instances[0].clearance: expected a number in [0, 1000000], found -2"},
+      {Doc("{\"model\":\"walker\",\"clearance\":null}"),
+       "instances[0].clearance: expected a number in [0, 1000000], found null"},
       {Doc("{\"model\":\"walker\",\"rate\":1000}"),
        "instances[0].rate: expected a number in [-100, 100], found 1000"},
       {Doc("{\"model\":\"walker\",\"time\":-0.5}"),
@@ -437,6 +441,25 @@ TEST(SceneJsonTest, ObstaclesAreOptionalAndRoundTrip) {
   Result<Scene> again = ParseScene("s.json", WriteScene(read.value()));
   ASSERT_TRUE(again.ok());
   ExpectScenesNear(again.value(), read.value(), 0.0);
+}
+
+// A character's clearance travels only when it was set: absent, the viewer derives it from the
+// model, so "absent" and "0" must stay different.
+TEST(SceneJsonTest, ClearanceIsOptionalAndRoundTrips) {
+  const std::string models = R"("models":[{"name":"walker","mesh":"m.md5mesh"}])";
+  Result<Scene> none =
+      ParseScene("s.json", "{\"version\":1," + models + R"(,"instances":[{"model":"walker"}]})");
+  ASSERT_TRUE(none.ok()) << none.error().ToString();
+  EXPECT_FALSE(none.value().instances[0].clearance.has_value());
+  EXPECT_EQ(WriteScene(none.value()).find("clearance"), std::string::npos);
+  for (double clearance : {0.0, 12.5, 1e6}) {
+    Scene scene = none.value();
+    scene.instances[0].clearance = clearance;
+    Result<Scene> again = ParseScene("s.json", WriteScene(scene));
+    ASSERT_TRUE(again.ok()) << again.error().ToString();
+    ASSERT_TRUE(again.value().instances[0].clearance.has_value()) << clearance;
+    EXPECT_EQ(*again.value().instances[0].clearance, clearance);
+  }
 }
 
 // Obstacles are read by the path core's obstacle reader: its messages, with the scene's file.
