@@ -95,11 +95,42 @@ dmat4 InverseRigid(const dvec3& translation, const dquat& rotation) {
   return RigidMatrix(-(inverse * translation), inverse);
 }
 
-// MD5 writes a unit quaternion's x, y, z and derives w <= 0.
+// MD5 writes a unit quaternion's x, y, z and derives w <= 0 (md5::QuatFromXyz). Near w = 0 the
+// derived w hangs on the last bit of x, y and z, so the neighbours of the rounded floats are
+// tried too and the one that reads back nearest to q is kept: that finds the very floats a
+// converted MD5 file held.
 glm::vec3 Md5Xyz(dquat q) {
   q = glm::normalize(q);
   if (q.w > 0.0) q = -q;
-  return glm::vec3(static_cast<float>(q.x), static_cast<float>(q.y), static_cast<float>(q.z));
+  const glm::vec3 rounded(static_cast<float>(q.x), static_cast<float>(q.y),
+                          static_cast<float>(q.z));
+  if (q.w < -0.1) return rounded;
+  const auto error = [&](const glm::vec3& xyz) {
+    const glm::quat back = md5::QuatFromXyz(xyz);
+    const dquat b(back.w, back.x, back.y, back.z);
+    return std::min(glm::length(b - q), glm::length(b + q));
+  };
+  glm::vec3 best = rounded;
+  double best_error = error(rounded);
+  for (int dx = -1; dx <= 1; ++dx) {
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dz = -1; dz <= 1; ++dz) {
+        glm::vec3 candidate = rounded;
+        const int steps[3] = {dx, dy, dz};
+        for (int c = 0; c < 3; ++c) {
+          if (steps[c] != 0) {
+            candidate[c] = std::nextafter(candidate[c], steps[c] > 0 ? 2.0f : -2.0f);
+          }
+        }
+        const double e = error(candidate);
+        if (e < best_error) {
+          best_error = e;
+          best = candidate;
+        }
+      }
+    }
+  }
+  return best;
 }
 
 double MaxAbsDifference(const dmat3& a, const dmat3& b) {
@@ -725,8 +756,6 @@ class Importer {
       const RigidSplit split = SplitRigid(to_z_up_ * glm::inverse(inverse_bind));
       bind_[j] = split;
       if (MaxAbsDifference(split.residual, dmat3(1.0)) > 1e-6) ++scaled;
-      // weight position = inverse(rigid bind) x C x vertex
-      weight_from_model_[j] = InverseRigid(split.translation, split.rotation) * to_z_up_;
       md5::MeshJoint joint;
       joint.index = static_cast<int>(j);
       std::string name = gltf_.nodes[static_cast<std::size_t>(joint_nodes_[j])].name;
@@ -742,6 +771,11 @@ class Importer {
       joint.position = glm::vec3(split.translation);
       joint.orientation_xyz = Md5Xyz(split.rotation);
       joint.orientation = md5::QuatFromXyz(joint.orientation_xyz);
+      // weight position = inverse(bind) x C x vertex, with the bind a reader rebuilds from the
+      // written floats, so the bind pose comes back to the vertex.
+      const glm::quat& q = joint.orientation;
+      weight_from_model_[j] =
+          InverseRigid(dvec3(joint.position), dquat(q.w, q.x, q.y, q.z)) * to_z_up_;
       mesh.joints.push_back(std::move(joint));
     }
     for (std::size_t j = 0; j < count; ++j) {
