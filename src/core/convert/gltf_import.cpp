@@ -31,6 +31,9 @@ using glm::dvec3;
 // all zeros and takes no bytes).
 constexpr std::size_t kMaxAccessorCount = std::size_t{1} << 26;
 
+// Keys on a finer grid than this are resampled at the default rate instead.
+constexpr double kMaxGridFps = 240.0;
+
 Diagnostic FieldError(const std::string& field, const std::string& message) {
   return MakeError("", 0, 0, field + ": " + message);
 }
@@ -1230,33 +1233,28 @@ class Importer {
     return Status();
   }
 
-  // The requested rate, else the keys' own when every multi-key track has the same uniformly
-  // spaced keys, else the default.
+  // The requested rate, else that of the grid every key lies on (the smallest key spacing),
+  // when that is at most kMaxGridFps, else the default.
   double FrameRate(const std::vector<Track>& tracks) const {
     if (job_.options.fps > 0.0f) return job_.options.fps;
-    const std::vector<double>* reference = nullptr;
+    double start = std::numeric_limits<double>::infinity();
+    double step = std::numeric_limits<double>::infinity();
     for (const Track& track : tracks) {
-      if (track.times.size() < 2) continue;
-      if (reference == nullptr) {
-        reference = &track.times;
-        continue;
-      }
-      if (track.times.size() != reference->size()) return kDefaultImportFps;
-      for (std::size_t k = 0; k < track.times.size(); ++k) {
-        if (std::abs(track.times[k] - (*reference)[k]) > 1e-6) return kDefaultImportFps;
+      start = std::min(start, track.times.front());
+      for (std::size_t k = 1; k < track.times.size(); ++k) {
+        step = std::min(step, track.times[k] - track.times[k - 1]);
       }
     }
-    if (reference == nullptr) return kDefaultImportFps;
-    const std::vector<double>& t = *reference;
-    const double step = (t.back() - t.front()) / static_cast<double>(t.size() - 1);
-    for (std::size_t k = 0; k < t.size(); ++k) {
-      if (std::abs(t[k] - (t.front() + step * static_cast<double>(k))) > 1e-3 * step) {
-        return kDefaultImportFps;
-      }
-    }
+    if (!std::isfinite(step) || !(step > 0.0)) return kDefaultImportFps;
     double fps = 1.0 / step;
     if (std::abs(fps - std::round(fps)) < 1e-3) fps = std::round(fps);
-    if (!(fps <= job_.options.limits.max_frame_rate)) return kDefaultImportFps;
+    if (!(fps <= kMaxGridFps)) return kDefaultImportFps;
+    for (const Track& track : tracks) {
+      for (double t : track.times) {
+        const double k = (t - start) * fps;
+        if (std::abs(k - std::round(k)) > 1e-3) return kDefaultImportFps;
+      }
+    }
     return fps;
   }
 

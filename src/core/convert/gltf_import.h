@@ -19,8 +19,8 @@ namespace md5stage::convert {
 using GltfFileLookup = std::function<const std::string*(const std::string& uri)>;
 
 struct GltfImportOptions {
-  // Frames per second of every md5anim. 0: the animation's own key spacing when all its
-  // channels share uniformly spaced keys, else kDefaultFps.
+  // Frames per second of every md5anim. 0: the rate of the grid all of an animation's keys lie
+  // on (its smallest key spacing) when that is at most 240 fps, else kDefaultImportFps.
   float fps = 0.0f;
   md5::Md5Limits limits;
 };

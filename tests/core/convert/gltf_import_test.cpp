@@ -658,14 +658,32 @@ TEST(GltfImportJob, EvaluatesStepAndCubicSplineAndTakesTheFrameRateAsked) {
   EXPECT_EQ(own.output.animations[0].file.frame_count, 2);
   EXPECT_EQ(own.output.animations[0].file.frame_rate, 1.0f);
 
-  // Keys that are not uniform: the default 30 fps.
+  // Keys on a grid of 0.1 s with gaps: 10 fps.
+  tinygltf::Model gaps = BaseAsset();
+  gaps.animations[0].samplers[0].input =
+      AddAccessor<float>(&gaps, {0.0f, 0.1f, 1.0f}, kFloat, TINYGLTF_TYPE_SCALAR);
+  const Imported ten = Import(ToGlb(gaps));
+  ASSERT_TRUE(ten.status.ok());
+  EXPECT_EQ(ten.output.animations[0].file.frame_rate, 10.0f);
+  EXPECT_EQ(ten.output.animations[0].file.frame_count, 11);
+
+  // Keys on no grid: the default 30 fps.
   tinygltf::Model uneven = BaseAsset();
-  const int times = AddAccessor<float>(&uneven, {0.0f, 0.1f, 1.0f}, kFloat, TINYGLTF_TYPE_SCALAR);
+  const int times = AddAccessor<float>(&uneven, {0.0f, 0.1f, 0.25f}, kFloat, TINYGLTF_TYPE_SCALAR);
   uneven.animations[0].samplers[0].input = times;
   const Imported thirty = Import(ToGlb(uneven));
   ASSERT_TRUE(thirty.status.ok());
   EXPECT_EQ(thirty.output.animations[0].file.frame_rate, kDefaultImportFps);
-  EXPECT_EQ(thirty.output.animations[0].file.frame_count, 31);
+  EXPECT_EQ(thirty.output.animations[0].file.frame_count, 9);  // 0.25 s at 30 fps, rounded
+
+  // A grid finer than 240 fps: the default.
+  tinygltf::Model fine = BaseAsset();
+  fine.animations[0].samplers[0].input =
+      AddAccessor<float>(&fine, {0.0f, 0.001f, 0.002f}, kFloat, TINYGLTF_TYPE_SCALAR);
+  const Imported coarse = Import(ToGlb(fine));
+  ASSERT_TRUE(coarse.status.ok());
+  EXPECT_EQ(coarse.output.animations[0].file.frame_rate, kDefaultImportFps);
+  EXPECT_EQ(coarse.output.animations[0].file.frame_count, 1);
 }
 
 TEST(GltfImportJob, ReportsWhatMd5CannotHoldAsLeftOut) {
