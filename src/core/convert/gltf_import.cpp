@@ -164,7 +164,9 @@ const char* TypeName(int type) {
 // Reads accessors as doubles, with every offset and count checked against its buffer first.
 class AccessorReader {
  public:
-  explicit AccessorReader(const tinygltf::Model& gltf) : gltf_(gltf) {}
+  // `max_zero_count`: the most elements an accessor without a buffer view may have.
+  AccessorReader(const tinygltf::Model& gltf, std::size_t max_zero_count)
+      : gltf_(gltf), max_zero_count_(max_zero_count) {}
 
   // `field` names the reference (e.g. "meshes[0].primitives[1].attributes.POSITION") for an
   // index out of range; other messages name the accessor. Integer components are read as they
@@ -200,13 +202,19 @@ class AccessorReader {
                                              " elements, found " + std::to_string(accessor.count));
     }
     const std::size_t count = accessor.count;
-    out->assign(count * static_cast<std::size_t>(count_per), 0.0);
+    if (accessor.bufferView < 0 && count > max_zero_count_) {
+      // All zeros but for sparse values: nothing in the file bounds it but this.
+      return FieldError(name + ".count", "expected at most " + std::to_string(max_zero_count_) +
+                                             " elements without a buffer view, found " +
+                                             std::to_string(count));
+    }
     if (accessor.bufferView >= 0) {
       const unsigned char* data = nullptr;
       std::size_t stride = 0;
       const Status view = ViewBytes(accessor.bufferView, name, count, count_per * component_size,
                                     accessor.byteOffset, &accessor, &data, &stride);
       if (!view.ok()) return view;
+      out->assign(count * static_cast<std::size_t>(count_per), 0.0);
       for (std::size_t i = 0; i < count; ++i) {
         for (int c = 0; c < count_per; ++c) {
           (*out)[i * count_per + c] =
@@ -217,6 +225,8 @@ class AccessorReader {
     } else if (!accessor.sparse.isSparse) {
       return FieldError(name + ".bufferView",
                         "expected a buffer view or sparse values, found none");
+    } else {
+      out->assign(count * static_cast<std::size_t>(count_per), 0.0);
     }
     if (accessor.sparse.isSparse) {
       const auto& sparse = accessor.sparse;
@@ -265,10 +275,6 @@ class AccessorReader {
       if (!std::isfinite(v)) return FieldError(name, "expected finite numbers, found " + Number(v));
     }
     return Status();
-  }
-
-  std::size_t Count(int index) const {
-    return gltf_.accessors[static_cast<std::size_t>(index)].count;
   }
 
  private:
@@ -359,6 +365,7 @@ class AccessorReader {
   }
 
   const tinygltf::Model& gltf_;
+  std::size_t max_zero_count_;
 };
 
 constexpr std::initializer_list<int> kFloat = {TINYGLTF_COMPONENT_TYPE_FLOAT};
@@ -539,7 +546,10 @@ std::string FirstLine(const std::string& text) {
 class Importer {
  public:
   Importer(const GltfImportJob& job, const tinygltf::Model& gltf)
-      : job_(job), gltf_(gltf), reader_(gltf), to_z_up_(YUpToZUp()) {}
+      : job_(job),
+        gltf_(gltf),
+        reader_(gltf, std::max<std::size_t>(job.bytes.size(), 1024)),
+        to_z_up_(YUpToZUp()) {}
 
   Status Run() {
     Status s = ReadNodes();

@@ -714,6 +714,43 @@ TEST(GltfImportJob, ReportsWhatMd5CannotHoldAsLeftOut) {
   EXPECT_EQ(result.output.mesh.meshes.size(), 1u);
 }
 
+// A sparse accessor without a buffer view: zeros, but for vertex 2 at glTF (0, 2, 0).
+void MakePositionsSparse(tinygltf::Model* gltf, size_t count) {
+  const int indices = AddAccessor<std::uint16_t>(gltf, {2}, kUShort, TINYGLTF_TYPE_SCALAR);
+  const int values = AddAccessor<float>(gltf, {0, 2, 0}, kFloat, TINYGLTF_TYPE_VEC3);
+  tinygltf::Accessor& positions = gltf->accessors[kPositions];
+  positions.bufferView = -1;
+  positions.count = count;
+  positions.sparse.isSparse = true;
+  positions.sparse.count = 1;
+  positions.sparse.indices.bufferView = gltf->accessors[static_cast<size_t>(indices)].bufferView;
+  positions.sparse.indices.componentType = kUShort;
+  positions.sparse.indices.byteOffset = 0;  // tinygltf leaves these uninitialized
+  positions.sparse.values.byteOffset = 0;
+  positions.sparse.values.bufferView = gltf->accessors[static_cast<size_t>(values)].bufferView;
+}
+
+TEST(GltfImportJob, ReadsSparseAccessorsAndBoundsTheirCount) {
+  tinygltf::Model gltf = BaseAsset();
+  MakePositionsSparse(&gltf, 3);
+  const Imported result = Import(ToGlb(gltf));
+  ASSERT_TRUE(result.status.ok()) << result.status.error().ToString();
+  const Loaded loaded = LoadWritten(result.output);
+  ASSERT_TRUE(loaded.model);
+  const std::vector<glm::vec3> bind = Skinned(*loaded.model, nullptr, 0);
+  EXPECT_TRUE(Near(bind[1], glm::vec3(0, 0, 0)));
+  EXPECT_TRUE(Near(bind[2], glm::vec3(0, 0, 2)));
+
+  // A count no bytes of the file back: refused before anything is allocated for it.
+  tinygltf::Model huge = BaseAsset();
+  MakePositionsSparse(&huge, 50000000);
+  const Imported refused = Import(ToGlb(huge));
+  ASSERT_FALSE(refused.status.ok());
+  EXPECT_NE(refused.status.error().message.find("accessors[0].count: expected at most"),
+            std::string::npos)
+      << refused.status.error().message;
+}
+
 TEST(GltfImportJob, ReadsAGltfWithItsBinThroughTheLookup) {
   std::string text = ToGltfText(BaseAsset());
   const std::string prefix = "data:application/octet-stream;base64,";
