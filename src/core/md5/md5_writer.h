@@ -8,8 +8,8 @@
 
 namespace md5stage::md5 {
 
-// Floats are written in fixed notation with the fewest digits that read back to the same float
-// (std::to_chars), so writing is deterministic and lossless, and no reader meets an exponent.
+// Floats are written in fixed notation with the fewest decimals that read back to the same float,
+// so writing is deterministic and lossless, and no reader meets an exponent.
 // -0 is written as 0. Quotes in names and shaders become apostrophes (MD5 strings have no escape).
 std::string WriteMd5Mesh(const MeshFile& mesh);
 std::string WriteMd5Anim(const AnimFile& anim);
