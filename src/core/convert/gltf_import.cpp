@@ -1075,6 +1075,10 @@ class Importer {
                                              " weights in a mesh part (md5 limit), found " +
                                              std::to_string(part.weights.size()));
         }
+        if (part.triangles.empty()) {
+          left_out_.push_back(prim + " (no triangles)");
+          continue;
+        }
         if (mesh.meshes.size() >= static_cast<std::size_t>(limits.max_meshes)) {
           return FieldError(prim, "expected at most " + std::to_string(limits.max_meshes) +
                                       " mesh parts (md5 limit)");

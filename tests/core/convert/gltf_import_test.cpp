@@ -697,6 +697,10 @@ TEST(GltfImportJob, ReportsWhatMd5CannotHoldAsLeftOut) {
   gltf.cameras[0].perspective.yfov = 1.0;
   gltf.cameras[0].perspective.znear = 0.1;
   gltf.skins.push_back(gltf.skins[0]);
+  tinygltf::Primitive empty = primitive;
+  empty.indices = AddAccessor<std::uint16_t>(&gltf, {0, 1}, kUShort, TINYGLTF_TYPE_SCALAR);
+  empty.targets.clear();
+  gltf.meshes[0].primitives.push_back(empty);
   tinygltf::Node rigid;
   rigid.mesh = 0;
   gltf.nodes.push_back(rigid);
@@ -707,7 +711,8 @@ TEST(GltfImportJob, ReportsWhatMd5CannotHoldAsLeftOut) {
        {"left out: UV set TEXCOORD_1 of meshes[0].primitives[0]",
         "left out: 1 morph targets of meshes[0].primitives[0]",
         "left out: morph target weights of meshes[0]", "left out: 1 cameras",
-        "left out: 1 more skins (only skins[0])", "left out: nodes[3] (meshes[0], not skinned)"}) {
+        "left out: 1 more skins (only skins[0])", "left out: nodes[3] (meshes[0], not skinned)",
+        "left out: meshes[0].primitives[1] (no triangles)"}) {
     EXPECT_TRUE(AnyWarning(result.warnings, expected)) << expected << "\n"
                                                        << AllWarnings(result.warnings);
   }
