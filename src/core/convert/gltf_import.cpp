@@ -668,22 +668,51 @@ class Importer {
     }
   }
 
+  // The first skin a mesh node of the default scene uses (scene order, depth first), else the
+  // first skin a mesh node uses at all, else skins[0].
+  int ChooseSkin() const {
+    const int scene = gltf_.defaultScene >= 0 ? gltf_.defaultScene : 0;
+    const auto valid = [&](int skin) {
+      return skin >= 0 && static_cast<std::size_t>(skin) < gltf_.skins.size();
+    };
+    if (static_cast<std::size_t>(scene) < gltf_.scenes.size()) {
+      std::vector<int> stack(gltf_.scenes[static_cast<std::size_t>(scene)].nodes.rbegin(),
+                             gltf_.scenes[static_cast<std::size_t>(scene)].nodes.rend());
+      std::size_t visited = 0;
+      while (!stack.empty() && visited++ <= gltf_.nodes.size()) {
+        const int n = stack.back();
+        stack.pop_back();
+        if (n < 0 || static_cast<std::size_t>(n) >= gltf_.nodes.size()) continue;
+        const tinygltf::Node& node = gltf_.nodes[static_cast<std::size_t>(n)];
+        if (node.mesh >= 0 && valid(node.skin)) return node.skin;
+        stack.insert(stack.end(), node.children.rbegin(), node.children.rend());
+      }
+    }
+    for (const tinygltf::Node& node : gltf_.nodes) {
+      if (node.mesh >= 0 && valid(node.skin)) return node.skin;
+    }
+    return 0;
+  }
+
   Status ReadSkin() {
     if (gltf_.skins.empty()) {
       return FieldError("skins", "expected a skin (MD5 models are skinned), found none");
     }
-    const tinygltf::Skin& skin = gltf_.skins[0];
+    skin_index_ = ChooseSkin();
+    const std::string skin_name = Indexed("skins", static_cast<std::size_t>(skin_index_));
+    const tinygltf::Skin& skin = gltf_.skins[static_cast<std::size_t>(skin_index_)];
     const std::size_t count = skin.joints.size();
-    if (count == 0) return FieldError("skins[0].joints", "expected at least one joint, found none");
+    if (count == 0)
+      return FieldError(skin_name + ".joints", "expected at least one joint, found none");
     if (count > static_cast<std::size_t>(job_.options.limits.max_joints)) {
-      return FieldError("skins[0].joints",
+      return FieldError(skin_name + ".joints",
                         "expected at most " + std::to_string(job_.options.limits.max_joints) +
                             " joints (md5 limit), found " + std::to_string(count));
     }
     std::vector<int> joint_of_node(gltf_.nodes.size(), -1);
     for (std::size_t k = 0; k < count; ++k) {
       const int node = skin.joints[k];
-      const std::string field = "skins[0].joints[" + std::to_string(k) + "]";
+      const std::string field = skin_name + ".joints[" + std::to_string(k) + "]";
       if (node < 0 || static_cast<std::size_t>(node) >= gltf_.nodes.size()) {
         return FieldError(field, "expected a node index below " +
                                      std::to_string(gltf_.nodes.size()) + ", found " +
@@ -730,18 +759,18 @@ class Importer {
     }
     bool reordered = false;
     for (std::size_t j = 0; j < count; ++j) reordered |= skin_of_md5_[j] != static_cast<int>(j);
-    if (reordered) Warn("skins[0].joints reordered parents first, as MD5 needs");
+    if (reordered) Warn(skin_name + ".joints reordered parents first, as MD5 needs");
 
     std::vector<double> inverse_binds;
     if (skin.inverseBindMatrices >= 0) {
-      const Status s = reader_.Read(skin.inverseBindMatrices, "skins[0].inverseBindMatrices",
+      const Status s = reader_.Read(skin.inverseBindMatrices, skin_name + ".inverseBindMatrices",
                                     {TINYGLTF_TYPE_MAT4}, kFloat, &inverse_binds);
       if (!s.ok()) return s;
       if (inverse_binds.size() < count * 16) {
         return FieldError(
             Indexed("accessors", static_cast<std::size_t>(skin.inverseBindMatrices)) + ".count",
-            "expected a matrix for each of the " + std::to_string(count) +
-                " joints of skins[0], found " + std::to_string(inverse_binds.size() / 16));
+            "expected a matrix for each of the " + std::to_string(count) + " joints of " +
+                skin_name + ", found " + std::to_string(inverse_binds.size() / 16));
       }
     }
     // Bind pose: the rigid part of each joint's inverse inverse-bind matrix, in Z-up.
@@ -763,7 +792,7 @@ class Importer {
       const double det = glm::determinant(inverse_bind);
       if (!(std::abs(det) > 1e-30)) {
         return FieldError(
-            "skins[0].inverseBindMatrices",
+            skin_name + ".inverseBindMatrices",
             "expected invertible matrices, found a singular one for joint " + std::to_string(k));
       }
       const RigidSplit split = SplitRigid(to_z_up_ * glm::inverse(inverse_bind));
@@ -826,7 +855,7 @@ class Importer {
                           "expected a mesh index below " + std::to_string(gltf_.meshes.size()) +
                               ", found " + std::to_string(node.mesh));
       }
-      if (node.skin != 0) {
+      if (node.skin != skin_index_) {
         left_out_.push_back(Indexed("nodes", n) + " (meshes[" + std::to_string(node.mesh) + "], " +
                             (node.skin < 0 ? std::string("not skinned")
                                            : "skins[" + std::to_string(node.skin) + "]") +
@@ -1013,8 +1042,9 @@ class Importer {
               if (!(index < static_cast<double>(skin_joints))) {
                 return FieldError(Indexed("accessors", static_cast<std::size_t>(attribute(key))),
                                   "expected joint indices below the " +
-                                      std::to_string(skin_joints) + " joints of skins[0], found " +
-                                      Number(index) + " at vertex " + std::to_string(v));
+                                      std::to_string(skin_joints) + " joints of skins[" +
+                                      std::to_string(skin_index_) + "], found " + Number(index) +
+                                      " at vertex " + std::to_string(v));
               }
               const int joint = md5_of_skin_[static_cast<std::size_t>(index)];
               auto it = std::find_if(influences.begin(), influences.end(),
@@ -1087,7 +1117,8 @@ class Importer {
       }
     }
     if (mesh.meshes.empty()) {
-      return FieldError("meshes", "expected a triangle mesh on a node with skins[0], found none");
+      return FieldError("meshes", "expected a triangle mesh on a node with skins[" +
+                                      std::to_string(skin_index_) + "], found none");
     }
     if (second_sets > 0) {
       Warn("JOINTS_1/WEIGHTS_1 read on " + std::to_string(second_sets) + " primitives; " +
@@ -1385,7 +1416,8 @@ class Importer {
 
   void ReportLeftOut() {
     if (gltf_.skins.size() > 1) {
-      left_out_.push_back(std::to_string(gltf_.skins.size() - 1) + " more skins (only skins[0])");
+      left_out_.push_back(std::to_string(gltf_.skins.size() - 1) + " more skins (only skins[" +
+                          std::to_string(skin_index_) + "])");
     }
     if (!gltf_.cameras.empty())
       left_out_.push_back(std::to_string(gltf_.cameras.size()) + " cameras");
@@ -1397,6 +1429,7 @@ class Importer {
   const tinygltf::Model& gltf_;
   AccessorReader reader_;
   const dmat4 to_z_up_;
+  int skin_index_ = 0;           // the skin converted
   std::vector<int> parents_;     // per node, -1 for roots
   std::vector<int> node_order_;  // parents first
   std::vector<NodeTrs> rest_;

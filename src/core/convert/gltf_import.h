@@ -1,6 +1,6 @@
-// glTF 2.0 -> MD5: a job that reads a .glb or .gltf (with tinygltf) and converts its first skin,
-// the meshes it deforms and every animation into an md5mesh and md5anims (parsed form; write
-// them with md5::WriteMd5Mesh / WriteMd5Anim).
+// glTF 2.0 -> MD5: a job that reads a .glb or .gltf (with tinygltf) and converts one skin (the
+// first a mesh of the default scene uses), the meshes it deforms and every animation into an
+// md5mesh and md5anims (parsed form; write them with md5::WriteMd5Mesh / WriteMd5Anim).
 #pragma once
 
 #include <functional>
@@ -37,7 +37,7 @@ struct GltfImportOutput {
   std::vector<ImportedAnimation> animations;
 };
 
-// glTF Y-up becomes Doom 3 Z-up: glTF (x, y, z) -> MD5 (x, -z, y). Joints are the first skin's,
+// glTF Y-up becomes Doom 3 Z-up: glTF (x, y, z) -> MD5 (x, -z, y). Joints are that skin's,
 // parents first (skin order kept otherwise), each joint's MD5 transform the rigid part of its
 // world matrix, so non-joint ancestors are folded in; what scale remains (MD5 has none) goes into
 // the weight positions, which is exact while it stays as in the bind pose and is warned about

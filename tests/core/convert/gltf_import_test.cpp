@@ -756,6 +756,19 @@ TEST(GltfImportJob, ReadsSparseAccessorsAndBoundsTheirCount) {
       << refused.status.error().message;
 }
 
+TEST(GltfImportJob, ConvertsTheSkinTheSceneUses) {
+  tinygltf::Model gltf = BaseAsset();
+  tinygltf::Skin unused;
+  unused.joints = {1};
+  gltf.skins.insert(gltf.skins.begin(), unused);
+  gltf.nodes[2].skin = 1;
+  const Imported result = Import(ToGlb(gltf));
+  ASSERT_TRUE(result.status.ok()) << result.status.error().ToString();
+  EXPECT_EQ(result.output.mesh.joints.size(), 2u);
+  EXPECT_TRUE(AnyWarning(result.warnings, "left out: 1 more skins (only skins[1])"))
+      << AllWarnings(result.warnings);
+}
+
 TEST(GltfImportJob, ReadsAGltfWithItsBinThroughTheLookup) {
   std::string text = ToGltfText(BaseAsset());
   const std::string prefix = "data:application/octet-stream;base64,";
