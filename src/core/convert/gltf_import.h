@@ -1,0 +1,62 @@
+// glTF 2.0 -> MD5: a job that reads a .glb or .gltf (with tinygltf) and converts one skin (the
+// first a mesh of the default scene uses), the meshes it deforms and every animation into an
+// md5mesh and md5anims (parsed form; write them with md5::WriteMd5Mesh / WriteMd5Anim).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/common/result.h"
+#include "core/md5/md5_limits.h"
+#include "core/md5/md5_types.h"
+
+namespace md5stage::convert {
+
+// The bytes of a file a .gltf names by a relative URI (already %-decoded), or null when there is
+// none: the job never opens files itself.
+using GltfFileLookup = std::function<const std::string*(const std::string& uri)>;
+
+struct GltfImportOptions {
+  // Frames per second of every md5anim. 0: the rate of the grid all of an animation's keys lie
+  // on (its smallest key spacing) when that is at most 240 fps, else kDefaultImportFps.
+  float fps = 0.0f;
+  md5::Md5Limits limits;
+};
+
+inline constexpr float kDefaultImportFps = 30.0f;
+
+struct ImportedAnimation {
+  std::string name;  // the glTF animation's name made a file stem (unique, no path characters)
+  md5::AnimFile file;
+};
+
+struct GltfImportOutput {
+  md5::MeshFile mesh;
+  std::vector<ImportedAnimation> animations;
+};
+
+// glTF Y-up becomes Doom 3 Z-up: glTF (x, y, z) -> MD5 (x, -z, y). Joints are that skin's,
+// parents first (skin order kept otherwise), each joint's MD5 transform the rigid part of its
+// world matrix, so non-joint ancestors are folded in; what scale remains (MD5 has none) goes into
+// the weight positions, which is exact while it stays as in the bind pose and is warned about
+// where it does not. One mesh part per triangle primitive of the nodes the skin deforms.
+struct GltfImportJob {
+  std::string file_name;   // for messages; the mesh's name
+  std::string_view bytes;  // the .glb or .gltf
+  GltfFileLookup files;    // for a .gltf's external buffers; may be empty
+  GltfImportOptions options;
+  GltfImportOutput* output = nullptr;
+  // What is changed or left out ("left out: 2 morph targets of meshes[0]", "weights of 12
+  // vertices over 4 influences: ...", scale not exact). May be null.
+  std::vector<Diagnostic>* warnings = nullptr;
+
+  // The job's own fields (output, bytes, fps); the asset is checked by Run().
+  Status Validate() const;
+  // A one-shot tool job: it allocates what it builds. Errors name the glTF field:
+  // "accessors[3].count: ...", "nodes[2].children: cycle ...".
+  Status Run() const;
+};
+
+}  // namespace md5stage::convert
