@@ -84,8 +84,8 @@ JsonValue Viewer::DownloadGltf(int model) {
   if (host_) host_->DownloadFile(download.file_name, kGlbMimeType, download.bytes);
   last_warnings_ = download.warnings;
   status_ = download.file_name + ": " + std::to_string(download.bytes.size()) + " bytes, " +
-            std::to_string(download.animations) + " animations, " +
-            std::to_string(download.images) + " images";
+            std::to_string(download.animations) + " animation(s), " +
+            std::to_string(download.images) + " image(s)";
   last_error_.clear();
   JsonValue reply = Reply(true);
   reply.Set("file", download.file_name);

@@ -155,7 +155,7 @@ export const tests = [
       const report = await validate(ctx, bytes);
       const s = await state(page);
       assert.equal(s.models.length, modelsBefore, 'the click changed the loaded models');
-      assert.match(s.status, /^walker\.glb: \d+ bytes, 2 animations, 1 images$/);
+      assert.match(s.status, /^walker\.glb: \d+ bytes, 2 animation\(s\), 1 image\(s\)$/);
 
       // The same through the scripting API: the same file, the same bytes.
       const [scripted, reply] = await Promise.all([

@@ -173,7 +173,7 @@ TEST(GltfDownloadTest, CommandHandsTheHostTheModelWithItsAnimationsAndImage) {
   EXPECT_EQ(StringOf(images[0], "mimeType"), "image/png");
   EXPECT_EQ(ImageBytes(glb, images[0]), ReadBytes(AssetPath("walker/walker.png")));
   EXPECT_EQ(stage.viewer.StatusLine(), "walker.glb: " + std::to_string(download.bytes.size()) +
-                                           " bytes, 2 animations, 1 images");
+                                           " bytes, 2 animation(s), 1 image(s)");
 }
 
 TEST(GltfDownloadTest, PanelRequestGivesTheSameBytesAsTheCommandEveryTime) {
