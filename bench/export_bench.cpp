@@ -1,4 +1,4 @@
-// glTF export (core/convert, native only until tinygltf has a wasm build): the whole
+// glTF export (core/convert, native and wasm): the whole
 // GltfExportJob for a loaded model and its animations, warnings included (the 4-weight error
 // scan over every frame), as `md5stage export` runs it; parsing is left out. And the way back:
 // GltfImportJob on that export plus writing the MD5 text, as `md5stage convert` runs it.

@@ -548,6 +548,9 @@
     // Frame statistics without per-instance data: update/render ms, draw calls, instances, culled.
     stats: () => call({ cmd: 'stats' }),
     setCrowdSize: (count) => call({ cmd: 'setCrowdSize', count }),
+    // The model with its animations as <model>.glb, saved as a download (as the Model panel's
+    // "Download glTF" button does). Returns {ok, file, bytes, animations, images, warnings}.
+    exportGltf: (model) => call({ cmd: 'exportGltf', model }),
     opened: null,  // a promise: the result {ok, error} of the scene the page opened with (the URL's)
     // Buttons in the C++ UI that need the page: clipboard and demo gallery. Returns a promise.
     // The C++ UI calls this in the middle of its frame: the work starts after the frame returns,
@@ -624,6 +627,17 @@
         }
         emit(eventName, detail);
       });
+    },
+    // A file made by C++ ("Download glTF"): bytes is a copy of the module's memory, saved
+    // through a Blob link so the browser's own download handling takes over.
+    md5stageDownload(name, mimeType, bytes) {
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(new Blob([bytes], { type: String(mimeType) }));
+      link.download = String(name);
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10000);
     },
     md5stageFatal(text) {
       startError = text;

@@ -36,6 +36,15 @@ EM_JS(void, JsEvent, (const char* name, const char* detail_json), {
   if (Module.md5stageEvent) Module.md5stageEvent(UTF8ToString(name), UTF8ToString(detail_json));
 });
 
+// A file for the person to save: the page (web/main.js) turns a copy of the bytes into a
+// download. A copy, because the module's memory may grow (and move) before the page reads it.
+EM_JS(void, JsDownloadFile, (const char* name, const char* mime_type, const char* data, int size), {
+  if (Module.md5stageDownload) {
+    Module.md5stageDownload(UTF8ToString(name), UTF8ToString(mime_type),
+                            HEAPU8.slice(data, data + size));
+  }
+});
+
 // Called right after the frame is drawn, while the drawing buffer still holds it.
 EM_JS(void, JsDownloadScreenshot, (), {
   Module.canvas.toBlob(function(blob) {
@@ -201,6 +210,10 @@ bool App::Init(std::string* error) {
 
 void App::OpenFilePicker() { JsOpenFilePicker(); }
 void App::PageAction(const std::string& action) { JsPageAction(action.c_str()); }
+void App::DownloadFile(const std::string& name, const std::string& mime_type,
+                       const std::string& bytes) {
+  JsDownloadFile(name.c_str(), mime_type.c_str(), bytes.data(), static_cast<int>(bytes.size()));
+}
 void App::Event(const std::string& name, const JsonValue& detail) {
   JsEvent(name.c_str(), WriteJson(detail).c_str());
 }

@@ -25,6 +25,8 @@ class App : public viewer::ViewerHost {
   void PageAction(const std::string& action) override;
   void DownloadScreenshot() override { screenshot_requested_ = true; }
   void Event(const std::string& name, const JsonValue& detail) override;
+  void DownloadFile(const std::string& name, const std::string& mime_type,
+                    const std::string& bytes) override;
 
  private:
   void SyncCanvasSize();

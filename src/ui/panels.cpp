@@ -107,6 +107,8 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
       if (ImGui::Button("Add instance")) requests.add_instance_of_model = static_cast<int>(m);
       ImGui::SameLine();
       if (ImGui::Button("Remove model")) requests.remove_model = static_cast<int>(m);
+      // The model and every animation bound to it, as one binary glTF file (<model>.glb).
+      if (ImGui::Button("Download glTF")) requests.download_gltf = static_cast<int>(m);
     }
     ImGui::PopID();
   }

@@ -552,6 +552,12 @@ class CommandTable {
     v.RemoveModel(model);
     return Reply(true);
   }
+  // The model with its animations as a .glb, handed to the page as a download.
+  static JsonValue ExportGltf(Viewer& v, CommandArgs& a) {
+    const int model = ModelArg(v, a, "model");
+    if (!a.Finish()) return Fail(a);
+    return v.DownloadGltf(model);
+  }
   static JsonValue AddInstance(Viewer& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
     const glm::vec3 at = a.OptionalVec3("position", kCoordinateLimit).value_or(glm::vec3(0.0f));
@@ -947,6 +953,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"clearObstacles", &CommandTable::ClearObstacles},
     {"setClearance", &CommandTable::SetClearance},
     {"routeAround", &CommandTable::RouteAround},
+    {"exportGltf", &CommandTable::ExportGltf},
 };
 
 JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {

@@ -21,6 +21,18 @@ bool IsImage(const std::string& extension) {
          extension == "bmp";
 }
 
+// The image's bytes for a glTF export (PNG and JPEG only: glTF takes no other), shared with the
+// model's other parts that matched the same file.
+std::shared_ptr<const std::string> KeptForExport(
+    const InputFile& image, const std::vector<std::shared_ptr<const std::string>>& kept) {
+  const std::string extension = FileExtension(image.name);
+  if (extension != "png" && extension != "jpg" && extension != "jpeg") return nullptr;
+  for (const auto& bytes : kept) {
+    if (bytes && *bytes == image.bytes) return bytes;
+  }
+  return std::make_shared<const std::string>(image.bytes);
+}
+
 }  // namespace
 
 std::string FileExtension(const std::string& name) {
@@ -131,6 +143,7 @@ int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const Input
   loaded.gpu_mesh = renderer_->CreateMesh(upload);
   loaded.textures.assign(gpu.submeshes.size(), TextureHandle{});
   loaded.texture_files.assign(gpu.submeshes.size(), "");
+  loaded.texture_bytes.assign(gpu.submeshes.size(), nullptr);
   if (!gpu.vertices.empty()) {
     loaded.bind_min = loaded.bind_max = gpu.vertices[0].position;
     for (const anim::GpuVertex& v : gpu.vertices) {
@@ -214,6 +227,7 @@ void ModelLibrary::MatchTextures(LoadedModel& model, const std::vector<const Inp
       model.textures[part] = reused->second;
       renderer_->SetPartTexture(model.gpu_mesh, static_cast<int>(part), reused->second);
       model.texture_files[part] = match->name;
+      model.texture_bytes[part] = KeptForExport(*match, model.texture_bytes);
       continue;
     }
     auto decoded = DecodeImage(match->name, match->bytes);
@@ -225,6 +239,7 @@ void ModelLibrary::MatchTextures(LoadedModel& model, const std::vector<const Inp
     model.textures[part] = renderer_->CreateTexture(image.width, image.height, image.rgba.data());
     renderer_->SetPartTexture(model.gpu_mesh, static_cast<int>(part), model.textures[part]);
     model.texture_files[part] = match->name;
+    model.texture_bytes[part] = KeptForExport(*match, model.texture_bytes);
     model.gpu_bytes += image.rgba.size() * 4 / 3;
     uploaded.emplace_back(match, model.textures[part]);
     ++report.textures_bound;

@@ -39,6 +39,9 @@ struct LoadedModel {
   std::vector<std::string> warnings;
   MeshHandle gpu_mesh;
   std::vector<TextureHandle> textures;  // per mesh part; none when no image matched
+  // Per mesh part, the matched image file's bytes when glTF can embed them (PNG, JPEG), for
+  // "Download glTF"; null otherwise. Parts matching one file share one copy.
+  std::vector<std::shared_ptr<const std::string>> texture_bytes;
   glm::vec3 bind_min{0.0f};
   glm::vec3 bind_max{0.0f};
   std::size_t cpu_bytes = 0;

@@ -574,6 +574,7 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
         std::max(loaded.bind_max.x - loaded.bind_min.x, loaded.bind_max.y - loaded.bind_min.y);
     selected_ = AddCharacter(model, glm::vec2(right + 1.5f * std::max(width, 1.0f), 0.0f), 0.0f);
   }
+  if (r.download_gltf) DownloadGltf(*r.download_gltf);
   if (r.remove_model) RemoveModel(*r.remove_model);
   if (r.set_tool) {
     tool_ = *r.set_tool;

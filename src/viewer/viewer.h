@@ -48,6 +48,9 @@ class ViewerHost {
   virtual void DownloadScreenshot() {}
   // An event for the page (md5stage:NAME on window), e.g. "finished" {time}.
   virtual void Event(const std::string& name, const JsonValue& detail) {}
+  // A file for the person to save ("Download glTF"), e.g. "walker.glb", "model/gltf-binary".
+  virtual void DownloadFile(const std::string& name, const std::string& mime_type,
+                            const std::string& bytes) {}
 };
 
 // The names of every command Viewer::Call answers (the table in commands.cpp).
@@ -123,6 +126,9 @@ class Viewer {
   void FrameSelection();
   Character* Selected();
   void SetError(const std::string& message);
+  // "Download glTF" (gltf_download.cpp): the model as a .glb handed to the host; the reply says
+  // what went in, or the exporter's error (also shown on the status line).
+  JsonValue DownloadGltf(int model);
 
   // Playback and placement of one character (shared by the panels and the commands).
   void SetAnimation(Character& character, int animation);

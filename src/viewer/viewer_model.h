@@ -154,6 +154,7 @@ struct ViewerRequests {
   std::optional<int> add_instance_of_model;
   std::optional<int> remove_instance;
   std::optional<int> remove_model;
+  std::optional<int> download_gltf;  // a model index: its .glb goes to the page as a download
   struct Attach {
     int model = -1;
     int joint = -1;

@@ -308,6 +308,7 @@ std::vector<CommandRow> CommandRows() {
       {"gpuSkinCheck", instance, {Instance()}, true},
       {"screenBounds", instance, {Instance()}, true},
       {"jointWorld", instance + R"(,"joint":"pelvis")", {Instance(), Joint("joint")}, true},
+      {"exportGltf", R"("model":"walker")", {Model("model")}},
   };
 }
 
@@ -1330,6 +1331,18 @@ std::vector<EffectRow> EffectRows() {
          ASSERT_EQ(m.as_array().size(), 16u);
          EXPECT_NEAR(Item(m, 14).as_number(), 38.5, 5.0);  // the pelvis's height, about
          EXPECT_EQ(Item(m, 15).as_number(), 1.0);
+       }},
+      // Without a host nothing is downloaded; the reply says what the .glb holds
+      // (tests/viewer/gltf_download_test.cpp reads the file itself).
+      {"exportGltf",
+       {R"({"cmd":"exportGltf","model":"walker"})"},
+       true,
+       [](Stage& s, const JsonValue& r) {
+         EXPECT_EQ(Get(r, "file").as_string(), "walker.glb");
+         EXPECT_GT(Get(r, "bytes").as_number(), 1000.0);
+         EXPECT_EQ(Get(r, "animations").as_number(), 2.0);
+         EXPECT_EQ(Get(r, "images").as_number(), 1.0);
+         EXPECT_EQ(s.viewer.models().size(), 1u);
        }},
   };
 }

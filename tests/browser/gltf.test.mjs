@@ -1,0 +1,186 @@
+// "Download glTF" as a person uses it: the Model panel opened with the mouse, its "Download glTF"
+// button found on screen (by its pixels) and clicked, the browser's download caught; the file is a
+// binary glTF 2.0 that the Khronos glTF-Validator (npm gltf-validator) passes with 0 errors,
+// holding the walker's animations and its PNG. The scripting API's md5stage.exportGltf gives the
+// same bytes and names a wrong field without downloading anything.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { loadFromServer } from './lib/harness.mjs';
+import { emptyViewer, frames, grab, state } from './lib/input.mjs';
+
+const WALKER_FILES = ['walker.md5mesh', 'idle.md5anim', 'walk.md5anim', 'walker.png'];
+
+// The GLB's header and chunks (glTF 2.0 spec, "Binary glTF Layout"); throws what is wrong.
+function readGlb(bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  assert.ok(bytes.length >= 28, `a .glb of ${bytes.length} bytes is too short`);
+  assert.equal(Buffer.from(bytes.subarray(0, 4)).toString('latin1'), 'glTF', 'GLB magic');
+  assert.equal(view.getUint32(4, true), 2, 'GLB version');
+  assert.equal(view.getUint32(8, true), bytes.length, 'GLB length field');
+  const jsonLength = view.getUint32(12, true);
+  assert.equal(view.getUint32(16, true), 0x4e4f534a, 'first chunk type (JSON)');
+  const json = JSON.parse(Buffer.from(bytes.subarray(20, 20 + jsonLength)).toString('utf8'));
+  const binAt = 20 + jsonLength;
+  assert.equal(view.getUint32(binAt + 4, true), 0x004e4942, 'second chunk type (BIN)');
+  const bin = bytes.subarray(binAt + 8, binAt + 8 + view.getUint32(binAt, true));
+  return { json, bin };
+}
+
+// Rows of the panel's pixels in the ImGui button colour (dark style, ImGuiCol_Button over the
+// window background: blue well above red), as runs [x0, x1] per row inside `rect`.
+function isButtonBlue(data, i) {
+  const r = data[i], g = data[i + 1], b = data[i + 2];
+  return b > 90 && b - r > 55 && g > r + 15 && b - g > 25;
+}
+
+// The boxes of the buttons (blue areas narrower than the window) in rect [x0, y0, x1, y1],
+// top to bottom, each [x0, y0, x1, y1].
+function buttonBoxes(image, rect) {
+  const [rx0, ry0, rx1, ry1] = rect;
+  const rows = [];
+  for (let y = ry0; y < ry1; ++y) {
+    const runs = [];
+    let start = -1;
+    for (let x = rx0; x <= rx1; ++x) {
+      const blue = x < rx1 && isButtonBlue(image.data, (y * image.width + x) * 4);
+      if (blue && start < 0) start = x;
+      if (!blue && start >= 0) {
+        // Text inside a button splits its run; gaps of a few pixels join.
+        if (runs.length && start - runs[runs.length - 1][1] <= 4) runs[runs.length - 1][1] = x;
+        else runs.push([start, x]);
+        start = -1;
+      }
+    }
+    rows.push(runs.filter(([a, b]) => b - a >= 20));
+  }
+  // Consecutive rows with runs at the same places make one band of boxes.
+  const boxes = [];
+  let open = [];
+  for (let y = ry0; y <= ry1; ++y) {
+    const runs = y < ry1 ? rows[y - ry0] : [];
+    const next = [];
+    for (const [a, b] of runs) {
+      const box = open.find((o) => Math.abs(o[0] - a) <= 2 && Math.abs(o[2] - b) <= 2);
+      if (box) {
+        box[3] = y + 1;
+        next.push(box);
+      } else {
+        next.push([a, y, b, y + 1]);
+      }
+    }
+    for (const box of open) if (!next.includes(box)) boxes.push(box);
+    open = next;
+  }
+  return boxes.filter((b) => b[3] - b[1] >= 10).sort((p, q) => p[1] - q[1] || p[0] - q[0]);
+}
+
+// A click as a person makes one, slower than a frame: ImGui (at a few frames per second under
+// software WebGL) must see the cursor over the widget, the button down, then up, in turn.
+async function clickAt(page, x, y) {
+  await page.mouse.move(x, y);
+  await frames(page, 1);
+  await page.mouse.down();
+  await frames(page, 1);
+  await page.mouse.up();
+  await frames(page, 1);
+}
+
+async function validate(ctx, bytes) {
+  const require = createRequire(path.join(ctx.sourceDir, 'tests/browser/package.json'));
+  const validator = require('gltf-validator');
+  const result = await validator.validateBytes(new Uint8Array(bytes), { uri: 'walker.glb', maxIssues: 0 });
+  const errors = result.issues.messages.filter((m) => m.severity === 0);
+  assert.equal(result.issues.numErrors, 0,
+               `glTF-Validator: ${result.issues.numErrors} errors: ${JSON.stringify(errors.slice(0, 5))}`);
+  return result;
+}
+
+async function downloadedBytes(download) {
+  const file = await download.path();
+  return new Uint8Array(fs.readFileSync(file));
+}
+
+export const tests = [
+  {
+    // Catches: no button, a button whose download never reaches the browser (bytes not handed to
+    // the page, a Blob of the wrong memory), a .glb that is not valid glTF or lacks the animations
+    // or the image, and a scripting call that differs from the button.
+    name: '"Download glTF" in the Model panel saves a valid walker.glb with its animations',
+    async run(ctx) {
+      if (!fs.existsSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh'))) {
+        return { skipped: 'assets/models/walker missing in the site: skipped' };
+      }
+      const page = await emptyViewer(ctx);
+      const loaded = await loadFromServer(page, WALKER_FILES.map((f) => `/assets/models/walker/${f}`));
+      assert.deepEqual(loaded.errors, []);
+      await page.mouse.move(1200, 700);  // away from the panels: nothing hovered
+      await frames(page, 2);
+
+      // The Model panel starts collapsed at (10, 170): its title bar's arrow opens it.
+      const before = await grab(page);
+      await clickAt(page, 20, 179);
+      await page.mouse.move(1200, 700);
+      await frames(page, 3);
+      const panel = [10, 170, 310, Math.min(170 + 420, before.height)];
+      const opened = await grab(page, ctx.screenshotPath('gltf-model-panel'));
+      const boxes = buttonBoxes(opened, panel);
+      // Buttons of the walker's section: "Add instance" and "Remove model" side by side, and
+      // "Download glTF" alone on the row below, starting where "Add instance" starts.
+      const pairRow = boxes.findIndex((b, i) => i + 1 < boxes.length &&
+        Math.abs(boxes[i + 1][1] - b[1]) <= 2 && boxes[i + 1][0] > b[2]);
+      assert.ok(pairRow >= 0, `no "Add instance" / "Remove model" buttons found: ${JSON.stringify(boxes)}`);
+      const addInstance = boxes[pairRow];
+      const button = boxes.find((b) => b[1] > addInstance[3] && Math.abs(b[0] - addInstance[0]) <= 2);
+      assert.ok(button, `no button below "Add instance": ${JSON.stringify(boxes)}`);
+      assert.ok(buttonBoxes(before, panel).length === 0, 'buttons were visible before the panel opened');
+
+      const modelsBefore = (await state(page)).models.length;
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 15000 }),
+        clickAt(page, (button[0] + button[2]) / 2, (button[1] + button[3]) / 2),
+      ]);
+      assert.equal(download.suggestedFilename(), 'walker.glb');
+      const bytes = await downloadedBytes(download);
+      const { json, bin } = readGlb(bytes);
+      assert.deepEqual(json.animations.map((a) => a.name), ['idle', 'walk']);
+      assert.equal(json.skins.length, 1);
+      assert.equal(json.images.length, 1);
+      assert.equal(json.images[0].mimeType, 'image/png');
+      const view = json.bufferViews[json.images[0].bufferView];
+      const png = fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.png'));
+      assert.ok(Buffer.from(bin.subarray(view.byteOffset || 0, (view.byteOffset || 0) + view.byteLength)).equals(png),
+                'the embedded image is not walker.png byte for byte');
+      const report = await validate(ctx, bytes);
+      const s = await state(page);
+      assert.equal(s.models.length, modelsBefore, 'the click changed the loaded models');
+      assert.match(s.status, /^walker\.glb: \d+ bytes, 2 animation\(s\), 1 image\(s\)$/);
+
+      // The same through the scripting API: the same file, the same bytes.
+      const [scripted, reply] = await Promise.all([
+        page.waitForEvent('download', { timeout: 15000 }),
+        page.evaluate(() => window.md5stage.exportGltf('walker')),
+      ]);
+      assert.equal(reply.ok, true, JSON.stringify(reply));
+      assert.equal(reply.bytes, bytes.length);
+      assert.equal(scripted.suggestedFilename(), 'walker.glb');
+      assert.ok(Buffer.from(await downloadedBytes(scripted)).equals(Buffer.from(bytes)),
+                'md5stage.exportGltf gave other bytes than the button');
+
+      // A wrong field is named, and nothing is downloaded.
+      let stray = null;
+      page.on('download', (d) => { stray = d; });
+      const wrong = await page.evaluate(() => window.md5stage.exportGltf('nosuch'));
+      assert.equal(wrong.ok, false);
+      assert.equal(wrong.error, 'exportGltf.model: expected a loaded model (walker), found "nosuch"');
+      const missing = await page.evaluate(() => window.md5stage.call({ cmd: 'exportGltf' }));
+      assert.match(missing.error, /^exportGltf\.model: .*found nothing \(the field is missing\)$/);
+      await frames(page, 3);
+      assert.equal(stray, null, 'a failed exportGltf downloaded a file');
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+      return { info: `walker.glb ${bytes.length} bytes, validator ${report.issues.numWarnings} warnings` };
+    },
+  },
+];
