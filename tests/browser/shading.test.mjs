@@ -43,7 +43,17 @@ export const tests = [
       await frames(page, 3);
       const box = (await call(page, { cmd: 'screenBounds', instance: 0 })).rect;
       const area = rectArea(box);
-      const shot = async (label) => { await frames(page, 3); return grab(page, ctx.screenshotPath(`shading-${label}`)); };
+      // The view alone is compared: the panels (whose sliders show the values) are hidden for
+      // each screenshot and shown again to be clicked; the scene clock is paused.
+      assert.ok((await call(page, { cmd: 'pauseScene' })).ok);
+      const shot = async (label) => {
+        await call(page, { cmd: 'ui', panels: false });
+        await frames(page, 3);
+        const image = await grab(page, ctx.screenshotPath(`shading-${label}`));
+        await call(page, { cmd: 'ui', panels: true });
+        await frames(page, 2);
+        return image;
+      };
       const changedInBox = (a, b) => changedPixels(a, b, 12).filter(([x, y]) => inside(grow(box, 2), x, y)).length;
 
       const lit = await shot('lit');
