@@ -177,6 +177,7 @@ try {
     await shading.evaluate(() => window.md5stage.ready);
     await shading.evaluate(() => window.md5stage.opened);
     const set = await shading.evaluate((n) => window.md5stage.setCrowdSize(n), shadingSize);
+    progress(`shading: ${shadingSize} characters set`);
     const block = (on) => shading.evaluate(({ on, count }) => new Promise((resolve) => {
       window.md5stage.call({ cmd: 'setShading', normalMaps: on, specular: on });
       const times = [];
@@ -189,6 +190,7 @@ try {
       for (let pair = 0; pair < shadingPairs; pair++) {
         const order = pair % 2 ? [false, true] : [true, false];
         for (const mode of order) (mode ? on : off).push(...await block(mode));
+        progress(`shading: pair ${pair + 1} of ${shadingPairs}`);
       }
     }
     const s = await shading.evaluate(() => window.md5stage.state());
