@@ -5,6 +5,7 @@
 //
 //   node bench/browser.mjs --site build/site --out build/bench/browser.json [--frames 300]
 //                          [--shading 1000] [--shading-canvas 640x360] [--shading-pairs 6]
+//                          [--shading-frames 4]
 //
 // --shading N (0: none): the frame time with normal and specular mapping on against off at N
 // characters, in interleaved blocks on a larger canvas (the maps cost per pixel), as a ratio.
@@ -32,6 +33,7 @@ const sizes = option('--sizes', '100,1000,5000').split(',').map(Number);
 const shadingSize = Number(option('--shading', 1000));
 const [shadingWidth, shadingHeight] = option('--shading-canvas', '640x360').split('x').map(Number);
 const shadingPairs = Number(option('--shading-pairs', 6));
+const shadingFrames = Number(option('--shading-frames', 4));  // frame intervals per block
 
 const started = Date.now();
 const progress = (text) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
@@ -183,7 +185,7 @@ try {
       const times = [];
       const tick = (t) => { times.push(t); if (times.length > count + 1) resolve(times.slice(2).map((x, i) => x - times[i + 1])); else requestAnimationFrame(tick); };
       requestAnimationFrame(tick);
-    }), { on, count: 4 });
+    }), { on, count: shadingFrames });
     const on = [], off = [];
     if (set.ok) {
       await block(true);  // warm-up
