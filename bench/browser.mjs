@@ -4,6 +4,11 @@
 // within a time budget (the viewer's own stats; software WebGL renders thousands slowly).
 //
 //   node bench/browser.mjs --site build/site --out build/bench/browser.json [--frames 300]
+//                          [--shading 1000] [--shading-canvas 640x360] [--shading-pairs 6]
+//                          [--shading-frames 4]
+//
+// --shading N (0: none): the frame time with normal and specular mapping on against off at N
+// characters, in interleaved blocks on a larger canvas (the maps cost per pixel), as a ratio.
 //
 // Sizes are set with md5stage.setCrowdSize when the viewer has it; an older viewer gets the crowd
 // demo's scene with its instances repeated (each copy starting later on its route) instead.
@@ -25,6 +30,10 @@ const frames = Number(option('--frames', 300));
 // note says how many frames it got.
 const budgetSeconds = Number(option('--seconds', 60));
 const sizes = option('--sizes', '100,1000,5000').split(',').map(Number);
+const shadingSize = Number(option('--shading', 1000));
+const [shadingWidth, shadingHeight] = option('--shading-canvas', '640x360').split('x').map(Number);
+const shadingPairs = Number(option('--shading-pairs', 6));
+const shadingFrames = Number(option('--shading-frames', 4));  // frame intervals per block
 
 const started = Date.now();
 const progress = (text) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
@@ -159,6 +168,49 @@ try {
     rows.push({ name: `${label} draw calls`, value: median(samples.map((s) => s.draw_calls)), unit: 'calls' });
   }
   await page.context().close();
+
+  if (shadingSize > 0) {
+    // Normal mapping on vs off: blocks of frames alternate (on, off, off, on, ...) so drift in
+    // the machine's load falls on both; each block's frames are the intervals between rendered
+    // frames (requestAnimationFrame timestamps), after one frame to let the switch land.
+    const shading = await newPage(browser, { width: shadingWidth, height: shadingHeight });
+    await shading.goto(url + '#demo=crowd');
+    await shading.waitForFunction(() => window.md5stage !== undefined);
+    await shading.evaluate(() => window.md5stage.ready);
+    await shading.evaluate(() => window.md5stage.opened);
+    const set = await shading.evaluate((n) => window.md5stage.setCrowdSize(n), shadingSize);
+    progress(`shading: ${shadingSize} characters set`);
+    const block = (on) => shading.evaluate(({ on, count }) => new Promise((resolve) => {
+      window.md5stage.call({ cmd: 'setShading', normalMaps: on, specular: on });
+      const times = [];
+      const tick = (t) => { times.push(t); if (times.length > count + 1) resolve(times.slice(2).map((x, i) => x - times[i + 1])); else requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    }), { on, count: shadingFrames });
+    const on = [], off = [];
+    if (set.ok) {
+      await block(true);  // warm-up
+      for (let pair = 0; pair < shadingPairs; pair++) {
+        const order = pair % 2 ? [false, true] : [true, false];
+        for (const mode of order) (mode ? on : off).push(...await block(mode));
+        progress(`shading: pair ${pair + 1} of ${shadingPairs}`);
+      }
+    }
+    const s = await shading.evaluate(() => window.md5stage.state());
+    const mapped = s.models.length > 0;
+    progress(`shading: ${on.length} + ${off.length} frames`);
+    const note = `${shadingSize} characters, ${shadingWidth}x${shadingHeight} canvas, medians of ${on.length} and ` +
+                 `${off.length} frame intervals in ${shadingPairs} interleaved pairs of blocks; software WebGL` +
+                 (mapped ? '' : '; no model loaded');
+    if (on.length && off.length) {
+      rows.push({ name: `crowd ${shadingSize} frame, normal maps on`, value: median(on), unit: 'ms/frame', note });
+      rows.push({ name: `crowd ${shadingSize} frame, normal maps off`, value: median(off), unit: 'ms/frame', note });
+      rows.push({ name: `crowd ${shadingSize} normal maps on / off`, value: median(on) / median(off), unit: 'ratio',
+                  note, target: ['<=', 1.5] });
+    } else {
+      rows.push({ name: `crowd ${shadingSize} normal maps on / off`, value: null, unit: 'ratio', note: `not measured: ${set.error || 'no frames'}` });
+    }
+    await shading.context().close();
+  }
 } finally {
   await browser.close();
   server.close();

@@ -74,6 +74,7 @@ double WheelSteps(double dom_delta) {
 void MouseButtonCallback(GLFWwindow* window, int button, int action, int mods) {
   ImGui_ImplGlfw_MouseButtonCallback(window, button, action, mods);
   if (!g_app) return;
+  g_app->viewer().SetShiftHeld((mods & GLFW_MOD_SHIFT) != 0);
   const viewer::MouseButton which = button == GLFW_MOUSE_BUTTON_LEFT ? viewer::MouseButton::kLeft
                                     : button == GLFW_MOUSE_BUTTON_RIGHT
                                         ? viewer::MouseButton::kRight
@@ -93,6 +94,10 @@ void ScrollCallback(GLFWwindow* window, double dx, double dy) {
 void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods) {
   ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
   if (!g_app || action == GLFW_REPEAT) return;
+  if (key == GLFW_KEY_LEFT_SHIFT || key == GLFW_KEY_RIGHT_SHIFT) {
+    g_app->viewer().SetShiftHeld(action == GLFW_PRESS);
+    return;
+  }
   viewer::Key mapped;
   switch (key) {
     case GLFW_KEY_SPACE:
@@ -258,6 +263,10 @@ void App::Render() {
   }
   render::SkinnedDrawOptions options;
   options.wireframe = draw_list_.wireframe;
+  options.light_direction = draw_list_.shading.LightDirection();
+  options.normal_maps = draw_list_.shading.normal_maps;
+  options.specular = draw_list_.shading.specular;
+  options.channel = static_cast<int>(draw_list_.shading.channel);
   meshes_.Draw(draw_list_.view_projection, options);
   lines_.Draw(draw_list_.view_projection, draw_list_.triangles, draw_list_.lines_tested,
               draw_list_.lines_on_top);

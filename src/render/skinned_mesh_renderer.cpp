@@ -1,6 +1,7 @@
 #include "render/skinned_mesh_renderer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 #include "render/gl.h"
@@ -31,7 +32,9 @@ layout(location = 2) in vec2 a_uv;
 layout(location = 3) in uvec4 a_joints;
 layout(location = 4) in vec4 a_weights;
 layout(location = 5) in vec4 a_tint;
+layout(location = 6) in vec4 a_tangent;
 out vec3 v_normal;
+out vec4 v_tangent;
 out vec2 v_uv;
 out vec4 v_tint;
 out vec3 v_world;
@@ -52,20 +55,33 @@ void main() {
   vec4 world = skin * vec4(a_position, 1.0);
   v_world = world.xyz;
   v_normal = mat3(skin) * a_normal;
+  v_tangent = vec4(mat3(skin) * a_tangent.xyz, a_tangent.w);
   v_uv = a_uv;
   v_tint = a_tint;
   gl_Position = u_view_projection * world;
 })";
 
+// Diffuse x (ambient + N.L) + Blinn-Phong specular x the specular map, with N from the
+// tangent-space normal map: n = T * x + B * y + N * z, B = w * cross(N, T) the direction of
+// increasing v (Doom 3's interaction shader; see TangentJob). No normal map: the vertex normal;
+// no specular map: no highlight.
 constexpr const char* kFragmentShader = R"(#version 300 es
 precision mediump float;
 uniform sampler2D u_diffuse;
+uniform sampler2D u_normal_map;
+uniform sampler2D u_specular_map;
 uniform bool u_has_texture;
+uniform bool u_has_normal_map;
+uniform bool u_has_specular_map;
 uniform bool u_wire;
+uniform int u_channel;  // 0 lit, 1 diffuse only, 2 normals, 3 specular
 uniform vec3 u_light_direction;
+uniform vec3 u_eye;
 in vec3 v_normal;
+in vec4 v_tangent;
 in vec2 v_uv;
 in vec4 v_tint;
+in vec3 v_world;
 out vec4 o_color;
 void main() {
   if (u_wire) {
@@ -74,10 +90,30 @@ void main() {
   }
   vec3 base = u_has_texture ? texture(u_diffuse, v_uv).rgb : vec3(0.72, 0.70, 0.66);
   vec3 n = normalize(v_normal);
-  float diffuse = max(dot(n, normalize(u_light_direction)), 0.0);
+  if (u_has_normal_map) {
+    vec3 t = v_tangent.xyz - n * dot(n, v_tangent.xyz);
+    if (dot(t, t) > 1e-12) {
+      t = normalize(t);
+      vec3 b = cross(n, t) * (v_tangent.w < 0.0 ? -1.0 : 1.0);
+      vec3 m = texture(u_normal_map, v_uv).xyz * 2.0 - 1.0;
+      vec3 mapped = t * m.x + b * m.y + n * m.z;
+      if (dot(mapped, mapped) > 1e-8) n = normalize(mapped);
+    }
+  }
+  vec3 l = normalize(u_light_direction);
+  float n_dot_l = dot(n, l);
   float sky = 0.5 + 0.5 * n.z;  // hemisphere ambient: brighter from above
-  vec3 lit = base * (0.25 + 0.2 * sky + 0.7 * diffuse);
-  o_color = vec4(lit * v_tint.rgb, 1.0);
+  vec3 specular = vec3(0.0);
+  vec3 specular_map = u_has_specular_map ? texture(u_specular_map, v_uv).rgb : vec3(0.0);
+  if (u_has_specular_map && n_dot_l > 0.0) {
+    vec3 h = normalize(l + normalize(u_eye - v_world));
+    specular = specular_map * pow(max(dot(n, h), 0.0), 24.0);
+  }
+  vec3 lit = base * (0.25 + 0.2 * sky + 0.7 * max(n_dot_l, 0.0)) * v_tint.rgb + specular;
+  if (u_channel == 1) lit = base * v_tint.rgb;
+  if (u_channel == 2) lit = n * 0.5 + 0.5;
+  if (u_channel == 3) lit = specular_map;
+  o_color = vec4(lit, 1.0);
 })";
 
 constexpr const char* kCaptureFragmentShader = R"(#version 300 es
@@ -123,6 +159,8 @@ struct SkinnedMeshRenderer::Impl {
   ShaderProgram capture_program;
   GLint u_palette = -1, u_view_projection = -1, u_base = -1, u_joint_count = -1;
   GLint u_diffuse = -1, u_has_texture = -1, u_wire = -1, u_light_direction = -1;
+  GLint u_normal_map = -1, u_specular_map = -1, u_has_normal_map = -1, u_has_specular_map = -1;
+  GLint u_channel = -1, u_eye = -1;
   GLuint palette_texture = 0;
   int palette_rows = 0;
   GLuint tint_buffer = 0;
@@ -155,13 +193,19 @@ bool SkinnedMeshRenderer::Init(std::string* error) {
   s.u_has_texture = s.program.Uniform("u_has_texture");
   s.u_wire = s.program.Uniform("u_wire");
   s.u_light_direction = s.program.Uniform("u_light_direction");
+  s.u_normal_map = s.program.Uniform("u_normal_map");
+  s.u_specular_map = s.program.Uniform("u_specular_map");
+  s.u_has_normal_map = s.program.Uniform("u_has_normal_map");
+  s.u_has_specular_map = s.program.Uniform("u_has_specular_map");
+  s.u_channel = s.program.Uniform("u_channel");
+  s.u_eye = s.program.Uniform("u_eye");
   glGenTextures(1, &s.palette_texture);
   glBindTexture(GL_TEXTURE_2D, s.palette_texture);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
   glGenBuffers(1, &s.tint_buffer);
-  const char* varyings[] = {"v_world"};
-  if (!s.capture_program.BuildWithFeedback(kVertexShader, kCaptureFragmentShader, varyings, 1,
+  const char* varyings[] = {"v_world", "v_tangent"};
+  if (!s.capture_program.BuildWithFeedback(kVertexShader, kCaptureFragmentShader, varyings, 2,
                                            error)) {
     return false;
   }
@@ -213,6 +257,9 @@ MeshHandle SkinnedMeshRenderer::CreateMesh(const viewer::MeshUpload& upload) {
   glEnableVertexAttribArray(4);
   glVertexAttribPointer(4, 4, GL_FLOAT, GL_FALSE, stride,
                         offset(offsetof(anim::GpuVertex, weights)));
+  glEnableVertexAttribArray(6);
+  glVertexAttribPointer(6, 4, GL_FLOAT, GL_FALSE, stride,
+                        offset(offsetof(anim::GpuVertex, tangent)));
   glGenBuffers(1, &mesh.index_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.index_buffer);
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * 4), indices.data(),
@@ -329,6 +376,12 @@ void SkinnedMeshRenderer::Submit(MeshHandle handle, const glm::mat4* palette,
   }
 }
 
+GLuint SkinnedMeshRenderer::LiveTexture(TextureHandle handle) const {
+  if (!handle.valid() || handle.id > impl_->textures.size()) return 0;
+  const GpuTexture& texture = impl_->textures[handle.id - 1];
+  return texture.alive ? texture.id : 0;
+}
+
 void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
                                const SkinnedDrawOptions& options) {
   Impl& s = *impl_;
@@ -367,6 +420,14 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
   glUniform1i(s.u_diffuse, 0);
   glUniformMatrix4fv(s.u_view_projection, 1, GL_FALSE, &view_projection[0][0]);
   glUniform3fv(s.u_light_direction, 1, &options.light_direction[0]);
+  // The eye is where the projection sends points to infinity: clip (0, 0, z, 0) taken back.
+  const glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
+  const glm::vec3 eye_position =
+      std::abs(eye.w) > 1e-12f ? glm::vec3(eye) / eye.w : glm::vec3(0.0f, 0.0f, 1e6f);
+  glUniform3fv(s.u_eye, 1, &eye_position[0]);
+  glUniform1i(s.u_normal_map, 2);
+  glUniform1i(s.u_specular_map, 3);
+  glUniform1i(s.u_channel, options.channel);
   glEnable(GL_DEPTH_TEST);
   glEnable(GL_CULL_FACE);
   glCullFace(GL_BACK);
@@ -398,6 +459,16 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, textured ? s.textures[part.texture.id - 1].id : 0);
         glUniform1i(s.u_has_texture, textured ? 1 : 0);
+        // Maps (texture units 2 and 3) are bound only when the part has them and they are on.
+        const GLuint normal_map = options.normal_maps ? LiveTexture(part.normal_map) : 0;
+        const GLuint specular_map = options.specular ? LiveTexture(part.specular_map) : 0;
+        glActiveTexture(GL_TEXTURE2);
+        glBindTexture(GL_TEXTURE_2D, normal_map);
+        glActiveTexture(GL_TEXTURE3);
+        glBindTexture(GL_TEXTURE_2D, specular_map);
+        glActiveTexture(GL_TEXTURE0);
+        glUniform1i(s.u_has_normal_map, normal_map != 0 ? 1 : 0);
+        glUniform1i(s.u_has_specular_map, specular_map != 0 ? 1 : 0);
         glUniform1i(s.u_wire, 0);
         glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(part.index_count),
                                 GL_UNSIGNED_INT,
@@ -419,7 +490,8 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
 }
 
 bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::mat4* palette,
-                                                  std::vector<glm::vec3>* positions) {
+                                                  std::vector<glm::vec3>* positions,
+                                                  std::vector<glm::vec4>* tangents) {
   Impl& s = *impl_;
   if (!handle.valid() || handle.id > s.meshes.size()) return false;
   GpuMesh& mesh = s.meshes[handle.id - 1];
@@ -448,7 +520,10 @@ bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::
   GLuint feedback_buffer = 0;
   glGenBuffers(1, &feedback_buffer);
   glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, feedback_buffer);
-  const GLsizeiptr bytes = static_cast<GLsizeiptr>(mesh.vertex_count) * 3 * sizeof(float);
+  // Interleaved per vertex: v_world (3 floats), v_tangent (4 floats).
+  constexpr int kFloatsPerVertex = 7;
+  const GLsizeiptr bytes =
+      static_cast<GLsizeiptr>(mesh.vertex_count) * kFloatsPerVertex * sizeof(float);
   glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, bytes, nullptr, GL_STATIC_READ);
   GLuint feedback = 0;
   glGenTransformFeedbacks(1, &feedback);
@@ -472,9 +547,16 @@ bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::
   glBindVertexArray(0);
   glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
 
-  positions->resize(static_cast<size_t>(mesh.vertex_count));
+  std::vector<float> captured(static_cast<size_t>(mesh.vertex_count) * kFloatsPerVertex);
   glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, feedback_buffer);
-  glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes, positions->data());
+  glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes, captured.data());
+  positions->resize(static_cast<size_t>(mesh.vertex_count));
+  if (tangents) tangents->resize(static_cast<size_t>(mesh.vertex_count));
+  for (size_t v = 0; v < positions->size(); ++v) {
+    const float* f = &captured[v * kFloatsPerVertex];
+    (*positions)[v] = glm::vec3(f[0], f[1], f[2]);
+    if (tangents) (*tangents)[v] = glm::vec4(f[3], f[4], f[5], f[6]);
+  }
   glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, 0);
   glDeleteTransformFeedbacks(1, &feedback);
   glDeleteBuffers(1, &feedback_buffer);

@@ -20,6 +20,9 @@ struct SkinnedDrawOptions {
   bool wireframe = false;
   bool solid = true;
   glm::vec3 light_direction{0.4f, 0.3f, 0.85f};  // towards the light, world space
+  bool normal_maps = true;                       // parts with a normal map use it
+  bool specular = true;                          // parts with a specular map get highlights
+  int channel = 0;  // viewer::ShadingChannel: lit, diffuse, normals, specular
 };
 
 class SkinnedMeshRenderer : public viewer::RenderBackend {
@@ -43,9 +46,11 @@ class SkinnedMeshRenderer : public viewer::RenderBackend {
   void Draw(const glm::mat4& view_projection, const SkinnedDrawOptions& options);
 
   // Runs the same skinning shader for one instance with transform feedback and reads back the
-  // skinned positions (one per vertex, upload order): how tests compare the GPU with the CPU.
+  // skinned positions and tangents (one per vertex, upload order): how tests compare the GPU
+  // with the CPU.
   bool CaptureSkinnedPositions(MeshHandle mesh, const glm::mat4* palette,
-                               std::vector<glm::vec3>* positions) override;
+                               std::vector<glm::vec3>* positions,
+                               std::vector<glm::vec4>* tangents) override;
 
   int draw_calls() const { return draw_calls_; }
   int instances_drawn() const { return instances_drawn_; }
@@ -54,6 +59,8 @@ class SkinnedMeshRenderer : public viewer::RenderBackend {
   size_t instance_bytes() const override { return instance_bytes_; }
 
  private:
+  // The GL name of a live texture, 0 for none or a destroyed one.
+  unsigned LiveTexture(TextureHandle texture) const;
   struct Impl;
   std::unique_ptr<Impl> impl_;
   int draw_calls_ = 0;

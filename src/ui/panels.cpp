@@ -349,6 +349,34 @@ void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
   ImGui::SameLine(160);
   changed |= ImGui::Checkbox("turn circles", &display.turn_circles);
   if (changed) requests.display = display;
+  // Shading: the key light (also Shift + drag in the view) and the material checks.
+  viewer::ShadingOptions shading = model.shading;
+  bool shading_changed = false;
+  const auto record = [&requests](const char* label) {
+    const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+    requests.item_rects.emplace_back(label, glm::vec4(lo.x, lo.y, hi.x, hi.y));
+  };
+  shading_changed |= ImGui::Checkbox("normal maps", &shading.normal_maps);
+  record("normal maps");
+  ImGui::SameLine(160);
+  shading_changed |= ImGui::Checkbox("specular", &shading.specular);
+  record("specular");
+  ImGui::SetNextItemWidth(200);
+  shading_changed |=
+      ImGui::SliderFloat("light azimuth", &shading.light_azimuth, 0.0f, 360.0f, "%.0f deg");
+  record("light azimuth");
+  ImGui::SetNextItemWidth(200);
+  shading_changed |=
+      ImGui::SliderFloat("light elevation", &shading.light_elevation, -90.0f, 90.0f, "%.0f deg");
+  record("light elevation");
+  int channel = static_cast<int>(shading.channel);
+  ImGui::SetNextItemWidth(200);
+  if (ImGui::Combo("channel", &channel, viewer::kShadingChannelNames,
+                   IM_ARRAYSIZE(viewer::kShadingChannelNames))) {
+    shading.channel = static_cast<viewer::ShadingChannel>(channel);
+    shading_changed = true;
+  }
+  if (shading_changed) requests.shading = shading;
   if (ImGui::Button("Frame (F)")) requests.frame_model = true;
   ImGui::SameLine();
   if (ImGui::Button("Follow")) requests.follow_selected = true;

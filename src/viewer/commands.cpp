@@ -163,6 +163,25 @@ JsonValue Viewer::State() const {
     display.Set(toggle.name, display_.*toggle.member);
   }
   state.Set("display", std::move(display));
+  JsonValue light = JsonValue::MakeObject();
+  light.Set("azimuth", static_cast<double>(shading_.light_azimuth));
+  light.Set("elevation", static_cast<double>(shading_.light_elevation));
+  const glm::vec3 towards = shading_.LightDirection();
+  light.Set("direction", Vec(towards));
+  state.Set("light", std::move(light));
+  JsonValue shading = JsonValue::MakeObject();
+  shading.Set("normalMaps", shading_.normal_maps);
+  shading.Set("specular", shading_.specular);
+  shading.Set("channel", std::string(kShadingChannelNames[static_cast<int>(shading_.channel)]));
+  state.Set("shading", std::move(shading));
+  JsonValue items = JsonValue::MakeObject();
+  for (const auto& [label, rect] : item_rects_) {
+    items.Set(label,
+              JsonValue(JsonArray{
+                  JsonValue(static_cast<double>(rect.x)), JsonValue(static_cast<double>(rect.y)),
+                  JsonValue(static_cast<double>(rect.z)), JsonValue(static_cast<double>(rect.w))}));
+  }
+  state.Set("ui_items", std::move(items));
   JsonValue stats = JsonValue::MakeObject();
   stats.Set("update_ms", static_cast<double>(stats_.update_ms));
   stats.Set("render_ms", static_cast<double>(stats_.render_ms));
@@ -476,6 +495,32 @@ class CommandTable {
     }
     if (!a.Finish()) return Fail(a);
     v.display_ = display;
+    return Reply(true);
+  }
+  // The key light: {"azimuth": degrees, "elevation": degrees}, either may be left out.
+  static JsonValue SetLight(Viewer& v, CommandArgs& a) {
+    ShadingOptions shading = v.shading_;
+    if (const std::optional<double> azimuth = a.OptionalNumber("azimuth", -360.0, 360.0))
+      shading.light_azimuth = static_cast<float>(*azimuth);
+    const float limit = ShadingOptions::kMaxElevation;
+    if (const std::optional<double> elevation = a.OptionalNumber("elevation", -limit, limit))
+      shading.light_elevation = static_cast<float>(*elevation);
+    if (!a.Finish()) return Fail(a);
+    shading.Normalize();
+    v.shading_ = shading;
+    return Reply(true);
+  }
+  // {"normalMaps": bool, "specular": bool, "channel": "lit|diffuse|normals|specular"}.
+  static JsonValue SetShading(Viewer& v, CommandArgs& a) {
+    ShadingOptions shading = v.shading_;
+    if (const std::optional<bool> on = a.OptionalBool("normalMaps")) shading.normal_maps = *on;
+    if (const std::optional<bool> on = a.OptionalBool("specular")) shading.specular = *on;
+    if (const std::optional<int> channel =
+            a.OptionalChoice("channel", {"lit", "diffuse", "normals", "specular"})) {
+      shading.channel = static_cast<ShadingChannel>(*channel);
+    }
+    if (!a.Finish()) return Fail(a);
+    v.shading_ = shading;
     return Reply(true);
   }
   static JsonValue Camera(Viewer& v, CommandArgs& a) {
@@ -837,28 +882,45 @@ JsonValue CommandTable::GpuSkinCheck(Viewer& v, CommandArgs& a) {
   const LoadedModel& model = v.library_->models()[static_cast<size_t>(character->model)];
   PoseCharacter(*character, v.library_->models());
   std::vector<glm::vec3> gpu;
-  if (!v.backend_->CaptureSkinnedPositions(model.gpu_mesh, character->pose.palette.data(), &gpu)) {
+  std::vector<glm::vec4> gpu_tangents;
+  if (!v.backend_->CaptureSkinnedPositions(model.gpu_mesh, character->pose.palette.data(), &gpu,
+                                           &gpu_tangents)) {
     return Failure("gpuSkinCheck: the renderer cannot read skinned positions back");
   }
   const anim::Model& core = *model.model;
   std::vector<glm::vec3> cpu;
+  std::vector<glm::vec4> cpu_tangents;
   size_t offset = 0;
   double max_error = 0.0;
+  // Tangents: the angle-like distance between the unit directions, and sign disagreements.
+  double max_tangent_error = 0.0;
+  int tangent_sign_mismatches = 0;
   const anim::Span<const glm::mat4> joints(character->pose.models.data(),
                                            character->pose.models.size());
   for (int m = 0; m < core.mesh_count(); ++m) {
     const size_t count = core.mesh(m).vertices.size();
     cpu.resize(count);
+    cpu_tangents.resize(count);
     anim::SkinningJob skin;
     skin.model = &core;
     skin.mesh_index = m;
     skin.joint_matrices = joints;
     skin.normalize_weights = true;
     skin.positions = anim::Span<glm::vec3>(cpu.data(), cpu.size());
-    if (!skin.Run() || offset + count > gpu.size())
+    skin.tangents = anim::Span<glm::vec4>(cpu_tangents.data(), cpu_tangents.size());
+    if (!skin.Run() || offset + count > gpu.size() || offset + count > gpu_tangents.size())
       return Failure("gpuSkinCheck: CPU skinning failed");
+    const std::vector<anim::GpuVertex>& vertices = core.gpu().vertices;
     for (size_t i = 0; i < count; ++i) {
       max_error = std::max(max_error, static_cast<double>(glm::length(gpu[offset + i] - cpu[i])));
+      if (vertices[offset + i].normal == glm::vec3(0.0f)) continue;  // on no triangle
+      const glm::vec4& t = gpu_tangents[offset + i];
+      const float length = glm::length(glm::vec3(t));
+      const glm::vec3 direction = length > 0.0f ? glm::vec3(t) / length : glm::vec3(0.0f);
+      max_tangent_error =
+          std::max(max_tangent_error,
+                   static_cast<double>(glm::length(direction - glm::vec3(cpu_tangents[i]))));
+      tangent_sign_mismatches += (t.w < 0.0f) != (cpu_tangents[i].w < 0.0f);
     }
     offset += count;
   }
@@ -866,6 +928,8 @@ JsonValue CommandTable::GpuSkinCheck(Viewer& v, CommandArgs& a) {
   JsonValue reply = Reply(true);
   reply.Set("vertices", static_cast<double>(gpu.size()));
   reply.Set("max_error", max_error);
+  reply.Set("max_tangent_error", max_tangent_error);
+  reply.Set("tangent_sign_mismatches", tangent_sign_mismatches);
   reply.Set("extent", static_cast<double>(glm::length(model.bind_max - model.bind_min)));
   reply.Set("top4_error", static_cast<double>(top4.distance));
   reply.Set("max_weights_per_vertex", core.source().max_weights_per_vertex());
@@ -954,6 +1018,8 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"setClearance", &CommandTable::SetClearance},
     {"routeAround", &CommandTable::RouteAround},
     {"exportGltf", &CommandTable::ExportGltf},
+    {"setLight", &CommandTable::SetLight},
+    {"setShading", &CommandTable::SetShading},
 };
 
 JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/anim/model.h"
+#include "viewer/shading.h"
 
 namespace md5stage::viewer {
 
@@ -52,10 +53,12 @@ class RenderBackend {
   // specular). The diffuse image stays SetPartTexture's.
   virtual void SetPartMaps(MeshHandle mesh, int part, TextureHandle normal,
                            TextureHandle specular) = 0;
-  // The skinned positions of one instance as the GPU computes them (upload order); false when
-  // the backend cannot read them back.
+  // The skinned positions and tangents (xyz as the shader skins them, not renormalized; w the
+  // bitangent sign; tangents may be null) of one instance as the GPU computes them (upload
+  // order); false when the backend cannot read them back.
   virtual bool CaptureSkinnedPositions(MeshHandle mesh, const glm::mat4* palette,
-                                       std::vector<glm::vec3>* positions) = 0;
+                                       std::vector<glm::vec3>* positions,
+                                       std::vector<glm::vec4>* tangents) = 0;
   // GPU bytes of shared (per-model) data, and of per-instance data in the last frame drawn.
   virtual size_t shared_bytes() const = 0;
   virtual size_t instance_bytes() const = 0;
@@ -88,6 +91,7 @@ struct DrawList {
   int width = 0;  // framebuffer pixels
   int height = 0;
   bool wireframe = false;
+  ShadingOptions shading;  // the key light and the shading switches for the models
   std::vector<Instance> instances;
   std::vector<LineVertex> lines_tested;  // pairs of vertices
   std::vector<LineVertex> lines_on_top;
@@ -132,7 +136,8 @@ class NullRenderBackend : public RenderBackend {
   void DestroyTexture(TextureHandle texture) override;
   void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override;
   void SetPartMaps(MeshHandle, int, TextureHandle, TextureHandle) override {}
-  bool CaptureSkinnedPositions(MeshHandle, const glm::mat4*, std::vector<glm::vec3>*) override {
+  bool CaptureSkinnedPositions(MeshHandle, const glm::mat4*, std::vector<glm::vec3>*,
+                               std::vector<glm::vec4>*) override {
     return false;
   }
   size_t shared_bytes() const override { return shared_bytes_; }

@@ -67,12 +67,17 @@ glm::mat4 Viewer::ViewProjection() const {
 void Viewer::OnMouseButton(MouseButton button, bool pressed) {
   if (pressed && ui_wants_mouse_) return;
   if (button == MouseButton::kLeft) {
-    if (pressed) {
+    if (pressed && shift_held_) {
+      // Shift + drag turns the key light, whatever the tool.
+      turning_light_ = true;
+      orbiting_ = false;
+    } else if (pressed) {
       // The ground tools take the click when they can; otherwise the left button orbits.
       orbiting_ = !ToolPress(cursor_x_, cursor_y_);
     } else {
       if (drag_ != Drag::kNone) ToolRelease(cursor_x_, cursor_y_);
       orbiting_ = false;
+      turning_light_ = false;
     }
   } else {
     panning_ = pressed;
@@ -86,6 +91,7 @@ void Viewer::OnCursor(double x, double y) {
   cursor_y_ = y;
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
   if (orbiting_) camera_.Orbit(dx / ratio, dy / ratio);
+  if (turning_light_) shading_.TurnLight(dx / ratio, dy / ratio);
   if (drag_ != Drag::kNone) ToolMove(x, y);
   if (drag_ == Drag::kNone && !polygon_draft_.empty()) {
     // The polygon being drawn follows the cursor to its next corner.
@@ -230,6 +236,7 @@ void Viewer::RemoveModel(int model) {
     kept.push_back(std::move(character));
   }
   characters_ = std::move(kept);
+  ReleaseGuessedMaps(library_->models()[static_cast<size_t>(model)].gpu_mesh);
   library_->RemoveModel(model);
   if (selected_ >= static_cast<int>(characters_.size())) {
     selected_ = static_cast<int>(characters_.size()) - 1;
@@ -241,7 +248,12 @@ JsonValue Viewer::LoadQueuedFiles() {
   std::vector<InputFile> files = std::move(pending_files_);
   pending_files_.clear();
   const int models_before = static_cast<int>(library_->models().size());
+  std::vector<InputFile> images;
+  for (const InputFile& file : files) {
+    if (IsImageFileName(file.name)) images.push_back(file);
+  }
   LoadReport report = library_->LoadFiles(std::move(files));
+  BindGuessedMaps(images, &report.warnings);
   // New models appear beside what is already shown, and the camera turns to them.
   float right = -1e30f;
   for (const Character& character : characters_) {
@@ -311,6 +323,11 @@ JsonValue Viewer::LoadQueuedFiles() {
         candidates.emplace_back(folder + stem + ".jpg");
       }
       texture_requests.emplace_back(JsonValue(std::move(candidates)));
+    }
+    // The interim normal and specular maps (viewer_maps.cpp): bundled as x_local.png, x_s.png.
+    for (const std::string& stem : seen) {
+      texture_requests.emplace_back(JsonValue(JsonArray{JsonValue(folder + stem + "_local.png")}));
+      texture_requests.emplace_back(JsonValue(JsonArray{JsonValue(folder + stem + "_s.png")}));
     }
   }
   reply.Set("texture_requests", JsonValue(std::move(texture_requests)));
@@ -507,6 +524,7 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
     view.joint_detail.world_rotation = glm::quat_cast(glm::mat3(selected->pose.models[j]));
   }
   view.display = display_;
+  view.shading = shading_;
   view.stats = stats_;
   view.last_error = last_error_;
   view.status = status_;
@@ -557,6 +575,11 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
   }
   if (r.select_joint) selected_joint_ = *r.select_joint;
   if (r.display) display_ = *r.display;
+  item_rects_ = r.item_rects;
+  if (r.shading) {
+    shading_ = *r.shading;
+    shading_.Normalize();
+  }
   if (r.frame_model) FrameSelection();
   if (r.follow_selected) follow_selected_ = !follow_selected_;
   if (r.screenshot && host_) host_->DownloadScreenshot();
@@ -735,6 +758,7 @@ void Viewer::BuildDrawList(DrawList* list) {
   out.height = height_;
   out.view_projection = ViewProjection();
   out.wireframe = display_.wireframe;
+  out.shading = shading_;
   const auto& models = library_->models();
   const Frustum frustum = Frustum::FromViewProjection(out.view_projection);
   culled_ = 0;

@@ -20,6 +20,7 @@
 #include "viewer/embed_timeline.h"
 #include "viewer/model_library.h"
 #include "viewer/render_interface.h"
+#include "viewer/shading.h"
 #include "viewer/viewer_model.h"
 
 namespace md5stage::viewer {
@@ -53,6 +54,9 @@ class ViewerHost {
                             const std::string& bytes) {}
 };
 
+// Whether a file name has an image extension (.png .tga .jpg .jpeg, any case).
+bool IsImageFileName(const std::string& name);
+
 // The names of every command Viewer::Call answers (the table in commands.cpp).
 std::vector<std::string> CommandNames();
 
@@ -78,6 +82,8 @@ class Viewer {
   // (held: no repeat) it is; presses are applied at the next Update.
   void OnKeyDown(Key key);
   void OnKeyUp(Key key);
+  // Whether Shift is held: a left drag with Shift turns the key light instead of the camera.
+  void SetShiftHeld(bool held) { shift_held_ = held; }
 
   // One frame: queued key presses, scene clock, locomotion, playback, poses, embed timeline.
   void Update(double dt);
@@ -105,6 +111,7 @@ class Viewer {
   uint64_t frame() const { return frame_; }
   const OrbitCamera& camera() const { return camera_; }
   const DisplayToggles& display() const { return display_; }
+  const ShadingOptions& shading() const { return shading_; }
   int character_count() const { return static_cast<int>(characters_.size()); }
   const std::vector<Character>& characters() const { return characters_; }
   const std::vector<LoadedModel>& models() const { return library_->models(); }
@@ -196,6 +203,15 @@ class Viewer {
   EmbedClock MeasureEmbedClock() const;
   void RunEmbedTimeline();
 
+  // Interim normal/specular maps guessed by name (viewer_maps.cpp), until materials resolve them.
+  struct GuessedMaps {
+    MeshHandle mesh;
+    int part = 0;
+    TextureHandle normal, specular;
+  };
+  void BindGuessedMaps(const std::vector<InputFile>& images, std::vector<std::string>* warnings);
+  void ReleaseGuessedMaps(MeshHandle mesh);
+
   // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
   void SetCrowdSize(int count);
   bool IsVisible(const Character& character, const Frustum& frustum) const;
@@ -223,6 +239,12 @@ class Viewer {
   std::unique_ptr<Scene> pending_scene_;
   bool scene_playing_ = true;
   DisplayToggles display_;
+  ShadingOptions shading_;
+  bool shift_held_ = false;
+  bool turning_light_ = false;                                 // a Shift + left drag is under way
+  std::vector<std::pair<std::string, glm::vec4>> item_rects_;  // the panels' last frame
+  std::vector<GuessedMaps> guessed_maps_;
+  std::vector<TextureHandle> owned_map_textures_;
   ui::FrameStats stats_;
   int selected_ = -1;
   int selected_joint_ = -1;

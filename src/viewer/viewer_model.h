@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/scene/scene.h"
+#include "viewer/shading.h"
 
 namespace md5stage::ui {
 
@@ -120,6 +121,7 @@ struct ViewerModel {
   int selected_joint = -1;
   JointDetail joint_detail;
   DisplayToggles display;
+  viewer::ShadingOptions shading;
   FrameStats stats;
   std::string last_error;
   std::string status;
@@ -165,6 +167,7 @@ struct ViewerRequests {
   std::optional<std::pair<int, AttachmentSummary>> edit_attachment;  // (index, new values)
   std::optional<int> detach;
   std::optional<DisplayToggles> display;
+  std::optional<viewer::ShadingOptions> shading;
   bool frame_model = false;
   bool follow_selected = false;
   bool screenshot = false;
@@ -189,6 +192,9 @@ struct ViewerRequests {
   std::optional<bool> scene_playing;
   // Something the page does: "copyLink", "copyEmbed", "demo:NAME".
   std::optional<std::string> page_action;
+  // Where some widgets were drawn this frame (label, [x0, y0, x1, y1] in UI pixels), so browser
+  // tests can click them as a person does.
+  std::vector<std::pair<std::string, glm::vec4>> item_rects;
 };
 
 }  // namespace md5stage::ui

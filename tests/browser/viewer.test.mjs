@@ -151,6 +151,12 @@ export const tests = [
       const frame = await check();
       assert.ok(frame.ok, JSON.stringify(frame));
       assert.ok(frame.max_error <= bound(frame), `run_N: ${frame.max_error} > ${bound(frame)}`);
+      // Tangents: skinned by the same shader; with more than 4 influences the GPU keeps 4, so only
+      // the bitangent signs must agree exactly here.
+      for (const [label, r] of [['bind', bind], ['run_N', frame]]) {
+        console.log(`  bones ${label}: GPU vs CPU tangents max ${r.max_tangent_error}, sign mismatches ${r.tangent_sign_mismatches}`);
+        assert.equal(r.tangent_sign_mismatches, 0, `${label}: bitangent signs differ`);
+      }
       // A model with at most 4 influences per vertex: the GPU path is exact to float precision.
       const walker = fs.existsSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh'));
       if (walker) {
@@ -162,6 +168,10 @@ export const tests = [
         const exact = await page.evaluate((i) => window.md5stage.call({ cmd: 'gpuSkinCheck', instance: i }), index);
         assert.ok(exact.max_weights_per_vertex <= 4);
         assert.ok(exact.max_error <= 1e-4 * exact.extent, `walker: ${exact.max_error} > ${1e-4 * exact.extent}`);
+        // At most 4 influences: the GPU tangents equal the CPU reference to float precision.
+        console.log(`  walker: GPU vs CPU tangents max ${exact.max_tangent_error}, sign mismatches ${exact.tangent_sign_mismatches}`);
+        assert.ok(exact.max_tangent_error <= 1e-4, `walker tangents: ${exact.max_tangent_error} > 1e-4`);
+        assert.equal(exact.tangent_sign_mismatches, 0);
       }
       await page.context().close();
     },

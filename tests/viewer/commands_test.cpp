@@ -256,6 +256,13 @@ std::vector<CommandRow> CommandRows() {
        {Bool("grid", kOptional), Bool("skeleton", kOptional), Bool("joint_names", kOptional),
         Bool("bounds", kOptional), Bool("wireframe", kOptional), Bool("normals", kOptional),
         Bool("routes", kOptional), Bool("turn_circles", kOptional)}},
+      {"setLight",
+       "",
+       {Num("azimuth", -360, 360, kOptional), Num("elevation", -90, 90, kOptional)}},
+      {"setShading",
+       "",
+       {Bool("normalMaps", kOptional), Bool("specular", kOptional),
+        Choice("channel", {"lit", "diffuse", "normals", "specular"}, kOptional)}},
       {"camera",
        "",
        {Vec("target", 1e6, kOptional), Num("yaw", -1e6, 1e6, kOptional),
@@ -1306,6 +1313,23 @@ std::vector<EffectRow> EffectRows() {
          const JsonValue checked = Item(Get(s.State(), "routes"), 0);
          EXPECT_EQ(Get(checked, "crossing").as_array().size(), 0u) << WriteJson(checked);
          EXPECT_EQ(Get(checked, "tight").as_array().size(), 0u) << WriteJson(checked);
+       }},
+      {"setLight",
+       {R"({"cmd":"setLight","azimuth":-30,"elevation":15})"},
+       true,
+       [](Stage& s, const JsonValue&) {
+         const JsonValue light = Get(s.State(), "light");
+         EXPECT_DOUBLE_EQ(Get(light, "azimuth").as_number(), 330.0);
+         EXPECT_DOUBLE_EQ(Get(light, "elevation").as_number(), 15.0);
+       }},
+      {"setShading",
+       {R"({"cmd":"setShading","specular":false,"channel":"diffuse"})"},
+       true,
+       [](Stage& s, const JsonValue&) {
+         const JsonValue shading = Get(s.State(), "shading");
+         EXPECT_FALSE(Get(shading, "specular").as_bool());
+         EXPECT_TRUE(Get(shading, "normalMaps").as_bool());  // not named: kept
+         EXPECT_EQ(Get(shading, "channel").as_string(), "diffuse");
        }},
       // The null backend cannot read skinned positions back.
       {"gpuSkinCheck",

@@ -21,6 +21,8 @@ struct AssetSet {
   SkinMesh walker_mesh;
   std::vector<WalkerClip> walker_clips;  // idle, walk, run, wave
   Image walker_texture;
+  Image walker_normal_map;    // walker_local.png
+  Image walker_specular_map;  // walker_s.png
   Skeleton lamp_skeleton;
   SkinMesh lamp_mesh;
   Image lamp_texture;

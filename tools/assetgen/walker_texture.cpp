@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "textures.h"
 #include "walker_body.h"
@@ -100,36 +101,112 @@ Colour HeadColour(bool front, double y, double z) {
 
 }  // namespace
 
-Image PaintWalkerTexture() {
+Vec3 WalkerBaseColour(int px, int py, int size) {
   using L = WalkerUvLayout;
-  const int size = 256;
+  double u = (px + 0.5) / size, v = (py + 0.5) / size;
+  bool front = u < 0.5;
+  double half_u = front ? u : u - 0.5;
+  // The head views, with a texel of margin so filtering never reaches the body colours.
+  double margin = 1.5 / size;
+  if (half_u > L::kHeadU0 - margin && half_u < L::kHeadU0 + L::kHeadWidth + margin &&
+      v > L::kHeadV0 - margin && v < L::kHeadV0 + L::kHeadHeight + margin) {
+    double s = (half_u - L::kHeadU0) / L::kHeadWidth;
+    if (!front) s = 1.0 - s;
+    double y = L::kHeadYMin + s * (L::kHeadYMax - L::kHeadYMin);
+    double z = L::kHeadZMax - (v - L::kHeadV0) / L::kHeadHeight * (L::kHeadZMax - L::kHeadZMin);
+    return HeadColour(front, y, z);
+  }
+  double s = front ? u / 0.5 : (1.0 - u) / 0.5;
+  double y = L::kYMin + s * (L::kYMax - L::kYMin);
+  double z = L::kZMax - v * (L::kZMax - L::kZMin);
+  return BodyColour(front, y, z);
+}
+
+Image PaintWalkerTexture() {
+  const int size = kWalkerTextureSize;
   Image image(size, size, 3);
   for (int py = 0; py < size; ++py) {
     for (int px = 0; px < size; ++px) {
-      double u = (px + 0.5) / size, v = (py + 0.5) / size;
-      bool front = u < 0.5;
-      double half_u = front ? u : u - 0.5;
-      Colour colour;
-      // The head views, with a texel of margin so filtering never reaches the body colours.
-      double margin = 1.5 / size;
-      if (half_u > L::kHeadU0 - margin && half_u < L::kHeadU0 + L::kHeadWidth + margin &&
-          v > L::kHeadV0 - margin && v < L::kHeadV0 + L::kHeadHeight + margin) {
-        double s = (half_u - L::kHeadU0) / L::kHeadWidth;
-        if (!front) s = 1.0 - s;
-        double y = L::kHeadYMin + s * (L::kHeadYMax - L::kHeadYMin);
-        double z = L::kHeadZMax - (v - L::kHeadV0) / L::kHeadHeight * (L::kHeadZMax - L::kHeadZMin);
-        colour = HeadColour(front, y, z);
-      } else {
-        double s = front ? u / 0.5 : (1.0 - u) / 0.5;
-        double y = L::kYMin + s * (L::kYMax - L::kYMin);
-        double z = L::kZMax - v * (L::kZMax - L::kZMin);
-        colour = BodyColour(front, y, z);
-      }
+      Colour colour = WalkerBaseColour(px, py, size);
       colour *= 1.0 + Grain(px, py);
       std::uint8_t* out = image.At(px, py);
       for (int k = 0; k < 3; ++k) {
         out[k] = static_cast<std::uint8_t>(std::clamp(std::lround(colour[k]), 0L, 255L));
       }
+    }
+  }
+  return image;
+}
+
+namespace {
+
+// What the maps know of a texel: its height (texels; raised bands and dents, fabric weave) and
+// its specular level (0..255).
+struct Surface {
+  double height = 0.0;
+  double specular = 0.0;
+};
+
+Surface SurfaceAt(int px, int py, int size) {
+  const Colour c = WalkerBaseColour(px, py, size);
+  // Fabric: a fine plain weave, two texels a thread.
+  const double weave = ((px / 2 + py / 2) % 2 == 0 ? 0.35 : -0.35);
+  if (c == kShirt) return {weave, 40};
+  if (c == kShirtBand) return {0.8 + weave, 55};
+  if (c == kTrim) return {1.0 + 0.5 * weave, 50};
+  if (c == kTrousers || c == kTrousers * 0.94) return {weave * 0.8 + 0.2 * ((py % 6) < 3), 30};
+  if (c == kTrousers * 0.9) return {-0.8, 25};  // crease
+  if (c == kSeam) return {-1.2, 20};
+  if (c == kBelt) return {1.6 + (px % 5 == 0 ? -0.6 : 0.0), 150};  // stitched leather
+  if (c == kBuckle) return {2.6, 235};
+  if (c == kShoe) return {0.6 + 0.25 * Grain(px, py) * 14.0, 140};
+  if (c == kSole) return {-0.4 + ((px + py) % 3 == 0 ? -0.5 : 0.0), 25};
+  if (c == kHair) return {0.5 * (((px * 3 + py) / 2) % 3 - 1), 70};  // strands
+  if (c == kEyeWhite || c == kIris * 0.7) return {0.4, 245};
+  if (c == kLips) return {0.3, 120};
+  return {0.0, 75};  // skin: smooth, a soft sheen
+}
+
+}  // namespace
+
+Image PaintWalkerNormalMap() {
+  const int size = kWalkerTextureSize;
+  std::vector<double> height(static_cast<size_t>(size) * size);
+  for (int py = 0; py < size; ++py) {
+    for (int px = 0; px < size; ++px)
+      height[size_t(py) * size + px] = SurfaceAt(px, py, size).height;
+  }
+  const auto h = [&](int x, int y) {
+    return height[size_t(std::clamp(y, 0, size - 1)) * size + std::clamp(x, 0, size - 1)];
+  };
+  // The slope of the height (texels per texel) over 2 texels, tilted at this strength.
+  const double strength = 0.45;
+  Image image(size, size, 3);
+  for (int py = 0; py < size; ++py) {
+    for (int px = 0; px < size; ++px) {
+      const double du = (h(px + 1, py) - h(px - 1, py)) * 0.5;
+      const double dv = (h(px, py + 1) - h(px, py - 1)) * 0.5;
+      Vec3 n(-du * strength, -dv * strength, 1.0);
+      n /= std::sqrt(n.x * n.x + n.y * n.y + n.z * n.z);
+      std::uint8_t* out = image.At(px, py);
+      for (int k = 0; k < 3; ++k) {
+        out[k] = static_cast<std::uint8_t>(
+            std::clamp(std::lround((n[k] * 0.5 + 0.5) * 255.0), 0L, 255L));
+      }
+    }
+  }
+  return image;
+}
+
+Image PaintWalkerSpecularMap() {
+  const int size = kWalkerTextureSize;
+  Image image(size, size, 3);
+  for (int py = 0; py < size; ++py) {
+    for (int px = 0; px < size; ++px) {
+      const double level = SurfaceAt(px, py, size).specular * (1.0 + 2.0 * Grain(px + 7, py + 3));
+      std::uint8_t* out = image.At(px, py);
+      const auto grey = static_cast<std::uint8_t>(std::clamp(std::lround(level), 0L, 255L));
+      out[0] = out[1] = out[2] = grey;
     }
   }
   return image;

@@ -135,7 +135,8 @@ bool SkinningJob::Validate() const {
   if (model == nullptr || mesh_index < 0 || mesh_index >= model->mesh_count()) return false;
   const std::size_t vertices = model->mesh(mesh_index).vertices.size();
   return joint_matrices.size >= static_cast<std::size_t>(model->skeleton().joint_count()) &&
-         positions.size >= vertices && (normals.empty() || normals.size >= vertices);
+         positions.size >= vertices && (normals.empty() || normals.size >= vertices) &&
+         (tangents.empty() || tangents.size >= vertices);
 }
 
 bool SkinningJob::Run() const {
@@ -145,10 +146,12 @@ bool SkinningJob::Run() const {
   const std::size_t vertex_count = mesh.vertices.size();
   const md5::MeshWeight* weights = mesh.weights.data();
   const glm::mat4* joints = joint_matrices.data;
+  const std::vector<glm::mat4>& inverse_binds = model->skeleton().inverse_bind_matrices();
   for (std::size_t v = 0; v < vertex_count; ++v) {
     const md5::MeshVertex& vertex = mesh.vertices[v];
     glm::vec3 position(0.0f);
     glm::vec3 normal(0.0f);
+    glm::vec3 tangent(0.0f);
     float bias_sum = 0.0f;
     const int end = vertex.first_weight + vertex.weight_count;
     for (int w = vertex.first_weight; w < end; ++w) {
@@ -156,14 +159,29 @@ bool SkinningJob::Run() const {
       const glm::mat4& joint = joints[weight.joint];
       position += weight.bias * TransformPoint(joint, weight.position);
       bias_sum += weight.bias;
-      if (!normals.empty())
-        normal += weight.bias * TransformVector(joint, geometry.weight_normals[w]);
+      // The vertex's bind normal and tangent taken into the weight's joint frame per vertex, not
+      // per weight: exporters share one weight between the vertices of a UV or hard-edge split,
+      // whose normals and tangents differ.
+      if (!normals.empty() || !tangents.empty()) {
+        const glm::mat4 joint_from_bind = MultiplyAffine(joint, inverse_binds[weight.joint]);
+        if (!normals.empty())
+          normal += weight.bias * TransformVector(joint_from_bind, geometry.bind_normals[v]);
+        if (!tangents.empty()) {
+          tangent +=
+              weight.bias * TransformVector(joint_from_bind, glm::vec3(geometry.bind_tangents[v]));
+        }
+      }
     }
     if (normalize_weights && bias_sum != 0.0f) position /= bias_sum;
     positions.data[v] = position;
     if (!normals.empty()) {
       const float length = glm::length(normal);
       normals.data[v] = length > 0.0f ? normal / length : glm::vec3(0.0f);
+    }
+    if (!tangents.empty()) {
+      const float length = glm::length(tangent);
+      tangents.data[v] = glm::vec4(length > 0.0f ? tangent / length : glm::vec3(0.0f),
+                                   geometry.bind_tangents[v].w);
     }
   }
   return true;
@@ -173,13 +191,15 @@ bool PaletteSkinningJob::Validate() const {
   if (model == nullptr) return false;
   const std::size_t vertices = model->gpu().vertices.size();
   return palette.size >= static_cast<std::size_t>(model->skeleton().joint_count()) &&
-         positions.size >= vertices && (normals.empty() || normals.size >= vertices);
+         positions.size >= vertices && (normals.empty() || normals.size >= vertices) &&
+         (tangents.empty() || tangents.size >= vertices);
 }
 
 bool PaletteSkinningJob::Run() const {
   if (!Validate()) return false;
   const std::vector<GpuVertex>& vertices = model->gpu().vertices;
   const bool with_normals = !normals.empty();
+  const bool with_tangents = !tangents.empty();
   for (std::size_t v = 0; v < vertices.size(); ++v) {
     const GpuVertex& vertex = vertices[v];
     // The blended matrix as four 4-wide columns, in vector-extension registers: compilers left
@@ -207,6 +227,13 @@ bool PaletteSkinningJob::Run() const {
       const glm::vec3 normal(blended[0], blended[1], blended[2]);
       const float length = glm::length(normal);
       normals.data[v] = length > 0.0f ? normal / length : glm::vec3(0.0f);
+    }
+    if (with_tangents) {
+      const glm::vec4& t = vertex.tangent;
+      const Float4 blended = c0 * t.x + c1 * t.y + c2 * t.z;
+      const glm::vec3 tangent(blended[0], blended[1], blended[2]);
+      const float length = glm::length(tangent);
+      tangents.data[v] = glm::vec4(length > 0.0f ? tangent / length : glm::vec3(0.0f), t.w);
     }
   }
   return true;

@@ -70,8 +70,9 @@ struct SkinningPaletteJob {
 
 // CPU reference skinning of one mesh with the format's own formula: position = sum of
 // bias x (joint matrix x weight position) over all of a vertex's weights (divided by the bias
-// sum when normalize_weights); normal = normalized sum of bias x (joint rotation x the weight's
-// bind normal, derived from the bind-pose triangles).
+// sum when normalize_weights); normal = normalized sum of bias x (joint rotation x the vertex's
+// bind normal, derived from the bind-pose triangles, in the joint's bind frame); tangent likewise
+// from the vertex's bind tangent, with the bind bitangent sign.
 struct SkinningJob {
   const Model* model = nullptr;
   int mesh_index = 0;
@@ -79,6 +80,7 @@ struct SkinningJob {
   bool normalize_weights = false;
   Span<glm::vec3> positions;  // the mesh's vertex count
   Span<glm::vec3> normals;    // empty, or the mesh's vertex count
+  Span<glm::vec4> tangents;   // empty, or the mesh's vertex count
 
   bool Validate() const;
   bool Run() const;
@@ -91,6 +93,7 @@ struct PaletteSkinningJob {
   Span<const glm::mat4> palette;  // model->skeleton().joint_count()
   Span<glm::vec3> positions;      // model->gpu().vertices.size()
   Span<glm::vec3> normals;        // empty, or as positions
+  Span<glm::vec4> tangents;       // empty, or as positions (xyz skinned as the normal, w kept)
 
   bool Validate() const;
   bool Run() const;

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "core/anim/jobs.h"
+#include "core/anim/tangents.h"
 #include "core/md5/md5_weights.h"
 
 namespace md5stage::anim {
@@ -50,6 +51,18 @@ MeshGeometry BuildGeometry(const md5::MeshPart& mesh, const Skeleton& skeleton) 
       geometry.weight_normals[w] = glm::conjugate(joint_rotation) * geometry.bind_normals[v];
     }
   }
+  std::vector<glm::vec2> uvs(vertex_count);
+  for (std::size_t v = 0; v < vertex_count; ++v) uvs[v] = mesh.vertices[v].uv;
+  std::vector<TangentSums> scratch(vertex_count);
+  geometry.bind_tangents.assign(vertex_count, glm::vec4(1.0f, 0.0f, 0.0f, 1.0f));
+  TangentJob tangents;
+  tangents.positions = geometry.bind_positions;
+  tangents.normals = geometry.bind_normals;
+  tangents.uvs = uvs;
+  tangents.triangles = mesh.triangles;
+  tangents.tangents = geometry.bind_tangents;
+  tangents.scratch = scratch;
+  tangents.Run();  // valid by construction: the parser checked the triangle indices
   return geometry;
 }
 
@@ -72,6 +85,7 @@ GpuSkinData BuildGpuSkinData(const md5::MeshFile& file, const Skeleton& skeleton
       GpuVertex out;
       out.position = geometry[m].bind_positions[v];
       out.normal = geometry[m].bind_normals[v];
+      out.tangent = geometry[m].bind_tangents[v];
       out.uv = vertex.uv;
       const md5::TopInfluences top = md5::SelectTopInfluences(mesh, vertex);
       for (int i = 0; i < top.count; ++i) {

@@ -6,6 +6,7 @@
 #include <glm/mat4x4.hpp>
 #include <glm/vec2.hpp>
 #include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,19 +21,24 @@ namespace md5stage::anim {
 struct MeshGeometry {
   std::vector<glm::vec3> bind_positions;  // normalized weighted sum (what the viewer shows)
   std::vector<glm::vec3> bind_normals;    // area-weighted normals of the bind-pose triangles
-  std::vector<glm::vec3> weight_normals;  // per weight: the bind normal in its joint's frame
+  // Per weight: the bind normal in its joint's frame, of the last vertex using the weight (a weight
+  // shared by the vertices of a split has one of their normals; SkinningJob works per vertex).
+  std::vector<glm::vec3> weight_normals;
+  std::vector<glm::vec4> bind_tangents;  // xyz unit, orthogonal to the normal; w bitangent sign
 };
 
-// One interleaved vertex for WebGL2 (56 bytes): offsets 0 position, 12 normal, 24 uv,
-// 32 joints (4 x uint16, vertexAttribIPointer UNSIGNED_SHORT), 40 weights (4 x float).
+// One interleaved vertex for WebGL2 (72 bytes): offsets 0 position, 12 normal, 24 uv,
+// 32 joints (4 x uint16, vertexAttribIPointer UNSIGNED_SHORT), 40 weights (4 x float),
+// 56 tangent (xyz + bitangent sign w, see TangentJob).
 struct GpuVertex {
   glm::vec3 position{0.0f};  // bind pose, model space
   glm::vec3 normal{0.0f};    // bind pose, unit length
   glm::vec2 uv{0.0f};        // as in the file (v points down the image)
   std::uint16_t joints[4] = {0, 0, 0, 0};
   float weights[4] = {0.0f, 0.0f, 0.0f, 0.0f};  // largest first, sum 1
+  glm::vec4 tangent{1.0f, 0.0f, 0.0f, 1.0f};    // bind pose; bitangent = w * cross(normal, xyz)
 };
-static_assert(sizeof(GpuVertex) == 56, "GpuVertex layout is part of the viewer contract");
+static_assert(sizeof(GpuVertex) == 72, "GpuVertex layout is part of the viewer contract");
 
 // A draw range: one MD5 mesh part.
 struct GpuSubmesh {

@@ -183,7 +183,7 @@ TEST(PaletteSkinningJob, MatchesTheReferenceForUpToFourWeights) {
   SkinningPaletteJob palette_job{joints, model->skeleton().inverse_bind_matrices(), palette};
   ASSERT_TRUE(palette_job.Run());
   std::vector<glm::vec3> gpu_positions(3), gpu_normals(3), cpu_positions(3), cpu_normals(3);
-  PaletteSkinningJob gpu_job{model.get(), palette, gpu_positions, gpu_normals};
+  PaletteSkinningJob gpu_job{model.get(), palette, gpu_positions, gpu_normals, {}};
   ASSERT_TRUE(gpu_job.Run());
   SkinningJob cpu_job;
   cpu_job.model = model.get();
