@@ -13,6 +13,8 @@
 
 #include <cstring>
 
+#include "viewer/dds_decode.h"
+
 namespace md5stage::viewer {
 namespace {
 
@@ -70,6 +72,7 @@ Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view 
   if (bytes.empty()) return MakeError(file_name, 0, 0, "empty image file");
   if (bytes.size() > 512u * 1024u * 1024u)
     return MakeError(file_name, 0, 0, "image file too large");
+  if (IsDds(bytes)) return DecodeDds(file_name, bytes);  // stb_image has no DDS reader
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   const int length = static_cast<int>(bytes.size());
   int width = 0, height = 0, channels = 0;

@@ -22,7 +22,7 @@ std::string Lower(std::string text) {
 
 bool IsImage(const std::string& extension) {
   return extension == "tga" || extension == "png" || extension == "jpg" || extension == "jpeg" ||
-         extension == "bmp";
+         extension == "bmp" || extension == "dds";
 }
 
 }  // namespace
@@ -68,11 +68,6 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
       images.push_back(&file);
     } else if (material::IsDeclFileName(file.name)) {
       decls.push_back(&file);
-    } else if (extension == "dds") {
-      // The shipped decoders (stb_image) read no DDS, and block decompression is not written
-      // here (docs/design.md, "Materials and skins in the viewer").
-      report.warnings.push_back(file.name +
-                                ": DDS images are not supported; convert it to TGA or PNG");
     } else {
       report.warnings.push_back(file.name +
                                 ": ignored (not .md5mesh, .md5anim, .mtr, .shader, .skin or an "

@@ -94,7 +94,9 @@ TEST(ImageDecode, TruncatedRleIsNeverACrash) {
   const std::string truncated = Truncated({24, true, false});
   for (size_t length = 18; length < truncated.size(); length += 7) {
     auto decoded = DecodeImage("x.tga", std::string_view(truncated).substr(0, length));
-    if (decoded.ok()) EXPECT_EQ(decoded.value().rgba.size(), 64u * 64u * 4u);
+    if (decoded.ok()) {
+      EXPECT_EQ(decoded.value().rgba.size(), 64u * 64u * 4u);
+    }
   }
 }
 

@@ -202,15 +202,16 @@ TEST_F(MaterialsTest, BrokenImageIsAMessageAndTheRestBinds) {
   const std::string whole = Tga(200, 50, 50);
   Queue("models/hero/body_d.tga", whole.substr(0, 30));  // truncated
   Queue("models/hero/body_local.tga", Tga(128, 128, 255));
-  Queue("models/hero/huge.dds", "DDS ");
+  Queue("dds/models/hero/body_s.dds", "DDS ");  // found for body_s.tga, and truncated
   const JsonValue reply = viewer_.LoadQueuedFiles();
   EXPECT_EQ(CountContaining(Strings(reply, "errors"), "models/hero/body_d.tga"), 1)
       << WriteJson(reply);
-  EXPECT_EQ(CountContaining(Strings(reply, "warnings"), "huge.dds: DDS images are not supported"),
-            1);
+  EXPECT_EQ(
+      CountContaining(Strings(reply, "errors"), "dds/models/hero/body_s.dds: error: truncated"), 1);
   ASSERT_EQ(viewer_.models().size(), 1u);
   EXPECT_FALSE(Hero().textures[0].valid());
   EXPECT_TRUE(Hero().normal_maps[0].valid());
+  EXPECT_FALSE(Hero().specular_maps[0].valid());
 }
 
 TEST_F(MaterialsTest, SkinsSwitchByCommandAndTravelInScenes) {
