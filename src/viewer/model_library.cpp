@@ -360,16 +360,14 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, LoadReport& report) {
     const material::ResolvedMap& map = part.map(kind);
     if (!map.present || !map.Complete()) return {};
     std::string key = std::string(material::MapKindName(kind)) + ":" + map.program.ToString();
-    std::vector<const material::RgbaImage*> leaves;
     std::string files;
     for (const material::ImageLookup& lookup : map.images) {
       if (lookup.how == material::ImageLookup::How::kBuiltin) return {};  // _flat, _white, ...
       key += "|" + lookup.path + "#" +
              std::to_string(images_[static_cast<size_t>(lookup.file)].generation);
       files += (files.empty() ? "" : " + ") + lookup.path;
-      leaves.push_back(decode(lookup.file));
-      if (leaves.back() == nullptr) return {};
     }
+    // Made already (by this resolve, or an earlier one from the same files): nothing decoded.
     for (auto* list : {&kept, &model.owned_textures}) {
       for (const auto& entry : *list) {
         if (entry.first != key) continue;
@@ -377,6 +375,11 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, LoadReport& report) {
         *file_label = files;
         return entry.second;
       }
+    }
+    std::vector<const material::RgbaImage*> leaves;
+    for (const material::ImageLookup& lookup : map.images) {
+      leaves.push_back(decode(lookup.file));
+      if (leaves.back() == nullptr) return {};
     }
     material::ImageProgramInput program;
     program.program = &map.program;

@@ -147,12 +147,16 @@ TEST_F(MaterialsTest, MaterialsDroppedLaterReResolve) {
   EXPECT_EQ(Hero().texture_files[0], "models/hero/body_d.tga");
   EXPECT_EQ(Hero().normal_files[0], "models/hero/body_local.tga");
   EXPECT_EQ(Hero().materials[0], "");
+  const TextureHandle diffuse = Hero().textures[0];
   Queue("materials/hero.mtr", kHeroMtr);
   Queue("models/hero/body_s.tga", Tga(90, 90, 90));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
   EXPECT_EQ(Hero().materials[0], "models/hero/body");
   EXPECT_EQ(Hero().specular_files[0], "models/hero/body_s.tga");
   EXPECT_TRUE(Hero().specular_maps[0].valid());
+  // The same file through the material: the texture made from it is kept, not made again.
+  EXPECT_EQ(Hero().textures[0], diffuse);
+  EXPECT_EQ(backend_.live_textures(), 3);
   EXPECT_EQ(backend_.bad_destroys(), 0);
 }
 
