@@ -101,9 +101,11 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
           break;
         }
       }
+      ImGui::PushTextWrapPos(0.0f);  // material warnings name a file, a material and an image
       for (const std::string& warning : summary.warnings) {
         ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", warning.c_str());
       }
+      ImGui::PopTextWrapPos();
       if (!summary.skins.empty() &&
           ImGui::BeginCombo("skin",
                             summary.skin.empty() ? "(own shaders)" : summary.skin.c_str())) {

@@ -254,6 +254,70 @@ TEST_F(MaterialsTest, SkinsSwitchByCommandAndTravelInScenes) {
   EXPECT_EQ(no_field.Find("error")->as_string().rfind("setSkin.skin:", 0), 0u);
 }
 
+TEST_F(MaterialsTest, ScenesFetchMaterialsAndApplyTheSkin) {
+  // As the page fetches a scene's files: sources are assets paths, not "local".
+  for (const auto& [name, bytes] :
+       std::vector<std::pair<std::string, std::string>>{{"hero.md5mesh", HeroMesh()},
+                                                        {"hero.mtr", kHeroMtr},
+                                                        {"hero.skin", kHeroSkin},
+                                                        {"red_d.tga", Tga(255, 0, 0)},
+                                                        {"body_d.tga", Tga(200, 50, 50)}}) {
+    InputFile file;
+    file.name = name;
+    file.bytes = bytes;
+    file.source = "models/hero/" + name;
+    viewer_.QueueFile(std::move(file));
+  }
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  const std::string scene =
+      R"({"version":1,"models":[{"name":"hero","mesh":"models/hero/hero.md5mesh",)"
+      R"("materials":["models/hero/hero.mtr","models/hero/hero.skin","models/hero/more.mtr"],)"
+      R"("skin":"skins/hero/red"}],"instances":[{"model":"hero"}]})";
+  const JsonValue prepared = Call(R"({"cmd":"prepareScene","scene":)" + scene + "}");
+  ASSERT_TRUE(Ok(prepared)) << WriteJson(prepared);
+  // Loaded decls are not fetched again; the one not loaded is, before the mesh would be.
+  EXPECT_EQ(WriteJson(*prepared.Find("files")),
+            R"([{"source":"models/hero/more.mtr","url":"assets/models/hero/more.mtr"}])");
+  const JsonValue applied = Call(R"({"cmd":"applyScene"})");
+  ASSERT_TRUE(Ok(applied)) << WriteJson(applied);
+  EXPECT_EQ(Hero().skin, "skins/hero/red");
+  EXPECT_EQ(Hero().texture_files[0], "red_d.tga");
+  const JsonValue written = Call(R"({"cmd":"sceneJson"})");
+  const std::string text = WriteJson(written);
+  EXPECT_NE(text.find(R"("materials":["models/hero/hero.mtr","models/hero/hero.skin",)"
+                      R"("models/hero/more.mtr"],"skin":"skins/hero/red")"),
+            std::string::npos)
+      << text;
+  // A skin the scene names that is not loaded: the scene opens, with a message naming it.
+  const std::string bad =
+      R"({"version":1,"models":[{"name":"hero","mesh":"models/hero/hero.md5mesh",)"
+      R"("skin":"skins/none"}],"instances":[{"model":"hero"}]})";
+  ASSERT_TRUE(Ok(Call(R"({"cmd":"prepareScene","scene":)" + bad + "}")));
+  const JsonValue partly = Call(R"({"cmd":"applyScene"})");
+  EXPECT_NE(WriteJson(partly).find("models[0].skin: 'skins/none' is not a loaded skin"),
+            std::string::npos)
+      << WriteJson(partly);
+  EXPECT_EQ(viewer_.character_count(), 1);
+}
+
+// The images a fetched model's materials name and no file gave are asked for next to the mesh.
+TEST_F(MaterialsTest, FetchedModelsAskForTheImagesTheirMaterialsName) {
+  for (const auto& [name, bytes] : std::vector<std::pair<std::string, std::string>>{
+           {"hero.mtr", kHeroMtr}, {"hero.md5mesh", HeroMesh()}}) {
+    InputFile file;
+    file.name = name;
+    file.bytes = bytes;
+    file.source = "models/hero/" + name;
+    viewer_.QueueFile(std::move(file));
+  }
+  const JsonValue reply = viewer_.LoadQueuedFiles();
+  const std::string requests = WriteJson(*reply.Find("texture_requests"));
+  for (const char* image : {"body_d", "body_local", "body_s", "head_d", "head_local", "head_h"}) {
+    EXPECT_NE(requests.find(std::string("[\"models/hero/") + image + ".png\"]"), std::string::npos)
+        << image << " in " << requests;
+  }
+}
+
 TEST_F(MaterialsTest, RemovingTheModelReleasesEveryMapOnce) {
   QueueHeroFolder();
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
