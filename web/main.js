@@ -156,13 +156,14 @@
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
       const name = item.name || `file${i}`;
-      if (typeof item.size === 'number' && item.size > MAX_FILE_BYTES) {
-        errors.push(`${name}: error: file of ${item.size} bytes is larger than the ${MAX_FILE_BYTES} byte limit`);
+      const size = item.file ? item.file.size : item.size;
+      if (typeof size === 'number' && size > MAX_FILE_BYTES) {
+        errors.push(`${name}: error: file of ${size} bytes is larger than the ${MAX_FILE_BYTES} byte limit`);
         continue;
       }
       let bytes;
-      if (typeof File !== 'undefined' && item instanceof File) {
-        bytes = await readFile(item, i, list.length);
+      if (typeof File !== 'undefined' && (item instanceof File || item.file instanceof File)) {
+        bytes = await readFile(item.file || item, i, list.length);
       } else if (typeof item.bytes === 'string') {
         bytes = new TextEncoder().encode(item.bytes);
       } else if (item.bytes instanceof ArrayBuffer) {
@@ -197,16 +198,22 @@
     return reply;
   }
 
-  // Drag and drop: files or whole folders (not in embeds: they show what the link says).
-  async function entriesToFiles(entry, out) {
+  // Drag and drop: files or whole folders (not in embeds: they show what the link says). Files in a
+  // dropped folder keep their path below it ("models/x/body_d.tga" of folder "mymod"), which is
+  // how material decls name images.
+  async function entriesToFiles(entry, out, root = null) {
     if (entry.isFile) {
-      await new Promise((resolve) => entry.file((file) => { out.push(file); resolve(); }, resolve));
+      const relative = root !== null && entry.fullPath.startsWith(root) ? entry.fullPath.slice(root.length) : null;
+      await new Promise((resolve) => entry.file((file) => {
+        out.push(relative ? { name: relative, file } : file);
+        resolve();
+      }, resolve));
     } else if (entry.isDirectory) {
       const reader = entry.createReader();
       for (;;) {
         const batch = await new Promise((resolve) => reader.readEntries(resolve, () => resolve([])));
         if (!batch.length) break;
-        for (const child of batch) await entriesToFiles(child, out);
+        for (const child of batch) await entriesToFiles(child, out, root === null ? entry.fullPath + '/' : root);
       }
     }
   }

@@ -101,8 +101,23 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
           break;
         }
       }
+      ImGui::PushTextWrapPos(0.0f);  // material warnings name a file, a material and an image
       for (const std::string& warning : summary.warnings) {
         ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "%s", warning.c_str());
+      }
+      ImGui::PopTextWrapPos();
+      if (!summary.skins.empty() &&
+          ImGui::BeginCombo("skin",
+                            summary.skin.empty() ? "(own shaders)" : summary.skin.c_str())) {
+        if (ImGui::Selectable("(own shaders)", summary.skin.empty())) {
+          requests.set_skin = std::make_pair(static_cast<int>(m), std::string());
+        }
+        for (const std::string& skin : summary.skins) {
+          if (ImGui::Selectable(skin.c_str(), skin == summary.skin)) {
+            requests.set_skin = std::make_pair(static_cast<int>(m), skin);
+          }
+        }
+        ImGui::EndCombo();
       }
       if (ImGui::Button("Add instance")) requests.add_instance_of_model = static_cast<int>(m);
       ImGui::SameLine();
@@ -405,7 +420,7 @@ void DrawHelpPanel(bool* open) {
         "  Enter / Esc   obstacle tool: close / drop the polygon being drawn\n"
         "  Delete        obstacle tool: delete the selected obstacle\n"
         "Files\n"
-        "  drop .md5mesh, .md5anim and textures (.tga .png .jpg) on the page");
+        "  drop .md5mesh, .md5anim, .mtr/.shader/.skin and images (.tga .png .jpg) on the page");
   }
   ImGui::End();
 }

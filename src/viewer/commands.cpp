@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "core/material/decl_lexer.h"
 #include "core/path/route_json.h"
 #include "core/scene/scene_json.h"
 #include "core/scene/share_link.h"
@@ -81,6 +82,20 @@ JsonValue Viewer::State() const {
     for (const std::string& name : model.texture_files) textures.emplace_back(name);
     m.Set("animations", JsonValue(std::move(animations)));
     m.Set("textures", JsonValue(std::move(textures)));
+    JsonArray normal_maps, specular_maps, materials, skins;
+    for (const std::string& name : model.normal_files) normal_maps.emplace_back(name);
+    for (const std::string& name : model.specular_files) specular_maps.emplace_back(name);
+    for (const std::string& name : model.materials) materials.emplace_back(name);
+    const int model_index = static_cast<int>(&model - models.data());
+    for (const std::string& name : library_->SkinsFor(model_index)) skins.emplace_back(name);
+    m.Set("normal_maps", JsonValue(std::move(normal_maps)));
+    m.Set("specular_maps", JsonValue(std::move(specular_maps)));
+    m.Set("materials", JsonValue(std::move(materials)));
+    m.Set("skins", JsonValue(std::move(skins)));
+    m.Set("skin", model.skin);
+    JsonArray material_warnings;
+    for (const std::string& w : model.material_warnings) material_warnings.emplace_back(w);
+    m.Set("material_warnings", JsonValue(std::move(material_warnings)));
     m.Set("bounds", JsonValue(JsonArray{Vec(model.bind_min), Vec(model.bind_max)}));
     m.Set("local", model.local);
     m.Set("shared_bytes", static_cast<double>(model.cpu_bytes + model.gpu_bytes));
@@ -603,6 +618,26 @@ class CommandTable {
     if (!a.Finish()) return Fail(a);
     return v.DownloadGltf(model);
   }
+  // {"cmd":"setSkin","model":NAME,"skin":SKIN} shows the model under a loaded skin ("": none).
+  static JsonValue SetSkin(Viewer& v, CommandArgs& a) {
+    const int model = ModelArg(v, a, "model");
+    const std::string skin = a.String("skin", 256);
+    if (model >= 0 && a.ok() && !skin.empty()) {
+      const std::vector<std::string> skins = v.library_->SkinsFor(model);
+      bool known = false;
+      for (const std::string& name : skins) known = known || material::EqualsIgnoreCase(name, skin);
+      if (!known) {
+        std::string names;
+        for (const std::string& name : skins) names += (names.empty() ? "" : ", ") + name;
+        a.Fail("skin",
+               names.empty() ? "\"\" (no skin for this model is loaded)"
+                             : "\"\" or a skin loaded for this model (" + names + ")",
+               DescribeJson(JsonValue(skin)));
+      }
+    }
+    if (!a.Finish()) return Fail(a);
+    return v.SetModelSkin(model, skin);
+  }
   static JsonValue AddInstance(Viewer& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
     const glm::vec3 at = a.OptionalVec3("position", kCoordinateLimit).value_or(glm::vec3(0.0f));
@@ -993,6 +1028,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"embed", &CommandTable::Embed},
     {"embedScrub", &CommandTable::EmbedScrub},
     {"removeModel", &CommandTable::RemoveModel},
+    {"setSkin", &CommandTable::SetSkin},
     {"addInstance", &CommandTable::AddInstance},
     {"select", &CommandTable::Select},
     {"setAnimation", &CommandTable::SetAnimation},

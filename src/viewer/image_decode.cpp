@@ -13,12 +13,66 @@
 
 #include <cstring>
 
+#include "viewer/dds_decode.h"
+
 namespace md5stage::viewer {
+namespace {
+
+// stb_image reads a TGA's pixels past the end of a short file as zeros, so a truncated TGA would
+// show as a half-black texture without a word: the pixel data (raw, or RLE packets walked) must
+// cover width x height. Returns "" when it does, else what is missing.
+std::string TgaTruncation(std::string_view bytes, int width, int height) {
+  if (bytes.size() < 18) return "a TGA header is 18 bytes, found " + std::to_string(bytes.size());
+  const auto byte = [&](size_t i) { return static_cast<uint8_t>(bytes[i]); };
+  const int type = byte(2);
+  const bool rle = type == 9 || type == 10 || type == 11;
+  const size_t map_entries = byte(5) | (byte(6) << 8);
+  const size_t map_bytes = byte(1) != 0 ? map_entries * ((byte(7) + 7) / 8) : 0;
+  const size_t pixel_bytes = (byte(16) + 7) / 8;
+  size_t at = 18 + byte(0) + map_bytes;
+  const size_t pixels = static_cast<size_t>(width) * static_cast<size_t>(height);
+  if (pixel_bytes == 0) return "";
+  if (!rle) {
+    const size_t need = at + pixels * pixel_bytes;
+    if (bytes.size() >= need) return "";
+    return "truncated: " + std::to_string(need) + " bytes expected, found " +
+           std::to_string(bytes.size());
+  }
+  size_t done = 0;
+  while (done < pixels) {
+    if (at >= bytes.size()) {
+      return "truncated: RLE data ends after " + std::to_string(done) + " of " +
+             std::to_string(pixels) + " pixels";
+    }
+    const uint8_t packet = byte(at++);
+    const size_t count = (packet & 0x7f) + 1u;
+    at += (packet & 0x80) ? pixel_bytes : count * pixel_bytes;
+    if (at > bytes.size()) {
+      return "truncated: RLE data ends after " + std::to_string(done) + " of " +
+             std::to_string(pixels) + " pixels";
+    }
+    done += count;
+  }
+  return "";
+}
+
+// As stbi_info_from_memory decides: TGA is the format tried last (it has no signature).
+bool IsTga(const stbi_uc* data, int length) {
+  stbi__context context;
+  stbi__start_mem(&context, data, length);
+  if (stbi__png_test(&context) || stbi__jpeg_test(&context) || stbi__bmp_test(&context)) {
+    return false;
+  }
+  return stbi__tga_test(&context) != 0;
+}
+
+}  // namespace
 
 Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view bytes) {
   if (bytes.empty()) return MakeError(file_name, 0, 0, "empty image file");
   if (bytes.size() > 512u * 1024u * 1024u)
     return MakeError(file_name, 0, 0, "image file too large");
+  if (IsDds(bytes)) return DecodeDds(file_name, bytes);  // stb_image has no DDS reader
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   const int length = static_cast<int>(bytes.size());
   int width = 0, height = 0, channels = 0;
@@ -30,6 +84,10 @@ Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view 
     return MakeError(file_name, 0, 0,
                      "image of " + std::to_string(width) + " x " + std::to_string(height) +
                          " is larger than " + std::to_string(kMaxImageSide) + " pixels a side");
+  }
+  if (IsTga(data, length)) {
+    const std::string truncated = TgaTruncation(bytes, width, height);
+    if (!truncated.empty()) return MakeError(file_name, 0, 0, "could not decode: " + truncated);
   }
   stbi_uc* pixels = stbi_load_from_memory(data, length, &width, &height, &channels, 4);
   if (pixels == nullptr) {

@@ -1,5 +1,5 @@
-// Decodes texture files (TGA, PNG, JPG, BMP) from bytes with stb_image, with size limits and
-// errors as values: a bad texture is reported, never fatal.
+// Decodes texture files (TGA, PNG, JPG, BMP) from bytes with stb_image, DDS with dds_decode.h,
+// with size limits and errors as values: a bad or truncated texture is reported, never fatal.
 #pragma once
 
 #include <cstdint>

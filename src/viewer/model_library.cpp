@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
 
 #include "core/anim/binding.h"
+#include "core/material/decl_lexer.h"
+#include "core/material/image_program.h"
+#include "core/material/material_parser.h"
 #include "core/material/material_resolve.h"
 #include "viewer/image_decode.h"
 
@@ -18,7 +22,7 @@ std::string Lower(std::string text) {
 
 bool IsImage(const std::string& extension) {
   return extension == "tga" || extension == "png" || extension == "jpg" || extension == "jpeg" ||
-         extension == "bmp";
+         extension == "bmp" || extension == "dds";
 }
 
 // The image's bytes for a glTF export (PNG and JPEG only: glTF takes no other), shared with the
@@ -65,7 +69,7 @@ int ModelLibrary::FindModel(const std::string& name) const {
 
 LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
   LoadReport report;
-  std::vector<const InputFile*> meshes, anims, images;
+  std::vector<const InputFile*> meshes, anims, images, decls;
   for (const InputFile& file : files) {
     const std::string extension = FileExtension(file.name);
     if (extension == "md5mesh") {
@@ -74,9 +78,47 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
       anims.push_back(&file);
     } else if (IsImage(extension)) {
       images.push_back(&file);
+    } else if (material::IsDeclFileName(file.name)) {
+      decls.push_back(&file);
     } else {
-      report.warnings.push_back(file.name + ": ignored (not .md5mesh, .md5anim or an image)");
+      report.warnings.push_back(file.name +
+                                ": ignored (not .md5mesh, .md5anim, .mtr, .shader, .skin or an "
+                                "image)");
     }
+  }
+  bool materials_changed = false;
+  for (const InputFile* file : decls) {
+    auto parsed = material::ParseDeclFile(file->name, file->bytes);
+    if (!parsed.ok()) {
+      report.errors.push_back(parsed.error().ToString());
+      continue;
+    }
+    for (const Diagnostic& warning : parsed.value().warnings) {
+      report.warnings.push_back(warning.ToString());
+    }
+    auto decl = std::make_unique<material::DeclFile>(std::move(parsed).value());
+    const auto same = std::find_if(decls_.begin(), decls_.end(), [&](const auto& existing) {
+      return material::EqualsIgnoreCase(existing->file, file->name);
+    });
+    if (same != decls_.end()) {
+      *same = std::move(decl);
+    } else {
+      decls_.push_back(std::move(decl));
+    }
+    if (file->source != "local") decl_sources_.push_back(file->source);
+    materials_changed = true;
+  }
+  for (const InputFile* file : images) {
+    const auto same = std::find_if(images_.begin(), images_.end(), [&](const StoredImage& image) {
+      return material::EqualsIgnoreCase(image.file.name, file->name);
+    });
+    StoredImage stored{*file, ++next_generation_};
+    if (same != images_.end()) {
+      *same = std::move(stored);
+    } else {
+      images_.push_back(std::move(stored));
+    }
+    materials_changed = true;
   }
   for (const InputFile* file : meshes) {
     auto loaded = cache_.LoadModel(file->name, file->bytes);
@@ -101,20 +143,73 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
       ++report.animations_bound;
     }
   }
-  if (!images.empty()) {
-    // New models first; then older models still missing a texture (textures dropped later).
-    std::vector<int> targets = report.new_models;
-    for (size_t i = 0; i < models_.size(); ++i) {
-      if (std::find(targets.begin(), targets.end(), static_cast<int>(i)) != targets.end()) continue;
-      const LoadedModel& model = models_[i];
-      if (std::find(model.textures.begin(), model.textures.end(), TextureHandle{}) !=
-          model.textures.end()) {
-        targets.push_back(static_cast<int>(i));
-      }
-    }
-    for (int index : targets) MatchTextures(models_[static_cast<size_t>(index)], images, report);
+  // New models resolve their images; every model does when decls or images arrived (a folder's
+  // materials or textures may come in a later drop than its mesh).
+  for (size_t i = 0; i < models_.size(); ++i) {
+    const bool is_new = std::find(report.new_models.begin(), report.new_models.end(),
+                                  static_cast<int>(i)) != report.new_models.end();
+    if (is_new || materials_changed) ResolveTextures(models_[i], report);
   }
   return report;
+}
+
+std::vector<std::string> ModelLibrary::SkinsFor(int index) const {
+  std::vector<std::string> names;
+  if (index < 0 || index >= static_cast<int>(models_.size())) return names;
+  const LoadedModel& model = models_[static_cast<size_t>(index)];
+  for (const auto& decl : decls_) {
+    for (const material::Skin& skin : decl->skins) {
+      if (!skin.IsFor(model.mesh_file)) continue;
+      if (std::find(names.begin(), names.end(), skin.name) == names.end()) {
+        names.push_back(skin.name);
+      }
+    }
+  }
+  return names;
+}
+
+void ModelLibrary::SetMaterialSources(int index, std::vector<std::string> sources) {
+  if (index < 0 || index >= static_cast<int>(models_.size())) return;
+  models_[static_cast<size_t>(index)].material_sources = std::move(sources);
+}
+
+bool ModelLibrary::HasDeclSource(const std::string& source) const {
+  return std::find(decl_sources_.begin(), decl_sources_.end(), source) != decl_sources_.end();
+}
+
+const material::Skin* ModelLibrary::FindSkin(const std::string& name) const {
+  for (const auto& decl : decls_) {
+    for (const material::Skin& skin : decl->skins) {
+      if (material::EqualsIgnoreCase(skin.name, name)) return &skin;
+    }
+  }
+  return nullptr;
+}
+
+Status ModelLibrary::SetSkin(int index, const std::string& skin, LoadReport* report) {
+  if (index < 0 || index >= static_cast<int>(models_.size())) {
+    return MakeError("", 0, 0, "model: no such model");
+  }
+  LoadedModel& model = models_[static_cast<size_t>(index)];
+  if (!skin.empty()) {
+    const std::vector<std::string> skins = SkinsFor(index);
+    const auto found = std::find_if(skins.begin(), skins.end(), [&](const std::string& name) {
+      return material::EqualsIgnoreCase(name, skin);
+    });
+    if (found == skins.end()) {
+      std::string known;
+      for (const std::string& name : skins) known += (known.empty() ? "" : ", ") + name;
+      return MakeError("", 0, 0,
+                       "skin: '" + skin + "' is not a loaded skin for model '" + model.name +
+                           "' (" + (known.empty() ? "none loaded" : "loaded: " + known) + ")");
+    }
+    model.skin = *found;
+  } else {
+    model.skin.clear();
+  }
+  LoadReport local;
+  ResolveTextures(model, report != nullptr ? *report : local);
+  return {};
 }
 
 int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const InputFile& file) {
@@ -207,57 +302,162 @@ bool ModelLibrary::BindAnimation(std::shared_ptr<const anim::Animation> animatio
   return false;
 }
 
-void ModelLibrary::MatchTextures(LoadedModel& model, const std::vector<const InputFile*>& images,
-                                 LoadReport& report) {
-  const anim::GpuSkinData& gpu = model.model->gpu();
-  std::vector<std::pair<const InputFile*, TextureHandle>> uploaded;  // one per image
+void ModelLibrary::ResolveTextures(LoadedModel& model, LoadReport& report) {
+  std::vector<std::string> current;
+  const auto report_once = [&](const std::string& message, bool error) {
+    current.push_back(message);
+    if (std::find(model.reported.begin(), model.reported.end(), message) != model.reported.end())
+      return;
+    model.reported.push_back(message);
+    (error ? report.errors : report.warnings).push_back(message);
+  };
+  std::vector<const material::DeclFile*> decls;
+  for (const auto& decl : decls_) decls.push_back(decl.get());
+  const material::MaterialTable table(decls);
   std::vector<std::string> names;
-  for (const InputFile* image : images) names.push_back(image->name);
+  for (const StoredImage& image : images_) names.push_back(image.file.name);
   const material::ImageIndex index(names);
-  for (size_t part = 0; part < gpu.submeshes.size(); ++part) {
-    if (model.textures[part].valid()) continue;
-    // The core's guess by the shader's base name (models/x/body -> body.tga, body_d.png, ...).
-    const material::ImageLookup guess = material::GuessImage(
-        index, gpu.submeshes[part].shader, model.name, material::MapKind::kDiffuse);
-    const InputFile* match = guess.file >= 0 ? images[static_cast<size_t>(guess.file)] : nullptr;
-    if (match == nullptr) continue;
-    const auto reused = std::find_if(uploaded.begin(), uploaded.end(),
-                                     [&](const auto& entry) { return entry.first == match; });
-    if (reused != uploaded.end()) {
-      model.textures[part] = reused->second;
-      renderer_->SetPartTexture(model.gpu_mesh, static_cast<int>(part), reused->second);
-      model.texture_files[part] = match->name;
-      model.texture_bytes[part] = KeptForExport(*match, model.texture_bytes);
-      continue;
-    }
-    auto decoded = DecodeImage(match->name, match->bytes);
-    if (!decoded.ok()) {
-      report.errors.push_back(decoded.error().ToString());
-      continue;
-    }
-    const DecodedImage& image = decoded.value();
-    model.textures[part] = renderer_->CreateTexture(image.width, image.height, image.rgba.data());
-    renderer_->SetPartTexture(model.gpu_mesh, static_cast<int>(part), model.textures[part]);
-    model.texture_files[part] = match->name;
-    model.texture_bytes[part] = KeptForExport(*match, model.texture_bytes);
-    model.gpu_bytes += image.rgba.size() * 4 / 3;
-    uploaded.emplace_back(match, model.textures[part]);
-    ++report.textures_bound;
+  const anim::GpuSkinData& gpu = model.model->gpu();
+  material::ResolveInput input;
+  for (const anim::GpuSubmesh& submesh : gpu.submeshes) input.shaders.push_back(submesh.shader);
+  input.model_name = model.name;
+  input.materials = &table;
+  input.images = &index;
+  input.skin = model.skin.empty() ? nullptr : FindSkin(model.skin);
+  auto resolved = material::ResolveMaterials(input);
+  if (!resolved.ok()) {
+    report_once(resolved.error().ToString(), true);
+    model.material_warnings = std::move(current);
+    return;
   }
+  for (const Diagnostic& warning : resolved.value().warnings) {
+    report_once(warning.ToString(), false);
+  }
+  model.missing_images.clear();
+  for (const material::PartResolution& part : resolved.value().parts) {
+    for (const material::ResolvedMap& map : part.maps) {
+      for (const material::ImageLookup& lookup : map.images) {
+        if (lookup.how != material::ImageLookup::How::kMissing) continue;
+        if (std::find(model.missing_images.begin(), model.missing_images.end(), lookup.requested) ==
+            model.missing_images.end()) {
+          model.missing_images.push_back(lookup.requested);
+        }
+      }
+    }
+  }
+
+  // Decoded once per resolve, by image file; null when the file does not decode.
+  std::vector<std::unique_ptr<material::RgbaImage>> decoded(images_.size());
+  std::vector<bool> tried(images_.size(), false);
+  const auto decode = [&](int file) -> const material::RgbaImage* {
+    const size_t f = static_cast<size_t>(file);
+    if (!tried[f]) {
+      tried[f] = true;
+      auto image = DecodeImage(images_[f].file.name, images_[f].file.bytes);
+      if (image.ok()) {
+        auto rgba = std::make_unique<material::RgbaImage>();
+        rgba->width = image.value().width;
+        rgba->height = image.value().height;
+        rgba->rgba = std::move(image.value().rgba);
+        decoded[f] = std::move(rgba);
+      } else {
+        report_once(image.error().ToString(), true);
+      }
+    }
+    return decoded[f].get();
+  };
+
+  std::vector<std::pair<std::string, TextureHandle>> kept;
+  const auto texture_for = [&](const material::PartResolution& part, material::MapKind kind,
+                               std::string* file_label) -> TextureHandle {
+    const material::ResolvedMap& map = part.map(kind);
+    if (!map.present || !map.Complete()) return {};
+    std::string key = std::string(material::MapKindName(kind)) + ":" + map.program.ToString();
+    std::string files;
+    for (const material::ImageLookup& lookup : map.images) {
+      if (lookup.how == material::ImageLookup::How::kBuiltin) return {};  // _flat, _white, ...
+      key += "|" + lookup.path + "#" +
+             std::to_string(images_[static_cast<size_t>(lookup.file)].generation);
+      files += (files.empty() ? "" : " + ") + lookup.path;
+    }
+    // Made already (by this resolve, or an earlier one from the same files): nothing decoded.
+    for (auto* list : {&kept, &model.owned_textures}) {
+      for (const auto& entry : *list) {
+        if (entry.first != key) continue;
+        if (list == &model.owned_textures) kept.push_back(entry);
+        *file_label = files;
+        return entry.second;
+      }
+    }
+    std::vector<const material::RgbaImage*> leaves;
+    for (const material::ImageLookup& lookup : map.images) {
+      leaves.push_back(decode(lookup.file));
+      if (leaves.back() == nullptr) return {};
+    }
+    material::ImageProgramInput program;
+    program.program = &map.program;
+    program.images = leaves;
+    program.max_side = kMaxImageSide;
+    auto image = material::EvaluateImageProgram(program);
+    if (!image.ok()) {
+      Diagnostic error = image.error();
+      error.severity = Diagnostic::Severity::kWarning;
+      error.file = part.material != nullptr ? part.material->file : model.mesh_file;
+      error.message = "material '" + part.shader_after_skin + "': " + error.message;
+      report_once(error.ToString(), false);
+      return {};
+    }
+    const material::RgbaImage& rgba = image.value();
+    const TextureHandle texture =
+        renderer_->CreateTexture(rgba.width, rgba.height, rgba.rgba.data());
+    model.gpu_bytes += rgba.rgba.size() * 4 / 3;
+    if (kind == material::MapKind::kDiffuse) ++report.textures_bound;
+    kept.emplace_back(key, texture);
+    *file_label = files;
+    return texture;
+  };
+
+  const size_t parts = gpu.submeshes.size();
+  model.normal_files.assign(parts, "");
+  model.specular_files.assign(parts, "");
+  model.normal_maps.assign(parts, TextureHandle{});
+  model.specular_maps.assign(parts, TextureHandle{});
+  model.materials.assign(parts, "");
+  for (size_t p = 0; p < parts && p < resolved.value().parts.size(); ++p) {
+    const material::PartResolution& part = resolved.value().parts[p];
+    if (part.material != nullptr) model.materials[p] = part.material->name;
+    model.texture_files[p].clear();
+    model.textures[p] = texture_for(part, material::MapKind::kDiffuse, &model.texture_files[p]);
+    // "Download glTF" embeds a diffuse image as it is: one file, PNG or JPEG, no image program.
+    const material::ResolvedMap& diffuse = part.map(material::MapKind::kDiffuse);
+    model.texture_bytes[p] = nullptr;
+    if (model.textures[p].valid() && diffuse.images.size() == 1 &&
+        diffuse.images[0].how != material::ImageLookup::How::kBuiltin) {
+      model.texture_bytes[p] = KeptForExport(
+          images_[static_cast<size_t>(diffuse.images[0].file)].file, model.texture_bytes);
+    }
+    model.normal_maps[p] = texture_for(part, material::MapKind::kNormal, &model.normal_files[p]);
+    model.specular_maps[p] =
+        texture_for(part, material::MapKind::kSpecular, &model.specular_files[p]);
+    renderer_->SetPartTexture(model.gpu_mesh, static_cast<int>(p), model.textures[p]);
+    renderer_->SetPartMaps(model.gpu_mesh, static_cast<int>(p), model.normal_maps[p],
+                           model.specular_maps[p]);
+  }
+  for (const auto& entry : model.owned_textures) {
+    const bool still_used = std::any_of(kept.begin(), kept.end(),
+                                        [&](const auto& k) { return k.second == entry.second; });
+    if (!still_used) renderer_->DestroyTexture(entry.second);
+  }
+  model.owned_textures = std::move(kept);
+  model.material_warnings = std::move(current);
 }
 
 void ModelLibrary::RemoveModel(int index) {
   if (index < 0 || index >= static_cast<int>(models_.size())) return;
   LoadedModel& model = models_[static_cast<size_t>(index)];
   renderer_->DestroyMesh(model.gpu_mesh);
-  // A texture may serve several parts of one model: each is destroyed once.
-  std::vector<TextureHandle> destroyed;
-  for (TextureHandle texture : model.textures) {
-    if (!texture.valid()) continue;
-    if (std::find(destroyed.begin(), destroyed.end(), texture) != destroyed.end()) continue;
-    renderer_->DestroyTexture(texture);
-    destroyed.push_back(texture);
-  }
+  // A texture may serve several parts of one model: owned_textures holds each once.
+  for (const auto& entry : model.owned_textures) renderer_->DestroyTexture(entry.second);
   models_.erase(models_.begin() + index);
 }
 

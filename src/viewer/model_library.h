@@ -1,6 +1,7 @@
 // The models the viewer has loaded: each mesh parsed once (through the core's resource cache),
-// its animations bound by fit, its textures matched by shader name, and its GPU data uploaded
-// once for every instance to share. Loading a batch is all-or-nothing per file: a bad file is
+// its animations bound by fit, its parts' diffuse, normal and specular images resolved through
+// the dropped material decls and skins (core/material), and its GPU data uploaded once for
+// every instance to share. Loading a batch is all-or-nothing per file: a bad file is
 // reported and leaves everything already loaded as it was.
 #pragma once
 
@@ -13,6 +14,7 @@
 #include "core/anim/animation_bounds.h"
 #include "core/anim/model.h"
 #include "core/anim/resource_cache.h"
+#include "core/material/material.h"
 #include "viewer/render_interface.h"
 
 namespace md5stage::viewer {
@@ -42,6 +44,21 @@ struct LoadedModel {
   // Per mesh part, the matched image file's bytes when glTF can embed them (PNG, JPEG), for
   // "Download glTF"; null otherwise. Parts matching one file share one copy.
   std::vector<std::shared_ptr<const std::string>> texture_bytes;
+  // Per mesh part, what its normal and specular maps were made from ("" when it has none: flat
+  // normal, no specular) and their textures.
+  std::vector<std::string> normal_files;
+  std::vector<std::string> specular_files;
+  std::vector<TextureHandle> normal_maps;
+  std::vector<TextureHandle> specular_maps;
+  std::vector<std::string> materials;  // per mesh part: the material decl it resolved to, or ""
+  std::string skin;                    // the skin shown, "" for the mesh's own shaders
+  std::vector<std::string> material_sources;  // decls a scene fetched with it (not local)
+  std::vector<std::string> missing_images;    // images its materials name that are not loaded
+  // Every texture the model owns, by what made it (program, files and their generations), so a
+  // re-resolve keeps the unchanged ones and destroys the rest.
+  std::vector<std::pair<std::string, TextureHandle>> owned_textures;
+  std::vector<std::string> reported;  // resolve messages already shown (each is shown once)
+  std::vector<std::string> material_warnings;  // of the current resolution (the Model panel's)
   glm::vec3 bind_min{0.0f};
   glm::vec3 bind_max{0.0f};
   std::size_t cpu_bytes = 0;
@@ -63,8 +80,18 @@ class ModelLibrary {
  public:
   explicit ModelLibrary(RenderBackend* renderer) : renderer_(renderer) {}
 
+  // Meshes, anims, images (.tga .png .jpg .bmp) and decls (.mtr .shader .skin). Images and decls
+  // are kept: materials or images dropped after a mesh re-resolve every model.
   LoadReport LoadFiles(std::vector<InputFile> files);
   void RemoveModel(int index);  // the caller removes instances first
+  // The loaded skins meant for the model (naming it, or naming no model), in load order.
+  std::vector<std::string> SkinsFor(int index) const;
+  // Shows the model under a skin ("" for none) and re-binds its textures; an unknown skin or
+  // model is an error naming the field.
+  Status SetSkin(int index, const std::string& skin, LoadReport* report);
+  void SetMaterialSources(int index, std::vector<std::string> sources);
+  // True when a decl file fetched from this source is loaded.
+  bool HasDeclSource(const std::string& source) const;
   const std::vector<LoadedModel>& models() const { return models_; }
   int FindModel(const std::string& name) const;
   anim::ResourceCache& cache() { return cache_; }
@@ -73,12 +100,21 @@ class ModelLibrary {
   int AddModel(std::shared_ptr<const anim::Model> model, const InputFile& file);
   bool BindAnimation(std::shared_ptr<const anim::Animation> animation, const InputFile& file,
                      const std::vector<int>& preferred, LoadReport& report);
-  void MatchTextures(LoadedModel& model, const std::vector<const InputFile*>& images,
-                     LoadReport& report);
+  void ResolveTextures(LoadedModel& model, LoadReport& report);
+  const material::Skin* FindSkin(const std::string& name) const;
+
+  struct StoredImage {
+    InputFile file;
+    int generation = 0;  // a re-dropped file of the same name counts up: its textures remake
+  };
 
   RenderBackend* renderer_;
   anim::ResourceCache cache_;
   std::vector<LoadedModel> models_;
+  std::vector<StoredImage> images_;  // every image dropped or fetched, by name
+  std::vector<std::unique_ptr<material::DeclFile>> decls_;  // every decl file, by name
+  std::vector<std::string> decl_sources_;                   // where each fetched one came from
+  int next_generation_ = 0;
 };
 
 // Lower-case extension without the dot ("md5mesh"), and base name without folders or extension.

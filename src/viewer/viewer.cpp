@@ -244,6 +244,22 @@ void Viewer::RemoveModel(int model) {
   selected_joint_ = -1;
 }
 
+JsonValue Viewer::SetModelSkin(int model, const std::string& skin) {
+  LoadReport report;
+  const Status status = library_->SetSkin(model, skin, &report);
+  if (!status.ok()) return Failure(status.error().message);
+  last_warnings_ = report.warnings;
+  const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
+  status_ = loaded.skin.empty() ? loaded.name + ": its own shaders"
+                                : loaded.name + ": skin " + loaded.skin;
+  JsonValue reply = Reply(true);
+  JsonArray warnings;
+  for (const std::string& w : report.warnings) warnings.emplace_back(w);
+  reply.Set("warnings", JsonValue(std::move(warnings)));
+  reply.Set("skin", loaded.skin);
+  return reply;
+}
+
 JsonValue Viewer::LoadQueuedFiles() {
   std::vector<InputFile> files = std::move(pending_files_);
   pending_files_.clear();
@@ -328,6 +344,22 @@ JsonValue Viewer::LoadQueuedFiles() {
     for (const std::string& stem : seen) {
       texture_requests.emplace_back(JsonValue(JsonArray{JsonValue(folder + stem + "_local.png")}));
       texture_requests.emplace_back(JsonValue(JsonArray{JsonValue(folder + stem + "_s.png")}));
+    }
+  }
+  // Images a fetched model's materials name and no file gave: by base name next to the mesh.
+  for (const LoadedModel& model : library_->models()) {
+    if (model.local) continue;
+    const std::string& source = model.mesh_source;
+    const std::string folder = source.substr(0, source.find_last_of('/') + 1);
+    for (const std::string& image : model.missing_images) {
+      const std::string stem = FileStem(image);
+      if (stem.empty()) continue;
+      JsonArray candidates;
+      for (const char* extension : {".png", ".tga", ".jpg"}) {
+        if (extension[1] != 'p' && source.rfind("https://", 0) != 0) continue;
+        candidates.emplace_back(folder + stem + extension);
+      }
+      texture_requests.emplace_back(JsonValue(std::move(candidates)));
     }
   }
   reply.Set("texture_requests", JsonValue(std::move(texture_requests)));
@@ -445,12 +477,16 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
     summary.files.push_back(model.mesh_file);
     for (const std::string& name : model.animation_names)
       summary.files.push_back(name + ".md5anim");
-    for (const std::string& texture : model.texture_files) {
-      if (!texture.empty() &&
-          std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
-        summary.files.push_back(texture);
+    for (const auto* maps : {&model.texture_files, &model.normal_files, &model.specular_files}) {
+      for (const std::string& texture : *maps) {
+        if (!texture.empty() &&
+            std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
+          summary.files.push_back(texture);
+        }
       }
     }
+    summary.skins = library_->SkinsFor(static_cast<int>(&model - models.data()));
+    summary.skin = model.skin;
     summary.local = model.local;
     const md5::MeshFile& file = model.model->source();
     summary.joints = model.model->skeleton().joint_count();
@@ -461,6 +497,8 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
     summary.max_influences = file.max_weights_per_vertex();
     summary.top4_error = model.model->gpu().worst_dropped_weight;
     summary.warnings = model.warnings;
+    summary.warnings.insert(summary.warnings.end(), model.material_warnings.begin(),
+                            model.material_warnings.end());
     summary.joint_names = model.model->skeleton().names();
     summary.parents = model.model->skeleton().parents();
     summary.animations = model.animation_names;
@@ -598,6 +636,7 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
     selected_ = AddCharacter(model, glm::vec2(right + 1.5f * std::max(width, 1.0f), 0.0f), 0.0f);
   }
   if (r.download_gltf) DownloadGltf(*r.download_gltf);
+  if (r.set_skin) SetModelSkin(r.set_skin->first, r.set_skin->second);
   if (r.remove_model) RemoveModel(*r.remove_model);
   if (r.set_tool) {
     tool_ = *r.set_tool;

@@ -130,6 +130,9 @@ class Viewer {
   void DrawCharacterOverlays(DrawList& list);
   int AddCharacter(int model, glm::vec2 position, float heading);
   void RemoveModel(int model);
+  // Shows a model under a loaded skin ("" for its own shaders): its textures are re-bound, and
+  // the reply carries the warnings (missing images) of the new resolution.
+  JsonValue SetModelSkin(int model, const std::string& skin);
   void FrameSelection();
   Character* Selected();
   void SetError(const std::string& message);

@@ -71,6 +71,8 @@ struct ModelSummary {
   std::vector<std::string> animations;
   std::size_t shared_bytes = 0;  // CPU + GPU bytes shared by every instance
   int instances = 0;
+  std::vector<std::string> skins;  // loaded skins meant for it
+  std::string skin;                // the one shown, "" for its own shaders
 };
 
 struct AttachmentSummary {
@@ -157,6 +159,7 @@ struct ViewerRequests {
   std::optional<int> remove_instance;
   std::optional<int> remove_model;
   std::optional<int> download_gltf;  // a model index: its .glb goes to the page as a download
+  std::optional<std::pair<int, std::string>> set_skin;  // (model, skin or "")
   struct Attach {
     int model = -1;
     int joint = -1;

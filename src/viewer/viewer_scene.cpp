@@ -167,6 +167,8 @@ Scene Viewer::CurrentScene() const {
       m.anims = model.anim_sources;
     else
       for (const std::string& a : model.animation_names) m.anims.push_back(a + ".md5anim");
+    if (!model.local) m.materials = model.material_sources;
+    m.skin = model.skin;
     scene.models.push_back(std::move(m));
   }
   for (const ViewerRoute& route : routes_) {
@@ -247,6 +249,8 @@ JsonValue Viewer::PrepareScene(const JsonValue& scene_json) {
     }
     std::vector<std::string> sources = model.anims;
     sources.insert(sources.begin(), model.mesh);
+    // Decls first: they are parsed before the mesh resolves its images either way.
+    sources.insert(sources.begin(), model.materials.begin(), model.materials.end());
     for (const std::string& source : sources) {
       if (!IsAllowedSource(source)) {
         return Failure("scene: model '" + model.name + "': '" + source +
@@ -260,7 +264,7 @@ JsonValue Viewer::PrepareScene(const JsonValue& scene_json) {
     }
     for (const std::string& source : sources) {
       const bool have =
-          loaded != nullptr && (source == loaded->mesh_source ||
+          loaded != nullptr && (source == loaded->mesh_source || library_->HasDeclSource(source) ||
                                 std::find(loaded->anim_sources.begin(), loaded->anim_sources.end(),
                                           source) != loaded->anim_sources.end());
       if (have) continue;
@@ -304,6 +308,17 @@ JsonValue Viewer::ApplyPendingScene() {
   scene_time_ = scene.time;
   scene_playing_ = scene.playing;
   std::string problems;
+  for (size_t m = 0; m < scene.models.size(); ++m) {
+    library_->SetMaterialSources(model_index[m], scene.models[m].materials);
+    if (scene.models[m].skin.empty() &&
+        library_->models()[static_cast<size_t>(model_index[m])].skin.empty())
+      continue;
+    LoadReport report;
+    const Status skinned = library_->SetSkin(model_index[m], scene.models[m].skin, &report);
+    if (!skinned.ok())
+      problems += "models[" + std::to_string(m) + "]." + skinned.error().message + "\n";
+    for (const std::string& warning : report.warnings) last_warnings_.push_back(warning);
+  }
   for (size_t r = 0; r < scene.routes.size(); ++r) {
     const SceneRoute& route = scene.routes[r];
     Status status = SetRoute(static_cast<int>(r), route.segments, route.closed, route.name);

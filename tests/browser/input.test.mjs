@@ -273,7 +273,8 @@ export const tests = [
         assert.equal(s.models[0].name, 'walker');
         const anims = fs.readdirSync(sub).filter((f) => f.endsWith('.md5anim')).map((f) => f.replace('.md5anim', ''));
         assert.deepEqual([...s.models[0].animations].sort(), anims.sort());
-        assert.deepEqual(s.models[0].textures, ['walker.png']);
+        // Files keep their path below the dropped folder (material decls name images so).
+        assert.deepEqual(s.models[0].textures, ['characters/walker/walker.png']);
         await assertModelDrawn(ctx, page, 'input-drop-folder', 'walker');
         assert.deepEqual(page.consoleErrors, []);
       } finally {

@@ -274,6 +274,7 @@ std::vector<CommandRow> CommandRows() {
         Bool("reduced_motion", kOptional), Bool("apply_to_scene", kOptional)}},
       {"embedScrub", R"("active":true)", {Bool("active")}},
       {"removeModel", R"("model":"walker")", {Model("model")}},
+      {"setSkin", R"("model":"walker","skin":"")", {Model("model"), Str("skin", 256)}},
       {"addInstance",
        R"("model":"walker")",
        {Model("model"), Vec("position", 1e6, kOptional), Num("heading", -1e3, 1e3, kOptional)}},
@@ -1128,6 +1129,13 @@ std::vector<EffectRow> EffectRows() {
        [](Stage& s, const JsonValue&) {
          EXPECT_EQ(s.viewer.character_count(), 0);
          EXPECT_TRUE(s.viewer.models().empty());
+       }},
+      {"setSkin",
+       {R"({"cmd":"setSkin","model":"walker","skin":""})"},
+       true,
+       [](Stage& s, const JsonValue& r) {
+         EXPECT_EQ(Get(r, "skin").as_string(), "");
+         EXPECT_EQ(Get(Item(Get(s.State(), "models"), 0), "skin").as_string(), "");
        }},
       {"addInstance",
        {R"({"cmd":"addInstance","model":"walker","position":[10,20,0],"heading":0.5})"},

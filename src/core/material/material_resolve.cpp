@@ -7,7 +7,8 @@
 namespace md5stage::material {
 namespace {
 
-constexpr std::string_view kImageExtensions[] = {"tga", "png", "jpg", "jpeg", "bmp"};
+// DDS last: Doom 3 ships compressed copies (dds/models/...) beside its TGAs.
+constexpr std::string_view kImageExtensions[] = {"tga", "png", "jpg", "jpeg", "bmp", "dds"};
 
 bool IsImageExtension(std::string_view lower_extension) {
   return std::find(std::begin(kImageExtensions), std::end(kImageExtensions), lower_extension) !=

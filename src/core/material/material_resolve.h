@@ -15,7 +15,8 @@
 namespace md5stage::material {
 
 // The image files a folder offers (paths relative to its root, as dropped or listed), indexed
-// for look-ups that ignore case and try the extensions .tga .png .jpg (then .jpeg .bmp) in turn.
+// for look-ups that ignore case and try the extensions .tga .png .jpg (then .jpeg .bmp .dds) in
+// turn.
 class ImageIndex {
  public:
   ImageIndex() = default;

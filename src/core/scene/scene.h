@@ -43,6 +43,10 @@ struct SceneModel {
   std::string mesh;                // assets-relative path or https:// URL (a label when local)
   std::vector<std::string> anims;  // same kinds of sources
   bool local = false;              // came from dropped files: cannot travel in a share link
+  // Material decls and skins (.mtr .shader .skin) fetched with the model, same kinds of sources,
+  // and the skin it shows ("" for the mesh's own shaders). Both optional in the JSON.
+  std::vector<std::string> materials;
+  std::string skin;
 };
 
 // Segments are the path core's plain RouteSegment; a line's unused points repeat its end (as

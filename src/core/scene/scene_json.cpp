@@ -291,7 +291,17 @@ class SceneReader {
         return Fail(&(*anims)[i], &value, anim_path, "an anim with a name of its own");
       }
     }
-    return true;
+    const JsonArray* materials = nullptr;
+    if (!Array(value, path, "materials", kMaxModelAnims, "materials", false, materials)) {
+      return false;
+    }
+    model.materials.resize(materials->size());
+    for (std::size_t i = 0; i < materials->size(); ++i) {
+      if (!source(&(*materials)[i], Index(Field(path, "materials"), i), model.materials[i])) {
+        return false;
+      }
+    }
+    return Name(value, path, "skin", false, true, model.skin);
   }
 
   bool ReadRoute(const JsonValue& value, const JsonValue& parent, const std::string& path,
@@ -634,6 +644,11 @@ class SceneWriter {
       for (const std::string& anim : model.anims) anims.Append(anim);
     }
     if (Keep(model.local)) out.Set("local", model.local);
+    if (!model.materials.empty()) {
+      JsonValue& materials = out.Set("materials", JsonValue::MakeArray());
+      for (const std::string& source : model.materials) materials.Append(source);
+    }
+    if (!model.skin.empty()) out.Set("skin", model.skin);
     return out;
   }
 

@@ -625,5 +625,46 @@ TEST(SceneTest, WithoutLocalModelsDropsThemAndTheirUses) {
   EXPECT_TRUE(ValidateScene(travelling).ok());
 }
 
+// A model's materials (decl sources fetched with it) and skin: optional, written only when set
+// (so older scenes and share links read and write the same), wrong types name the field.
+TEST(SceneJsonTest, ModelMaterialsAndSkinAreOptionalAndRoundTrip) {
+  const std::string base =
+      R"({"version":1,"models":[{"name":"hero","mesh":"models/hero/hero.md5mesh")";
+  Result<Scene> plain = ParseScene("s.json", base + "}]}");
+  ASSERT_TRUE(plain.ok()) << plain.error().ToString();
+  EXPECT_TRUE(plain.value().models[0].materials.empty());
+  EXPECT_EQ(plain.value().models[0].skin, "");
+  EXPECT_EQ(WriteScene(plain.value()).find("skin"), std::string::npos);
+  EXPECT_EQ(WriteScene(plain.value()).find("materials"), std::string::npos);
+
+  Result<Scene> read = ParseScene(
+      "s.json",
+      base +
+          R"(,"materials":["models/hero/hero.mtr","https://x.org/h.skin"],"skin":"skins/hero/red"}]})");
+  ASSERT_TRUE(read.ok()) << read.error().ToString();
+  EXPECT_EQ(read.value().models[0].materials,
+            (std::vector<std::string>{"models/hero/hero.mtr", "https://x.org/h.skin"}));
+  EXPECT_EQ(read.value().models[0].skin, "skins/hero/red");
+  Result<Scene> again = ParseScene("s.json", WriteScene(read.value()));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.value().models[0].materials, read.value().models[0].materials);
+  EXPECT_EQ(again.value().models[0].skin, "skins/hero/red");
+
+  const RejectCase cases[] = {
+      {base + R"(,"skin":5}]})", "models[0].skin: expected a name of 0 to 128 characters, found 5"},
+      {base + R"(,"materials":"x.mtr"}]})",
+       "models[0].materials: expected an array of materials, found \"x.mtr\""},
+      {base + R"(,"materials":["../x.mtr"]}]})",
+       "models[0].materials[0]: expected an assets-relative path or an https:// URL, found "
+       "\"../x.mtr\""},
+  };
+  for (const RejectCase& c : cases) {
+    SCOPED_TRACE(c.json);
+    Result<Scene> bad = ParseScene("s.json", c.json);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().message, c.message);
+  }
+}
+
 }  // namespace
 }  // namespace md5stage
