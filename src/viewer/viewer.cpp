@@ -236,7 +236,6 @@ void Viewer::RemoveModel(int model) {
     kept.push_back(std::move(character));
   }
   characters_ = std::move(kept);
-  ReleaseGuessedMaps(library_->models()[static_cast<size_t>(model)].gpu_mesh);
   library_->RemoveModel(model);
   if (selected_ >= static_cast<int>(characters_.size())) {
     selected_ = static_cast<int>(characters_.size()) - 1;
@@ -264,12 +263,7 @@ JsonValue Viewer::LoadQueuedFiles() {
   std::vector<InputFile> files = std::move(pending_files_);
   pending_files_.clear();
   const int models_before = static_cast<int>(library_->models().size());
-  std::vector<InputFile> images;
-  for (const InputFile& file : files) {
-    if (IsImageFileName(file.name)) images.push_back(file);
-  }
   LoadReport report = library_->LoadFiles(std::move(files));
-  BindGuessedMaps(images, &report.warnings);
   // New models appear beside what is already shown, and the camera turns to them.
   float right = -1e30f;
   for (const Character& character : characters_) {
@@ -339,11 +333,6 @@ JsonValue Viewer::LoadQueuedFiles() {
         candidates.emplace_back(folder + stem + ".jpg");
       }
       texture_requests.emplace_back(JsonValue(std::move(candidates)));
-    }
-    // The interim normal and specular maps (viewer_maps.cpp): bundled as x_local.png, x_s.png.
-    for (const std::string& stem : seen) {
-      texture_requests.emplace_back(JsonValue(JsonArray{JsonValue(folder + stem + "_local.png")}));
-      texture_requests.emplace_back(JsonValue(JsonArray{JsonValue(folder + stem + "_s.png")}));
     }
   }
   // Images a fetched model's materials name and no file gave: by base name next to the mesh.

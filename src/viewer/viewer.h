@@ -206,14 +206,6 @@ class Viewer {
   EmbedClock MeasureEmbedClock() const;
   void RunEmbedTimeline();
 
-  // Interim normal/specular maps guessed by name (viewer_maps.cpp), until materials resolve them.
-  struct GuessedMaps {
-    MeshHandle mesh;
-    int part = 0;
-    TextureHandle normal, specular;
-  };
-  void BindGuessedMaps(const std::vector<InputFile>& images, std::vector<std::string>* warnings);
-  void ReleaseGuessedMaps(MeshHandle mesh);
 
   // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
   void SetCrowdSize(int count);
@@ -246,8 +238,6 @@ class Viewer {
   bool shift_held_ = false;
   bool turning_light_ = false;                                 // a Shift + left drag is under way
   std::vector<std::pair<std::string, glm::vec4>> item_rects_;  // the panels' last frame
-  std::vector<GuessedMaps> guessed_maps_;
-  std::vector<TextureHandle> owned_map_textures_;
   ui::FrameStats stats_;
   int selected_ = -1;
   int selected_joint_ = -1;

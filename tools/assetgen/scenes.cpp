@@ -65,7 +65,8 @@ const char* kWalkerModel =
     "    {\"name\": \"walker\",\n"
     "     \"mesh\": \"models/walker/walker.md5mesh\",\n"
     "     \"anims\": [\"models/walker/idle.md5anim\", \"models/walker/walk.md5anim\",\n"
-    "               \"models/walker/run.md5anim\", \"models/walker/wave.md5anim\"]}";
+    "               \"models/walker/run.md5anim\", \"models/walker/wave.md5anim\"],\n"
+    "     \"materials\": [\"models/walker/walker.mtr\"]}";
 const char* kLampModel =
     "    {\"name\": \"lamp\", \"mesh\": \"models/lamp/lamp.md5mesh\", \"anims\": []}";
 
