@@ -8,6 +8,10 @@
 namespace md5stage::md5 {
 namespace {
 
+// The fewest bytes an item can take (as md5_limits.h for the other formats).
+constexpr std::size_t kMinBytesPerCameraFrame = 15;  // (0 0 0)(0 0 0)0
+constexpr std::size_t kMinBytesPerCut = 2;           // "1 "
+
 std::string FormatNumber(double value) {
   char buffer[32];
   std::snprintf(buffer, sizeof buffer, "%.6g", value);

@@ -36,17 +36,15 @@ struct Md5Limits {
 
 // The fewest bytes one item can take in a file ("vert 0(0 0)0 0" is 14 bytes, and so on). A count
 // that would need more bytes than are left in the file is rejected before anything is reserved.
-inline constexpr std::size_t kMinBytesPerJoint = 18;        // ""-1(0 0 0)(0 0 0)
-inline constexpr std::size_t kMinBytesPerVertex = 14;       // vert 0(0 0)0 0
-inline constexpr std::size_t kMinBytesPerTriangle = 11;     // tri 0 0 0 0
-inline constexpr std::size_t kMinBytesPerWeight = 18;       // weight 0 0 0(0 0 0)
-inline constexpr std::size_t kMinBytesPerMesh = 6;          // mesh{}
-inline constexpr std::size_t kMinBytesPerHierarchy = 8;     // "" -1 0 0
-inline constexpr std::size_t kMinBytesPerBounds = 14;       // (0 0 0)(0 0 0)
-inline constexpr std::size_t kMinBytesPerBaseJoint = 14;    // (0 0 0)(0 0 0)
-inline constexpr std::size_t kMinBytesPerFrame = 9;         // frame 0{}
-inline constexpr std::size_t kMinBytesPerComponent = 2;     // "0 "
-inline constexpr std::size_t kMinBytesPerCameraFrame = 15;  // (0 0 0)(0 0 0)0
-inline constexpr std::size_t kMinBytesPerCut = 2;           // "1 "
+inline constexpr std::size_t kMinBytesPerJoint = 18;      // ""-1(0 0 0)(0 0 0)
+inline constexpr std::size_t kMinBytesPerVertex = 14;     // vert 0(0 0)0 0
+inline constexpr std::size_t kMinBytesPerTriangle = 11;   // tri 0 0 0 0
+inline constexpr std::size_t kMinBytesPerWeight = 18;     // weight 0 0 0(0 0 0)
+inline constexpr std::size_t kMinBytesPerMesh = 6;        // mesh{}
+inline constexpr std::size_t kMinBytesPerHierarchy = 8;   // "" -1 0 0
+inline constexpr std::size_t kMinBytesPerBounds = 14;     // (0 0 0)(0 0 0)
+inline constexpr std::size_t kMinBytesPerBaseJoint = 14;  // (0 0 0)(0 0 0)
+inline constexpr std::size_t kMinBytesPerFrame = 9;       // frame 0{}
+inline constexpr std::size_t kMinBytesPerComponent = 2;   // "0 "
 
 }  // namespace md5stage::md5
