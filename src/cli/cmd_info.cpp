@@ -1,6 +1,6 @@
 // `md5stage info FILE... [--json]`: facts about each .md5mesh / .md5anim / .md5camera, and the
-// materials and skins of each .mtr / .shader / .skin; errors and warnings go to stderr as FILE:LINE:COL
-// messages, and the exit status is 1 unless every file is valid.
+// materials and skins of each .mtr / .shader / .skin; errors and warnings go to stderr as
+// FILE:LINE:COL messages, and the exit status is 1 unless every file is valid.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
