@@ -138,6 +138,11 @@ struct ViewerModel {
   int selected_obstacle = -1;
   bool obstacle_polygon_shape = false;
   int polygon_draft_corners = 0;
+  // Cinematic cameras (.md5camera) by name, and the one the view follows (-1: the orbit camera).
+  std::vector<std::string> cameras;
+  int playing_camera = -1;
+  int camera_frame = 0;
+  int camera_shot = 0;
 };
 
 // Requests from the panels, applied by the app after the UI pass.
@@ -188,6 +193,7 @@ struct ViewerRequests {
   std::optional<bool> scene_playing;
   // Something the page does: "copyLink", "copyEmbed", "demo:NAME".
   std::optional<std::string> page_action;
+  std::optional<int> play_camera;  // -1: back to the orbit camera
 };
 
 }  // namespace md5stage::ui
