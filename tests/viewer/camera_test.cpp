@@ -2,9 +2,13 @@
 // target in the middle of the view the renderer gets; playing, cuts, leaving, and the command.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <glm/gtc/quaternion.hpp>
+#include <sstream>
 #include <string>
+#include <utility>
 
 #include "viewer/viewer.h"
 
@@ -156,6 +160,57 @@ TEST_F(CameraTest, BadCamerasAndCommandsNameTheProblem) {
   EXPECT_FALSE(Ok(reply));
   EXPECT_NE(reply.Find("error")->as_string().find("speed"), std::string::npos);
   EXPECT_EQ(Playing(), "");
+}
+
+}  // namespace
+}  // namespace md5stage::viewer
+
+namespace md5stage::viewer {
+namespace {
+
+std::string AssetBytes(const std::string& source) {
+  std::ifstream in(std::string(MD5STAGE_SOURCE_DIR) + "/assets/" + source, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// assets/scenes/camera.json as the page opens it: the camera is among the files to fetch, plays
+// once applied, and is written back into the scene (and so into its share link).
+TEST_F(CameraTest, TheCameraDemoSceneFetchesPlaysAndSavesItsCamera) {
+  auto scene = ParseJson("camera.json", AssetBytes("scenes/camera.json"));
+  ASSERT_TRUE(scene.ok());
+  JsonValue command = JsonValue::MakeObject();
+  command.Set("cmd", "prepareScene");
+  command.Set("scene", scene.value());
+  const JsonValue prepared = viewer_.Call(command);
+  ASSERT_TRUE(Ok(prepared)) << WriteJson(prepared);
+  bool camera_fetched = false;
+  for (const JsonValue& file : prepared.Find("files")->as_array()) {
+    InputFile input;
+    input.source = file.Find("source")->as_string();
+    input.name = input.source.substr(input.source.find_last_of('/') + 1);
+    input.bytes = AssetBytes(input.source);
+    camera_fetched |= input.source == "cameras/walker_orbit.md5camera";
+    viewer_.QueueFile(std::move(input));
+  }
+  EXPECT_TRUE(camera_fetched);
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  ASSERT_TRUE(Ok(Call(R"({"cmd":"applyScene"})")));
+  EXPECT_EQ(Playing(), "walker_orbit");
+  const JsonValue saved = Call(R"({"cmd":"sceneJson"})");
+  EXPECT_EQ(saved.Find("camera")->Find("cinematic")->as_string(), "cameras/walker_orbit.md5camera");
+  // The walker (at the origin) is in view through the camera at 1 s and after the cut.
+  // Each shot looks at its own aim point (shot 1: z 40, shot 2: z 45).
+  for (const auto& [t, z] : {std::pair{1.0, 40.0f}, std::pair{7.0, 45.0f}}) {
+    ASSERT_TRUE(Ok(Call(R"({"cmd":"setSceneTime","time":)" + std::to_string(t) + "}")));
+    const glm::vec3 aim = Ndc({0, 0, z});
+    EXPECT_NEAR(aim.x, 0.0f, 1e-3f) << t;
+    EXPECT_NEAR(aim.y, 0.0f, 1e-3f) << t;
+  }
+  // Leaving: the saved scene has no cinematic camera.
+  ASSERT_TRUE(Ok(Call(R"({"cmd":"playCamera","camera":""})")));
+  EXPECT_EQ(Call(R"({"cmd":"sceneJson"})").Find("camera")->Find("cinematic"), nullptr);
 }
 
 }  // namespace
