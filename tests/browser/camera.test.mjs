@@ -23,6 +23,8 @@ export const tests = [
       assert.deepEqual(opened.cinematic.cameras[0].cuts, [144]);
       await call(page, { cmd: 'ui', panels: false });
       assert.ok((await call(page, { cmd: 'pauseScene' })).ok);
+      // Without the grid only the walker changes the picture (the grid shifts with any motion).
+      assert.ok((await call(page, { cmd: 'display', grid: false })).ok);
       const at = async (t, shot) => {
         assert.ok((await call(page, { cmd: 'setSceneTime', time: t })).ok);
         await frames(page, 2);
