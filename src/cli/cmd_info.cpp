@@ -1,17 +1,19 @@
-// `md5stage info FILE... [--json]`: facts about each .md5mesh / .md5anim, and the materials and
-// skins of each .mtr / .shader / .skin; errors and warnings go to stderr as FILE:LINE:COL
-// messages, and the exit status is 1 unless every file is valid.
+// `md5stage info FILE... [--json]`: facts about each .md5mesh / .md5anim / .md5camera, and the
+// materials and skins of each .mtr / .shader / .skin; errors and warnings go to stderr as
+// FILE:LINE:COL messages, and the exit status is 1 unless every file is valid.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "cli/camera_cli.h"
 #include "cli/command_registry.h"
 #include "cli/decl_cli.h"
 #include "core/common/json.h"
 #include "core/material/material_parser.h"
 #include "core/md5/file_reader.h"
+#include "core/md5/md5_camera.h"
 #include "core/md5/md5_parser.h"
 
 namespace md5stage::cli {
@@ -49,6 +51,7 @@ void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics) {
 // One file: prints its text line (or fills its JSON object); returns false on an error.
 bool Describe(const std::string& path, bool json, JsonValue* json_out) {
   if (material::IsDeclFileName(path)) return DescribeDeclFile(path, json, json_out);
+  if (md5::IsMd5CameraName(path)) return DescribeCameraFile(path, json, json_out);
   Result<std::string> bytes = md5::ReadFileBytes(path);
   const md5::Md5Kind kind =
       bytes.ok() ? md5::DetectMd5Kind(path, bytes.value()) : md5::DetectMd5Kind(path, "");

@@ -425,6 +425,27 @@ void DrawHelpPanel(bool* open) {
   ImGui::End();
 }
 
+// The Scene panel's "Camera" list: the loaded .md5camera files, the one the view follows, and the
+// way back to the orbit camera (Escape and an orbit drag also lead back).
+void DrawCameraList(const ViewerModel& model, ViewerRequests& requests) {
+  if (model.cameras.empty()) return;
+  ImGui::Separator();
+  ImGui::TextUnformatted("Camera");
+  if (ImGui::RadioButton("orbit", model.playing_camera < 0)) requests.play_camera = -1;
+  for (size_t i = 0; i < model.cameras.size(); ++i) {
+    ImGui::PushID(static_cast<int>(i));
+    if (ImGui::RadioButton(model.cameras[i].c_str(), model.playing_camera == static_cast<int>(i))) {
+      requests.play_camera = static_cast<int>(i);
+    }
+    ImGui::PopID();
+  }
+  if (model.playing_camera >= 0) {
+    ImGui::Text("frame %d, shot %d", model.camera_frame, model.camera_shot + 1);
+    ImGui::SameLine();
+    if (ImGui::Button("Leave camera")) requests.play_camera = -1;
+  }
+}
+
 void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   // Anchored to the bottom centre: it grows upwards as routes are added.
@@ -546,6 +567,9 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
     ImGui::SameLine();
     if (ImGui::SmallButton(demo)) requests.page_action = std::string("demo:") + demo;
   }
+  ImGui::SameLine();
+  if (ImGui::SmallButton("camera")) requests.page_action = "demo:camera";
+  DrawCameraList(model, requests);
   ImGui::End();
 }
 

@@ -65,6 +65,7 @@ JsonValue Viewer::State() const {
   camera.Set("pitch", static_cast<double>(camera_.pitch_degrees));
   camera.Set("distance", static_cast<double>(camera_.distance));
   state.Set("camera", std::move(camera));
+  state.Set("cinematic", CamerasJson());
   const auto& models = library_->models();
   JsonArray model_list;
   for (const LoadedModel& model : models) {
@@ -892,6 +893,7 @@ class CommandTable {
     return reply;
   }
   static JsonValue GpuSkinCheck(Viewer& v, CommandArgs& a);
+  static JsonValue PlayCamera(Viewer& v, CommandArgs& a);
   static JsonValue ScreenBounds(Viewer& v, CommandArgs& a);
   static JsonValue JointWorld(Viewer& v, CommandArgs& a) {
     Character* character = Instance(v, a);
@@ -1056,7 +1058,29 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"exportGltf", &CommandTable::ExportGltf},
     {"setLight", &CommandTable::SetLight},
     {"setShading", &CommandTable::SetShading},
+    {"playCamera", &CommandTable::PlayCamera},
 };
+
+// {"camera": NAME} follows a loaded .md5camera on the scene clock; "" goes back to the orbit
+// camera.
+JsonValue CommandTable::PlayCamera(Viewer& v, CommandArgs& a) {
+  const std::string name = a.String("camera", kMaxSceneNameLength);
+  if (!a.Finish()) return Fail(a);
+  const int index = name.empty() ? -1 : v.FindCamera(name);
+  if (!name.empty() && index < 0) {
+    std::string names;
+    for (const Viewer::CinematicCamera& camera : v.cameras_) {
+      names += (names.empty() ? "" : ", ") + camera.name;
+    }
+    a.Fail("camera",
+           names.empty() ? std::string("\"\" (no camera is loaded)")
+                         : "a loaded camera (" + names + ") or \"\" for the orbit camera",
+           DescribeJson(JsonValue(name)));
+    return Fail(a);
+  }
+  v.PlayCamera(index);
+  return Reply(true);
+}
 
 JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {
   if (!command.is_object()) {

@@ -57,11 +57,6 @@ void Viewer::SetUiCapture(bool mouse, bool keyboard) {
   ui_wants_keyboard_ = keyboard;
 }
 
-glm::mat4 Viewer::ViewProjection() const {
-  const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
-  return camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix();
-}
-
 // ---- input -------------------------------------------------------------------------------------
 
 void Viewer::OnMouseButton(MouseButton button, bool pressed) {
@@ -74,6 +69,7 @@ void Viewer::OnMouseButton(MouseButton button, bool pressed) {
     } else if (pressed) {
       // The ground tools take the click when they can; otherwise the left button orbits.
       orbiting_ = !ToolPress(cursor_x_, cursor_y_);
+      if (orbiting_) PlayCamera(-1);  // an orbit drag leaves a cinematic camera
     } else {
       if (drag_ != Drag::kNone) ToolRelease(cursor_x_, cursor_y_);
       orbiting_ = false;
@@ -173,6 +169,7 @@ void Viewer::HandleKeyPress(Key key) {
       break;
     case Key::kEscape:
       polygon_draft_.clear();
+      PlayCamera(-1);
       break;
     case Key::kDelete:
       if (tool_ == ui::Tool::kObstacle && selected_obstacle_ >= 0) {
@@ -262,8 +259,11 @@ JsonValue Viewer::SetModelSkin(int model, const std::string& skin) {
 JsonValue Viewer::LoadQueuedFiles() {
   std::vector<InputFile> files = std::move(pending_files_);
   pending_files_.clear();
+  std::vector<std::string> cameras_loaded, camera_errors;
+  LoadCameraFiles(&files, &cameras_loaded, &camera_errors);
   const int models_before = static_cast<int>(library_->models().size());
   LoadReport report = library_->LoadFiles(std::move(files));
+  report.errors.insert(report.errors.end(), camera_errors.begin(), camera_errors.end());
   // New models appear beside what is already shown, and the camera turns to them.
   float right = -1e30f;
   for (const Character& character : characters_) {
@@ -298,10 +298,12 @@ JsonValue Viewer::LoadQueuedFiles() {
     SetError(joined);
   } else {
     last_error_.clear();
-    status_ = "Loaded " +
-              std::to_string(static_cast<int>(library_->models().size()) - models_before) +
-              " model(s), " + std::to_string(report.animations_bound) + " animation(s), " +
-              std::to_string(report.textures_bound) + " texture(s)";
+    status_ =
+        "Loaded " + std::to_string(static_cast<int>(library_->models().size()) - models_before) +
+        " model(s), " + std::to_string(report.animations_bound) + " animation(s), " +
+        std::to_string(report.textures_bound) + " texture(s)" +
+        (cameras_loaded.empty() ? std::string()
+                                : ", " + std::to_string(cameras_loaded.size()) + " camera(s)");
   }
   JsonValue reply = Reply(report.errors.empty());
   JsonArray errors, warnings, models;
@@ -312,6 +314,9 @@ JsonValue Viewer::LoadQueuedFiles() {
   reply.Set("errors", JsonValue(std::move(errors)));
   reply.Set("warnings", JsonValue(std::move(warnings)));
   reply.Set("models", JsonValue(std::move(models)));
+  JsonArray camera_names;
+  for (const std::string& name : cameras_loaded) camera_names.emplace_back(name);
+  reply.Set("cameras", JsonValue(std::move(camera_names)));
   // Textures of fetched models are fetched too: the page asks for each missing one next to the
   // mesh, named after the part's shader (bundled assets are PNG; remote models may be TGA/JPG).
   JsonArray texture_requests;
@@ -459,6 +464,12 @@ void Viewer::Update(double dt, bool from_frame) {
 
 ui::ViewerModel Viewer::BuildViewerModel() const {
   ui::ViewerModel view;
+  for (const CinematicCamera& camera : cameras_) view.cameras.push_back(camera.name);
+  view.playing_camera = playing_camera_;
+  if (anim::CameraView sampled; SampleCinematic(&sampled)) {
+    view.camera_frame = sampled.frame;
+    view.camera_shot = sampled.shot;
+  }
   const auto& models = library_->models();
   for (const LoadedModel& model : models) {
     ui::ModelSummary summary;
@@ -596,6 +607,7 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
 }
 
 void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
+  if (r.play_camera) PlayCamera(*r.play_camera);
   if (r.select_instance) {
     selected_ = *r.select_instance;
     selected_joint_ = -1;

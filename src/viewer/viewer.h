@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/anim/camera_playback.h"
 #include "core/common/json.h"
 #include "core/path/route.h"
 #include "core/path/route_editor.h"
@@ -278,6 +279,26 @@ class Viewer {
   EmbedTimeline embed_timeline_;
   int width_ = 1;  // framebuffer pixels
   int height_ = 1;
+
+  // Cinematic cameras (viewer_camera.cpp): .md5camera files dropped or fetched; one at a time
+  // plays on the scene clock (so the clock's scrubbing scrubs it), and the orbit camera stays as
+  // it was for when playback is left (a button, Escape, an orbit drag, playCamera "").
+  struct CinematicCamera {
+    std::string name;    // the file's base name
+    std::string source;  // "local" when dropped, else the asset path or URL
+    std::shared_ptr<const md5::CameraFile> file;
+  };
+  // Takes the .md5camera files out of a batch and loads them (a camera of the same name is
+  // replaced); their names go to *loaded, their errors to *errors.
+  void LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::string>* loaded,
+                       std::vector<std::string>* errors);
+  int FindCamera(const std::string& name) const;
+  void PlayCamera(int index);  // -1: back to the orbit camera
+  // The playing camera at the scene time; false when the orbit camera is in use.
+  bool SampleCinematic(anim::CameraView* view) const;
+  JsonValue CamerasJson() const;
+  std::vector<CinematicCamera> cameras_;
+  int playing_camera_ = -1;
 };
 
 }  // namespace md5stage::viewer

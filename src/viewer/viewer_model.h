@@ -142,6 +142,11 @@ struct ViewerModel {
   int selected_obstacle = -1;
   bool obstacle_polygon_shape = false;
   int polygon_draft_corners = 0;
+  // Cinematic cameras (.md5camera) by name, and the one the view follows (-1: the orbit camera).
+  std::vector<std::string> cameras;
+  int playing_camera = -1;
+  int camera_frame = 0;
+  int camera_shot = 0;
 };
 
 // Requests from the panels, applied by the app after the UI pass.
@@ -198,6 +203,7 @@ struct ViewerRequests {
   // Where some widgets were drawn this frame (label, [x0, y0, x1, y1] in UI pixels), so browser
   // tests can click them as a person does.
   std::vector<std::pair<std::string, glm::vec4>> item_rects;
+  std::optional<int> play_camera;  // -1: back to the orbit camera
 };
 
 }  // namespace md5stage::ui

@@ -228,6 +228,9 @@ Scene Viewer::CurrentScene() const {
   scene.camera.yaw_degrees = camera_.yaw_degrees;
   scene.camera.pitch_degrees = camera_.pitch_degrees;
   scene.camera.distance = camera_.distance;
+  if (playing_camera_ >= 0 && cameras_[static_cast<size_t>(playing_camera_)].source != "local") {
+    scene.camera.cinematic = cameras_[static_cast<size_t>(playing_camera_)].source;
+  }
   scene.display = DisplayToggles{display_.grid,   display_.skeleton,    display_.joint_names,
                                  display_.bounds, display_.wireframe,   display_.normals,
                                  display_.routes, display_.turn_circles};
@@ -273,6 +276,14 @@ JsonValue Viewer::PrepareScene(const JsonValue& scene_json) {
       file.Set("url", source.rfind("https://", 0) == 0 ? source : "assets/" + source);
       files.push_back(std::move(file));
     }
+  }
+  if (const std::string& cinematic = scene.camera.cinematic;
+      !cinematic.empty() && std::none_of(cameras_.begin(), cameras_.end(),
+                                         [&](const auto& c) { return c.source == cinematic; })) {
+    JsonValue file = JsonValue::MakeObject();
+    file.Set("source", cinematic);
+    file.Set("url", cinematic.rfind("https://", 0) == 0 ? cinematic : "assets/" + cinematic);
+    files.push_back(std::move(file));
   }
   pending_scene_ = std::make_unique<Scene>(std::move(scene));
   JsonValue reply = Reply(true);
@@ -418,6 +429,16 @@ JsonValue Viewer::ApplyPendingScene() {
   camera_.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
   camera_.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
   camera_.distance = static_cast<float>(scene.camera.distance);
+  int cinematic = -1;
+  for (size_t i = 0; i < cameras_.size(); ++i) {
+    if (!scene.camera.cinematic.empty() && cameras_[i].source == scene.camera.cinematic) {
+      cinematic = static_cast<int>(i);
+    }
+  }
+  PlayCamera(cinematic);
+  if (!scene.camera.cinematic.empty() && cinematic < 0) {
+    problems += "camera.cinematic: '" + scene.camera.cinematic + "' could not be loaded\n";
+  }
   display_ =
       DisplayToggles{scene.display.grid,   scene.display.skeleton,    scene.display.joint_names,
                      scene.display.bounds, scene.display.wireframe,   scene.display.normals,

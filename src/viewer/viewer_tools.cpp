@@ -22,9 +22,7 @@ std::optional<glm::vec3> Viewer::GroundUnderCursor(double x, double y) const {
 }
 
 bool Viewer::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
-  const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
-  const glm::vec4 clip =
-      camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix() * glm::vec4(world, 1.0f);
+  const glm::vec4 clip = ViewProjection() * glm::vec4(world, 1.0f);
   if (clip.w <= 1e-6f) return false;
   screen->x = (clip.x / clip.w * 0.5 + 0.5) * width_;
   screen->y = (0.5 - clip.y / clip.w * 0.5) * height_;

@@ -247,6 +247,7 @@ std::vector<CommandRow> CommandRows() {
        {Int("index", 0, 0), Num("dx", -1e6, 1e6), Num("dy", -1e6, 1e6)}},
       {"clearObstacles", "", {}},
       {"routeAround", R"("route":0)", {Int("route", 0, 0), Int("instance", 0, 0, kOptional)}},
+      {"playCamera", R"("camera":"")", {Str("camera", 128)}},
       {"ui", R"("panels":true)", {Bool("panels")}},
       {"setSceneTime", R"("time":1)", {Num("time", 0, 1e6)}},
       {"playScene", "", {}},
@@ -1301,6 +1302,12 @@ std::vector<EffectRow> EffectRows() {
        [](Stage& s, const JsonValue&) {
          EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")),
                    R"([{"polygon":[[5,50],[15,50],[15,60]]}])");
+       }},
+      {"playCamera",
+       {R"({"cmd":"playCamera","camera":""})"},
+       true,
+       [](Stage& s, const JsonValue&) {
+         EXPECT_EQ(Get(Get(s.State(), "cinematic"), "playing").as_string(), "");
        }},
       {"clearObstacles",
        {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})",

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "camera.h"
 #include "lamp.h"
 #include "md5_writer.h"
 #include "scenes.h"
@@ -157,7 +158,8 @@ along -Z, so attaching it to `tag_hand_r` with no offset puts the handle in the 
 then walks a figure-eight of Bezier curves), `turns` (three walkers with different turning radii
 sent to the same point), `attach` (walkers carrying the lamp), `crowd` (fifty walkers, each on its
 own route), `maze` (three walkers with different turning radii planning their own ways through
-walls with a narrow gap and a cul-de-sac).
+walls with a narrow gap and a cul-de-sac), `camera` (the walker idling while the view follows
+`cameras/walker_orbit.md5camera`: a slow orbit, a cut, a closer shot from the other side).
 )";
   return text;
 }
@@ -202,6 +204,8 @@ AssetSet GenerateAssets() {
   add("scenes/attach.json", AttachSceneJson());
   add("scenes/crowd.json", CrowdSceneJson());
   add("scenes/maze.json", MazeSceneJson());
+  add("cameras/walker_orbit.md5camera", WalkerOrbitCamera());
+  add("scenes/camera.json", CameraSceneJson());
   add("LICENSE.md", LicenseText(set));
   std::sort(set.files.begin(), set.files.end(),
             [](const GeneratedFile& a, const GeneratedFile& b) { return a.path < b.path; });

@@ -324,4 +324,16 @@ std::string MazeSceneJson() {
   return SceneJson({kWalkerModel}, {}, walkers, {0, -40, 35, -90, 70, 1250}, true, obstacles);
 }
 
+std::string CameraSceneJson() {
+  Instance walker;
+  walker.heading = 0;
+  std::string json = SceneJson({kWalkerModel}, {}, {walker}, {0, 0, 35, 30, 25, 420}, true);
+  // The orbit camera above is where "leave camera" returns to.
+  const std::string key = "\"distance\": 420}";
+  json.replace(
+      json.find(key), key.size(),
+      "\"distance\": 420,\n             \"cinematic\": \"cameras/walker_orbit.md5camera\"}");
+  return json;
+}
+
 }  // namespace md5stage::assetgen

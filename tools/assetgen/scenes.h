@@ -16,5 +16,7 @@ std::string CrowdSceneJson();
 // Three walkers with different turning radii sent through a maze of walls (a narrow gap, a
 // cul-de-sac): each plans its own legal way round.
 std::string MazeSceneJson();
+// The walker idling at the origin, seen through the demo cinematic camera (camera.h).
+std::string CameraSceneJson();
 
 }  // namespace md5stage::assetgen

@@ -97,6 +97,9 @@ struct SceneCamera {
   double yaw_degrees = 30.0;
   double pitch_degrees = 20.0;
   double distance = 300.0;
+  // The .md5camera (an assets path or https URL) the view follows on the scene clock; "" for
+  // the orbit camera above. Optional in the format, so older scenes and links still open.
+  std::string cinematic;
 };
 
 // What the viewer draws besides the models: one type for scenes, the UI panels and embeds.

@@ -533,7 +533,22 @@ class SceneReader {
            Coordinate(camera, "camera", "yaw", out.yaw_degrees) &&
            Number(camera, "camera", "pitch", -kMaxPitch, kMaxPitch, out.pitch_degrees) &&
            Number(camera, "camera", "distance", kMinSceneCameraDistance, kMaxSceneCoordinate,
-                  out.distance);
+                  out.distance) &&
+           ReadCinematic(camera, out);
+  }
+
+  bool ReadCinematic(const JsonValue& camera, SceneCamera& out) {
+    const JsonValue* value = camera.Find("cinematic");
+    if (value == nullptr || (value->is_string() && value->as_string().empty())) return true;
+    const std::string path = "camera.cinematic";
+    if (!value->is_string() || !IsTravellingSource(value->as_string()) ||
+        value->as_string().size() < 10 ||
+        value->as_string().compare(value->as_string().size() - 10, 10, ".md5camera") != 0) {
+      return Fail(value, &camera, path,
+                  "\"\" or the assets-relative path or https:// URL of a .md5camera file");
+    }
+    out.cinematic = value->as_string();
+    return true;
   }
 
   bool ReadDisplay(const JsonValue& display, const JsonValue& root, DisplayToggles& out) {
@@ -589,6 +604,8 @@ class SceneWriter {
     if (Keep(scene.camera.distance != default_camera.distance)) {
       camera.Set("distance", Number(scene.camera.distance));
     }
+    // Written only when a camera plays, so scenes without one keep their bytes and links.
+    if (!scene.camera.cinematic.empty()) camera.Set("cinematic", scene.camera.cinematic);
     if (!camera.as_object().empty()) root.Set("camera", std::move(camera));
     const DisplayToggles defaults;
     JsonValue display = JsonValue::MakeObject();
