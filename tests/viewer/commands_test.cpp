@@ -318,6 +318,7 @@ std::vector<CommandRow> CommandRows() {
       {"screenBounds", instance, {Instance()}, true},
       {"jointWorld", instance + R"(,"joint":"pelvis")", {Instance(), Joint("joint")}, true},
       {"exportGltf", R"("model":"walker")", {Model("model")}},
+      {"exportMd5", R"("model":"walker")", {Model("model")}},
   };
 }
 
