@@ -558,6 +558,8 @@
     // The model with its animations as <model>.glb, saved as a download (as the Model panel's
     // "Download glTF" button does). Returns {ok, file, bytes, animations, images, warnings}.
     exportGltf: (model) => call({ cmd: 'exportGltf', model }),
+    // Its md5mesh and each md5anim as separate downloads (as the Model panel's "Download MD5").
+    exportMd5: (model) => call({ cmd: 'exportMd5', model }),
     opened: null,  // a promise: the result {ok, error} of the scene the page opened with (the URL's)
     // Buttons in the C++ UI that need the page: clipboard and demo gallery. Returns a promise.
     // The C++ UI calls this in the middle of its frame: the work starts after the frame returns,

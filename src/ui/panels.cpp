@@ -124,6 +124,9 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
       if (ImGui::Button("Remove model")) requests.remove_model = static_cast<int>(m);
       // The model and every animation bound to it, as one binary glTF file (<model>.glb).
       if (ImGui::Button("Download glTF")) requests.download_gltf = static_cast<int>(m);
+      ImGui::SameLine();
+      // The md5mesh and each md5anim as separate files, as md5stage writes them.
+      if (ImGui::Button("Download MD5")) requests.download_md5 = static_cast<int>(m);
     }
     ImGui::PopID();
   }

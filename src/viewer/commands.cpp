@@ -619,6 +619,12 @@ class CommandTable {
     if (!a.Finish()) return Fail(a);
     return v.DownloadGltf(model);
   }
+  // The model's md5mesh and each md5anim, handed to the page as separate downloads.
+  static JsonValue ExportMd5(Viewer& v, CommandArgs& a) {
+    const int model = ModelArg(v, a, "model");
+    if (!a.Finish()) return Fail(a);
+    return v.DownloadMd5(model);
+  }
   // {"cmd":"setSkin","model":NAME,"skin":SKIN} shows the model under a loaded skin ("": none).
   static JsonValue SetSkin(Viewer& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
@@ -1059,6 +1065,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"setLight", &CommandTable::SetLight},
     {"setShading", &CommandTable::SetShading},
     {"playCamera", &CommandTable::PlayCamera},
+    {"exportMd5", &CommandTable::ExportMd5},
 };
 
 // {"camera": NAME} follows a loaded .md5camera on the scene clock; "" goes back to the orbit

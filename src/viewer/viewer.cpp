@@ -637,6 +637,7 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
     selected_ = AddCharacter(model, glm::vec2(right + 1.5f * std::max(width, 1.0f), 0.0f), 0.0f);
   }
   if (r.download_gltf) DownloadGltf(*r.download_gltf);
+  if (r.download_md5) DownloadMd5(*r.download_md5);
   if (r.set_skin) SetModelSkin(r.set_skin->first, r.set_skin->second);
   if (r.remove_model) RemoveModel(*r.remove_model);
   if (r.set_tool) {

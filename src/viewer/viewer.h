@@ -140,6 +140,8 @@ class Viewer {
   // "Download glTF" (gltf_download.cpp): the model as a .glb handed to the host; the reply says
   // what went in, or the exporter's error (also shown on the status line).
   JsonValue DownloadGltf(int model);
+  // "Download MD5" (md5_download.cpp): the md5mesh and each md5anim as separate downloads.
+  JsonValue DownloadMd5(int model);
 
   // Playback and placement of one character (shared by the panels and the commands).
   void SetAnimation(Character& character, int animation);

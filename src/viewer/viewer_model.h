@@ -164,6 +164,7 @@ struct ViewerRequests {
   std::optional<int> remove_instance;
   std::optional<int> remove_model;
   std::optional<int> download_gltf;  // a model index: its .glb goes to the page as a download
+  std::optional<int> download_md5;   // a model index: its md5mesh and md5anims, as downloads
   std::optional<std::pair<int, std::string>> set_skin;  // (model, skin or "")
   struct Attach {
     int model = -1;

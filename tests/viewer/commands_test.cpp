@@ -318,6 +318,7 @@ std::vector<CommandRow> CommandRows() {
       {"screenBounds", instance, {Instance()}, true},
       {"jointWorld", instance + R"(,"joint":"pelvis")", {Instance(), Joint("joint")}, true},
       {"exportGltf", R"("model":"walker")", {Model("model")}},
+      {"exportMd5", R"("model":"walker")", {Model("model")}},
   };
 }
 
@@ -1381,6 +1382,17 @@ std::vector<EffectRow> EffectRows() {
          EXPECT_GT(Get(r, "bytes").as_number(), 1000.0);
          EXPECT_EQ(Get(r, "animations").as_number(), 2.0);
          EXPECT_EQ(Get(r, "images").as_number(), 1.0);
+         EXPECT_EQ(s.viewer.models().size(), 1u);
+       }},
+      // The mesh and both animations as md5 text (tests/viewer/gltf_drop_test.cpp parses them).
+      {"exportMd5",
+       {R"({"cmd":"exportMd5","model":"walker"})"},
+       true,
+       [](Stage& s, const JsonValue& r) {
+         const JsonArray& files = Get(r, "files").as_array();
+         ASSERT_EQ(files.size(), 3u);
+         EXPECT_EQ(files[0].as_string(), "walker.md5mesh");
+         EXPECT_GT(Get(r, "bytes").as_number(), 1000.0);
          EXPECT_EQ(s.viewer.models().size(), 1u);
        }},
   };

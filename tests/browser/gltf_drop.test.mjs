@@ -1,0 +1,140 @@
+// glTF in, MD5 out, as a person does it: a .glb (the walker's, made by the page's own "Download
+// glTF") picked with the file picker shows as a model (its screen box differs from the empty
+// view, state() lists it with its animations); the Model panel's "Download MD5" button, next to
+// "Download glTF", saves the md5mesh and each md5anim as separate files that are MD5 version 10.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadFromServer } from './lib/harness.mjs';
+import { call, changedPixels, emptyViewer, frames, grab, grow, inside, rectArea, state, waitUntil } from './lib/input.mjs';
+
+const WALKER_FILES = ['walker.md5mesh', 'idle.md5anim', 'walk.md5anim'];
+
+// ImGui's button colour (dark style) over the window background: blue well above red.
+function isButtonBlue(data, i) {
+  const r = data[i], g = data[i + 1], b = data[i + 2];
+  return b > 90 && b - r > 55 && g > r + 15 && b - g > 25;
+}
+
+// The buttons' boxes [x0, y0, x1, y1] inside rect, top to bottom then left to right.
+function buttonBoxes(image, rect) {
+  const [rx0, ry0, rx1, ry1] = rect;
+  const boxes = [];
+  let open = [];
+  for (let y = ry0; y <= ry1; ++y) {
+    const runs = [];
+    if (y < ry1) {
+      let start = -1;
+      for (let x = rx0; x <= rx1; ++x) {
+        const blue = x < rx1 && isButtonBlue(image.data, (y * image.width + x) * 4);
+        if (blue && start < 0) start = x;
+        if (!blue && start >= 0) {
+          if (runs.length && start - runs[runs.length - 1][1] <= 4) runs[runs.length - 1][1] = x;
+          else runs.push([start, x]);
+          start = -1;
+        }
+      }
+    }
+    const next = [];
+    for (const [a, b] of runs.filter(([a, b]) => b - a >= 20)) {
+      const box = open.find((o) => Math.abs(o[0] - a) <= 2 && Math.abs(o[2] - b) <= 2);
+      if (box) { box[3] = y + 1; next.push(box); } else next.push([a, y, b, y + 1]);
+    }
+    for (const box of open) if (!next.includes(box)) boxes.push(box);
+    open = next;
+  }
+  return boxes.filter((b) => b[3] - b[1] >= 10).sort((p, q) => p[1] - q[1] || p[0] - q[0]);
+}
+
+async function clickAt(page, x, y) {
+  await page.mouse.move(x, y);
+  await frames(page, 1);
+  await page.mouse.down();
+  await frames(page, 1);
+  await page.mouse.up();
+  await frames(page, 1);
+}
+
+export const tests = [
+  {
+    // Catches: .glb not taken by the picker or the library, an import that draws nothing or
+    // loses the animations, no "Download MD5" button, downloads that are not MD5 text.
+    name: 'a .glb picked with the file picker shows as a model; "Download MD5" saves its files',
+    async run(ctx) {
+      if (!fs.existsSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh'))) {
+        return { skipped: 'assets/models/walker missing in the site: skipped' };
+      }
+      const page = await emptyViewer(ctx);
+      // The .glb to drop: the walker as the page's own exporter writes it.
+      assert.deepEqual((await loadFromServer(page, WALKER_FILES.map((f) => `/assets/models/walker/${f}`))).errors, []);
+      const [exported] = await Promise.all([
+        page.waitForEvent('download', { timeout: 15000 }),
+        page.evaluate(() => window.md5stage.exportGltf('walker')),
+      ]);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md5stage-drop-'));
+      const glbPath = path.join(dir, 'walker.glb');
+      fs.copyFileSync(await exported.path(), glbPath);
+      assert.ok((await call(page, { cmd: 'removeModel', model: 'walker' })).ok);
+      await call(page, { cmd: 'ui', panels: false });
+      await page.mouse.move(1200, 700);
+      await frames(page, 2);
+      const empty = await grab(page, ctx.screenshotPath('gltf-drop-empty'));
+
+      await page.setInputFiles('#file-picker', [glbPath]);
+      assert.ok(await waitUntil(page, () => window.md5stage.state().models.length === 1, null, 10000),
+                `the picked .glb loaded nothing: ${(await state(page)).last_error}`);
+      let s = await state(page);
+      assert.equal(s.models[0].name, 'walker');
+      assert.deepEqual(s.models[0].animations, ['idle', 'walk']);
+      assert.equal(s.instances.length, 1);
+      await page.evaluate(() => window.md5stage.pause(0));
+      await frames(page, 2);
+      const bounds = await call(page, { cmd: 'screenBounds', instance: 0 });
+      assert.ok(bounds.ok, JSON.stringify(bounds));
+      const shown = await grab(page, ctx.screenshotPath('gltf-drop-shown'));
+      const box = grow(bounds.rect, 3);
+      const inBox = changedPixels(shown, empty, 24).filter(([x, y]) => inside(box, x, y)).length;
+      assert.ok(inBox > 0.08 * rectArea(bounds.rect),
+                `only ${inBox} of ${rectArea(bounds.rect)} pixels of the model's box show the model`);
+
+      // The Model panel (collapsed at (10, 170)) opened; its second row of buttons is
+      // "Download glTF" then "Download MD5".
+      await call(page, { cmd: 'ui', panels: true });
+      await frames(page, 2);
+      await clickAt(page, 20, 179);
+      await page.mouse.move(1200, 700);
+      await frames(page, 3);
+      const opened = await grab(page, ctx.screenshotPath('gltf-drop-panel'));
+      const boxes = buttonBoxes(opened, [10, 170, 310, Math.min(170 + 420, opened.height)]);
+      const rows = [];
+      for (const b of boxes) {
+        const row = rows.find((r) => Math.abs(r[0][1] - b[1]) <= 2);
+        if (row) row.push(b); else rows.push([b]);
+      }
+      const pairs = rows.filter((r) => r.length === 2);
+      assert.ok(pairs.length >= 2, `no two rows of two buttons in the Model panel: ${JSON.stringify(boxes)}`);
+      const md5Button = pairs[1][1];
+
+      const downloads = [];
+      page.on('download', (d) => downloads.push(d));
+      await clickAt(page, (md5Button[0] + md5Button[2]) / 2, (md5Button[1] + md5Button[3]) / 2);
+      const deadline = Date.now() + 10000;
+      while (downloads.length < 3 && Date.now() < deadline) await frames(page, 1);
+      assert.deepEqual(downloads.map((d) => d.suggestedFilename()),
+                       ['walker.md5mesh', 'idle.md5anim', 'walk.md5anim']);
+      for (const d of downloads) {
+        const text = fs.readFileSync(await d.path(), 'latin1');
+        assert.ok(text.startsWith('MD5Version 10'), `${d.suggestedFilename()} starts ${JSON.stringify(text.slice(0, 20))}`);
+      }
+      const mesh = fs.readFileSync(await downloads[0].path(), 'latin1');
+      assert.match(mesh, /numJoints \d+/);
+      s = await state(page);
+      assert.equal(s.models.length, 1, 'the click changed the loaded models');
+      assert.deepEqual(page.consoleErrors, []);
+      fs.rmSync(dir, { recursive: true, force: true });
+      await page.context().close();
+      return { info: `${downloads.length} md5 files from the dropped walker.glb` };
+    },
+  },
+];

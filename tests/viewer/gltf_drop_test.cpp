@@ -1,0 +1,317 @@
+// Dropping glTF into the viewer (model_library.cpp's import) and "Download MD5"
+// (viewer/md5_download.h): a .glb or a .gltf with its .bin, made by the core's exporter from the
+// walker, loads as an MD5 model with its animations and poses like the walker; a broken one is an
+// error naming the glTF field that leaves the scene as it was; exportMd5 hands the host files that
+// parse back and bind.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/anim/animation.h"
+#include "core/anim/jobs.h"
+#include "core/anim/model.h"
+#include "core/anim/pose.h"
+#include "core/common/json.h"
+#include "core/convert/gltf_export.h"
+#include "core/md5/md5_binding.h"
+#include "core/md5/md5_parser.h"
+#include "viewer/viewer.h"
+
+namespace md5stage::viewer {
+namespace {
+
+std::string ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::string WalkerPath(const std::string& file) {
+  return std::string(MD5STAGE_SOURCE_DIR) + "/assets/models/walker/" + file;
+}
+
+struct Download {
+  std::string name;
+  std::string mime_type;
+  std::string bytes;
+};
+
+class RecordingHost : public ViewerHost {
+ public:
+  void DownloadFile(const std::string& name, const std::string& mime_type,
+                    const std::string& bytes) override {
+    downloads.push_back({name, mime_type, bytes});
+  }
+  std::vector<Download> downloads;
+};
+
+JsonValue Command(const std::string& text) {
+  auto parsed = ParseJson("test", text);
+  EXPECT_TRUE(parsed.ok()) << text;
+  return parsed.ok() ? parsed.value() : JsonValue::MakeObject();
+}
+
+bool Ok(const JsonValue& reply) {
+  const JsonValue* ok = reply.Find("ok");
+  return ok && ok->is_bool() && ok->as_bool();
+}
+
+std::vector<std::string> Strings(const JsonValue& reply, const char* key) {
+  std::vector<std::string> out;
+  const JsonValue* value = reply.Find(key);
+  if (value == nullptr || !value->is_array()) return out;
+  for (const JsonValue& item : value->as_array()) {
+    if (item.is_string()) out.push_back(item.as_string());
+  }
+  return out;
+}
+
+// The walker as parsed from its files: the reference the imports are compared with.
+struct Walker {
+  Walker() {
+    auto mesh = md5::ParseMd5Mesh("walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh")));
+    EXPECT_TRUE(mesh.ok());
+    model = anim::Model::Create(std::make_shared<const md5::MeshFile>(mesh.value()));
+    for (const char* name : {"walk", "run"}) {
+      const std::string file = std::string(name) + ".md5anim";
+      auto anim = md5::ParseMd5Anim(file, ReadBytes(WalkerPath(file)));
+      EXPECT_TRUE(anim.ok()) << file;
+      animations.push_back(std::make_shared<const anim::Animation>(
+          anim::Animation::FromAnimFile(std::make_shared<const md5::AnimFile>(anim.value()))));
+      names.push_back(name);
+    }
+  }
+  convert::GltfFiles Export(convert::GltfContainer container) const {
+    std::vector<convert::ExportAnimation> exports;
+    for (size_t i = 0; i < animations.size(); ++i) {
+      exports.push_back({animations[i].get(), names[i]});
+    }
+    convert::GltfFiles files;
+    convert::GltfExportJob job;
+    job.model = model.get();
+    job.animations = exports;
+    job.container = container;
+    job.bin_uri = "walker.bin";
+    job.output = &files;
+    EXPECT_TRUE(job.Run().ok());
+    return files;
+  }
+  std::shared_ptr<const anim::Model> model;
+  std::vector<std::shared_ptr<const anim::Animation>> animations;
+  std::vector<std::string> names;
+};
+
+// GPU-path skinned positions (4 weights, as glTF holds them) at a frame; bind pose when null.
+std::vector<glm::vec3> Skinned(const anim::Model& model, const anim::Animation* animation,
+                               int frame) {
+  const int joints = model.skeleton().joint_count();
+  anim::Pose pose(joints);
+  std::vector<glm::mat4> matrices = model.skeleton().bind_matrices();
+  if (animation != nullptr) {
+    anim::SampleJob sample;
+    sample.animation = animation;
+    sample.frame = frame;
+    sample.output = pose.locals;
+    EXPECT_TRUE(sample.Run());
+    anim::LocalToModelJob to_model;
+    to_model.skeleton = &model.skeleton();
+    to_model.locals = pose.locals;
+    to_model.models = matrices;
+    EXPECT_TRUE(to_model.Run());
+  }
+  std::vector<glm::mat4> palette(static_cast<size_t>(joints));
+  anim::SkinningPaletteJob palette_job;
+  palette_job.joint_matrices = matrices;
+  palette_job.inverse_bind_matrices = model.skeleton().inverse_bind_matrices();
+  palette_job.palette = palette;
+  EXPECT_TRUE(palette_job.Run());
+  std::vector<glm::vec3> positions(model.gpu().vertices.size());
+  anim::PaletteSkinningJob skin;
+  skin.model = &model;
+  skin.palette = palette;
+  skin.positions = positions;
+  EXPECT_TRUE(skin.Run());
+  return positions;
+}
+
+struct Stage {
+  Stage() : viewer(&backend, &host) { viewer.SetViewport(1280, 720, 1.0f); }
+  JsonValue Drop(const std::vector<std::pair<std::string, std::string>>& files) {
+    for (const auto& [name, bytes] : files) viewer.QueueFile({name, bytes, "local"});
+    return viewer.LoadQueuedFiles();
+  }
+  NullRenderBackend backend;
+  RecordingHost host;
+  Viewer viewer;
+};
+
+// The dropped model poses like the walker within 1e-4 of its extent, at a few frames of each
+// animation (the import's joint order and vertex order follow the export's).
+void ExpectPosesLikeTheWalker(const LoadedModel& loaded, const Walker& walker) {
+  ASSERT_EQ(loaded.animation_names.size(), 2u);
+  const std::vector<glm::vec3> bind = Skinned(*walker.model, nullptr, 0);
+  glm::vec3 lo(INFINITY), hi(-INFINITY);
+  for (const glm::vec3& p : bind) {
+    lo = glm::min(lo, p);
+    hi = glm::max(hi, p);
+  }
+  const float tolerance = 1e-4f * glm::length(hi - lo);
+  const auto compare = [&](const std::vector<glm::vec3>& expected,
+                           const std::vector<glm::vec3>& actual, const std::string& pose) {
+    ASSERT_EQ(actual.size(), expected.size()) << pose;
+    float worst = 0.0f;
+    for (size_t v = 0; v < expected.size(); ++v) {
+      worst = std::max(worst, glm::length(expected[v] - actual[v]));
+    }
+    EXPECT_LE(worst, tolerance) << pose;
+  };
+  compare(bind, Skinned(*loaded.model, nullptr, 0), "bind pose");
+  for (size_t a = 0; a < walker.names.size(); ++a) {
+    const int index = loaded.FindAnimation(walker.names[a]);
+    ASSERT_GE(index, 0) << walker.names[a];
+    const anim::Animation& mine = *loaded.animations[static_cast<size_t>(index)];
+    const anim::Animation& theirs = *walker.animations[a];
+    ASSERT_EQ(mine.frame_count(), theirs.frame_count());
+    for (int frame : {0, theirs.frame_count() / 3, theirs.frame_count() - 1}) {
+      compare(Skinned(*walker.model, &theirs, frame), Skinned(*loaded.model, &mine, frame),
+              walker.names[a] + " frame " + std::to_string(frame));
+    }
+  }
+}
+
+TEST(GltfDropTest, DroppedGlbLoadsAsAModelWithItsAnimationsAndPosesLikeTheWalker) {
+  const Walker walker;
+  const convert::GltfFiles glb = walker.Export(convert::GltfContainer::kGlb);
+  Stage stage;
+  const JsonValue reply = stage.Drop({{"walker.glb", glb.main}});
+  ASSERT_TRUE(Ok(reply)) << Strings(reply, "errors").front();
+  EXPECT_EQ(Strings(reply, "models"), std::vector<std::string>{"walker"});
+  ASSERT_EQ(stage.viewer.models().size(), 1u);
+  EXPECT_EQ(stage.viewer.characters().size(), 1u);
+  EXPECT_EQ(stage.viewer.StatusLine(), "Loaded 1 model(s), 2 animation(s), 0 texture(s)");
+  ExpectPosesLikeTheWalker(stage.viewer.models()[0], walker);
+}
+
+TEST(GltfDropTest, GltfWithItsBinAndImageLoadsTheBinAndBindsTheImage) {
+  const Walker walker;
+  const convert::GltfFiles gltf = walker.Export(convert::GltfContainer::kGltfSeparateBin);
+  ASSERT_FALSE(gltf.bin.empty());
+  Stage stage;
+  // The image is named as the walker's shader, as md5 material lookup finds it.
+  const JsonValue reply = stage.Drop({{"walker.gltf", gltf.main},
+                                      {"walker.bin", gltf.bin},
+                                      {"walker.png", ReadBytes(WalkerPath("walker.png"))}});
+  ASSERT_TRUE(Ok(reply)) << Strings(reply, "errors").front();
+  for (const std::string& warning : Strings(reply, "warnings")) {
+    EXPECT_EQ(warning.find("ignored"), std::string::npos) << warning;  // .gltf/.bin are taken
+  }
+  ASSERT_EQ(stage.viewer.models().size(), 1u);
+  const LoadedModel& loaded = stage.viewer.models()[0];
+  ExpectPosesLikeTheWalker(loaded, walker);
+  ASSERT_FALSE(loaded.texture_files.empty());
+  EXPECT_EQ(loaded.texture_files[0], "walker.png");
+}
+
+// The core's reader (tinygltf) names the missing file, which is what the person must drop.
+TEST(GltfDropTest, GltfWithoutItsBinIsAnErrorNamingTheMissingFile) {
+  const Walker walker;
+  const convert::GltfFiles gltf = walker.Export(convert::GltfContainer::kGltfSeparateBin);
+  Stage stage;
+  const JsonValue reply = stage.Drop({{"walker.gltf", gltf.main}});
+  EXPECT_FALSE(Ok(reply));
+  const std::vector<std::string> errors = Strings(reply, "errors");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].rfind("walker.gltf: error:", 0), 0u) << errors[0];
+  EXPECT_NE(errors[0].find("walker.bin"), std::string::npos) << errors[0];
+  EXPECT_TRUE(stage.viewer.models().empty());
+}
+
+TEST(GltfDropTest, BrokenGlbIsAnErrorNamingTheFieldAndLeavesTheSceneAsItWas) {
+  const Walker walker;
+  std::string glb = walker.Export(convert::GltfContainer::kGlb).main;
+  // Same length, so the GLB chunks stay whole: the asset has no "skins" any more.
+  const size_t at = glb.find("\"skins\"");
+  ASSERT_NE(at, std::string::npos);
+  glb.replace(at, 7, "\"skinz\"");
+  Stage stage;
+  ASSERT_TRUE(Ok(stage.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
+                             {"walk.md5anim", ReadBytes(WalkerPath("walk.md5anim"))}})));
+  const std::string status_before = stage.viewer.StatusLine();
+  const JsonValue reply = stage.Drop({{"broken.glb", glb}});
+  EXPECT_FALSE(Ok(reply));
+  const std::vector<std::string> errors = Strings(reply, "errors");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("broken.glb"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].find("skins: expected a skin"), std::string::npos) << errors[0];
+  EXPECT_NE(stage.viewer.StatusLine(), status_before);  // the error is shown
+  ASSERT_EQ(stage.viewer.models().size(), 1u);
+  EXPECT_EQ(stage.viewer.models()[0].name, "walker");
+  EXPECT_EQ(stage.viewer.models()[0].animation_names, std::vector<std::string>{"walk"});
+  EXPECT_EQ(stage.viewer.characters().size(), 1u);
+}
+
+TEST(GltfDropTest, ExportMd5HandsTheMeshAndEachAnimationThatParseBackAndBind) {
+  const Walker walker;
+  Stage stage;
+  ASSERT_TRUE(Ok(stage.Drop({{"walker.glb", walker.Export(convert::GltfContainer::kGlb).main}})));
+  const JsonValue reply = stage.viewer.Call(Command(R"({"cmd":"exportMd5","model":"walker"})"));
+  ASSERT_TRUE(Ok(reply));
+  ASSERT_EQ(stage.host.downloads.size(), 3u);
+  EXPECT_EQ(Strings(reply, "files"),
+            (std::vector<std::string>{"walker.md5mesh", "walk.md5anim", "run.md5anim"}));
+  const Download& mesh_download = stage.host.downloads[0];
+  EXPECT_EQ(mesh_download.name, "walker.md5mesh");
+  EXPECT_EQ(mesh_download.bytes.rfind("MD5Version 10", 0), 0u);
+  auto mesh = md5::ParseMd5Mesh(mesh_download.name, mesh_download.bytes);
+  ASSERT_TRUE(mesh.ok()) << mesh.error().ToString();
+  EXPECT_EQ(mesh.value().joints.size(), walker.model->source().joints.size());
+  for (size_t i = 1; i < stage.host.downloads.size(); ++i) {
+    const Download& download = stage.host.downloads[i];
+    EXPECT_EQ(download.mime_type, "text/plain");
+    auto anim = md5::ParseMd5Anim(download.name, download.bytes);
+    ASSERT_TRUE(anim.ok()) << anim.error().ToString();
+    std::vector<Diagnostic> warnings;
+    EXPECT_TRUE(md5::CheckAnimFitsMesh(mesh.value(), anim.value(), &warnings).ok());
+  }
+
+  // Dropped back in, the files load as the same model again (a second "walker#2").
+  std::vector<std::pair<std::string, std::string>> again;
+  for (const Download& download : stage.host.downloads)
+    again.push_back({download.name, download.bytes});
+  const JsonValue reloaded = stage.Drop(again);
+  ASSERT_TRUE(Ok(reloaded));
+  ASSERT_EQ(stage.viewer.models().size(), 2u);
+  ExpectPosesLikeTheWalker(stage.viewer.models()[1], walker);
+}
+
+TEST(GltfDropTest, PanelRequestDownloadsTheMd5FilesOfThatModel) {
+  Stage stage;
+  ASSERT_TRUE(Ok(stage.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
+                             {"run.md5anim", ReadBytes(WalkerPath("run.md5anim"))}})));
+  ui::ViewerRequests requests;
+  requests.download_md5 = 0;
+  stage.viewer.ApplyRequests(requests);
+  ASSERT_EQ(stage.host.downloads.size(), 2u);
+  EXPECT_EQ(stage.host.downloads[0].name, "walker.md5mesh");
+  EXPECT_EQ(stage.host.downloads[1].name, "run.md5anim");
+  // The writer's text of the parsed walker: it parses to the same joints as the file dropped.
+  auto mesh = md5::ParseMd5Mesh("walker.md5mesh", stage.host.downloads[0].bytes);
+  ASSERT_TRUE(mesh.ok());
+  auto original = md5::ParseMd5Mesh("walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh")));
+  ASSERT_TRUE(original.ok());
+  ASSERT_EQ(mesh.value().joints.size(), original.value().joints.size());
+  for (size_t j = 0; j < mesh.value().joints.size(); ++j) {
+    EXPECT_EQ(mesh.value().joints[j].name, original.value().joints[j].name);
+    EXPECT_EQ(mesh.value().joints[j].position, original.value().joints[j].position);
+  }
+}
+
+}  // namespace
+}  // namespace md5stage::viewer
