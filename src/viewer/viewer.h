@@ -209,7 +209,6 @@ class Viewer {
   EmbedClock MeasureEmbedClock() const;
   void RunEmbedTimeline();
 
-
   // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
   void SetCrowdSize(int count);
   bool IsVisible(const Character& character, const Frustum& frustum) const;
