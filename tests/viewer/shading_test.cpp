@@ -86,7 +86,8 @@ TEST_F(ShadingViewerTest, SetLightAndSetShadingReachStateAndDrawList) {
   EXPECT_NEAR(StateNumber("light", "elevation"), 30.0, 1e-4);
   ASSERT_TRUE(Ok(Call(R"({"cmd":"setLight","elevation":-10})")));  // azimuth kept
   EXPECT_NEAR(StateNumber("light", "azimuth"), 270.0, 1e-4);
-  const JsonValue* direction = viewer_.State().Find("light")->Find("direction");
+  const JsonValue light_state = viewer_.State();  // kept: Find points into it
+  const JsonValue* direction = light_state.Find("light")->Find("direction");
   ASSERT_TRUE(direction && direction->is_array());
   EXPECT_NEAR(direction->as_array()[1].as_number(), -std::cos(10.0 * 3.14159265 / 180), 1e-5);
 
@@ -168,7 +169,8 @@ TEST_F(ShadingViewerTest, PanelRequestsAreNormalizedAndItemRectsReachTheState) {
   EXPECT_NEAR(viewer_.shading().light_azimuth, 315.0f, 1e-4f);
   EXPECT_NEAR(viewer_.shading().light_elevation, 90.0f, 1e-4f);
   EXPECT_EQ(viewer_.BuildViewerModel().shading.channel, ShadingChannel::kSpecular);
-  const JsonValue* rect = viewer_.State().Find("ui_items")->Find("normal maps");
+  const JsonValue items_state = viewer_.State();  // kept: Find points into it
+  const JsonValue* rect = items_state.Find("ui_items")->Find("normal maps");
   ASSERT_TRUE(rect && rect->is_array());
   EXPECT_EQ(rect->as_array()[2].as_number(), 30.0);
 }
