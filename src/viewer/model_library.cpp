@@ -135,8 +135,8 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
       decls.push_back(&file);
     } else {
       report.warnings.push_back(file.name +
-                                ": ignored (not .md5mesh, .md5anim, .mtr, .shader, .skin or an "
-                                "image)");
+                                ": ignored (not .md5mesh, .md5anim, .md5camera, .glb, .gltf, "
+                                ".mtr, .shader, .skin or an image)");
     }
   }
   bool materials_changed = false;

@@ -196,7 +196,7 @@ export const tests = [
       assert.deepEqual(other.errors, []);
       assert.equal((await page.evaluate(() => window.md5stage.state())).models.length, 0,
                    'a refused animation or an ignored file must not add a model');
-      assert.deepEqual(other.warnings, ['notes.txt: ignored (not .md5mesh, .md5anim or an image)']);
+      assert.deepEqual(other.warnings, ['notes.txt: ignored (not .md5mesh, .md5anim, .md5camera, .glb, .gltf, .mtr, .shader, .skin or an image)']);
       // A mesh with a broken texture: the mesh loads (plain material); the image's problem is said.
       const mesh = new Uint8Array(fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh')));
       const broken = await loadInline(page, [{ name: 'walker.md5mesh', bytes: mesh },
