@@ -8,15 +8,8 @@
 #include <string>
 #include <unordered_set>
 
+#include "core/common/number_text.h"
 #include "core/common/text.h"
-
-// libstdc++ (GCC 11+) has to_chars for double; emscripten 3.1.6's libc++ 13 has only the integer
-// overloads and leaves __cpp_lib_to_chars undefined, so the wasm build searches with snprintf.
-#if defined(__cpp_lib_to_chars) && __cpp_lib_to_chars >= 201611L
-#define MD5STAGE_HAVE_DOUBLE_TO_CHARS 1
-#else
-#define MD5STAGE_HAVE_DOUBLE_TO_CHARS 0
-#endif
 
 namespace md5stage {
 
@@ -810,7 +803,7 @@ std::string FormatJsonNumberBySearch(double value) {
 }
 
 std::string FormatJsonNumber(double value) {
-#if MD5STAGE_HAVE_DOUBLE_TO_CHARS
+#if MD5STAGE_HAVE_FLOATING_TO_CHARS
   if (!std::isfinite(value)) return "null";
   if (value == 0) return "0";
   char buffer[40];

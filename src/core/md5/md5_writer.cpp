@@ -1,57 +1,11 @@
 #include "core/md5/md5_writer.h"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
+#include "core/common/number_text.h"
 
 namespace md5stage::md5 {
 namespace {
 
-// Fixed notation with the fewest decimals that read back to the same float. std::to_chars would
-// do it, but Emscripten 3.1.6's libc++ has no floating-point to_chars, and this module builds for
-// the browser too. Reading back is monotonic in the decimals (more never hurts) and 9 significant
-// digits always suffice, so a binary search below that takes about four tries.
-void AppendFloat(std::string* out, float value) {
-  if (value == 0.0f || !std::isfinite(value)) {  // -0 and non-finite (never valid MD5)
-    out->push_back('0');
-    return;
-  }
-  char buffer[80];
-  const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value))));
-  int low = 0;
-  int high = std::max(0, 9 - exponent);  // one spare for log10 rounding at powers of ten
-  const auto reads_back = [&](int decimals) {
-    std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, static_cast<double>(value));
-    return std::strtof(buffer, nullptr) == value;
-  };
-  // Usually the first decimals count whose rounding, done in doubles, gives the float back is the
-  // answer; one formatted read confirms it (double rounding may rarely disagree with strtof).
-  static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  if (high <= 22 && std::fabs(value) < 1e15f) {
-    for (int decimals = 0; decimals <= high; ++decimals) {
-      const double scaled = std::nearbyint(static_cast<double>(value) * kPowers[decimals]);
-      if (static_cast<float>(scaled / kPowers[decimals]) != value) continue;
-      if (reads_back(decimals)) {
-        out->append(buffer);
-        return;
-      }
-      break;
-    }
-  }
-  while (low < high) {
-    const int middle = (low + high) / 2;
-    if (reads_back(middle)) {
-      high = middle;
-    } else {
-      low = middle + 1;
-    }
-  }
-  reads_back(high);
-  out->append(buffer);
-}
+void AppendFloat(std::string* out, float value) { AppendShortestFixed(value, *out); }
 
 void AppendInt(std::string* out, long long value) { out->append(std::to_string(value)); }
 

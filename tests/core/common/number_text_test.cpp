@@ -1,0 +1,114 @@
+#include "core/common/number_text.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace md5stage {
+namespace {
+
+std::string Fixed(float value) {
+  std::string out;
+  AppendShortestFixed(value, out);
+  return out;
+}
+
+std::string FixedBySearch(float value) {
+  std::string out;
+  AppendShortestFixedBySearch(value, out);
+  return out;
+}
+
+float FloatFromBits(std::uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+TEST(ShortestFixedTest, Table) {
+  const struct {
+    float value;
+    const char* text;
+  } rows[] = {
+      {0.0f, "0"},
+      {-0.0f, "0"},
+      {std::numeric_limits<float>::infinity(), "0"},
+      {-std::numeric_limits<float>::infinity(), "0"},
+      {std::nanf(""), "0"},
+      {1.0f, "1"},
+      {-1.0f, "-1"},
+      {0.5f, "0.5"},
+      {0.1f, "0.1"},
+      {-2.5f, "-2.5"},
+      {1.0f / 3.0f, "0.33333334"},
+      {100.0f, "100"},
+      {1e-10f, "0.0000000001"},
+      {123456789.0f, "123456792"},  // the float nearest 123456789; fixed notation shows it whole
+      {16777216.0f, "16777216"},
+      {0.70710677f, "0.70710677"},
+      {std::ldexp(1.0f, -149),  // the smallest subnormal
+       "0.000000000000000000000000000000000000000000001"},
+      {std::numeric_limits<float>::max(), "340282346638528859811704183484516925440"},
+  };
+  for (const auto& row : rows) {
+    EXPECT_EQ(Fixed(row.value), row.text) << row.text;
+    EXPECT_EQ(FixedBySearch(row.value), row.text) << row.text;
+  }
+}
+
+// What the wasm build writes (by search) must be what the CLI writes (to_chars where the library
+// has it), or an MD5 file downloaded from the browser differs from `md5stage convert`'s. Every
+// text must read back, and one decimal fewer must not.
+TEST(ShortestFixedTest, SearchWritesWhatToCharsWritesAndNothingShorterReadsBack) {
+  std::vector<float> values;
+  for (int exponent = -149; exponent <= 127; ++exponent) {  // lopsided rounding intervals
+    const float power = std::ldexp(1.0f, exponent);
+    values.push_back(power);
+    values.push_back(-power);
+    values.push_back(std::nextafter(power, 0.0f));
+    values.push_back(std::nextafter(power, std::numeric_limits<float>::infinity()));
+  }
+  std::mt19937 random(20261201);
+  std::uniform_int_distribution<std::uint32_t> bits(0, 0xFFFFFFFFu);
+  while (values.size() < 60000) {
+    const float value = FloatFromBits(bits(random));
+    if (std::isfinite(value)) values.push_back(value);
+  }
+  std::uniform_real_distribution<float> md5_range(-1000.0f, 1000.0f);  // what MD5 files hold
+  for (int i = 0; i < 60000; ++i) values.push_back(md5_range(random));
+
+  int differences = 0;
+  for (const float value : values) {
+    const std::string text = FixedBySearch(value);
+    if (text != Fixed(value) && ++differences <= 10) {
+      ADD_FAILURE() << text << " != " << Fixed(value);
+    }
+    ASSERT_EQ(std::strtof(text.c_str(), nullptr), value) << text;
+    ASSERT_EQ(text.find_first_of("eE"), std::string::npos) << text;
+    const std::size_t point = text.find('.');
+    if (point == std::string::npos) continue;
+    const int decimals = static_cast<int>(text.size() - point - 1);
+    ASSERT_GT(decimals, 0) << text;
+    ASSERT_NE(text.back(), '0') << text;
+    // No text with one decimal fewer reads back: check both neighbours on that grid.
+    char shorter[80];
+    std::snprintf(shorter, sizeof shorter, "%.*f", decimals - 1, static_cast<double>(value));
+    const double nearest = std::strtod(shorter, nullptr);
+    const double step = std::pow(10.0, -(decimals - 1));
+    for (const double candidate : {nearest, nearest - step, nearest + step}) {
+      std::snprintf(shorter, sizeof shorter, "%.*f", decimals - 1, candidate);
+      ASSERT_NE(std::strtof(shorter, nullptr), value) << text << " vs " << shorter;
+    }
+  }
+  EXPECT_EQ(differences, 0) << "of " << values.size();
+}
+
+}  // namespace
+}  // namespace md5stage
