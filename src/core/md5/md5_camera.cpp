@@ -1,8 +1,8 @@
 #include "core/md5/md5_camera.h"
 
-#include <cstdio>
 #include <string>
 
+#include "core/md5/md5_header.h"
 #include "core/md5/tokenizer.h"
 
 namespace md5stage::md5 {
@@ -12,13 +12,7 @@ namespace {
 constexpr std::size_t kMinBytesPerCameraFrame = 15;  // (0 0 0)(0 0 0)0
 constexpr std::size_t kMinBytesPerCut = 2;           // "1 "
 
-std::string FormatNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
-// The same steps, order and messages as the md5anim header (md5_parser.cpp), then the cuts and
+// The md5anim header's readers and messages (md5_header.h), then the cuts and
 // the frames: Doom 3's idCameraAnim::LoadAnim reads the keywords in this fixed order.
 class CameraParser {
  public:
@@ -34,30 +28,19 @@ class CameraParser {
 
  private:
   bool ParseFile(CameraFile* file) {
-    std::int64_t version = 0;
-    if (!tk_.ExpectWord("MD5Version") || !tk_.ReadInt("a version number", &version)) return false;
-    if (version != 10) return tk_.FailLast("MD5Version 10");
-    if (tk_.PeekWord("commandline")) {
-      std::string_view text;
-      if (!tk_.ExpectWord("commandline") || !tk_.ReadString(&text)) return false;
-      file->commandline.assign(text);
-    }
+    int version = 0;
+    if (!ReadVersionAndCommandLine(tk_, &version, &file->commandline)) return false;
     int frame_count = 0;
-    if (!tk_.ExpectWord("numFrames") ||
-        !ReadCount("numFrames", 1, limits_.max_frames, kMinBytesPerCameraFrame, &frame_count)) {
+    if (!tk_.ExpectWord("numFrames") || !ReadCount(tk_, "numFrames", 1, limits_.max_frames,
+                                                   kMinBytesPerCameraFrame, &frame_count)) {
       return false;
     }
-    if (!tk_.ExpectWord("frameRate") ||
-        !tk_.ReadFloat("a number after frameRate", &file->frame_rate)) {
+    if (!tk_.ExpectWord("frameRate") || !ReadFrameRate(tk_, limits_, &file->frame_rate)) {
       return false;
-    }
-    if (!(file->frame_rate > 0.0f) || file->frame_rate > limits_.max_frame_rate) {
-      return tk_.FailLast("a frameRate above 0 and at most " +
-                          FormatNumber(limits_.max_frame_rate));
     }
     int cut_count = 0;
-    if (!tk_.ExpectWord("numCuts") ||
-        !ReadCount("numCuts", 0, frame_count - 1, kMinBytesPerCut, &cut_count)) {
+    if (!tk_.ExpectWord("numCuts") || !ReadCount(tk_, "numCuts", 0, frame_count - 1,
+                                                 kMinBytesPerCut, &cut_count, "numFrames - 1")) {
       return false;
     }
     const std::uint64_t needed = static_cast<std::uint64_t>(frame_count) * kMinBytesPerCameraFrame +
@@ -71,26 +54,6 @@ class CameraParser {
     return ParseCuts(frame_count, cut_count, file) && ParseFrames(frame_count, file) &&
            (tk_.AtEnd() ||
             tk_.Fail("end of file (numFrames is " + std::to_string(frame_count) + ")"));
-  }
-
-  bool ReadCount(const char* keyword, std::int64_t min, std::int64_t limit,
-                 std::size_t min_bytes_each, int* out) {
-    std::int64_t value = 0;
-    if (!tk_.ReadInt((std::string("an integer after ") + keyword).c_str(), &value)) return false;
-    const std::string name(keyword);
-    if (value < min) return tk_.FailLast(name + " of at least " + std::to_string(min));
-    if (value > limit) {
-      return tk_.FailLast(name + " of at most " + std::to_string(limit) +
-                          (name == "numCuts" ? " (numFrames - 1)" : " (the loader's limit)"));
-    }
-    const std::size_t left = tk_.BytesLeft();
-    if (static_cast<std::uint64_t>(value) > left / min_bytes_each) {
-      return tk_.FailLast(name + " of at most " + std::to_string(left / min_bytes_each) +
-                          " (what the " + std::to_string(left) +
-                          " bytes left in the file can hold)");
-    }
-    *out = static_cast<int>(value);
-    return true;
   }
 
   bool ParseCuts(int frame_count, int cut_count, CameraFile* file) {
@@ -167,12 +130,7 @@ bool IsMd5CameraName(std::string_view file_name) {
 
 Result<CameraFile> ParseMd5Camera(std::string_view file_name, std::string_view bytes,
                                   const Md5Limits& limits) {
-  if (bytes.size() > limits.max_file_bytes) {
-    return MakeError(std::string(file_name), 0, 0,
-                     "expected a file of at most " + std::to_string(limits.max_file_bytes) +
-                         " bytes (the loader's limit), found " + std::to_string(bytes.size()) +
-                         " bytes");
-  }
+  if (bytes.size() > limits.max_file_bytes) return FileTooLarge(file_name, bytes.size(), limits);
   return CameraParser(file_name, bytes, limits).Parse(file_name);
 }
 

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/md5/md5_header.h"
 #include "core/md5/md5_weights.h"
 #include "core/md5/tokenizer.h"
 
@@ -17,25 +18,13 @@ constexpr float kWeightSumTolerance = 1e-3f;
 
 std::string Quote(std::string_view text) { return "\"" + std::string(text) + "\""; }
 
-std::string FormatNumber(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
-
 int PopCount6(int flags) {
   int count = 0;
   for (int bit = 0; bit < 6; ++bit) count += (flags >> bit) & 1;
   return count;
 }
 
-Diagnostic FileTooLarge(std::string_view file_name, std::size_t size, const Md5Limits& limits) {
-  return MakeError(std::string(file_name), 0, 0,
-                   "expected a file of at most " + std::to_string(limits.max_file_bytes) +
-                       " bytes (the loader's limit), found " + std::to_string(size) + " bytes");
-}
-
-// Shared by both formats: the version line, counts and the joint parent rules.
+// Shared by both formats: the header readers (md5_header.h) and the joint parent rules.
 class ParserBase {
  public:
   ParserBase(std::string_view file_name, std::string_view bytes, const Md5Limits& limits)
@@ -43,37 +32,12 @@ class ParserBase {
 
  protected:
   bool ParseVersionAndCommandLine(int* version, std::string* commandline) {
-    std::int64_t value = 0;
-    if (!tk_.ExpectWord("MD5Version") || !tk_.ReadInt("a version number", &value)) return false;
-    if (value != 10) return tk_.FailLast("MD5Version 10");
-    *version = 10;
-    if (tk_.PeekWord("commandline")) {
-      std::string_view text;
-      if (!tk_.ExpectWord("commandline") || !tk_.ReadString(&text)) return false;
-      commandline->assign(text);
-    }
-    return tk_.ok();
+    return md5::ReadVersionAndCommandLine(tk_, version, commandline);
   }
 
-  // Reads a count after its keyword and rejects it unless min <= count <= limit and the rest of
-  // the file can hold count items of at least min_bytes_each bytes.
   bool ReadCount(const char* keyword, std::int64_t min, std::int64_t limit,
                  std::size_t min_bytes_each, int* out) {
-    std::int64_t value = 0;
-    if (!tk_.ReadInt((std::string("an integer after ") + keyword).c_str(), &value)) return false;
-    const std::string name(keyword);
-    if (value < min) return tk_.FailLast(name + " of at least " + std::to_string(min));
-    if (value > limit) {
-      return tk_.FailLast(name + " of at most " + std::to_string(limit) + " (the loader's limit)");
-    }
-    const std::size_t left = tk_.BytesLeft();
-    const std::size_t fits = min_bytes_each == 0 ? left : left / min_bytes_each;
-    if (static_cast<std::uint64_t>(value) > fits) {
-      return tk_.FailLast(name + " of at most " + std::to_string(fits) + " (what the " +
-                          std::to_string(left) + " bytes left in the file can hold)");
-    }
-    *out = static_cast<int>(value);
-    return true;
+    return md5::ReadCount(tk_, keyword, min, limit, min_bytes_each, out);
   }
 
   // Parent index rules: -1 for the one root, otherwise an earlier joint.
@@ -441,7 +405,7 @@ class MeshParser : public ParserBase {
           file.file_name, at.line, at.column,
           mesh_name + ": " + std::to_string(unnormalized) + " of " + std::to_string(vertex_count) +
               " vertices have weights that do not sum to 1 (vert " +
-              std::to_string(worst_sum_vertex) + " sums to " + FormatNumber(worst_sum) +
+              std::to_string(worst_sum_vertex) + " sums to " + FormatMessageNumber(worst_sum) +
               "); the viewer normalizes them, 'md5stage pose' uses the plain weighted sum "
               "unless --normalize"));
     }
@@ -452,9 +416,9 @@ class MeshParser : public ParserBase {
           mesh_name + ": " + std::to_string(over_four) + " of " + std::to_string(vertex_count) +
               " vertices have more than 4 weights (up to " + std::to_string(most_weights) +
               "); the GPU path keeps the 4 largest and renormalizes: worst dropped weight " +
-              FormatNumber(worst_drop) + " (vert " + std::to_string(worst_drop_vertex) +
-              "), worst bind-pose vertex error " + FormatNumber(worst_error) + " units (vert " +
-              std::to_string(worst_error_vertex) + ")"));
+              FormatMessageNumber(worst_drop) + " (vert " + std::to_string(worst_drop_vertex) +
+              "), worst bind-pose vertex error " + FormatMessageNumber(worst_error) +
+              " units (vert " + std::to_string(worst_error_vertex) + ")"));
     }
   }
 
@@ -491,12 +455,7 @@ class AnimParser : public ParserBase {
                                 kMinBytesPerHierarchy + kMinBytesPerBaseJoint, &file->joint_count);
       } else if (!have_rate && tk_.PeekWord("frameRate")) {
         tk_.ExpectWord("frameRate");
-        if (tk_.ReadFloat("a number after frameRate", &file->frame_rate)) {
-          if (!(file->frame_rate > 0.0f) || file->frame_rate > limits_.max_frame_rate) {
-            tk_.FailLast("a frameRate above 0 and at most " + FormatNumber(limits_.max_frame_rate));
-          }
-          have_rate = tk_.ok();
-        }
+        have_rate = ReadFrameRate(tk_, limits_, &file->frame_rate);
       } else if (!have_components && tk_.PeekWord("numAnimatedComponents")) {
         tk_.ExpectWord("numAnimatedComponents");
         have_components = ReadCount("numAnimatedComponents", 0, limits_.max_animated_components,
