@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../skinned_positions.h"
 #include "core/anim/animation.h"
 #include "core/anim/jobs.h"
 #include "core/anim/model.h"
@@ -22,55 +23,24 @@
 #include "core/md5/md5_binding.h"
 #include "core/md5/md5_parser.h"
 #include "viewer/viewer.h"
+#include "viewer_test_support.h"
 
 namespace md5stage::viewer {
 namespace {
 
-std::string ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
+using test::Command;
+using test::Download;
+using test::Ok;
+using test::ReadBytes;
+using test::RecordingHost;
+using test::Strings;
 
-std::string WalkerPath(const std::string& file) {
-  return std::string(MD5STAGE_SOURCE_DIR) + "/assets/models/walker/" + file;
-}
+std::string WalkerPath(const std::string& file) { return test::AssetModelPath("walker/" + file); }
 
-struct Download {
-  std::string name;
-  std::string mime_type;
-  std::string bytes;
-};
-
-class RecordingHost : public ViewerHost {
- public:
-  void DownloadFile(const std::string& name, const std::string& mime_type,
-                    const std::string& bytes) override {
-    downloads.push_back({name, mime_type, bytes});
-  }
-  std::vector<Download> downloads;
-};
-
-JsonValue Command(const std::string& text) {
-  auto parsed = ParseJson("test", text);
-  EXPECT_TRUE(parsed.ok()) << text;
-  return parsed.ok() ? parsed.value() : JsonValue::MakeObject();
-}
-
-bool Ok(const JsonValue& reply) {
-  const JsonValue* ok = reply.Find("ok");
-  return ok && ok->is_bool() && ok->as_bool();
-}
-
-std::vector<std::string> Strings(const JsonValue& reply, const char* key) {
-  std::vector<std::string> out;
-  const JsonValue* value = reply.Find(key);
-  if (value == nullptr || !value->is_array()) return out;
-  for (const JsonValue& item : value->as_array()) {
-    if (item.is_string()) out.push_back(item.as_string());
-  }
-  return out;
+// GPU-path skinned positions (4 weights, as glTF holds them) at a frame; bind pose when null.
+std::vector<glm::vec3> Skinned(const anim::Model& model, const anim::Animation* animation,
+                               int frame) {
+  return md5stage::test::GpuSkinnedPositions(model, animation, frame);
 }
 
 // The walker as parsed from its files: the reference the imports are compared with.
@@ -107,39 +77,6 @@ struct Walker {
   std::vector<std::shared_ptr<const anim::Animation>> animations;
   std::vector<std::string> names;
 };
-
-// GPU-path skinned positions (4 weights, as glTF holds them) at a frame; bind pose when null.
-std::vector<glm::vec3> Skinned(const anim::Model& model, const anim::Animation* animation,
-                               int frame) {
-  const int joints = model.skeleton().joint_count();
-  anim::Pose pose(joints);
-  std::vector<glm::mat4> matrices = model.skeleton().bind_matrices();
-  if (animation != nullptr) {
-    anim::SampleJob sample;
-    sample.animation = animation;
-    sample.frame = frame;
-    sample.output = pose.locals;
-    EXPECT_TRUE(sample.Run());
-    anim::LocalToModelJob to_model;
-    to_model.skeleton = &model.skeleton();
-    to_model.locals = pose.locals;
-    to_model.models = matrices;
-    EXPECT_TRUE(to_model.Run());
-  }
-  std::vector<glm::mat4> palette(static_cast<size_t>(joints));
-  anim::SkinningPaletteJob palette_job;
-  palette_job.joint_matrices = matrices;
-  palette_job.inverse_bind_matrices = model.skeleton().inverse_bind_matrices();
-  palette_job.palette = palette;
-  EXPECT_TRUE(palette_job.Run());
-  std::vector<glm::vec3> positions(model.gpu().vertices.size());
-  anim::PaletteSkinningJob skin;
-  skin.model = &model;
-  skin.palette = palette;
-  skin.positions = positions;
-  EXPECT_TRUE(skin.Run());
-  return positions;
-}
 
 struct Stage {
   Stage() : viewer(&backend, &host) { viewer.SetViewport(1280, 720, 1.0f); }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../../shared_data.h"
+#include "../../skinned_positions.h"
 #include "core/anim/animation.h"
 #include "core/anim/jobs.h"
 #include "core/anim/model.h"
@@ -220,34 +221,7 @@ Loaded LoadWritten(const GltfImportOutput& output) {
 // the bind pose when `animation` is null.
 std::vector<glm::vec3> Skinned(const anim::Model& model, const anim::Animation* animation,
                                int frame) {
-  const int joints = model.skeleton().joint_count();
-  anim::Pose pose(joints);
-  std::vector<glm::mat4> matrices = model.skeleton().bind_matrices();
-  if (animation != nullptr) {
-    anim::SampleJob sample;
-    sample.animation = animation;
-    sample.frame = frame;
-    sample.output = pose.locals;
-    EXPECT_TRUE(sample.Run());
-    anim::LocalToModelJob to_model;
-    to_model.skeleton = &model.skeleton();
-    to_model.locals = pose.locals;
-    to_model.models = matrices;
-    EXPECT_TRUE(to_model.Run());
-  }
-  std::vector<glm::vec3> all;
-  for (int m = 0; m < model.mesh_count(); ++m) {
-    std::vector<glm::vec3> positions(model.mesh(m).vertices.size());
-    anim::SkinningJob skin;
-    skin.model = &model;
-    skin.mesh_index = m;
-    skin.joint_matrices = matrices;
-    skin.normalize_weights = true;
-    skin.positions = positions;
-    EXPECT_TRUE(skin.Run());
-    all.insert(all.end(), positions.begin(), positions.end());
-  }
-  return all;
+  return test::CpuSkinnedPositions(model, animation, frame);
 }
 
 ::testing::AssertionResult Near(const glm::vec3& a, const glm::vec3& b, float tolerance = 1e-5f) {
@@ -883,33 +857,7 @@ std::vector<SharedModel> SharedModels(const std::string& root) {
 // What the glTF holds: the GPU path (bind position, 4 weights renormalized) of the source model.
 std::vector<glm::vec3> GpuSkinned(const anim::Model& model, const anim::Animation* animation,
                                   int frame) {
-  const int joints = model.skeleton().joint_count();
-  anim::Pose pose(joints);
-  std::vector<glm::mat4> matrices = model.skeleton().bind_matrices();
-  if (animation != nullptr) {
-    anim::SampleJob sample;
-    sample.animation = animation;
-    sample.frame = frame;
-    sample.output = pose.locals;
-    EXPECT_TRUE(sample.Run());
-    anim::LocalToModelJob to_model;
-    to_model.skeleton = &model.skeleton();
-    to_model.locals = pose.locals;
-    to_model.models = matrices;
-    EXPECT_TRUE(to_model.Run());
-  }
-  std::vector<glm::mat4> palette(static_cast<size_t>(joints));
-  anim::SkinningPaletteJob palette_job;
-  palette_job.joint_matrices = matrices;
-  palette_job.inverse_bind_matrices = model.skeleton().inverse_bind_matrices();
-  palette_job.palette = palette;
-  EXPECT_TRUE(palette_job.Run());
-  std::vector<glm::vec3> positions(model.gpu().vertices.size());
-  anim::PaletteSkinningJob skin;
-  skin.model = &model;
-  skin.palette = palette;
-  skin.positions = positions;
-  EXPECT_TRUE(skin.Run());
+  const std::vector<glm::vec3> positions = test::GpuSkinnedPositions(model, animation, frame);
   // Parts without triangles are not exported.
   std::vector<glm::vec3> kept;
   for (const anim::GpuSubmesh& part : model.gpu().submeshes) {
