@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { loadFromServer } from './lib/harness.mjs';
-import { emptyViewer, frames, grab, state } from './lib/input.mjs';
+import { buttonBoxes, clickAt, emptyViewer, frames, grab, openModelPanel, state } from './lib/input.mjs';
 
 const WALKER_FILES = ['walker.md5mesh', 'idle.md5anim', 'walk.md5anim', 'walker.png'];
 
@@ -26,65 +26,6 @@ function readGlb(bytes) {
   assert.equal(view.getUint32(binAt + 4, true), 0x004e4942, 'second chunk type (BIN)');
   const bin = bytes.subarray(binAt + 8, binAt + 8 + view.getUint32(binAt, true));
   return { json, bin };
-}
-
-// Rows of the panel's pixels in the ImGui button colour (dark style, ImGuiCol_Button over the
-// window background: blue well above red), as runs [x0, x1] per row inside `rect`.
-function isButtonBlue(data, i) {
-  const r = data[i], g = data[i + 1], b = data[i + 2];
-  return b > 90 && b - r > 55 && g > r + 15 && b - g > 25;
-}
-
-// The boxes of the buttons (blue areas narrower than the window) in rect [x0, y0, x1, y1],
-// top to bottom, each [x0, y0, x1, y1].
-function buttonBoxes(image, rect) {
-  const [rx0, ry0, rx1, ry1] = rect;
-  const rows = [];
-  for (let y = ry0; y < ry1; ++y) {
-    const runs = [];
-    let start = -1;
-    for (let x = rx0; x <= rx1; ++x) {
-      const blue = x < rx1 && isButtonBlue(image.data, (y * image.width + x) * 4);
-      if (blue && start < 0) start = x;
-      if (!blue && start >= 0) {
-        // Text inside a button splits its run; gaps of a few pixels join.
-        if (runs.length && start - runs[runs.length - 1][1] <= 4) runs[runs.length - 1][1] = x;
-        else runs.push([start, x]);
-        start = -1;
-      }
-    }
-    rows.push(runs.filter(([a, b]) => b - a >= 20));
-  }
-  // Consecutive rows with runs at the same places make one band of boxes.
-  const boxes = [];
-  let open = [];
-  for (let y = ry0; y <= ry1; ++y) {
-    const runs = y < ry1 ? rows[y - ry0] : [];
-    const next = [];
-    for (const [a, b] of runs) {
-      const box = open.find((o) => Math.abs(o[0] - a) <= 2 && Math.abs(o[2] - b) <= 2);
-      if (box) {
-        box[3] = y + 1;
-        next.push(box);
-      } else {
-        next.push([a, y, b, y + 1]);
-      }
-    }
-    for (const box of open) if (!next.includes(box)) boxes.push(box);
-    open = next;
-  }
-  return boxes.filter((b) => b[3] - b[1] >= 10).sort((p, q) => p[1] - q[1] || p[0] - q[0]);
-}
-
-// A click as a person makes one, slower than a frame: ImGui (at a few frames per second under
-// software WebGL) must see the cursor over the widget, the button down, then up, in turn.
-async function clickAt(page, x, y) {
-  await page.mouse.move(x, y);
-  await frames(page, 1);
-  await page.mouse.down();
-  await frames(page, 1);
-  await page.mouse.up();
-  await frames(page, 1);
 }
 
 async function validate(ctx, bytes) {
@@ -118,14 +59,8 @@ export const tests = [
       await page.mouse.move(1200, 700);  // away from the panels: nothing hovered
       await frames(page, 2);
 
-      // The Model panel starts collapsed at (10, 170): its title bar's arrow opens it.
       const before = await grab(page);
-      await clickAt(page, 20, 179);
-      await page.mouse.move(1200, 700);
-      await frames(page, 3);
-      const panel = [10, 170, 310, Math.min(170 + 420, before.height)];
-      const opened = await grab(page, ctx.screenshotPath('gltf-model-panel'));
-      const boxes = buttonBoxes(opened, panel);
+      const { panel, boxes } = await openModelPanel(page, ctx.screenshotPath('gltf-model-panel'));
       // Buttons of the walker's section: "Add instance" and "Remove model" side by side, and
       // "Download glTF" alone on the row below, starting where "Add instance" starts.
       const pairRow = boxes.findIndex((b, i) => i + 1 < boxes.length &&

@@ -7,54 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadFromServer } from './lib/harness.mjs';
-import { call, changedPixels, emptyViewer, frames, grab, grow, inside, rectArea, state, waitUntil } from './lib/input.mjs';
+import { call, changedPixels, clickAt, emptyViewer, frames, grab, grow, inside, openModelPanel, rectArea, state, waitUntil } from './lib/input.mjs';
 
 const WALKER_FILES = ['walker.md5mesh', 'idle.md5anim', 'walk.md5anim'];
-
-// ImGui's button colour (dark style) over the window background: blue well above red.
-function isButtonBlue(data, i) {
-  const r = data[i], g = data[i + 1], b = data[i + 2];
-  return b > 90 && b - r > 55 && g > r + 15 && b - g > 25;
-}
-
-// The buttons' boxes [x0, y0, x1, y1] inside rect, top to bottom then left to right.
-function buttonBoxes(image, rect) {
-  const [rx0, ry0, rx1, ry1] = rect;
-  const boxes = [];
-  let open = [];
-  for (let y = ry0; y <= ry1; ++y) {
-    const runs = [];
-    if (y < ry1) {
-      let start = -1;
-      for (let x = rx0; x <= rx1; ++x) {
-        const blue = x < rx1 && isButtonBlue(image.data, (y * image.width + x) * 4);
-        if (blue && start < 0) start = x;
-        if (!blue && start >= 0) {
-          if (runs.length && start - runs[runs.length - 1][1] <= 4) runs[runs.length - 1][1] = x;
-          else runs.push([start, x]);
-          start = -1;
-        }
-      }
-    }
-    const next = [];
-    for (const [a, b] of runs.filter(([a, b]) => b - a >= 20)) {
-      const box = open.find((o) => Math.abs(o[0] - a) <= 2 && Math.abs(o[2] - b) <= 2);
-      if (box) { box[3] = y + 1; next.push(box); } else next.push([a, y, b, y + 1]);
-    }
-    for (const box of open) if (!next.includes(box)) boxes.push(box);
-    open = next;
-  }
-  return boxes.filter((b) => b[3] - b[1] >= 10).sort((p, q) => p[1] - q[1] || p[0] - q[0]);
-}
-
-async function clickAt(page, x, y) {
-  await page.mouse.move(x, y);
-  await frames(page, 1);
-  await page.mouse.down();
-  await frames(page, 1);
-  await page.mouse.up();
-  await frames(page, 1);
-}
 
 export const tests = [
   {
@@ -98,15 +53,11 @@ export const tests = [
       assert.ok(inBox > 0.08 * rectArea(bounds.rect),
                 `only ${inBox} of ${rectArea(bounds.rect)} pixels of the model's box show the model`);
 
-      // The Model panel (collapsed at (10, 170)) opened; its second row of buttons is
+      // The Model panel opened; its second row of buttons is
       // "Download glTF" then "Download MD5".
       await call(page, { cmd: 'ui', panels: true });
       await frames(page, 2);
-      await clickAt(page, 20, 179);
-      await page.mouse.move(1200, 700);
-      await frames(page, 3);
-      const opened = await grab(page, ctx.screenshotPath('gltf-drop-panel'));
-      const boxes = buttonBoxes(opened, [10, 170, 310, Math.min(170 + 420, opened.height)]);
+      const { boxes } = await openModelPanel(page, ctx.screenshotPath('gltf-drop-panel'));
       const rows = [];
       for (const b of boxes) {
         const row = rows.find((r) => Math.abs(r[0][1] - b[1]) <= 2);

@@ -266,3 +266,77 @@ export function contentMask(image, tolerance = 10, erode = 2) {
   }
   return mask;
 }
+
+// ---- ImGui widgets found by their pixels ------------------------------------------------------
+
+// Rows of the panel's pixels in the ImGui button colour (dark style, ImGuiCol_Button over the
+// window background: blue well above red), as runs [x0, x1] per row inside `rect`.
+export function isButtonBlue(data, i) {
+  const r = data[i], g = data[i + 1], b = data[i + 2];
+  return b > 90 && b - r > 55 && g > r + 15 && b - g > 25;
+}
+
+// The boxes of the buttons (blue areas narrower than the window) in rect [x0, y0, x1, y1],
+// top to bottom, each [x0, y0, x1, y1].
+export function buttonBoxes(image, rect) {
+  const [rx0, ry0, rx1, ry1] = rect;
+  const rows = [];
+  for (let y = ry0; y < ry1; ++y) {
+    const runs = [];
+    let start = -1;
+    for (let x = rx0; x <= rx1; ++x) {
+      const blue = x < rx1 && isButtonBlue(image.data, (y * image.width + x) * 4);
+      if (blue && start < 0) start = x;
+      if (!blue && start >= 0) {
+        // Text inside a button splits its run; gaps of a few pixels join.
+        if (runs.length && start - runs[runs.length - 1][1] <= 4) runs[runs.length - 1][1] = x;
+        else runs.push([start, x]);
+        start = -1;
+      }
+    }
+    rows.push(runs.filter(([a, b]) => b - a >= 20));
+  }
+  // Consecutive rows with runs at the same places make one band of boxes.
+  const boxes = [];
+  let open = [];
+  for (let y = ry0; y <= ry1; ++y) {
+    const runs = y < ry1 ? rows[y - ry0] : [];
+    const next = [];
+    for (const [a, b] of runs) {
+      const box = open.find((o) => Math.abs(o[0] - a) <= 2 && Math.abs(o[2] - b) <= 2);
+      if (box) {
+        box[3] = y + 1;
+        next.push(box);
+      } else {
+        next.push([a, y, b, y + 1]);
+      }
+    }
+    for (const box of open) if (!next.includes(box)) boxes.push(box);
+    open = next;
+  }
+  return boxes.filter((b) => b[3] - b[1] >= 10).sort((p, q) => p[1] - q[1] || p[0] - q[0]);
+}
+
+// A click as a person makes one, slower than a frame: ImGui (at a few frames per second under
+// software WebGL) must see the cursor over the widget, the button down, then up, in turn.
+export async function clickAt(page, x, y) {
+  await page.mouse.move(x, y);
+  await frames(page, 1);
+  await page.mouse.down();
+  await frames(page, 1);
+  await page.mouse.up();
+  await frames(page, 1);
+}
+
+// The Model panel, which starts collapsed at (10, 170), opened by its title bar's arrow as a
+// person opens it; returns the screen after, the panel's rect and the buttons' boxes in it.
+export const MODEL_PANEL_ORIGIN = [10, 170];
+export async function openModelPanel(page, screenshotFile = null) {
+  const [x0, y0] = MODEL_PANEL_ORIGIN;
+  await clickAt(page, x0 + 10, y0 + 9);
+  await page.mouse.move(1200, 700);  // away from the panels: nothing hovered
+  await frames(page, 3);
+  const image = await grab(page, screenshotFile);
+  const panel = [x0, y0, x0 + 300, Math.min(y0 + 420, image.height)];
+  return { image, panel, boxes: buttonBoxes(image, panel) };
+}
