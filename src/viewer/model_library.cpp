@@ -78,6 +78,15 @@ void ImportGltfFiles(std::vector<InputFile>& files, LoadReport& report) {
       imported.push_back(
           {animation.name + ".md5anim", md5::WriteMd5Anim(animation.file), file.source});
     }
+    // Its materials' images and the .mtr naming them: resolved as a dropped folder's are.
+    for (convert::ImportedImage& image : output.images) {
+      imported.push_back({image.file_name, std::move(image.bytes), file.source});
+    }
+    const std::string materials = convert::WriteImportedMaterials(output);
+    if (!materials.empty()) {
+      // "local": a scene refetches the glTF itself, never this decl made from it.
+      imported.push_back({FileStem(file.name) + ".mtr", materials, "local"});
+    }
   }
   if (imported.empty()) return;
   // Meshes and anims first: a batch's anims bind to its meshes, so the import's order is kept.
@@ -197,11 +206,13 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
     }
   }
   // New models resolve their images; every model does when decls or images arrived (a folder's
-  // materials or textures may come in a later drop than its mesh).
+  // materials or textures may come in a later drop than its mesh), and those whose resolution
+  // did not change keep their textures untouched.
+  const ResolveContext context(*this);
   for (size_t i = 0; i < models_.size(); ++i) {
     const bool is_new = std::find(report.new_models.begin(), report.new_models.end(),
                                   static_cast<int>(i)) != report.new_models.end();
-    if (is_new || materials_changed) ResolveTextures(models_[i], report);
+    if (is_new || materials_changed) ResolveTextures(models_[i], context, report);
   }
   return report;
 }
@@ -261,7 +272,7 @@ Status ModelLibrary::SetSkin(int index, const std::string& skin, LoadReport* rep
     model.skin.clear();
   }
   LoadReport local;
-  ResolveTextures(model, report != nullptr ? *report : local);
+  ResolveTextures(model, ResolveContext(*this), report != nullptr ? *report : local);
   return {};
 }
 
@@ -355,7 +366,46 @@ bool ModelLibrary::BindAnimation(std::shared_ptr<const anim::Animation> animatio
   return false;
 }
 
-void ModelLibrary::ResolveTextures(LoadedModel& model, LoadReport& report) {
+namespace {
+
+std::vector<const material::DeclFile*> DeclPointers(
+    const std::vector<std::unique_ptr<material::DeclFile>>& decls) {
+  std::vector<const material::DeclFile*> pointers;
+  for (const auto& decl : decls) pointers.push_back(decl.get());
+  return pointers;
+}
+
+}  // namespace
+
+ModelLibrary::ResolveContext::ResolveContext(const ModelLibrary& library)
+    : decls(DeclPointers(library.decls_)), table(decls), images([&] {
+        std::vector<std::string> names;
+        for (const StoredImage& image : library.images_) names.push_back(image.file.name);
+        return names;
+      }()) {}
+
+std::string ModelLibrary::ResolutionKey(const material::ResolveOutput& resolved) const {
+  std::string key;
+  for (const material::PartResolution& part : resolved.parts) {
+    key += "part " + part.shader_after_skin + " <- " +
+           (part.material != nullptr ? part.material->file + ":" + part.material->name : "guess");
+    for (const material::ResolvedMap& map : part.maps) {
+      key += map.present ? " | " + map.program.ToString() : " | -";
+      for (const material::ImageLookup& lookup : map.images) {
+        key += " " + std::string(material::LookupHowName(lookup.how)) + ":" + lookup.path;
+        if (lookup.file >= 0 && lookup.file < static_cast<int>(images_.size())) {
+          key += "#" + std::to_string(images_[static_cast<size_t>(lookup.file)].generation);
+        }
+      }
+    }
+    key += "\n";
+  }
+  for (const Diagnostic& warning : resolved.warnings) key += warning.ToString() + "\n";
+  return key;
+}
+
+void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& context,
+                                   LoadReport& report) {
   std::vector<std::string> current;
   const auto report_once = [&](const std::string& message, bool error) {
     current.push_back(message);
@@ -364,25 +414,23 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, LoadReport& report) {
     model.reported.push_back(message);
     (error ? report.errors : report.warnings).push_back(message);
   };
-  std::vector<const material::DeclFile*> decls;
-  for (const auto& decl : decls_) decls.push_back(decl.get());
-  const material::MaterialTable table(decls);
-  std::vector<std::string> names;
-  for (const StoredImage& image : images_) names.push_back(image.file.name);
-  const material::ImageIndex index(names);
   const anim::GpuSkinData& gpu = model.model->gpu();
   material::ResolveInput input;
   for (const anim::GpuSubmesh& submesh : gpu.submeshes) input.shaders.push_back(submesh.shader);
   input.model_name = model.name;
-  input.materials = &table;
-  input.images = &index;
+  input.materials = &context.table;
+  input.images = &context.images;
   input.skin = model.skin.empty() ? nullptr : FindSkin(model.skin);
   auto resolved = material::ResolveMaterials(input);
   if (!resolved.ok()) {
     report_once(resolved.error().ToString(), true);
     model.material_warnings = std::move(current);
+    model.resolution_key.clear();
     return;
   }
+  std::string key = ResolutionKey(resolved.value());
+  if (key == model.resolution_key) return;  // the same maps from the same files: nothing to redo
+  model.resolution_key = std::move(key);
   for (const Diagnostic& warning : resolved.value().warnings) {
     report_once(warning.ToString(), false);
   }

@@ -15,6 +15,7 @@
 #include "core/anim/model.h"
 #include "core/anim/resource_cache.h"
 #include "core/material/material.h"
+#include "core/material/material_resolve.h"
 #include "viewer/render_interface.h"
 
 namespace md5stage::viewer {
@@ -59,6 +60,9 @@ struct LoadedModel {
   std::vector<std::pair<std::string, TextureHandle>> owned_textures;
   std::vector<std::string> reported;  // resolve messages already shown (each is shown once)
   std::vector<std::string> material_warnings;  // of the current resolution (the Model panel's)
+  // What the current resolution was made from (materials, image files and their generations,
+  // warnings): a later drop that leaves it the same leaves the model's textures alone.
+  std::string resolution_key;
   glm::vec3 bind_min{0.0f};
   glm::vec3 bind_max{0.0f};
   std::size_t cpu_bytes = 0;
@@ -100,7 +104,15 @@ class ModelLibrary {
   int AddModel(std::shared_ptr<const anim::Model> model, const InputFile& file);
   bool BindAnimation(std::shared_ptr<const anim::Animation> animation, const InputFile& file,
                      const std::vector<int>& preferred, LoadReport& report);
-  void ResolveTextures(LoadedModel& model, LoadReport& report);
+  // The decls and images every model's materials resolve against, gathered once per drop.
+  struct ResolveContext {
+    explicit ResolveContext(const ModelLibrary& library);
+    std::vector<const material::DeclFile*> decls;
+    material::MaterialTable table;
+    material::ImageIndex images;
+  };
+  void ResolveTextures(LoadedModel& model, const ResolveContext& context, LoadReport& report);
+  std::string ResolutionKey(const material::ResolveOutput& resolved) const;
   const material::Skin* FindSkin(const std::string& name) const;
 
   struct StoredImage {

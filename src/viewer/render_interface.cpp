@@ -60,6 +60,8 @@ void NullRenderBackend::DestroyTexture(TextureHandle texture) {
   --live_textures_;
 }
 
-void NullRenderBackend::SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) {}
+void NullRenderBackend::SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) {
+  ++part_updates_;
+}
 
 }  // namespace md5stage::viewer

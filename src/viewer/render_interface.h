@@ -135,7 +135,7 @@ class NullRenderBackend : public RenderBackend {
   TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) override;
   void DestroyTexture(TextureHandle texture) override;
   void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override;
-  void SetPartMaps(MeshHandle, int, TextureHandle, TextureHandle) override {}
+  void SetPartMaps(MeshHandle, int, TextureHandle, TextureHandle) override { ++part_updates_; }
   bool CaptureSkinnedPositions(MeshHandle, const glm::mat4*, std::vector<glm::vec3>*,
                                std::vector<glm::vec4>*) override {
     return false;
@@ -147,6 +147,8 @@ class NullRenderBackend : public RenderBackend {
   int live_textures() const { return live_textures_; }
   // Destroying a handle that is not alive (twice, or never made) is a caller bug; counted here.
   int bad_destroys() const { return bad_destroys_; }
+  // SetPartTexture and SetPartMaps calls: how often a model's materials were applied.
+  int part_updates() const { return part_updates_; }
 
  private:
   std::vector<bool> meshes_;  // by id - 1: alive
@@ -155,6 +157,7 @@ class NullRenderBackend : public RenderBackend {
   int live_meshes_ = 0;
   int live_textures_ = 0;
   int bad_destroys_ = 0;
+  int part_updates_ = 0;
   size_t shared_bytes_ = 0;
 };
 

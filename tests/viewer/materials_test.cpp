@@ -160,6 +160,47 @@ TEST_F(MaterialsTest, MaterialsDroppedLaterReResolve) {
   EXPECT_EQ(backend_.bad_destroys(), 0);
 }
 
+// Decls and images that arrive later re-resolve every model, but a model whose maps come from the
+// same files as before is left alone: no texture remade, no part re-applied.
+TEST_F(MaterialsTest, LaterDropsReapplyOnlyTheModelsTheyChange) {
+  QueueHeroFolder();
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  const int after_hero = backend_.part_updates();
+  const int hero_textures = backend_.live_textures();
+  EXPECT_EQ(after_hero, 4);  // two parts: diffuse, then normal and specular, each
+
+  // Another model (parts "models/other/torso" and "face") and its own image: the hero keeps
+  // everything.
+  std::string other = HeroMesh();
+  for (const auto& [from, to] :
+       {std::pair<std::string, std::string>{"models/hero/body", "models/other/torso"},
+        {"models/hero/head", "models/other/face"}}) {
+    other.replace(other.find(from), from.size(), to);
+  }
+  Queue("models/other/other.md5mesh", other);
+  Queue("models/other/torso_d.tga", Tga(20, 20, 220));
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  EXPECT_EQ(backend_.part_updates() - after_hero, 4) << "only the new model's two parts";
+  EXPECT_EQ(viewer_.models().at(1).texture_files[0], "models/other/torso_d.tga");
+  const int after_other = backend_.part_updates();
+
+  // A decl no model uses and an image nobody names: nothing is re-applied.
+  Queue("materials/unused.mtr", "models/nobody/none { diffusemap models/nobody/none_d.tga }");
+  Queue("models/nobody/none_d.tga", Tga(1, 2, 3));
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  EXPECT_EQ(backend_.part_updates(), after_other);
+
+  // The hero's diffuse image dropped again with new bytes: the hero (only) is re-applied, and
+  // its old diffuse texture is replaced, not leaked.
+  const TextureHandle old_diffuse = Hero().textures[0];
+  Queue("models/hero/body_d.tga", Tga(10, 250, 10));
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  EXPECT_EQ(backend_.part_updates() - after_other, 4);
+  EXPECT_NE(Hero().textures[0], old_diffuse);
+  EXPECT_EQ(backend_.bad_destroys(), 0);
+  EXPECT_GE(backend_.live_textures(), hero_textures);
+}
+
 TEST_F(MaterialsTest, MissingImageIsOneWarningAndTheModelStillDraws) {
   QueueHeroFolder(false);
   const JsonValue reply = viewer_.LoadQueuedFiles();
