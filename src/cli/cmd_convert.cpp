@@ -1,6 +1,6 @@
 // `md5stage convert IN.glb|IN.gltf -o DIR [--fps N]`: a skinned glTF 2.0 asset as
-// DIR/<name>.md5mesh and one DIR/<anim>.md5anim per animation (core/convert's importer), each
-// written file parsed back before the command reports success.
+// DIR/<name>.md5mesh and one DIR/<anim>.md5anim per animation (core/convert's importer), plus the
+// materials' PNG/JPEG images and DIR/<name>.mtr naming them; each written text parsed back first.
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +15,7 @@
 
 #include "cli/command_registry.h"
 #include "core/convert/gltf_import.h"
+#include "core/material/material_parser.h"
 #include "core/md5/file_reader.h"
 #include "core/md5/file_stem.h"
 #include "core/md5/md5_binding.h"
@@ -163,6 +164,17 @@ int RunConvert(const std::vector<std::string>& args) {
     }
     anim_files.emplace_back(path, std::move(text));
   }
+  // The materials' images as they are, and an .mtr naming them that must parse back too.
+  const std::string materials_text = convert::WriteImportedMaterials(imported);
+  const std::string materials_path = (out / (md5::FileStemOf(input) + ".mtr")).string();
+  if (!materials_text.empty()) {
+    auto decl = material::ParseDeclFile(materials_path, materials_text);
+    if (!decl.ok() || decl.value().materials.size() != imported.materials.size()) {
+      std::fprintf(stderr, "md5stage convert: the written materials do not read back: %s\n",
+                   decl.ok() ? "a material is missing" : decl.error().ToString().c_str());
+      return 1;
+    }
+  }
   if (!WriteBytes(mesh_path, mesh_text)) return 1;
   const md5::MeshFile& mesh = imported.mesh;
   std::printf("%s: %zu mesh parts, %zu joints, %d vertices, %d triangles\n", mesh_path.c_str(),
@@ -172,6 +184,15 @@ int RunConvert(const std::vector<std::string>& args) {
     const md5::AnimFile& anim = imported.animations[i].file;
     std::printf("%s: %d frames at %g fps, %d animated components\n", anim_files[i].first.c_str(),
                 anim.frame_count, anim.frame_rate, anim.animated_component_count);
+  }
+  for (const convert::ImportedImage& image : imported.images) {
+    const std::string path = (out / image.file_name).string();
+    if (!WriteBytes(path, image.bytes)) return 1;
+    std::printf("%s: %zu bytes\n", path.c_str(), image.bytes.size());
+  }
+  if (!materials_text.empty()) {
+    if (!WriteBytes(materials_path, materials_text)) return 1;
+    std::printf("%s: %zu materials\n", materials_path.c_str(), imported.materials.size());
   }
   return 0;
 }

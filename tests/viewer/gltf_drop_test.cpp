@@ -58,7 +58,9 @@ struct Walker {
       names.push_back(name);
     }
   }
-  convert::GltfFiles Export(convert::GltfContainer container) const {
+  // With `png`, every part's diffuse image is it, embedded as "walker.png".
+  convert::GltfFiles Export(convert::GltfContainer container,
+                            const std::string* png = nullptr) const {
     std::vector<convert::ExportAnimation> exports;
     for (size_t i = 0; i < animations.size(); ++i) {
       exports.push_back({animations[i].get(), names[i]});
@@ -69,6 +71,12 @@ struct Walker {
     job.animations = exports;
     job.container = container;
     job.bin_uri = "walker.bin";
+    const std::vector<convert::ExportImage> images = {{"walker.png", "image/png", png}};
+    const std::vector<int> part_images(static_cast<size_t>(model->mesh_count()), 0);
+    if (png != nullptr) {
+      job.images = images;
+      job.part_images = part_images;
+    }
     job.output = &files;
     EXPECT_TRUE(job.Run().ok());
     return files;
@@ -154,6 +162,29 @@ TEST(GltfDropTest, GltfWithItsBinAndImageLoadsTheBinAndBindsTheImage) {
   ExpectPosesLikeTheWalker(loaded, walker);
   ASSERT_FALSE(loaded.texture_files.empty());
   EXPECT_EQ(loaded.texture_files[0], "walker.png");
+}
+
+// A .glb that embeds its diffuse image (as "Download glTF" makes it) needs nothing else: the image
+// comes out of its BIN chunk with an .mtr naming it, and binds to every part.
+TEST(GltfDropTest, GlbWithAnEmbeddedImageBindsItAlone) {
+  const Walker walker;
+  const std::string png = ReadBytes(WalkerPath("walker.png"));
+  ASSERT_FALSE(png.empty());
+  const convert::GltfFiles glb = walker.Export(convert::GltfContainer::kGlb, &png);
+  Stage stage;
+  const JsonValue reply = stage.Drop({{"walker.glb", glb.main}});
+  ASSERT_TRUE(Ok(reply)) << Strings(reply, "errors").front();
+  EXPECT_TRUE(Strings(reply, "warnings").empty()) << Strings(reply, "warnings").front();
+  ASSERT_EQ(stage.viewer.models().size(), 1u);
+  const LoadedModel& loaded = stage.viewer.models()[0];
+  ExpectPosesLikeTheWalker(loaded, walker);
+  ASSERT_FALSE(loaded.textures.empty());
+  for (size_t p = 0; p < loaded.textures.size(); ++p) {
+    EXPECT_TRUE(loaded.textures[p].valid()) << "part " << p;
+    EXPECT_EQ(loaded.texture_files[p], "walker.png") << "part " << p;
+    EXPECT_FALSE(loaded.materials[p].empty()) << "part " << p << ": through the .mtr";
+  }
+  EXPECT_EQ(stage.backend.live_textures(), 1);  // one image, one texture for every part
 }
 
 // The core's reader (tinygltf) names the missing file, which is what the person must drop.

@@ -497,9 +497,57 @@ std::string FileSafe(const std::string& name) {
   return out;
 }
 
-bool SkipImages(tinygltf::Image*, const int, std::string*, std::string*, int, int,
-                const unsigned char*, int, void*) {
-  return true;  // MD5 has no images: they are neither decoded nor kept
+// Images are never decoded. Those in data: URIs arrive here decoded from base64 and are kept by
+// index; those in buffer views are read later through checked views (the pointer tinygltf hands
+// over for them is not checked against the buffer).
+bool KeepDataUriImages(tinygltf::Image* image, const int index, std::string*, std::string*, int,
+                       int, const unsigned char* bytes, int size, void* user) {
+  if (image->bufferView >= 0 || bytes == nullptr || size <= 0) return true;
+  auto* kept = static_cast<std::map<int, std::string>*>(user);
+  (*kept)[index].assign(reinterpret_cast<const char*>(bytes), static_cast<std::size_t>(size));
+  return true;
+}
+
+// A name that is one token in a decl file and a file name everywhere: letters, digits and
+// "_.-/" kept (slashes only when `slashes`), anything else '_'.
+std::string DeclSafe(const std::string& name, bool slashes) {
+  std::string out;
+  for (unsigned char c : name) {
+    const bool keep = std::isalnum(c) || c == '_' || c == '.' || c == '-' || (slashes && c == '/');
+    out.push_back(keep ? static_cast<char>(c) : '_');
+  }
+  return out;
+}
+
+// "%20" and the like decoded, as a relative URI names a file.
+std::string PercentDecoded(const std::string& uri) {
+  std::string out;
+  for (std::size_t i = 0; i < uri.size(); ++i) {
+    const auto hex = [](char c) {
+      return c >= '0' && c <= '9'   ? c - '0'
+             : c >= 'a' && c <= 'f' ? c - 'a' + 10
+             : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                    : -1;
+    };
+    if (uri[i] == '%' && i + 2 < uri.size() && hex(uri[i + 1]) >= 0 && hex(uri[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(hex(uri[i + 1]) * 16 + hex(uri[i + 2])));
+      i += 2;
+    } else {
+      out.push_back(uri[i]);
+    }
+  }
+  return out;
+}
+
+// "png" or "jpg" by the file's signature, "" for anything else.
+const char* ImageExtension(const std::string& bytes) {
+  if (bytes.size() >= 8 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0) return "png";
+  if (bytes.size() >= 3 && static_cast<unsigned char>(bytes[0]) == 0xFF &&
+      static_cast<unsigned char>(bytes[1]) == 0xD8 &&
+      static_cast<unsigned char>(bytes[2]) == 0xFF) {
+    return "jpg";
+  }
+  return "";
 }
 
 struct LookupContext {
@@ -545,9 +593,11 @@ std::string FirstLine(const std::string& text) {
 // The state of one conversion.
 class Importer {
  public:
-  Importer(const GltfImportJob& job, const tinygltf::Model& gltf)
+  Importer(const GltfImportJob& job, const tinygltf::Model& gltf,
+           const std::map<int, std::string>& data_uri_images)
       : job_(job),
         gltf_(gltf),
+        data_uri_images_(data_uri_images),
         reader_(gltf, std::max<std::size_t>(job.bytes.size(), 1024)),
         to_z_up_(YUpToZUp()) {}
 
@@ -560,6 +610,7 @@ class Importer {
     if (!s.ok()) return s;
     s = ReadAnimations();
     if (!s.ok()) return s;
+    ReadMaterials();
     ReportLeftOut();
     return Status();
   }
@@ -1114,6 +1165,7 @@ class Importer {
                                       " mesh parts (md5 limit)");
         }
         mesh.meshes.push_back(std::move(part));
+        part_materials_.push_back(primitive.material);
       }
     }
     if (mesh.meshes.empty()) {
@@ -1414,6 +1466,139 @@ class Importer {
     }
   }
 
+  // Each material a part uses, with the images of its base colour and normal textures: parts
+  // whose material has one get its decl-safe name as their shader. What MD5 materials cannot
+  // hold (metallic-roughness, occlusion, emissive) is reported as left out.
+  void ReadMaterials() {
+    GltfImportOutput& out = *job_.output;
+    std::map<int, int> material_slots;  // glTF material -> out.materials index, -1: none
+    std::map<int, int> image_slots;     // glTF image -> out.images index, -1: left out
+    for (std::size_t p = 0; p < part_materials_.size() && p < out.mesh.meshes.size(); ++p) {
+      const int m = part_materials_[p];
+      if (m < 0 || static_cast<std::size_t>(m) >= gltf_.materials.size()) continue;
+      auto slot = material_slots.find(m);
+      if (slot == material_slots.end()) {
+        const tinygltf::Material& material = gltf_.materials[static_cast<std::size_t>(m)];
+        const std::string name = Indexed("materials", static_cast<std::size_t>(m));
+        ImportedMaterial imported;
+        imported.diffuse_image =
+            TextureImage(material.pbrMetallicRoughness.baseColorTexture.index,
+                         name + ".pbrMetallicRoughness.baseColorTexture", &image_slots);
+        imported.normal_image =
+            TextureImage(material.normalTexture.index, name + ".normalTexture", &image_slots);
+        if (material.pbrMetallicRoughness.metallicRoughnessTexture.index >= 0) {
+          left_out_.push_back(name + ".pbrMetallicRoughness.metallicRoughnessTexture (MD5 " +
+                              "materials have diffuse, normal and specular maps)");
+        }
+        if (material.occlusionTexture.index >= 0) left_out_.push_back(name + ".occlusionTexture");
+        if (material.emissiveTexture.index >= 0) left_out_.push_back(name + ".emissiveTexture");
+        int index = -1;
+        if (imported.diffuse_image >= 0 || imported.normal_image >= 0) {
+          imported.name = DeclSafe(out.mesh.meshes[p].shader, true);
+          if (imported.name.empty()) imported.name = "material";
+          index = static_cast<int>(out.materials.size());
+          out.materials.push_back(std::move(imported));
+        }
+        slot = material_slots.emplace(m, index).first;
+      }
+      if (slot->second >= 0) {
+        out.mesh.meshes[p].shader = out.materials[static_cast<std::size_t>(slot->second)].name;
+      }
+    }
+  }
+
+  // The out.images index of a texture's image, kept on first use; -1 (and a warning) when it
+  // cannot be had: a bad index, a file not given, bytes that are not PNG or JPEG.
+  int TextureImage(int texture, const std::string& field, std::map<int, int>* image_slots) {
+    if (texture < 0) return -1;
+    if (static_cast<std::size_t>(texture) >= gltf_.textures.size()) {
+      Warn(field + ".index: expected a texture index below " +
+           std::to_string(gltf_.textures.size()) + ", found " + std::to_string(texture) +
+           "; the texture is left out");
+      return -1;
+    }
+    const int source = gltf_.textures[static_cast<std::size_t>(texture)].source;
+    const std::string texture_name = Indexed("textures", static_cast<std::size_t>(texture));
+    if (source < 0 || static_cast<std::size_t>(source) >= gltf_.images.size()) {
+      Warn(texture_name + ".source: expected an image index below " +
+           std::to_string(gltf_.images.size()) + ", found " + std::to_string(source) +
+           " (an extension's image format?); the texture is left out");
+      return -1;
+    }
+    const auto kept = image_slots->find(source);
+    if (kept != image_slots->end()) return kept->second;
+    const int index = KeepImage(source);
+    image_slots->emplace(source, index);
+    return index;
+  }
+
+  int KeepImage(int source) {
+    const tinygltf::Image& image = gltf_.images[static_cast<std::size_t>(source)];
+    const std::string name = Indexed("images", static_cast<std::size_t>(source));
+    std::string bytes;
+    std::string stem = image.name;
+    if (image.bufferView >= 0) {
+      const auto view_index = static_cast<std::size_t>(image.bufferView);
+      if (view_index >= gltf_.bufferViews.size()) {
+        Warn(name + ".bufferView: expected a buffer view index below " +
+             std::to_string(gltf_.bufferViews.size()) + "; the image is left out");
+        return -1;
+      }
+      const tinygltf::BufferView& view = gltf_.bufferViews[view_index];
+      const bool buffer_ok =
+          view.buffer >= 0 && static_cast<std::size_t>(view.buffer) < gltf_.buffers.size();
+      const std::vector<unsigned char>* buffer =
+          buffer_ok ? &gltf_.buffers[static_cast<std::size_t>(view.buffer)].data : nullptr;
+      if (buffer == nullptr || view.byteOffset > buffer->size() ||
+          view.byteLength > buffer->size() - view.byteOffset) {
+        Warn(Indexed("bufferViews", view_index) + ": the bytes of " + name +
+             " run past its buffer; the image is left out");
+        return -1;
+      }
+      bytes.assign(reinterpret_cast<const char*>(buffer->data() + view.byteOffset),
+                   view.byteLength);
+    } else if (const auto kept = data_uri_images_.find(source); kept != data_uri_images_.end()) {
+      bytes = kept->second;
+    } else if (!image.uri.empty()) {
+      const std::string file = PercentDecoded(image.uri);
+      const std::string* given = job_.files ? job_.files(file) : nullptr;
+      if (given == nullptr) {
+        Warn(name + ".uri: the file \"" + file + "\" was not given; the image is left out");
+        return -1;
+      }
+      bytes = *given;
+      if (stem.empty()) stem = md5::FileStemOf(file);
+    }
+    const std::string extension = ImageExtension(bytes);
+    if (extension.empty()) {
+      Warn(name + ": not a PNG or JPEG image (" + std::to_string(bytes.size()) +
+           " bytes); the image is left out");
+      return -1;
+    }
+    stem = DeclSafe(md5::FileStemOf(stem), false);
+    if (stem.empty())
+      stem = DeclSafe(md5::FileStemOf(job_.file_name), false) + "_image" + std::to_string(source);
+    std::string file_name = stem + "." + extension;
+    for (int n = 2; TakenImageName(file_name); ++n) {
+      file_name = stem + "_" + std::to_string(n) + "." + extension;
+    }
+    job_.output->images.push_back({file_name, std::move(bytes)});
+    return static_cast<int>(job_.output->images.size()) - 1;
+  }
+
+  bool TakenImageName(const std::string& file_name) const {
+    for (const ImportedImage& image : job_.output->images) {
+      if (image.file_name.size() != file_name.size()) continue;
+      bool same = true;
+      for (std::size_t i = 0; i < file_name.size() && same; ++i) {
+        same = std::tolower(static_cast<unsigned char>(file_name[i])) ==
+               std::tolower(static_cast<unsigned char>(image.file_name[i]));
+      }
+      if (same) return true;
+    }
+    return false;
+  }
+
   void ReportLeftOut() {
     if (gltf_.skins.size() > 1) {
       left_out_.push_back(std::to_string(gltf_.skins.size() - 1) + " more skins (only skins[" +
@@ -1427,6 +1612,8 @@ class Importer {
 
   const GltfImportJob& job_;
   const tinygltf::Model& gltf_;
+  const std::map<int, std::string>& data_uri_images_;
+  std::vector<int> part_materials_;  // per MD5 mesh part, its glTF material (-1: none)
   AccessorReader reader_;
   const dmat4 to_z_up_;
   int skin_index_ = 0;           // the skin converted
@@ -1467,7 +1654,8 @@ Status GltfImportJob::Run() const {
   if (!valid.ok()) return valid;
   *output = GltfImportOutput();
   tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(&SkipImages, nullptr);
+  std::map<int, std::string> data_uri_images;
+  loader.SetImageLoader(&KeepDataUriImages, &data_uri_images);
   LookupContext context{&files};
   loader.SetFsCallbacks({&LookupExists, &LookupExpand, &LookupRead, &LookupWrite, &context});
   tinygltf::Model gltf;
@@ -1496,7 +1684,7 @@ Status GltfImportJob::Run() const {
       if (!line.empty()) warnings->push_back(MakeWarning(file_name, 0, 0, "glTF: " + line));
     }
   }
-  Importer importer(*this, gltf);
+  Importer importer(*this, gltf, data_uri_images);
   Status done = importer.Run();
   if (!done.ok()) {
     Diagnostic d = done.error();
@@ -1504,6 +1692,26 @@ Status GltfImportJob::Run() const {
     return d;
   }
   return Status();
+}
+
+std::string WriteImportedMaterials(const GltfImportOutput& output) {
+  if (output.materials.empty()) return "";
+  std::string text = "// Doom 3 materials for " + output.mesh.file_name +
+                     ", made from its glTF materials by md5stage convert\n";
+  const auto image = [&](int index) -> const std::string* {
+    return index >= 0 && static_cast<std::size_t>(index) < output.images.size()
+               ? &output.images[static_cast<std::size_t>(index)].file_name
+               : nullptr;
+  };
+  for (const ImportedMaterial& material : output.materials) {
+    text += material.name + "\n{\n";
+    if (const std::string* file = image(material.diffuse_image))
+      text += "\tdiffusemap\t" + *file + "\n";
+    if (const std::string* file = image(material.normal_image))
+      text += "\tbumpmap\t\t" + *file + "\n";
+    text += "}\n";
+  }
+  return text;
 }
 
 }  // namespace md5stage::convert

@@ -32,16 +32,39 @@ struct ImportedAnimation {
   md5::AnimFile file;
 };
 
+// An image a glTF material uses, as its bytes (PNG or JPEG; nothing is decoded or re-encoded).
+struct ImportedImage {
+  std::string file_name;  // a unique file-safe name with its extension: "skin.png"
+  std::string bytes;
+};
+
+// What a mesh part's shader names, as a Doom 3 material: the glTF material's base colour
+// texture becomes the diffuse map, its normal texture the bump map (both tangent-space normal
+// maps with +Y up).
+struct ImportedMaterial {
+  std::string name;        // the mesh parts' shader
+  int diffuse_image = -1;  // index into GltfImportOutput::images, -1: none
+  int normal_image = -1;
+};
+
 struct GltfImportOutput {
   md5::MeshFile mesh;
   std::vector<ImportedAnimation> animations;
+  std::vector<ImportedImage> images;
+  std::vector<ImportedMaterial> materials;  // those with an image; parts' shaders name them
 };
+
+// The materials as an .mtr decl file that names the images by their file names (written beside
+// it); "" when there are none.
+std::string WriteImportedMaterials(const GltfImportOutput& output);
 
 // glTF Y-up becomes Doom 3 Z-up: glTF (x, y, z) -> MD5 (x, -z, y). Joints are that skin's,
 // parents first (skin order kept otherwise), each joint's MD5 transform the rigid part of its
 // world matrix, so non-joint ancestors are folded in; what scale remains (MD5 has none) goes into
 // the weight positions, which is exact while it stays as in the bind pose and is warned about
-// where it does not. One mesh part per triangle primitive of the nodes the skin deforms.
+// where it does not. One mesh part per triangle primitive of the nodes the skin deforms. Images of
+// the materials (in the BIN chunk, data: URIs or files given by `files`) are handed over as
+// they are, with materials naming them.
 struct GltfImportJob {
   std::string file_name;   // for messages; the mesh's name
   std::string_view bytes;  // the .glb or .gltf

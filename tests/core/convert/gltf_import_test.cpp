@@ -24,6 +24,7 @@
 #include "core/anim/model.h"
 #include "core/anim/pose.h"
 #include "core/convert/gltf_export.h"
+#include "core/material/material_parser.h"
 #include "core/md5/file_reader.h"
 #include "core/md5/file_stem.h"
 #include "core/md5/md5_binding.h"
@@ -658,6 +659,146 @@ TEST(GltfImportJob, EvaluatesStepAndCubicSplineAndTakesTheFrameRateAsked) {
   ASSERT_TRUE(coarse.status.ok());
   EXPECT_EQ(coarse.output.animations[0].file.frame_rate, kDefaultImportFps);
   EXPECT_EQ(coarse.output.animations[0].file.frame_count, 1);
+}
+
+// ---- materials and their images ----------------------------------------------------------
+
+// A PNG's signature and a few bytes: the importer hands images over undecoded.
+std::string FakePng(char fill) {
+  return std::string("\x89PNG\r\n\x1a\n", 8) + std::string(24, fill);
+}
+
+// Image `bytes` in buffer 0 as the image of a new texture; returns the texture.
+int AddBufferImage(tinygltf::Model* gltf, const std::string& bytes, const std::string& name) {
+  std::vector<unsigned char>& data = gltf->buffers[0].data;
+  tinygltf::BufferView view;
+  view.buffer = 0;
+  view.byteOffset = data.size();
+  view.byteLength = bytes.size();
+  data.insert(data.end(), bytes.begin(), bytes.end());
+  data.resize((data.size() + 3) & ~size_t{3}, 0);
+  gltf->bufferViews.push_back(view);
+  tinygltf::Image image;
+  image.name = name;
+  image.mimeType = "image/png";
+  image.bufferView = static_cast<int>(gltf->bufferViews.size()) - 1;
+  gltf->images.push_back(image);
+  tinygltf::Texture texture;
+  texture.source = static_cast<int>(gltf->images.size()) - 1;
+  gltf->textures.push_back(texture);
+  return static_cast<int>(gltf->textures.size()) - 1;
+}
+
+int AddUriImage(tinygltf::Model* gltf, const std::string& uri) {
+  tinygltf::Image image;
+  image.uri = uri;
+  gltf->images.push_back(image);
+  tinygltf::Texture texture;
+  texture.source = static_cast<int>(gltf->images.size()) - 1;
+  gltf->textures.push_back(texture);
+  return static_cast<int>(gltf->textures.size()) - 1;
+}
+
+TEST(GltfImportJob, MaterialImagesComeAlongWithAnMtrNamingThem) {
+  tinygltf::Model gltf = BaseAsset();
+  gltf.materials[0].name = "skin (red)";  // not one decl token: made one
+  gltf.materials[0].pbrMetallicRoughness.baseColorTexture.index =
+      AddBufferImage(&gltf, FakePng('d'), "skin colour");
+  gltf.materials[0].normalTexture.index = AddBufferImage(&gltf, FakePng('n'), "skin_n");
+  gltf.materials[0].pbrMetallicRoughness.metallicRoughnessTexture.index =
+      AddBufferImage(&gltf, FakePng('m'), "skin_mr");
+  const Imported imported = Import(ToGlb(gltf));
+  ASSERT_TRUE(imported.status.ok()) << imported.status.error().ToString();
+  const GltfImportOutput& out = imported.output;
+  ASSERT_EQ(out.images.size(), 2u);
+  EXPECT_EQ(out.images[0].file_name, "skin_colour.png");
+  EXPECT_EQ(out.images[0].bytes, FakePng('d'));
+  EXPECT_EQ(out.images[1].file_name, "skin_n.png");
+  EXPECT_EQ(out.images[1].bytes, FakePng('n'));
+  ASSERT_EQ(out.materials.size(), 1u);
+  EXPECT_EQ(out.materials[0].name, "skin__red_");
+  EXPECT_EQ(out.mesh.meshes[0].shader, "skin__red_");
+  EXPECT_TRUE(AnyWarning(imported.warnings, "metallicRoughnessTexture"))
+      << AllWarnings(imported.warnings);
+
+  // The .mtr parses (with the project's decl parser) to that material and those images.
+  const std::string mtr = WriteImportedMaterials(out);
+  auto decl = material::ParseDeclFile("asset.mtr", mtr);
+  ASSERT_TRUE(decl.ok()) << decl.error().ToString() << "\n" << mtr;
+  EXPECT_TRUE(decl.value().warnings.empty()) << mtr;
+  ASSERT_EQ(decl.value().materials.size(), 1u);
+  const material::Material& m = decl.value().materials[0];
+  EXPECT_EQ(m.name, "skin__red_");
+  EXPECT_NE(mtr.find("diffusemap\tskin_colour.png"), std::string::npos) << mtr;
+  EXPECT_NE(mtr.find("bumpmap\t\tskin_n.png"), std::string::npos) << mtr;
+}
+
+TEST(GltfImportJob, MaterialImagesFromDataUrisAndGivenFiles) {
+  tinygltf::Model gltf = BaseAsset();
+  tinygltf::Material second = gltf.materials[0];
+  // A data: URI (base64 of FakePng('u')) and a file next to the .gltf ("%20" decoded).
+  std::string base64;
+  {
+    const std::string raw = FakePng('u');
+    static const char* kAlphabet =
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (size_t i = 0; i < raw.size(); i += 3) {
+      uint32_t n = static_cast<unsigned char>(raw[i]) << 16;
+      if (i + 1 < raw.size()) n |= static_cast<unsigned char>(raw[i + 1]) << 8;
+      if (i + 2 < raw.size()) n |= static_cast<unsigned char>(raw[i + 2]);
+      base64 += kAlphabet[(n >> 18) & 63];
+      base64 += kAlphabet[(n >> 12) & 63];
+      base64 += i + 1 < raw.size() ? kAlphabet[(n >> 6) & 63] : '=';
+      base64 += i + 2 < raw.size() ? kAlphabet[n & 63] : '=';
+    }
+  }
+  gltf.materials[0].pbrMetallicRoughness.baseColorTexture.index =
+      AddUriImage(&gltf, "data:image/png;base64," + base64);
+  gltf.materials[0].normalTexture.index = AddUriImage(&gltf, "maps/skin%20n.png");
+  const std::string text = ToGltfText(gltf);
+  const std::string file = FakePng('f');
+  std::vector<std::string> asked;
+  const GltfFileLookup lookup = [&](const std::string& uri) -> const std::string* {
+    asked.push_back(uri);
+    return uri == "maps/skin n.png" ? &file : nullptr;
+  };
+  Imported imported = Import(text, GltfImportOptions(), lookup);
+  ASSERT_TRUE(imported.status.ok()) << imported.status.error().ToString();
+  ASSERT_EQ(imported.output.images.size(), 2u) << AllWarnings(imported.warnings);
+  EXPECT_EQ(imported.output.images[0].bytes, FakePng('u'));
+  EXPECT_EQ(imported.output.images[0].file_name, "asset_image0.png");  // no name, no file
+  EXPECT_EQ(imported.output.images[1].bytes, file);
+  EXPECT_EQ(imported.output.images[1].file_name, "skin_n.png");
+  EXPECT_EQ(std::count(asked.begin(), asked.end(), "maps/skin n.png"), 1);
+
+  // Without the file: a warning naming it, and the material keeps its data: URI image.
+  imported = Import(text);
+  ASSERT_TRUE(imported.status.ok());
+  ASSERT_EQ(imported.output.images.size(), 1u);
+  EXPECT_TRUE(
+      AnyWarning(imported.warnings, "images[1].uri: the file \"maps/skin n.png\" was not given"))
+      << AllWarnings(imported.warnings);
+  ASSERT_EQ(imported.output.materials.size(), 1u);
+  EXPECT_EQ(imported.output.materials[0].normal_image, -1);
+}
+
+TEST(GltfImportJob, ImagesThatAreNotPngOrJpegOrOutOfRangeAreWarnedAndLeftOut) {
+  tinygltf::Model gltf = BaseAsset();
+  gltf.materials[0].pbrMetallicRoughness.baseColorTexture.index =
+      AddBufferImage(&gltf, "RIFF....WEBPVP8 not a png", "webp");
+  gltf.materials[0].normalTexture.index = 7;  // no such texture
+  const Imported imported = Import(ToGlb(gltf));
+  ASSERT_TRUE(imported.status.ok()) << imported.status.error().ToString();
+  EXPECT_TRUE(imported.output.images.empty());
+  EXPECT_TRUE(imported.output.materials.empty());
+  EXPECT_EQ(imported.output.mesh.meshes[0].shader, "models/skin");  // unchanged without images
+  EXPECT_EQ(WriteImportedMaterials(imported.output), "");
+  EXPECT_TRUE(AnyWarning(imported.warnings, "images[0]: not a PNG or JPEG image"))
+      << AllWarnings(imported.warnings);
+  EXPECT_TRUE(
+      AnyWarning(imported.warnings,
+                 "materials[0].normalTexture.index: expected a texture index below 1, found 7"))
+      << AllWarnings(imported.warnings);
 }
 
 TEST(GltfImportJob, ReportsWhatMd5CannotHoldAsLeftOut) {
