@@ -608,7 +608,7 @@ TEST(SceneTest, AnimNameFromSource) {
 
 TEST(SceneTest, WithoutLocalModelsDropsThemAndTheirUses) {
   Scene scene = FullScene();
-  scene.models.push_back({"dropped", "my_guy.md5mesh", {"dance.md5anim"}, true});
+  scene.models.push_back({"dropped", "my_guy.md5mesh", {"dance.md5anim"}, true, {}, ""});
   SceneInstance local;
   local.model = "dropped";
   scene.instances.insert(scene.instances.begin() + 1, local);

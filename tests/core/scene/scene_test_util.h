@@ -143,8 +143,10 @@ inline Scene FullScene() {
                           "models/walker/walker.md5mesh",
                           {"models/walker/idle.md5anim", "models/walker/walk.md5anim",
                            "https://example.org/anims/run.md5anim"},
-                          false});
-  scene.models.push_back({"lamp", "https://example.org/lamp.md5mesh", {}, false});
+                          false,
+                          {},
+                          ""});
+  scene.models.push_back({"lamp", "https://example.org/lamp.md5mesh", {}, false, {}, ""});
   for (int r = 0; r < 4; ++r) {
     scene.routes.push_back(WindingRoute("route" + std::to_string(r), 150.0 * r, -40.0 * r, 10,
                                         0.731 * r + 0.123456789));
@@ -195,7 +197,7 @@ inline Scene FullScene() {
                                                                            {-200.0, 160.0}})});
   EXPECT_TRUE(obstacles.ok());
   if (obstacles.ok()) scene.obstacles = std::move(obstacles).value();
-  scene.camera = SceneCamera{{1.0, 2.0, 40.0}, -135.0, 35.5, 420.0};
+  scene.camera = SceneCamera{{1.0, 2.0, 40.0}, -135.0, 35.5, 420.0, ""};
   scene.display = DisplayToggles{false, true, true, true, true, true, false, false};
   scene.time = 12.75;
   scene.playing = false;

@@ -124,8 +124,10 @@ Scene EditorScene(int decimals) {
       {"walker",
        "models/walker/walker.md5mesh",
        {"models/walker/idle.md5anim", "models/walker/walk.md5anim", "models/walker/run.md5anim"},
-       false});
-  scene.models.push_back({"lamp", "https://example.org/props/lamp.md5mesh", {}, false});
+       false,
+       {},
+       ""});
+  scene.models.push_back({"lamp", "https://example.org/props/lamp.md5mesh", {}, false, {}, ""});
   for (int r = 0; r < 4; ++r) {
     SceneRoute route;
     route.name = "route " + std::to_string(r + 1);
@@ -152,7 +154,7 @@ Scene EditorScene(int decimals) {
     if (i == 0) walker.attachments.push_back({"lamp", "tag_hand_r", {0, 0, 4}, {0, 0, 0}});
     scene.instances.push_back(walker);
   }
-  scene.camera = SceneCamera{{0, 0, 35}, 45, 30, 900};
+  scene.camera = SceneCamera{{0, 0, 35}, 45, 30, 900, ""};
   scene.display.skeleton = true;
   scene.time = 4.5;
   return scene;
@@ -197,7 +199,7 @@ TEST(ShareLinkTest, FourRoutesOfTenBeziersAndFiveInstancesStayUnder2000Character
 
 TEST(ShareLinkTest, LocalModelsDoNotTravel) {
   Scene scene = FullScene();
-  scene.models.push_back({"mine", "mine.md5mesh", {}, true});
+  scene.models.push_back({"mine", "mine.md5mesh", {}, true, {}, ""});
   Result<std::string> refused = EncodeSceneLink(scene);
   ASSERT_FALSE(refused.ok());
   EXPECT_EQ(refused.error().ToString(),
