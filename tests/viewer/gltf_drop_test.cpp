@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "../shared_data.h"
 #include "../skinned_positions.h"
 #include "core/anim/animation.h"
 #include "core/anim/jobs.h"
@@ -20,8 +21,10 @@
 #include "core/anim/pose.h"
 #include "core/common/json.h"
 #include "core/convert/gltf_export.h"
+#include "core/convert/gltf_import.h"
 #include "core/md5/md5_binding.h"
 #include "core/md5/md5_parser.h"
+#include "core/md5/md5_writer.h"
 #include "viewer/viewer.h"
 #include "viewer_test_support.h"
 
@@ -185,6 +188,58 @@ TEST(GltfDropTest, GlbWithAnEmbeddedImageBindsItAlone) {
     EXPECT_FALSE(loaded.materials[p].empty()) << "part " << p << ": through the .mtr";
   }
   EXPECT_EQ(stage.backend.live_textures(), 1);  // one image, one texture for every part
+}
+
+// glTF made by other tools (../shared/gltf: Blender's RiggedSimple.glb, Khronos' SimpleSkin.gltf
+// with data: URIs): dropped, each shows as a model with its animation, posed as `md5stage convert`
+// of the same file poses it (the CLI's conversion is checked against an independent glTF
+// evaluator by tests/gltf/check_imports.mjs).
+TEST(GltfDropTest, GltfFromOtherToolsLoadsAsConvertMakesIt) {
+  const std::string root = std::string(MD5STAGE_SHARED_DIR) + "/gltf/";
+  const std::string rigged = ReadBytes(root + "RiggedSimple/RiggedSimple.glb");
+  const std::string simple = ReadBytes(root + "SimpleSkin/SimpleSkin.gltf");
+  MD5STAGE_SKIP_WITHOUT_SHARED(!rigged.empty() && !simple.empty());
+  for (const auto& [name, bytes] : {std::pair<std::string, std::string>{"RiggedSimple.glb", rigged},
+                                    {"SimpleSkin.gltf", simple}}) {
+    SCOPED_TRACE(name);
+    convert::GltfImportOutput converted;
+    convert::GltfImportJob job;
+    job.file_name = name;
+    job.bytes = bytes;
+    job.output = &converted;
+    ASSERT_TRUE(job.Run().ok());
+    auto mesh = md5::ParseMd5Mesh("m.md5mesh", md5::WriteMd5Mesh(converted.mesh));
+    ASSERT_TRUE(mesh.ok());
+    const auto reference = anim::Model::Create(std::make_shared<const md5::MeshFile>(mesh.value()));
+
+    Stage stage;
+    const JsonValue reply = stage.Drop({{name, bytes}});
+    ASSERT_TRUE(Ok(reply)) << Strings(reply, "errors").front();
+    ASSERT_EQ(stage.viewer.models().size(), 1u);
+    EXPECT_EQ(stage.viewer.characters().size(), 1u);
+    const LoadedModel& loaded = stage.viewer.models()[0];
+    ASSERT_EQ(loaded.animations.size(), converted.animations.size());
+    ASSERT_FALSE(loaded.animations.empty());
+    const std::vector<glm::vec3> bind = Skinned(*reference, nullptr, 0);
+    const float tolerance = 1e-5f * md5stage::test::Extent(bind);
+    EXPECT_LE(md5stage::test::WorstDistance(bind, Skinned(*loaded.model, nullptr, 0)), tolerance);
+    for (size_t a = 0; a < converted.animations.size(); ++a) {
+      auto file = md5::ParseMd5Anim("a.md5anim", md5::WriteMd5Anim(converted.animations[a].file));
+      ASSERT_TRUE(file.ok());
+      const anim::Animation theirs =
+          anim::Animation::FromAnimFile(std::make_shared<const md5::AnimFile>(file.value()));
+      const int index = loaded.FindAnimation(converted.animations[a].name);
+      ASSERT_GE(index, 0) << converted.animations[a].name;
+      const anim::Animation& mine = *loaded.animations[static_cast<size_t>(index)];
+      ASSERT_EQ(mine.frame_count(), theirs.frame_count());
+      for (int frame = 0; frame < theirs.frame_count(); frame += 7) {
+        EXPECT_LE(md5stage::test::WorstDistance(Skinned(*reference, &theirs, frame),
+                                                Skinned(*loaded.model, &mine, frame)),
+                  tolerance)
+            << "frame " << frame;
+      }
+    }
+  }
 }
 
 // The core's reader (tinygltf) names the missing file, which is what the person must drop.
