@@ -7,8 +7,42 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  call, changedPixels, dropPaths, emptyViewer, frames, grab, grow, inside, rectArea, state, waitUntil,
+  call, changedPixels, dropPaths, emptyViewer, frames, grab, grow, inside, openModelPanel, rectArea, state,
+  waitUntil,
 } from './lib/input.mjs';
+import { decodePng } from './lib/png.mjs';
+
+// An image (decodePng's { width, height, data: RGBA }) as an RLE-compressed 32-bit TGA with a
+// top-left origin, as Doom 3's tools write them: runs of equal pixels packed, the rest raw.
+function rleTga(image) {
+  const header = Buffer.alloc(18);
+  header[2] = 10;
+  header.writeUInt16LE(image.width, 12);
+  header.writeUInt16LE(image.height, 14);
+  header[16] = 32;
+  header[17] = 0x28;  // 8 alpha bits, top-left origin
+  const out = [header];
+  const pixel = (i) => [image.data[i * 4 + 2], image.data[i * 4 + 1], image.data[i * 4], image.data[i * 4 + 3]];
+  const same = (a, b) => a.every((v, k) => v === b[k]);
+  for (let row = 0; row < image.height; row++) {
+    let x = 0;
+    while (x < image.width) {
+      const at = row * image.width + x;
+      let run = 1;
+      while (x + run < image.width && run < 128 && same(pixel(at), pixel(at + run))) run++;
+      if (run > 1) {
+        out.push(Buffer.from([0x80 | (run - 1), ...pixel(at)]));
+      } else {
+        let raw = 1;
+        while (x + raw < image.width && raw < 128 && !same(pixel(at + raw - 1), pixel(at + raw))) raw++;
+        out.push(Buffer.from([raw - 1, ...Array.from({ length: raw }, (_, k) => pixel(at + k)).flat()]));
+        run = raw;
+      }
+      x += run;
+    }
+  }
+  return Buffer.concat(out);
+}
 
 // An uncompressed 24-bit TGA, bottom-left origin, of size x size pixels coloured by fn(x, y).
 function tga(size, fn) {
@@ -112,6 +146,84 @@ export const tests = [
           assert.ok(changed > 0.08 * rectArea(rect), `${label}: only ${changed} of ${rectArea(rect)} pixels of the box show the model`);
         }
         assert.deepEqual(page.consoleErrors, []);
+      } finally {
+        await page.context().close();
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    },
+  },
+  {
+    // Catches: a Doom 3 mod folder (materials/*.mtr, _d/_local/_s TGAs under models/) that binds
+    // only some of its maps, TGA normal or specular maps not decoded, the normal map not drawn.
+    name: 'a Doom 3 mod folder of the walker with _d, _local and _s TGAs draws all three maps',
+    async run(ctx) {
+      const walker = path.join(ctx.site, 'assets/models/walker');
+      if (!fs.existsSync(path.join(walker, 'walker.md5mesh'))) return { skipped: 'assets/models/walker missing in the site' };
+      const root = fs.mkdtempSync(path.join(ctx.outDir, 'doom-mod-'));
+      const folder = path.join(root, 'walkermod');
+      const models = path.join(folder, 'models/characters/walker');
+      fs.mkdirSync(models, { recursive: true });
+      fs.mkdirSync(path.join(folder, 'materials'), { recursive: true });
+      for (const file of ['walker.md5mesh', 'idle.md5anim', 'walk.md5anim']) {
+        fs.copyFileSync(path.join(walker, file), path.join(models, file));
+      }
+      // The walker's own maps (assetgen's PNGs) as the TGAs a Doom 3 artist ships.
+      const maps = { walker: '_d', walker_local: '_local', walker_s: '_s' };
+      for (const [png, suffix] of Object.entries(maps)) {
+        const image = decodePng(fs.readFileSync(path.join(walker, `${png}.png`)));
+        fs.writeFileSync(path.join(models, `walker${suffix}.tga`), rleTga(image));
+      }
+      fs.writeFileSync(path.join(folder, 'materials/walker.mtr'), `// a Doom 3 mod's material for the walker
+models/walker/walker
+{
+\tqer_editorimage\tmodels/characters/walker/walker_d.tga
+\tdiffusemap\tmodels/characters/walker/walker_d.tga
+\tbumpmap\t\tmodels/characters/walker/walker_local.tga
+\tspecularmap\tmodels/characters/walker/walker_s.tga
+}
+`);
+      const page = await emptyViewer(ctx);
+      try {
+        await dropPaths(page, [folder]);
+        assert.ok(await waitUntil(page, () => window.md5stage.state().models.length >= 1, null, 15000), 'the dropped folder loaded nothing');
+        const s = await state(page);
+        assert.ok(!s.last_error, `load error: ${s.last_error}`);
+        const model = s.models[0];
+        assert.deepEqual(model.materials, ['models/walker/walker']);
+        assert.deepEqual(model.textures, ['models/characters/walker/walker_d.tga']);
+        assert.deepEqual(model.normal_maps, ['models/characters/walker/walker_local.tga']);
+        assert.deepEqual(model.specular_maps, ['models/characters/walker/walker_s.tga']);
+        assert.deepEqual(model.material_warnings, []);
+        assert.deepEqual([...model.animations].sort(), ['idle', 'walk']);  // in the folder's order
+
+        // Lit by the key light: the normal map and the specular map each change the model's pixels.
+        await page.evaluate(() => window.md5stage.pause(0));
+        await frames(page, 2);
+        const rect = (await call(page, { cmd: 'screenBounds', instance: 0 })).rect;
+        const box = grow(rect, 3);
+        const shot = await grab(page, ctx.screenshotPath('doom3-mod-folder'));
+        const inBox = (a, b) => changedPixels(a, b, 8).filter(([x, y]) => inside(box, x, y)).length;
+        await call(page, { cmd: 'ui', panels: false });
+        await frames(page, 2);
+        const all = await grab(page);
+        assert.ok((await call(page, { cmd: 'setShading', normalMaps: false })).ok);
+        await frames(page, 2);
+        const flat = await grab(page);
+        assert.ok((await call(page, { cmd: 'setShading', normalMaps: true, specular: false })).ok);
+        await frames(page, 2);
+        const dull = await grab(page);
+        const normalChanged = inBox(all, flat), specularChanged = inBox(all, dull);
+        assert.ok(normalChanged > 0.02 * rectArea(rect), `the normal map changed ${normalChanged} pixels of ${rectArea(rect)}`);
+        assert.ok(specularChanged > 0.005 * rectArea(rect), `the specular map changed ${specularChanged} pixels of ${rectArea(rect)}`);
+        assert.ok(shot.width > 0);
+        // The Model panel lists the part's material and its three maps (the closing note's picture).
+        assert.ok((await call(page, { cmd: 'setShading', specular: true })).ok);
+        await call(page, { cmd: 'ui', panels: true });
+        await frames(page, 2);
+        const { boxes } = await openModelPanel(page, ctx.screenshotPath('doom3-mod-folder-panel'));
+        assert.ok(boxes.length >= 2, `the Model panel shows no buttons: ${JSON.stringify(boxes)}`);
+        assert.deepEqual(page.consoleErrors, []);
+        return { info: `normal map: ${normalChanged} px, specular: ${specularChanged} px of ${rectArea(rect)}` };
       } finally {
         await page.context().close();
         fs.rmSync(root, { recursive: true, force: true });
