@@ -1,6 +1,6 @@
 // glTF in, MD5 out, as a person does it: a .glb (the walker's, made by the page's own "Download
-// glTF") picked with the file picker shows as a model (its screen box differs from the empty
-// view, state() lists it with its animations); the Model panel's "Download MD5" button, next to
+// glTF" with its PNG) picked with the file picker in a fresh page shows as a model (its screen box
+// differs from the empty view, state() lists it with its animations and the embedded image); the Model panel's "Download MD5" button, next to
 // "Download glTF", saves the md5mesh and each md5anim as separate files that are MD5 version 10.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -20,17 +20,19 @@ export const tests = [
       if (!fs.existsSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh'))) {
         return { skipped: 'assets/models/walker missing in the site: skipped' };
       }
-      const page = await emptyViewer(ctx);
-      // The .glb to drop: the walker as the page's own exporter writes it.
-      assert.deepEqual((await loadFromServer(page, WALKER_FILES.map((f) => `/assets/models/walker/${f}`))).errors, []);
+      const exporter = await emptyViewer(ctx);
+      // The .glb to drop: the walker with its PNG as the page's own exporter writes it.
+      assert.deepEqual((await loadFromServer(exporter, [...WALKER_FILES, 'walker.png'].map((f) => `/assets/models/walker/${f}`))).errors, []);
       const [exported] = await Promise.all([
-        page.waitForEvent('download', { timeout: 15000 }),
-        page.evaluate(() => window.md5stage.exportGltf('walker')),
+        exporter.waitForEvent('download', { timeout: 15000 }),
+        exporter.evaluate(() => window.md5stage.exportGltf('walker')),
       ]);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'md5stage-drop-'));
       const glbPath = path.join(dir, 'walker.glb');
       fs.copyFileSync(await exported.path(), glbPath);
-      assert.ok((await call(page, { cmd: 'removeModel', model: 'walker' })).ok);
+      await exporter.context().close();
+      // A fresh page, which has never seen walker.png: its texture can only come out of the .glb.
+      const page = await emptyViewer(ctx);
       await call(page, { cmd: 'ui', panels: false });
       await page.mouse.move(1200, 700);
       await frames(page, 2);
@@ -42,6 +44,8 @@ export const tests = [
       let s = await state(page);
       assert.equal(s.models[0].name, 'walker');
       assert.deepEqual(s.models[0].animations, ['idle', 'walk']);
+      assert.deepEqual(s.models[0].textures, ['walker.png'], 'the image embedded in the .glb is not bound');
+      assert.deepEqual(s.models[0].materials, ['models/walker/walker'], 'the .mtr made from the .glb is not used');
       assert.equal(s.instances.length, 1);
       await page.evaluate(() => window.md5stage.pause(0));
       await frames(page, 2);
