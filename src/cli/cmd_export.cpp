@@ -1,6 +1,6 @@
 // `md5stage export MESH.md5mesh [ANIM.md5anim ...] -o OUT.glb|OUT.gltf`: the model and its
-// animations as glTF 2.0 (core/convert), with each part's diffuse image from the mesh's folder
-// embedded when it is PNG or JPEG.
+// animations as glTF 2.0 (core/convert), with each part's diffuse, normal and specular maps
+// resolved from the decls and images of the mesh's folder (or --materials DIR) embedded.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -15,7 +15,9 @@
 #include "cli/command_registry.h"
 #include "core/anim/animation.h"
 #include "core/anim/model.h"
+#include "cli/decl_cli.h"
 #include "core/convert/gltf_export.h"
+#include "core/convert/gltf_export_maps.h"
 #include "core/material/material_resolve.h"
 #include "core/md5/file_reader.h"
 #include "core/md5/file_stem.h"
@@ -26,7 +28,10 @@ namespace md5stage::cli {
 namespace {
 
 const char kUsage[] =
-    "usage: md5stage export MESH.md5mesh [ANIM.md5anim ...] -o OUT.glb|OUT.gltf\n";
+    "usage: md5stage export MESH.md5mesh [ANIM.md5anim ...] -o OUT.glb|OUT.gltf\n"
+    "                       [--materials DIR] [--skin NAME]\n"
+    "  --materials DIR  decls and images under DIR (default: the mesh's folder)\n"
+    "  --skin NAME      a skin decl of DIR to apply\n";
 
 int UsageError(const std::string& message) {
   std::fprintf(stderr, "md5stage export: %s\n%s", message.c_str(), kUsage);
@@ -62,26 +67,10 @@ bool WriteBytes(const std::string& path, const std::string& bytes) {
   return true;
 }
 
-// The image files in the mesh's folder, by name (sorted, so the match is the same everywhere).
-std::vector<std::string> ImagesBeside(const std::string& mesh_path) {
-  std::vector<std::string> images;
-  std::filesystem::path folder = std::filesystem::path(mesh_path).parent_path();
-  if (folder.empty()) folder = ".";
-  std::error_code error;
-  for (std::filesystem::directory_iterator it(folder, error), end; !error && it != end;
-       it.increment(error)) {
-    if (!it->is_regular_file(error)) continue;
-    const std::string ext = Extension(it->path().filename().string());
-    if (ext == "png" || ext == "jpg" || ext == "jpeg" || ext == "tga" || ext == "bmp") {
-      images.push_back(it->path().string());
-    }
-  }
-  std::sort(images.begin(), images.end());
-  return images;
-}
-
 int RunExport(const std::vector<std::string>& args) {
   std::string output_path;
+  std::string materials_folder;
+  std::string skin_name;
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
@@ -89,6 +78,12 @@ int RunExport(const std::vector<std::string>& args) {
       if (i + 1 >= args.size())
         return UsageError("-o: expected OUT.glb or OUT.gltf, found nothing");
       output_path = args[++i];
+    } else if (arg == "--materials") {
+      if (i + 1 >= args.size()) return UsageError("--materials: expected a folder, found nothing");
+      materials_folder = args[++i];
+    } else if (arg == "--skin") {
+      if (i + 1 >= args.size()) return UsageError("--skin: expected a skin's name, found nothing");
+      skin_name = args[++i];
     } else if (arg.size() > 1 && arg[0] == '-') {
       return UsageError("unknown option '" + arg + "'");
     } else {
@@ -154,44 +149,47 @@ int RunExport(const std::vector<std::string>& args) {
     exports.push_back({&animations[i], md5::FileStemOf(positional[i + 1])});
   }
 
-  // Diffuse images by the viewer's rule, read once each.
-  const std::vector<std::string> image_paths = ImagesBeside(mesh_path);
-  const material::ImageIndex image_index(image_paths);
-  const std::string model_stem = md5::FileStemOf(mesh_path);
-  std::vector<int> part_images(static_cast<std::size_t>(model->mesh_count()), -1);
-  std::vector<int> image_of_path(image_paths.size(), -1);
-  std::vector<std::string> image_bytes;
-  std::vector<convert::ExportImage> images;
-  image_bytes.reserve(image_paths.size());
-  for (int m = 0; m < model->mesh_count(); ++m) {
-    const int found = material::GuessImage(image_index, model->mesh(m).shader, model_stem,
-                                           material::MapKind::kDiffuse)
-                          .file;
-    if (found < 0) continue;
-    const std::string& path = image_paths[static_cast<std::size_t>(found)];
-    const std::string ext = Extension(path);
-    if (ext != "png" && ext != "jpg" && ext != "jpeg") {
-      std::fprintf(stderr,
-                   "%s: warning: the diffuse image of mesh %d is not embedded: glTF takes PNG or "
-                   "JPEG, found .%s\n",
-                   path.c_str(), m, ext.c_str());
-      continue;
-    }
-    int& index = image_of_path[static_cast<std::size_t>(found)];
-    if (index < 0) {
-      Result<std::string> bytes = md5::ReadFileBytes(path);
-      if (!bytes.ok()) {
-        std::fprintf(stderr, "%s\n", bytes.error().ToString().c_str());
-        return 1;
-      }
-      image_bytes.push_back(std::move(bytes).value());
-      index = static_cast<int>(images.size());
-      images.push_back(
-          {md5::FileStemOf(path) + "." + ext, ext == "png" ? "image/png" : "image/jpeg", nullptr});
-    }
-    part_images[static_cast<std::size_t>(m)] = index;
+  // Each part's maps as the viewer resolves them, from the decls and images of the folder.
+  if (materials_folder.empty()) {
+    materials_folder = std::filesystem::path(mesh_path).parent_path().string();
+    if (materials_folder.empty()) materials_folder = ".";
   }
-  for (std::size_t i = 0; i < images.size(); ++i) images[i].bytes = &image_bytes[i];
+  Result<std::unique_ptr<MaterialFolder>> folder = ReadMaterialFolder(materials_folder);
+  if (!folder.ok()) return UsageError(folder.error().message);
+  std::vector<std::string> shaders;
+  for (int m = 0; m < model->mesh_count(); ++m) shaders.push_back(model->mesh(m).shader);
+  Result<material::ResolveOutput> resolved = ResolveFolderMaterials(
+      *folder.value(), shaders, md5::FileStemOf(mesh_path), skin_name);
+  if (!resolved.ok()) return UsageError(resolved.error().message);
+  Print(resolved.value().warnings);
+  const std::vector<std::string>& paths = folder.value()->paths;
+  std::vector<std::string> image_bytes(paths.size());
+  std::vector<convert::SourceImageFile> image_files(paths.size());
+  for (const material::PartResolution& part : resolved.value().parts) {
+    for (const material::ResolvedMap& map : part.maps) {
+      for (const material::ImageLookup& lookup : map.images) {
+        if (lookup.file < 0 || image_files[static_cast<std::size_t>(lookup.file)].bytes) continue;
+        const std::size_t f = static_cast<std::size_t>(lookup.file);
+        Result<std::string> bytes =
+            md5::ReadFileBytes((std::filesystem::path(materials_folder) / paths[f]).string());
+        if (!bytes.ok()) {
+          std::fprintf(stderr, "%s\n", bytes.error().ToString().c_str());
+          return 1;
+        }
+        image_bytes[f] = std::move(bytes).value();
+        image_files[f] = {paths[f], &image_bytes[f]};
+      }
+    }
+  }
+  convert::ExportMapsInput maps_input;
+  maps_input.resolution = &resolved.value();
+  maps_input.files = image_files;
+  Result<convert::ExportMaps> maps = convert::BuildExportMaps(maps_input);
+  if (!maps.ok()) {
+    std::fprintf(stderr, "md5stage export: %s\n", maps.error().ToString().c_str());
+    return 1;
+  }
+  Print(maps.value().warnings);
 
   const std::filesystem::path out(output_path);
   const std::string bin_name = out.stem().string() + ".bin";
@@ -200,8 +198,8 @@ int RunExport(const std::vector<std::string>& args) {
   convert::GltfExportJob job;
   job.model = model.get();
   job.animations = exports;
-  job.images = images;
-  job.part_images = part_images;
+  job.images = maps.value().images;
+  job.part_maps = maps.value().parts;
   job.container =
       output_ext == "glb" ? convert::GltfContainer::kGlb : convert::GltfContainer::kGltfSeparateBin;
   job.bin_uri = bin_name;
@@ -222,7 +220,7 @@ int RunExport(const std::vector<std::string>& args) {
   }
   std::printf("%s: %d mesh parts, %d joints, %zu animations, %zu images, %zu bytes\n",
               output_path.c_str(), model->mesh_count(), model->skeleton().joint_count(),
-              exports.size(), images.size(), total);
+              exports.size(), maps.value().images.size(), total);
   return 0;
 }
 

@@ -210,13 +210,76 @@ bool DescribeDeclFile(const std::string& path, bool json, JsonValue* json_out) {
   return true;
 }
 
-int RunMaterialCheck(const MaterialCheckOptions& options) {
+const Skin* MaterialFolder::FindSkin(const std::string& name) const {
+  for (const DeclFile* file : decl_files) {
+    for (const Skin& s : file->skins) {
+      if (material::EqualsIgnoreCase(s.name, name)) return &s;
+    }
+  }
+  return nullptr;
+}
+
+Result<std::unique_ptr<MaterialFolder>> ReadMaterialFolder(const std::string& folder) {
   std::error_code error;
-  if (!fs::is_directory(options.folder, error)) {
-    std::fprintf(stderr, "md5stage check: --materials: expected a folder, found '%s'\n",
-                 options.folder.c_str());
+  if (!fs::is_directory(folder, error)) {
+    return MakeError("", 0, 0, "--materials: expected a folder, found '" + folder + "'");
+  }
+  auto out = std::make_unique<MaterialFolder>();
+  out->folder = folder;
+  out->paths = ListFolder(folder);
+  for (const std::string& path : out->paths) {
+    // .def files too: Doom 3 keeps many skin decls next to the modelDefs that use them.
+    const bool def =
+        path.size() > 4 && material::EqualsIgnoreCase(path.substr(path.size() - 4), ".def");
+    if (!material::IsDeclFileName(path) && !def) continue;
+    const std::string full = (fs::path(folder) / path).string();
+    Result<std::string> bytes = md5::ReadFileBytes(full);
+    Result<DeclFile> parsed =
+        bytes.ok() ? material::ParseDeclFile(path, bytes.value()) : Result<DeclFile>(bytes.error());
+    if (!parsed.ok()) {
+      std::fprintf(stderr, "%s\n", parsed.error().ToString().c_str());
+      out->all_read = false;
+      continue;
+    }
+    PrintDiagnostics(parsed.value().warnings);
+    out->decls.push_back(std::make_unique<DeclFile>(std::move(parsed).value()));
+  }
+  for (const auto& d : out->decls) out->decl_files.push_back(d.get());
+  out->table = std::make_unique<material::MaterialTable>(out->decl_files);
+  PrintDiagnostics(out->table->warnings());
+  out->images = material::ImageIndex(out->paths);
+  return out;
+}
+
+Result<material::ResolveOutput> ResolveFolderMaterials(const MaterialFolder& folder,
+                                                       const std::vector<std::string>& shaders,
+                                                       const std::string& model_name,
+                                                       const std::string& skin_name) {
+  const Skin* skin = nullptr;
+  if (!skin_name.empty()) {
+    skin = folder.FindSkin(skin_name);
+    if (skin == nullptr) {
+      return MakeError("", 0, 0,
+                       "--skin: expected a skin defined under " + folder.folder + ", found '" +
+                           skin_name + "'");
+    }
+  }
+  material::ResolveInput input;
+  input.shaders = shaders;
+  input.model_name = model_name;
+  input.materials = folder.table.get();
+  input.skin = skin;
+  input.images = &folder.images;
+  return material::ResolveMaterials(input);
+}
+
+int RunMaterialCheck(const MaterialCheckOptions& options) {
+  Result<std::unique_ptr<MaterialFolder>> read = ReadMaterialFolder(options.folder);
+  if (!read.ok()) {
+    std::fprintf(stderr, "md5stage check: %s\n", read.error().message.c_str());
     return 2;
   }
+  const MaterialFolder& folder = *read.value();
   Result<std::string> mesh_bytes = md5::ReadFileBytes(options.mesh);
   if (!mesh_bytes.ok()) {
     std::fprintf(stderr, "%s\n", mesh_bytes.error().ToString().c_str());
@@ -229,41 +292,15 @@ int RunMaterialCheck(const MaterialCheckOptions& options) {
   }
   PrintDiagnostics(mesh.value().warnings);
 
-  const std::vector<std::string> paths = ListFolder(options.folder);
-  std::vector<std::unique_ptr<DeclFile>> decls;
-  bool all_read = true;
-  for (const std::string& path : paths) {
-    // .def files too: Doom 3 keeps many skin decls next to the modelDefs that use them.
-    const bool def =
-        path.size() > 4 && material::EqualsIgnoreCase(path.substr(path.size() - 4), ".def");
-    if (!material::IsDeclFileName(path) && !def) continue;
-    const std::string full = (fs::path(options.folder) / path).string();
-    Result<std::string> bytes = md5::ReadFileBytes(full);
-    Result<DeclFile> parsed =
-        bytes.ok() ? material::ParseDeclFile(path, bytes.value()) : Result<DeclFile>(bytes.error());
-    if (!parsed.ok()) {
-      std::fprintf(stderr, "%s\n", parsed.error().ToString().c_str());
-      all_read = false;
-      continue;
-    }
-    PrintDiagnostics(parsed.value().warnings);
-    decls.push_back(std::make_unique<DeclFile>(std::move(parsed).value()));
-  }
-  std::vector<const DeclFile*> files;
-  for (const auto& d : decls) files.push_back(d.get());
-  const material::MaterialTable table(files);
-  PrintDiagnostics(table.warnings());
-  const material::ImageIndex images(paths);
-
-  const Skin* skin = nullptr;
+  const std::vector<const DeclFile*>& files = folder.decl_files;
+  const material::MaterialTable& table = *folder.table;
+  const material::ImageIndex& images = folder.images;
+  const bool all_read = folder.all_read;
+  const Skin* skin = options.skin.empty() ? nullptr : folder.FindSkin(options.skin);
   std::vector<std::string> skins_for_mesh;
   for (const DeclFile* file : files) {
     for (const Skin& s : file->skins) {
       if (s.IsFor(options.mesh)) skins_for_mesh.push_back(s.name);
-      if (skin == nullptr && !options.skin.empty() &&
-          material::EqualsIgnoreCase(s.name, options.skin)) {
-        skin = &s;
-      }
     }
   }
   if (!options.skin.empty() && skin == nullptr) {
@@ -272,14 +309,10 @@ int RunMaterialCheck(const MaterialCheckOptions& options) {
     return 2;
   }
 
-  material::ResolveInput input;
-  for (const md5::MeshPart& part : mesh.value().meshes) input.shaders.push_back(part.shader);
-  const std::string base = fs::path(options.mesh).stem().string();
-  input.model_name = base;
-  input.materials = &table;
-  input.skin = skin;
-  input.images = &images;
-  Result<material::ResolveOutput> resolved = material::ResolveMaterials(input);
+  std::vector<std::string> shaders;
+  for (const md5::MeshPart& part : mesh.value().meshes) shaders.push_back(part.shader);
+  Result<material::ResolveOutput> resolved = ResolveFolderMaterials(
+      folder, shaders, fs::path(options.mesh).stem().string(), options.skin);
   if (!resolved.ok()) {
     std::fprintf(stderr, "%s\n", resolved.error().ToString().c_str());
     return 1;

@@ -2,16 +2,44 @@
 // `check MESH --materials DIR` (which images each mesh part resolves to, which are missing).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/common/json.h"
+#include "core/common/result.h"
+#include "core/material/material.h"
+#include "core/material/material_resolve.h"
 
 namespace md5stage::cli {
 
 // `info FILE` for a decl file: prints the materials and skins (or fills *json_out with its JSON
 // object); warnings and errors go to stderr. False when the file cannot be read or parsed.
 bool DescribeDeclFile(const std::string& path, bool json, JsonValue* json_out);
+
+// The decls (.mtr, .shader, .skin, .def) and image files under a folder, as `check --materials`
+// and `export --materials` read them; decl diagnostics are printed to stderr as they are read.
+struct MaterialFolder {
+  std::string folder;
+  std::vector<std::string> paths;  // every file, relative to the folder, '/'-separated, sorted
+  std::vector<std::unique_ptr<material::DeclFile>> decls;
+  std::vector<const material::DeclFile*> decl_files;  // the same, as the table takes them
+  std::unique_ptr<material::MaterialTable> table;
+  material::ImageIndex images;
+  bool all_read = true;  // false when a decl could not be read or parsed
+
+  // The skin of that name (ignoring case), or null.
+  const material::Skin* FindSkin(const std::string& name) const;
+};
+// Errors: the folder is not one.
+Result<std::unique_ptr<MaterialFolder>> ReadMaterialFolder(const std::string& folder);
+
+// The mesh's parts resolved against the folder (skin by name, "" for none; an unknown skin is an
+// error naming --skin).
+Result<material::ResolveOutput> ResolveFolderMaterials(const MaterialFolder& folder,
+                                                       const std::vector<std::string>& shaders,
+                                                       const std::string& model_name,
+                                                       const std::string& skin);
 
 struct MaterialCheckOptions {
   std::string mesh;

@@ -8,7 +8,8 @@
 
 namespace md5stage::viewer {
 
-Result<GlbDownload> ExportModelAsGlb(const LoadedModel& model) {
+Result<GlbDownload> ExportModelAsGlb(const ModelLibrary& library, int index) {
+  const LoadedModel& model = library.models()[static_cast<size_t>(index)];
   GlbDownload download;
   download.file_name = model.name + ".glb";
 
@@ -16,47 +17,23 @@ Result<GlbDownload> ExportModelAsGlb(const LoadedModel& model) {
   for (size_t i = 0; i < model.animations.size(); ++i) {
     animations.push_back({model.animations[i].get(), model.animation_names[i]});
   }
-
-  // One glTF image per distinct image file; parts sharing a file share it.
-  std::vector<convert::ExportImage> images;
-  std::vector<const std::string*> image_sources;
-  std::vector<int> part_images(model.texture_files.size(), -1);
-  bool any_image = false;
-  for (size_t part = 0; part < model.texture_files.size(); ++part) {
-    const std::string& file = model.texture_files[part];
-    if (file.empty()) continue;
-    const std::string extension = FileExtension(file);
-    const bool png = extension == "png";
-    if (!png && extension != "jpg" && extension != "jpeg") {
-      download.warnings.push_back(file + ": warning: the diffuse image of mesh " +
-                                  std::to_string(part) +
-                                  " is not embedded: glTF takes PNG or JPEG, found ." + extension);
-      continue;
-    }
-    const std::string* bytes =
-        part < model.texture_bytes.size() ? model.texture_bytes[part].get() : nullptr;
-    if (bytes == nullptr) continue;
-    int index = -1;
-    for (size_t i = 0; i < image_sources.size(); ++i) {
-      if (image_sources[i] == bytes) index = static_cast<int>(i);
-    }
-    if (index < 0) {
-      index = static_cast<int>(images.size());
-      images.push_back({FileStem(file) + "." + extension, png ? "image/png" : "image/jpeg", bytes});
-      image_sources.push_back(bytes);
-    }
-    part_images[part] = index;
-    any_image = true;
+  Result<convert::ExportMaps> maps = library.ExportMaps(index);
+  if (!maps.ok()) {
+    Diagnostic error = maps.error();
+    error.message = model.name + ": " + error.message;
+    return error;
   }
-  if (!any_image) part_images.clear();
+  for (const Diagnostic& warning : maps.value().warnings) {
+    download.warnings.push_back(warning.ToString());
+  }
 
   convert::GltfFiles files;
   std::vector<Diagnostic> warnings;
   convert::GltfExportJob job;
   job.model = model.model.get();
   job.animations = animations;
-  job.images = images;
-  job.part_images = part_images;
+  job.images = maps.value().images;
+  job.part_maps = maps.value().parts;
   job.container = convert::GltfContainer::kGlb;
   job.output = &files;
   job.warnings = &warnings;
@@ -69,12 +46,12 @@ Result<GlbDownload> ExportModelAsGlb(const LoadedModel& model) {
   for (const Diagnostic& warning : warnings) download.warnings.push_back(warning.ToString());
   download.bytes = std::move(files.main);
   download.animations = static_cast<int>(animations.size());
-  download.images = static_cast<int>(images.size());
+  download.images = static_cast<int>(maps.value().images.size());
   return download;
 }
 
 JsonValue Viewer::DownloadGltf(int model) {
-  auto exported = ExportModelAsGlb(library_->models()[static_cast<size_t>(model)]);
+  auto exported = ExportModelAsGlb(*library_, model);
   if (!exported.ok()) {
     const std::string message = "Download glTF: " + exported.error().ToString();
     SetError(message);

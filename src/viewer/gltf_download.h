@@ -1,5 +1,5 @@
-// "Download glTF": a loaded model with all its animations and its diffuse images as one .glb,
-// written by the core's exporter (core/convert) with the CLI's image rule (PNG and JPEG embedded).
+// "Download glTF": a loaded model with all its animations and its diffuse, normal and specular
+// maps as one .glb, written by the core's exporter (core/convert) with the CLI's map rules.
 #pragma once
 
 #include <string>
@@ -15,13 +15,13 @@ struct GlbDownload {
   std::string bytes;
   int animations = 0;
   int images = 0;
-  // What the export changed or left out (4-weight truncation, images glTF cannot take).
+  // What the export changed or left out (4-weight truncation, maps that could not be made).
   std::vector<std::string> warnings;
 };
 
 inline constexpr char kGlbMimeType[] = "model/gltf-binary";
 
 // Errors name the model and the exporter's field ("walker: animations[1] (run.md5anim): ...").
-Result<GlbDownload> ExportModelAsGlb(const LoadedModel& model);
+Result<GlbDownload> ExportModelAsGlb(const ModelLibrary& library, int model);
 
 }  // namespace md5stage::viewer

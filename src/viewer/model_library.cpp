@@ -7,11 +7,11 @@
 #include "core/anim/binding.h"
 #include "core/convert/gltf_import.h"
 #include "core/material/decl_lexer.h"
+#include "core/material/image_decode.h"
 #include "core/material/image_program.h"
 #include "core/material/material_parser.h"
 #include "core/material/material_resolve.h"
 #include "core/md5/md5_writer.h"
-#include "viewer/image_decode.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -25,18 +25,6 @@ std::string Lower(std::string text) {
 bool IsImage(const std::string& extension) {
   return extension == "tga" || extension == "png" || extension == "jpg" || extension == "jpeg" ||
          extension == "bmp" || extension == "dds";
-}
-
-// The image's bytes for a glTF export (PNG and JPEG only: glTF takes no other), shared with the
-// model's other parts that matched the same file.
-std::shared_ptr<const std::string> KeptForExport(
-    const InputFile& image, const std::vector<std::shared_ptr<const std::string>>& kept) {
-  const std::string extension = FileExtension(image.name);
-  if (extension != "png" && extension != "jpg" && extension != "jpeg") return nullptr;
-  for (const auto& bytes : kept) {
-    if (bytes && *bytes == image.bytes) return bytes;
-  }
-  return std::make_shared<const std::string>(image.bytes);
 }
 
 // A .glb/.gltf of the batch becomes "<name>.md5mesh" and "<anim>.md5anim" files that then load
@@ -302,7 +290,6 @@ int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const Input
   loaded.gpu_mesh = renderer_->CreateMesh(upload);
   loaded.textures.assign(gpu.submeshes.size(), TextureHandle{});
   loaded.texture_files.assign(gpu.submeshes.size(), "");
-  loaded.texture_bytes.assign(gpu.submeshes.size(), nullptr);
   if (!gpu.vertices.empty()) {
     loaded.bind_min = loaded.bind_max = gpu.vertices[0].position;
     for (const anim::GpuVertex& v : gpu.vertices) {
@@ -454,13 +441,9 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
     const size_t f = static_cast<size_t>(file);
     if (!tried[f]) {
       tried[f] = true;
-      auto image = DecodeImage(images_[f].file.name, images_[f].file.bytes);
+      auto image = material::DecodeImage(images_[f].file.name, images_[f].file.bytes);
       if (image.ok()) {
-        auto rgba = std::make_unique<material::RgbaImage>();
-        rgba->width = image.value().width;
-        rgba->height = image.value().height;
-        rgba->rgba = std::move(image.value().rgba);
-        decoded[f] = std::move(rgba);
+        decoded[f] = std::make_unique<material::RgbaImage>(std::move(image).value());
       } else {
         report_once(image.error().ToString(), true);
       }
@@ -498,7 +481,7 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
     material::ImageProgramInput program;
     program.program = &map.program;
     program.images = leaves;
-    program.max_side = kMaxImageSide;
+    program.max_side = material::kMaxImageSide;
     auto image = material::EvaluateImageProgram(program);
     if (!image.ok()) {
       Diagnostic error = image.error();
@@ -529,14 +512,6 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
     if (part.material != nullptr) model.materials[p] = part.material->name;
     model.texture_files[p].clear();
     model.textures[p] = texture_for(part, material::MapKind::kDiffuse, &model.texture_files[p]);
-    // "Download glTF" embeds a diffuse image as it is: one file, PNG or JPEG, no image program.
-    const material::ResolvedMap& diffuse = part.map(material::MapKind::kDiffuse);
-    model.texture_bytes[p] = nullptr;
-    if (model.textures[p].valid() && diffuse.images.size() == 1 &&
-        diffuse.images[0].how != material::ImageLookup::How::kBuiltin) {
-      model.texture_bytes[p] = KeptForExport(
-          images_[static_cast<size_t>(diffuse.images[0].file)].file, model.texture_bytes);
-    }
     model.normal_maps[p] = texture_for(part, material::MapKind::kNormal, &model.normal_files[p]);
     model.specular_maps[p] =
         texture_for(part, material::MapKind::kSpecular, &model.specular_files[p]);
@@ -551,6 +526,33 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
   }
   model.owned_textures = std::move(kept);
   model.material_warnings = std::move(current);
+}
+
+Result<convert::ExportMaps> ModelLibrary::ExportMaps(int index) const {
+  if (index < 0 || index >= static_cast<int>(models_.size())) {
+    return MakeError("", 0, 0, "model: expected an index below " +
+                                   std::to_string(models_.size()) + ", found " +
+                                   std::to_string(index));
+  }
+  const LoadedModel& model = models_[static_cast<size_t>(index)];
+  const ResolveContext context(*this);
+  material::ResolveInput input;
+  for (const anim::GpuSubmesh& submesh : model.model->gpu().submeshes) {
+    input.shaders.push_back(submesh.shader);
+  }
+  input.model_name = model.name;
+  input.materials = &context.table;
+  input.images = &context.images;
+  input.skin = model.skin.empty() ? nullptr : FindSkin(model.skin);
+  auto resolved = material::ResolveMaterials(input);
+  if (!resolved.ok()) return resolved.error();
+  std::vector<convert::SourceImageFile> files;
+  files.reserve(images_.size());
+  for (const StoredImage& image : images_) files.push_back({image.file.name, &image.file.bytes});
+  convert::ExportMapsInput maps;
+  maps.resolution = &resolved.value();
+  maps.files = files;
+  return convert::BuildExportMaps(maps);
 }
 
 void ModelLibrary::RemoveModel(int index) {

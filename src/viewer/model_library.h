@@ -15,6 +15,7 @@
 #include "core/anim/model.h"
 #include "core/anim/resource_cache.h"
 #include "core/material/material.h"
+#include "core/convert/gltf_export_maps.h"
 #include "core/material/material_resolve.h"
 #include "viewer/render_interface.h"
 
@@ -42,9 +43,6 @@ struct LoadedModel {
   std::vector<std::string> warnings;
   MeshHandle gpu_mesh;
   std::vector<TextureHandle> textures;  // per mesh part; none when no image matched
-  // Per mesh part, the matched image file's bytes when glTF can embed them (PNG, JPEG), for
-  // "Download glTF"; null otherwise. Parts matching one file share one copy.
-  std::vector<std::shared_ptr<const std::string>> texture_bytes;
   // Per mesh part, what its normal and specular maps were made from ("" when it has none: flat
   // normal, no specular) and their textures.
   std::vector<std::string> normal_files;
@@ -97,6 +95,9 @@ class ModelLibrary {
   // True when a decl file fetched from this source is loaded.
   bool HasDeclSource(const std::string& source) const;
   const std::vector<LoadedModel>& models() const { return models_; }
+  // The model's diffuse, normal and specular maps as glTF embeds them ("Download glTF"),
+  // resolved as its textures are, from the decls and images loaded now.
+  Result<convert::ExportMaps> ExportMaps(int index) const;
   int FindModel(const std::string& name) const;
   anim::ResourceCache& cache() { return cache_; }
 

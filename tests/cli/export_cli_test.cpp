@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
+#include "../tga_writer.h"
 #include "cli_test_util.h"
 
 namespace md5stage::testing {
@@ -30,6 +33,14 @@ TEST(ExportCommand, UsageErrorsNameTheFieldAndExitTwo) {
       {Quote(kWalker + "walker.md5mesh") + " " + Quote(kWalker + "walker.png") + " -o out.glb",
        "ANIM 1: expected an .md5anim file, found"},
       {Quote(kWalker + "walker.md5mesh") + " --fps 3 -o out.glb", "unknown option '--fps'"},
+      {Quote(kWalker + "walker.md5mesh") + " -o out.glb --materials",
+       "--materials: expected a folder, found nothing"},
+      {Quote(kWalker + "walker.md5mesh") + " -o out.glb --materials " +
+           Quote(kWalker + "walker.png"),
+       "--materials: expected a folder, found '"},
+      {Quote(kWalker + "walker.md5mesh") + " -o out.glb --skin", "--skin: expected a skin's name"},
+      {Quote(kWalker + "walker.md5mesh") + " -o out.glb --skin nope",
+       "--skin: expected a skin defined under"},
   };
   for (const auto& c : cases) {
     const CliRun run = RunCli("export " + c.args);
@@ -51,23 +62,58 @@ TEST(ExportCommand, AnAnimThatDoesNotFitExitsOneAndWritesNothing) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
-TEST(ExportCommand, WritesGlbWithTheTextureBesideTheMeshTheSameEachTime) {
+TEST(ExportCommand, WritesGlbWithTheMapsOfTheMaterialBesideTheMeshTheSameEachTime) {
   const std::string first = TempPath("walker1.glb"), second = TempPath("walker2.glb");
   const std::string args = "export " + Quote(kWalker + "walker.md5mesh") + " " +
                            Quote(kWalker + "idle.md5anim") + " " + Quote(kWalker + "walk.md5anim");
   const CliRun run = RunCli(args + " -o " + Quote(first));
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_NE(run.out.find("1 mesh parts, 23 joints, 2 animations, 1 images"), std::string::npos)
+  // walker.mtr names the diffuse, normal and specular maps.
+  EXPECT_NE(run.out.find("1 mesh parts, 23 joints, 2 animations, 3 images"), std::string::npos)
       << run.out;
+  EXPECT_EQ(run.err, "");
   ASSERT_EQ(RunCli(args + " -o " + Quote(second)).status, 0);
   const std::string bytes = ReadFile(first);
   ASSERT_GT(bytes.size(), 20u);
   EXPECT_EQ(bytes.substr(0, 4), "glTF");
   EXPECT_EQ(bytes, ReadFile(second));
-  // The PNG beside the mesh is inside, byte for byte.
+  // The diffuse and specular PNGs are inside byte for byte; the normal map is re-encoded.
   EXPECT_NE(bytes.find(ReadFile(kWalker + "walker.png")), std::string::npos);
+  EXPECT_NE(bytes.find(ReadFile(kWalker + "walker_s.png")), std::string::npos);
+  EXPECT_EQ(bytes.find(ReadFile(kWalker + "walker_local.png")), std::string::npos);
+  EXPECT_NE(bytes.find("\"normalTexture\""), std::string::npos);
+  EXPECT_NE(bytes.find("\"KHR_materials_specular\""), std::string::npos);
+  EXPECT_NE(bytes.find("\"TANGENT\""), std::string::npos);
   EXPECT_NE(bytes.find("\"name\":\"walk\""), std::string::npos);
   EXPECT_NE(bytes.find("\"name\":\"idle\""), std::string::npos);
+}
+
+TEST(ExportCommand, MaterialsFolderGivesTgaMapsAsPngs) {
+  // A Doom 3 layout: the mesh in one folder, the decl and TGAs under another.
+  const std::filesystem::path root = TempPath("tga_mod");
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "materials");
+  std::filesystem::create_directories(root / "models/walker");
+  {
+    std::ofstream(root / "materials/walker.mtr")
+        << "models/walker/walker\n{\n\tdiffusemap models/walker/walker_d.tga\n"
+           "\tbumpmap heightmap(models/walker/walker_h.tga, 4)\n}\n";
+    const std::vector<uint8_t> picture = MarkedPicture(4, 2, {200, 100, 50, 255}, {1, 2, 3, 255});
+    std::ofstream(root / "models/walker/walker_d.tga", std::ios::binary)
+        << WriteTga(4, 2, picture, {24, true, false});
+    std::ofstream(root / "models/walker/walker_h.tga", std::ios::binary)
+        << WriteTga(4, 2, picture, {32, false, true});
+  }
+  const std::string out = TempPath("tga_mod.glb");
+  const CliRun run = RunCli("export " + Quote(kWalker + "walker.md5mesh") + " --materials " +
+                            Quote(root.string()) + " -o " + Quote(out));
+  ASSERT_EQ(run.status, 0) << run.err;
+  EXPECT_NE(run.out.find("2 images"), std::string::npos) << run.out;
+  const std::string bytes = ReadFile(out);
+  EXPECT_NE(bytes.find("\"walker_d.png\""), std::string::npos);
+  EXPECT_NE(bytes.find("\"walker_h.png\""), std::string::npos);  // the heightmap's normal map
+  EXPECT_NE(bytes.find("\"mimeType\":\"image/png\""), std::string::npos);
+  EXPECT_EQ(bytes.find("image/tga"), std::string::npos);
 }
 
 TEST(ExportCommand, GltfGoesWithABinNamedAfterIt) {

@@ -1,8 +1,9 @@
 // "Download glTF" (viewer/gltf_download.h): the exportGltf command and the Model panel's request
 // hand the host one .glb per model, read back here by hand (GLB header and chunks, the JSON with
-// the project's own parser): animations by name, diffuse images embedded byte for byte when glTF
-// takes them (PNG, JPEG) and left out with a warning when not, the same bytes every time, and an
-// export the core rejects reported on the status line with nothing handed over.
+// the project's own parser): animations by name, PNG and JPEG maps embedded byte for byte, TGA
+// maps and normal maps (green flipped) re-encoded as PNG, maps that do not decode left out with a
+// warning, the same bytes every time, and an export the core rejects reported on the status line
+// with nothing handed over.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -13,7 +14,9 @@
 #include <vector>
 
 #include "../glb_reader.h"
+#include "../tga_writer.h"
 #include "core/common/json.h"
+#include "core/material/image_decode.h"
 #include "viewer/viewer.h"
 #include "viewer_test_support.h"
 
@@ -142,23 +145,117 @@ TEST(GltfDownloadTest, ImagesDroppedAfterTheMeshAreEmbeddedAndAbsentOnesLeaveNoI
   EXPECT_EQ(ImageBytes(textured, images[0]), ReadBytes(AssetPath("walker/walker.png")));
 }
 
-TEST(GltfDownloadTest, ImageGltfCannotTakeIsLeftOutWithAWarning) {
+// The RGBA pixels of an embedded image, decoded.
+material::RgbaImage DecodedImageOf(const Glb& glb, const JsonValue& image) {
+  auto decoded = material::DecodeImage(StringOf(image, "name"), ImageBytes(glb, image));
+  EXPECT_TRUE(decoded.ok()) << decoded.error().ToString();
+  return decoded.ok() ? decoded.value() : material::RgbaImage{};
+}
+
+material::RgbaImage DecodedAsset(const std::string& path) {
+  auto decoded = material::DecodeImage(path, ReadBytes(AssetPath(path)));
+  EXPECT_TRUE(decoded.ok()) << path;
+  return decoded.ok() ? decoded.value() : material::RgbaImage{};
+}
+
+TEST(GltfDownloadTest, TgaDiffuseIsEmbeddedAsAPngOfTheSamePixels) {
   Stage stage;
-  // stb decodes by content, so the viewer shows this texture; glTF takes only PNG and JPEG files.
-  ASSERT_TRUE(
-      Ok(stage.Load({{"lamp/lamp.md5mesh", "lamp.md5mesh"}, {"lamp/lamp.png", "lamp.tga"}})));
+  const material::RgbaImage lamp = DecodedAsset("lamp/lamp.png");
+  InputFile tga;
+  tga.name = "lamp.tga";
+  tga.source = "local";
+  tga.bytes = testing::WriteTga(lamp.width, lamp.height, lamp.rgba, {32, true, false});
+  stage.viewer.QueueFile(std::move(tga));
+  ASSERT_TRUE(Ok(stage.Load({{"lamp/lamp.md5mesh", "lamp.md5mesh"}})));
   const JsonValue reply = stage.Export("lamp");
   ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
-  EXPECT_EQ(NumberOf(reply, "images"), 0.0);
+  EXPECT_EQ(NumberOf(reply, "images"), 1.0);
+  EXPECT_TRUE(ArrayOf(reply, "warnings").empty()) << WriteJson(reply);
+  const Glb glb = ParseGlb(stage.host.downloads.back().bytes);
+  ASSERT_TRUE(glb.header_ok);
+  const JsonArray& images = ArrayOf(glb.json, "images");
+  ASSERT_EQ(images.size(), 1u);
+  EXPECT_EQ(StringOf(images[0], "name"), "lamp.png");
+  EXPECT_EQ(StringOf(images[0], "mimeType"), "image/png");
+  const material::RgbaImage embedded = DecodedImageOf(glb, images[0]);
+  EXPECT_EQ(embedded.width, lamp.width);
+  EXPECT_EQ(embedded.height, lamp.height);
+  EXPECT_TRUE(embedded.rgba == lamp.rgba) << "the PNG made from the TGA has other pixels";
+}
+
+TEST(GltfDownloadTest, MaterialMapsAreEmbeddedWithTheNormalMapsGreenInGltfsConvention) {
+  Stage stage;
+  ASSERT_TRUE(Ok(stage.Load({{"walker/walker.md5mesh", "walker.md5mesh"},
+                             {"walker/walker.mtr", "materials/walker.mtr"},
+                             {"walker/walker.png", "models/walker/walker.png"},
+                             {"walker/walker_local.png", "models/walker/walker_local.png"},
+                             {"walker/walker_s.png", "models/walker/walker_s.png"}})));
+  const JsonValue reply = stage.Export("walker");
+  ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
+  EXPECT_EQ(NumberOf(reply, "images"), 3.0);
+  const Glb glb = ParseGlb(stage.host.downloads.back().bytes);
+  ASSERT_TRUE(glb.header_ok);
+  const JsonArray& images = ArrayOf(glb.json, "images");
+  const JsonArray& textures = ArrayOf(glb.json, "textures");
+  const JsonArray& materials = ArrayOf(glb.json, "materials");
+  ASSERT_EQ(images.size(), 3u);
+  ASSERT_EQ(materials.size(), 1u);
+  const auto image_of = [&](const JsonValue* texture_info) -> const JsonValue& {
+    EXPECT_NE(texture_info, nullptr);
+    const int texture = static_cast<int>(NumberOf(*texture_info, "index"));
+    return images[static_cast<size_t>(
+        NumberOf(textures[static_cast<size_t>(texture)], "source"))];
+  };
+  const JsonValue& material = materials[0];
+  const JsonValue& diffuse = image_of(material.Find("pbrMetallicRoughness")->Find("baseColorTexture"));
+  const JsonValue& normal = image_of(material.Find("normalTexture"));
+  const JsonValue* extensions = material.Find("extensions");
+  ASSERT_NE(extensions, nullptr);
+  const JsonValue* specular_extension = extensions->Find("KHR_materials_specular");
+  ASSERT_NE(specular_extension, nullptr);
+  const JsonValue& specular = image_of(specular_extension->Find("specularColorTexture"));
+  // PNG maps without a program go in byte for byte; the normal map is re-encoded.
+  EXPECT_EQ(ImageBytes(glb, diffuse), ReadBytes(AssetPath("walker/walker.png")));
+  EXPECT_EQ(ImageBytes(glb, specular), ReadBytes(AssetPath("walker/walker_s.png")));
+  const material::RgbaImage source = DecodedAsset("walker/walker_local.png");
+  const material::RgbaImage embedded = DecodedImageOf(glb, normal);
+  ASSERT_EQ(embedded.rgba.size(), source.rgba.size());
+  size_t changed_green = 0;
+  for (size_t i = 0; i < source.rgba.size(); ++i) {
+    const int expected = i % 4 == 1 ? 255 - source.rgba[i] : source.rgba[i];
+    ASSERT_EQ(embedded.rgba[i], expected) << "byte " << i;
+    if (i % 4 == 1 && source.rgba[i] != 255 - source.rgba[i]) ++changed_green;
+  }
+  EXPECT_GT(changed_green, source.rgba.size() / 8) << "the walker's map has little green to flip";
+  bool uses_specular = false;
+  for (const JsonValue& name : ArrayOf(glb.json, "extensionsUsed")) {
+    uses_specular = uses_specular || name.as_string() == "KHR_materials_specular";
+  }
+  EXPECT_TRUE(uses_specular);
+}
+
+TEST(GltfDownloadTest, MapThatDoesNotDecodeIsLeftOutWithAWarningNamingIt) {
+  Stage stage;
+  InputFile broken;
+  broken.name = "lamp_local.tga";
+  broken.source = "local";
+  broken.bytes = std::string(18, '\0') + "not a TGA";
+  stage.viewer.QueueFile(std::move(broken));
+  // The viewer reports the file it cannot decode and shows the lamp without its normal map.
+  const JsonValue loaded =
+      stage.Load({{"lamp/lamp.md5mesh", "lamp.md5mesh"}, {"lamp/lamp.png", "lamp.png"}});
+  EXPECT_NE(WriteJson(loaded).find("lamp_local.tga"), std::string::npos) << WriteJson(loaded);
+  const JsonValue reply = stage.Export("lamp");
+  ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
+  EXPECT_EQ(NumberOf(reply, "images"), 1.0);  // the diffuse map
   const JsonArray& warnings = ArrayOf(reply, "warnings");
   ASSERT_FALSE(warnings.empty());
-  EXPECT_NE(warnings[0].as_string().find("lamp.tga: warning: the diffuse image of mesh 0 is not "
-                                         "embedded: glTF takes PNG or JPEG, found .tga"),
+  EXPECT_NE(warnings[0].as_string().find("the normal map is not embedded: lamp_local.tga"),
             std::string::npos)
       << warnings[0].as_string();
   const Glb glb = ParseGlb(stage.host.downloads.back().bytes);
   ASSERT_TRUE(glb.header_ok);
-  EXPECT_TRUE(ArrayOf(glb.json, "images").empty());
+  EXPECT_EQ(ArrayOf(glb.json, "materials")[0].Find("normalTexture"), nullptr);
 }
 
 TEST(GltfDownloadTest, ExportTheCoreRejectsIsAnErrorAndHandsNothingOver) {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/common/json.h"
-#include "tga_writer.h"
+#include "../tga_writer.h"
 #include "viewer/viewer.h"
 
 namespace md5stage::viewer {

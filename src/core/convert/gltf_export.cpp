@@ -7,12 +7,16 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <glm/geometric.hpp>
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
 #include <limits>
 #include <sstream>
 #include <utility>
 
 #include "core/anim/jobs.h"
 #include "core/anim/pose.h"
+#include "core/material/image_decode.h"
 #include "core/md5/file_stem.h"
 #include "core/md5/md5_binding.h"
 #include "core/md5/md5_weights.h"
@@ -88,14 +92,26 @@ std::string EncodeUri(const std::string& text) {
 }
 
 bool LooksLike(const std::string& bytes, const std::string& mime_type) {
-  if (mime_type == "image/png")
-    return bytes.size() >= 8 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
-  if (mime_type == "image/jpeg")
-    return bytes.size() >= 3 && bytes.compare(0, 3, "\xFF\xD8\xFF") == 0;
-  return false;
+  return mime_type == material::EmbeddableMimeType(bytes);
 }
 
 glm::vec3 ToYUp(const glm::vec3& p) { return glm::vec3(p.x, p.z, -p.y); }
+
+// The bind-pose Doom 3 tangent (MD5 axes) as glTF wants it: Y-up, unit length and orthogonal to
+// the written unit normal, w = -1 or +1 with the sign flipped (see GltfExportJob).
+glm::vec4 GltfTangent(const glm::vec4& tangent, const glm::vec3& unit_normal) {
+  const glm::dvec3 n(unit_normal);
+  glm::dvec3 t(ToYUp(glm::vec3(tangent)));
+  t -= n * glm::dot(n, t);
+  double length = glm::length(t);
+  if (!(length > 1e-6)) {  // no UV direction: any unit vector orthogonal to the normal
+    t = std::abs(n.x) < 0.9 ? glm::cross(n, glm::dvec3(1, 0, 0)) : glm::cross(n, glm::dvec3(0, 1, 0));
+    length = glm::length(t);
+  }
+  t /= length;
+  return glm::vec4(static_cast<float>(t.x), static_cast<float>(t.y), static_cast<float>(t.z),
+                   tangent.w < 0.0f ? 1.0f : -1.0f);
+}
 
 // glTF (x, y, z) -> MD5 (x, -z, y): the inverse of the root node's rotation, exact in floats.
 glm::mat4 YUpToZUp() {
@@ -165,7 +181,7 @@ class BufferBuilder {
 std::uint64_t EstimateBufferBytes(const GltfExportJob& job) {
   const anim::Model& model = *job.model;
   std::uint64_t bytes = static_cast<std::uint64_t>(model.skeleton().joint_count()) * 64;
-  bytes += static_cast<std::uint64_t>(model.gpu().vertices.size()) * (12 + 12 + 8 + 8 + 16 + 4);
+  bytes += static_cast<std::uint64_t>(model.gpu().vertices.size()) * (12 + 12 + 16 + 8 + 8 + 16 + 4);
   bytes += static_cast<std::uint64_t>(model.gpu().indices.size()) * 4;
   for (const ExportAnimation& a : job.animations) {
     if (a.animation == nullptr) continue;
@@ -327,16 +343,21 @@ Status GltfExportJob::Validate() const {
                         "expected a " + image.mime_type.substr(6) + " file, found other bytes");
     }
   }
-  if (!part_images.empty() && part_images.size != static_cast<std::size_t>(model->mesh_count())) {
-    return FieldError("part_images", "expected one entry per mesh part (" +
-                                         std::to_string(model->mesh_count()) + "), found " +
-                                         std::to_string(part_images.size));
+  if (!part_maps.empty() && part_maps.size != static_cast<std::size_t>(model->mesh_count())) {
+    return FieldError("part_maps", "expected one entry per mesh part (" +
+                                       std::to_string(model->mesh_count()) + "), found " +
+                                       std::to_string(part_maps.size));
   }
-  for (std::size_t i = 0; i < part_images.size; ++i) {
-    if (part_images[i] < -1 || part_images[i] >= static_cast<int>(images.size)) {
-      return FieldError("part_images[" + std::to_string(i) + "]",
-                        "expected -1 or an index below " + std::to_string(images.size) +
-                            ", found " + std::to_string(part_images[i]));
+  for (std::size_t i = 0; i < part_maps.size; ++i) {
+    const std::pair<const char*, int> maps[] = {{"diffuse", part_maps[i].diffuse},
+                                                {"normal", part_maps[i].normal},
+                                                {"specular", part_maps[i].specular}};
+    for (const auto& [name, index] : maps) {
+      if (index < -1 || index >= static_cast<int>(images.size)) {
+        return FieldError("part_maps[" + std::to_string(i) + "]." + name,
+                          "expected -1 or an index below " + std::to_string(images.size) +
+                              ", found " + std::to_string(index));
+      }
     }
   }
   if (container == GltfContainer::kGltfSeparateBin && bin_uri.empty()) {
@@ -409,6 +430,7 @@ Status GltfExportJob::Run() const {
   scene.name = root.name;
   scene.nodes.push_back(0);
   int zero_normals = 0;
+  bool uses_specular = false;
   std::vector<std::string> skipped_parts;
   for (int m = 0; m < model->mesh_count(); ++m) {
     const anim::GpuSubmesh& part = gpu.submeshes[static_cast<std::size_t>(m)];
@@ -416,10 +438,11 @@ Status GltfExportJob::Run() const {
       skipped_parts.push_back(std::to_string(m));
       continue;
     }
-    std::vector<float> positions, normals, uvs, weights;
+    std::vector<float> positions, normals, tangents, uvs, weights;
     std::vector<std::uint16_t> joints;
     positions.reserve(part.vertex_count * 3);
     normals.reserve(part.vertex_count * 3);
+    tangents.reserve(part.vertex_count * 4);
     uvs.reserve(part.vertex_count * 2);
     joints.reserve(part.vertex_count * 4);
     weights.reserve(part.vertex_count * 4);
@@ -438,6 +461,8 @@ Status GltfExportJob::Run() const {
                       static_cast<float>(n.z / length));
       }
       normals.insert(normals.end(), {n.x, n.y, n.z});
+      const glm::vec4 t = GltfTangent(vertex.tangent, n);
+      tangents.insert(tangents.end(), {t.x, t.y, t.z, t.w});
       // MD5 texture coordinates have their origin at the image's top left, v downwards: glTF's
       // own convention, so they are written as they are (see docs/design.md).
       uvs.insert(uvs.end(), {vertex.uv.x, vertex.uv.y});
@@ -454,6 +479,9 @@ Status GltfExportJob::Run() const {
                            TINYGLTF_TARGET_ARRAY_BUFFER, true);
     primitive.attributes["NORMAL"] =
         buffer.AddAccessor(normals, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 3,
+                           TINYGLTF_TARGET_ARRAY_BUFFER, false);
+    primitive.attributes["TANGENT"] =
+        buffer.AddAccessor(tangents, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4, 4,
                            TINYGLTF_TARGET_ARRAY_BUFFER, false);
     primitive.attributes["TEXCOORD_0"] =
         buffer.AddAccessor(uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2, 2,
@@ -486,13 +514,14 @@ Status GltfExportJob::Run() const {
     }
 
     // MD5 materials are not physically based: the diffuse map becomes the base colour of a
-    // dielectric, fully rough surface.
+    // dielectric, fully rough surface; the specular map tints its F0 (KHR_materials_specular).
     tinygltf::Material material;
     material.name = PartName(*model, m);
     material.pbrMetallicRoughness.metallicFactor = 0.0;
     material.pbrMetallicRoughness.roughnessFactor = 1.0;
-    const int image_index = part_images.empty() ? -1 : part_images[static_cast<std::size_t>(m)];
-    if (image_index >= 0) {
+    const ExportPartMaps maps =
+        part_maps.empty() ? ExportPartMaps{} : part_maps[static_cast<std::size_t>(m)];
+    const auto texture_of = [&](int image_index) {
       int& texture = texture_of_image[static_cast<std::size_t>(image_index)];
       if (texture < 0) {
         const ExportImage& source = images[static_cast<std::size_t>(image_index)];
@@ -508,7 +537,19 @@ Status GltfExportJob::Run() const {
         gltf.textures.push_back(gltf_texture);
         texture = static_cast<int>(gltf.textures.size()) - 1;
       }
-      material.pbrMetallicRoughness.baseColorTexture.index = texture;
+      return texture;
+    };
+    if (maps.diffuse >= 0) {
+      material.pbrMetallicRoughness.baseColorTexture.index = texture_of(maps.diffuse);
+    }
+    if (maps.normal >= 0) material.normalTexture.index = texture_of(maps.normal);
+    if (maps.specular >= 0) {
+      tinygltf::Value::Object texture_info;
+      texture_info["index"] = tinygltf::Value(texture_of(maps.specular));
+      tinygltf::Value::Object specular;
+      specular["specularColorTexture"] = tinygltf::Value(std::move(texture_info));
+      material.extensions["KHR_materials_specular"] = tinygltf::Value(std::move(specular));
+      uses_specular = true;
     }
     gltf.materials.push_back(std::move(material));
     primitive.material = static_cast<int>(gltf.materials.size()) - 1;
@@ -525,6 +566,7 @@ Status GltfExportJob::Run() const {
     scene.nodes.push_back(static_cast<int>(gltf.nodes.size()) - 1);
   }
   gltf.scenes.push_back(std::move(scene));
+  if (uses_specular) gltf.extensionsUsed.push_back("KHR_materials_specular");
   gltf.defaultScene = 0;
 
   for (const ExportAnimation& entry : animations) {

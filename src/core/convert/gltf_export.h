@@ -17,11 +17,19 @@ struct ExportAnimation {
   std::string name;  // the glTF animation's name: the md5anim's base name
 };
 
-// An image file embedded as is (glTF takes PNG and JPEG only; nothing is re-encoded).
+// An image file embedded as is (glTF takes PNG and JPEG only; gltf_export_maps.h makes them).
 struct ExportImage {
   std::string name;       // base file name, kept as the glTF image's name
   std::string mime_type;  // "image/png" or "image/jpeg"
   const std::string* bytes = nullptr;
+};
+
+// A mesh part's maps, each an index into GltfExportJob::images or -1 for none. The normal map is
+// in glTF's convention already (green towards decreasing v: ConvertNormalMapToGltf).
+struct ExportPartMaps {
+  int diffuse = -1;   // pbrMetallicRoughness.baseColorTexture
+  int normal = -1;    // normalTexture
+  int specular = -1;  // KHR_materials_specular's specularColorTexture
 };
 
 enum class GltfContainer {
@@ -36,13 +44,15 @@ struct GltfFiles {
 
 // The Doom 3 Z-up world becomes glTF's Y-up at one root node (rotation of -90 degrees about X,
 // MD5 (x, y, z) -> glTF (x, z, -y)); mesh data is written already rotated, so a skinned vertex is
-// rotation x joint x inverse bind (which includes the inverse rotation) x vertex.
+// rotation x joint x inverse bind (which includes the inverse rotation) x vertex. TANGENT is the
+// model's Doom 3 tangent with w negated: glTF's bitangent cross(N, T) x w points up the image
+// (decreasing v), Doom 3's down it.
 struct GltfExportJob {
   const anim::Model* model = nullptr;
   anim::Span<const ExportAnimation> animations;
   anim::Span<const ExportImage> images;
-  // Per mesh part, an index into `images` or -1; empty when no part has an image.
-  anim::Span<const int> part_images;
+  // Per mesh part, its maps as indices into `images`; empty when no part has one.
+  anim::Span<const ExportPartMaps> part_maps;
   GltfContainer container = GltfContainer::kGlb;
   std::string bin_uri;  // kGltfSeparateBin: how the .gltf names its .bin (a relative URI)
   GltfFiles* output = nullptr;

@@ -17,6 +17,7 @@
 #include <sstream>
 #include <utility>
 
+#include "core/material/image_decode.h"
 #include "core/md5/file_stem.h"
 
 namespace md5stage::convert {
@@ -541,13 +542,8 @@ std::string PercentDecoded(const std::string& uri) {
 
 // "png" or "jpg" by the file's signature, "" for anything else.
 const char* ImageExtension(const std::string& bytes) {
-  if (bytes.size() >= 8 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0) return "png";
-  if (bytes.size() >= 3 && static_cast<unsigned char>(bytes[0]) == 0xFF &&
-      static_cast<unsigned char>(bytes[1]) == 0xD8 &&
-      static_cast<unsigned char>(bytes[2]) == 0xFF) {
-    return "jpg";
-  }
-  return "";
+  const std::string_view mime_type = material::EmbeddableMimeType(bytes);
+  return mime_type == "image/png" ? "png" : mime_type == "image/jpeg" ? "jpg" : "";
 }
 
 struct LookupContext {

@@ -106,10 +106,6 @@ class Evaluator {
 
 }  // namespace
 
-bool RgbaImage::Valid() const {
-  return width > 0 && height > 0 && rgba.size() == static_cast<std::size_t>(width) * height * 4;
-}
-
 Status HeightmapToNormalJob::Validate() const {
   if (height == nullptr || !height->Valid()) return MakeError("", 0, 0, "height: no valid image");
   if (!std::isfinite(scale)) return MakeError("", 0, 0, "scale: not a finite number");

@@ -8,15 +8,9 @@
 
 #include "core/common/result.h"
 #include "core/material/material.h"
+#include "core/material/rgba_image.h"
 
 namespace md5stage::material {
-
-struct RgbaImage {
-  int width = 0;
-  int height = 0;
-  std::vector<uint8_t> rgba;  // top row first, 4 bytes a pixel
-  bool Valid() const;         // sides > 0 and rgba of width * height * 4 bytes
-};
 
 // R_HeightmapToNormalMap: the gradient from three height samples in two triangles (wrapping at
 // the edges), scaled by scale / 256, averaged and packed as 128 + 127 * n.

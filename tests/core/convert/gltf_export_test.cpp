@@ -124,9 +124,10 @@ TEST(GltfExportJob, RefusesBadInputsNamingTheField) {
   const std::vector<ExportImage> null_bytes{{"skin.png", "image/png", nullptr}};
   const std::vector<ExportImage> lying{{"skin.png", "image/png", &not_png}};
   const std::vector<ExportImage> jpeg_as_png{{"skin.png", "image/png", &kJpegBytes}};
-  const std::vector<int> two_parts{0, 0};
-  const std::vector<int> out_of_range{1};
-  const std::vector<int> below{-2};
+  const std::vector<ExportPartMaps> two_parts{{0, -1, -1}, {0, -1, -1}};
+  const std::vector<ExportPartMaps> diffuse_out_of_range{{1, -1, -1}};
+  const std::vector<ExportPartMaps> normal_out_of_range{{0, 1, -1}};
+  const std::vector<ExportPartMaps> specular_below{{-1, -1, -2}};
   const std::vector<ExportAnimation> null_anim{{nullptr, "x"}};
   const std::vector<ExportAnimation> unnamed{{&good.animations[0], ""}};
 
@@ -157,18 +158,23 @@ TEST(GltfExportJob, RefusesBadInputsNamingTheField) {
        [&](GltfExportJob& j) { j.images = lying; }},
       {{"JPEG bytes called PNG", "images[0] (skin.png).bytes: expected a png file"},
        [&](GltfExportJob& j) { j.images = jpeg_as_png; }},
-      {{"part_images of the wrong length", "part_images: expected one entry per mesh part (1)"},
+      {{"part_maps of the wrong length", "part_maps: expected one entry per mesh part (1)"},
        [&](GltfExportJob& j) {
          j.images = png;
-         j.part_images = two_parts;
+         j.part_maps = two_parts;
        }},
-      {{"part image out of range", "part_images[0]: expected -1 or an index below 1, found 1"},
+      {{"diffuse out of range", "part_maps[0].diffuse: expected -1 or an index below 1, found 1"},
        [&](GltfExportJob& j) {
          j.images = png;
-         j.part_images = out_of_range;
+         j.part_maps = diffuse_out_of_range;
        }},
-      {{"part image below -1", "part_images[0]: expected -1 or an index below 0, found -2"},
-       [&](GltfExportJob& j) { j.part_images = below; }},
+      {{"normal out of range", "part_maps[0].normal: expected -1 or an index below 1, found 1"},
+       [&](GltfExportJob& j) {
+         j.images = png;
+         j.part_maps = normal_out_of_range;
+       }},
+      {{"specular below -1", "part_maps[0].specular: expected -1 or an index below 0, found -2"},
+       [&](GltfExportJob& j) { j.part_maps = specular_below; }},
       {{".gltf without a .bin name", "bin_uri: expected the .bin's name"},
        [](GltfExportJob& j) { j.container = GltfContainer::kGltfSeparateBin; }},
   };
@@ -210,12 +216,12 @@ TEST(GltfExportJob, TwoRunsAreByteIdenticalForBothContainers) {
     GltfFiles first, second, rebuilt;
     const Fixture f = MakeFixture();
     const std::vector<ExportImage> images{{"skin.png", "image/png", &kPngBytes}};
-    const std::vector<int> part_images{0};
+    const std::vector<ExportPartMaps> part_maps{{0, 0, 0}};
     GltfExportJob job = MakeJob(f, &first, nullptr);
     job.container = container;
     job.bin_uri = "out.bin";
     job.images = images;
-    job.part_images = part_images;
+    job.part_maps = part_maps;
     ASSERT_TRUE(job.Run().ok());
     job.output = &second;
     ASSERT_TRUE(job.Run().ok());
@@ -227,7 +233,7 @@ TEST(GltfExportJob, TwoRunsAreByteIdenticalForBothContainers) {
     other.container = container;
     other.bin_uri = "out.bin";
     other.images = images;
-    other.part_images = part_images;
+    other.part_maps = part_maps;
     ASSERT_TRUE(other.Run().ok());
     EXPECT_EQ(first.main, rebuilt.main);
     EXPECT_EQ(first.bin, rebuilt.bin);
@@ -501,11 +507,11 @@ TEST(GltfExportJob, EmbedsTheDiffuseImageAsIsAndSharesItBetweenParts) {
       "\tweight 0 0 1 ( 0 0 0 )\n\tweight 1 0 1 ( 1 0 0 )\n\tweight 2 1 1 ( 0 1 0 )\n}\n";
   const Fixture f = MakeFixture(two_parts, {});
   const std::vector<ExportImage> images{{"skin.png", "image/png", &kPngBytes}};
-  const std::vector<int> part_images{0, 0};
+  const std::vector<ExportPartMaps> part_maps{{0, -1, -1}, {0, -1, -1}};
   GltfFiles files;
   GltfExportJob job = MakeJob(f, &files, nullptr);
   job.images = images;
-  job.part_images = part_images;
+  job.part_maps = part_maps;
   ASSERT_TRUE(job.Run().ok());
   const tinygltf::Model gltf = ReadGlb(files.main);
   ASSERT_EQ(gltf.images.size(), 1u);

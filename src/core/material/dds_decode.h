@@ -7,13 +7,13 @@
 #include <string_view>
 
 #include "core/common/result.h"
-#include "viewer/image_decode.h"
+#include "core/material/image_decode.h"
 
-namespace md5stage::viewer {
+namespace md5stage::material {
 
 // True when the bytes start with the "DDS " magic.
 bool IsDds(std::string_view bytes);
 
-Result<DecodedImage> DecodeDds(const std::string& file_name, std::string_view bytes);
+Result<RgbaImage> DecodeDds(const std::string& file_name, std::string_view bytes);
 
-}  // namespace md5stage::viewer
+}  // namespace md5stage::material

@@ -2,7 +2,7 @@
 // interpolated colours, DXT1's transparent mode, DXT3's nibbles, DXT5's two alpha modes, images
 // not a multiple of 4), uncompressed masks, and bad files; then the DarkRadiant test DDS files
 // of ../shared (sizes, mips, BC5 refused by name, a file that is not DDS).
-#include "viewer/dds_decode.h"
+#include "core/material/dds_decode.h"
 
 #include <gtest/gtest.h>
 
@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "../shared_data.h"
-#include "viewer/image_decode.h"
+#include "../../shared_data.h"
+#include "core/material/image_decode.h"
 
-namespace md5stage::viewer {
+namespace md5stage::material {
 namespace {
 
 void PutU32(std::string& s, size_t at, uint32_t v) {
@@ -42,7 +42,7 @@ std::string Bytes(std::initializer_list<int> values) {
 
 using Rgba = std::array<int, 4>;
 
-Rgba At(const DecodedImage& image, int x, int y) {
+Rgba At(const RgbaImage& image, int x, int y) {
   const uint8_t* p = image.rgba.data() + (y * image.width + x) * 4;
   return {p[0], p[1], p[2], p[3]};
 }
@@ -204,4 +204,4 @@ TEST(DdsDecode, DarkRadiantTestFiles) {
 }
 
 }  // namespace
-}  // namespace md5stage::viewer
+}  // namespace md5stage::material

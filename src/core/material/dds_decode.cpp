@@ -1,9 +1,9 @@
-#include "viewer/dds_decode.h"
+#include "core/material/dds_decode.h"
 
 #include <cstdint>
 #include <cstring>
 
-namespace md5stage::viewer {
+namespace md5stage::material {
 namespace {
 
 constexpr size_t kHeaderBytes = 128;  // "DDS " and the 124-byte DDS_HEADER
@@ -100,7 +100,7 @@ std::string FourCcText(uint32_t four_cc) {
 
 bool IsDds(std::string_view bytes) { return bytes.size() >= 4 && bytes.substr(0, 4) == "DDS "; }
 
-Result<DecodedImage> DecodeDds(const std::string& file_name, std::string_view bytes) {
+Result<RgbaImage> DecodeDds(const std::string& file_name, std::string_view bytes) {
   if (!IsDds(bytes)) return MakeError(file_name, 0, 0, "not a DDS file (no \"DDS \" magic)");
   if (bytes.size() < kHeaderBytes) {
     return MakeError(file_name, 0, 0,
@@ -118,7 +118,7 @@ Result<DecodedImage> DecodeDds(const std::string& file_name, std::string_view by
   }
   const uint32_t flags = U32(bytes, 80), four_cc = U32(bytes, 84);
   const std::string_view data = bytes.substr(kHeaderBytes);
-  DecodedImage image;
+  RgbaImage image;
   image.width = static_cast<int>(width);
   image.height = static_cast<int>(height);
   if (!(flags & kFourCcFlag)) {
@@ -190,4 +190,4 @@ Result<DecodedImage> DecodeDds(const std::string& file_name, std::string_view by
   return image;
 }
 
-}  // namespace md5stage::viewer
+}  // namespace md5stage::material

@@ -1,4 +1,4 @@
-#include "viewer/image_decode.h"
+#include "core/material/image_decode.h"
 
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_NO_STDIO
@@ -13,9 +13,9 @@
 
 #include <cstring>
 
-#include "viewer/dds_decode.h"
+#include "core/material/dds_decode.h"
 
-namespace md5stage::viewer {
+namespace md5stage::material {
 namespace {
 
 // stb_image reads a TGA's pixels past the end of a short file as zeros, so a truncated TGA would
@@ -68,7 +68,13 @@ bool IsTga(const stbi_uc* data, int length) {
 
 }  // namespace
 
-Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view bytes) {
+const char* EmbeddableMimeType(std::string_view bytes) {
+  if (bytes.size() >= 8 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0) return "image/png";
+  if (bytes.size() >= 3 && bytes.compare(0, 3, "\xFF\xD8\xFF") == 0) return "image/jpeg";
+  return "";
+}
+
+Result<RgbaImage> DecodeImage(const std::string& file_name, std::string_view bytes) {
   if (bytes.empty()) return MakeError(file_name, 0, 0, "empty image file");
   if (bytes.size() > 512u * 1024u * 1024u)
     return MakeError(file_name, 0, 0, "image file too large");
@@ -93,7 +99,7 @@ Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view 
   if (pixels == nullptr) {
     return MakeError(file_name, 0, 0, std::string("could not decode: ") + stbi_failure_reason());
   }
-  DecodedImage image;
+  RgbaImage image;
   image.width = width;
   image.height = height;
   image.rgba.assign(pixels, pixels + static_cast<size_t>(width) * height * 4);
@@ -101,4 +107,4 @@ Result<DecodedImage> DecodeImage(const std::string& file_name, std::string_view 
   return image;
 }
 
-}  // namespace md5stage::viewer
+}  // namespace md5stage::material

@@ -2,7 +2,7 @@
 // bits, bottom and top origin (the top-left pixel stays top-left); PNGs (8 and 16 bit, grey with
 // alpha) and a large TGA from ../shared; huge and truncated files fail with a message naming
 // the file.
-#include "viewer/image_decode.h"
+#include "core/material/image_decode.h"
 
 #include <gtest/gtest.h>
 
@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "../shared_data.h"
-#include "tga_writer.h"
+#include "../../shared_data.h"
+#include "../../tga_writer.h"
 
-namespace md5stage::viewer {
+namespace md5stage::material {
 namespace {
 
 using testing::MarkedPicture;
@@ -129,4 +129,4 @@ TEST(ImageDecode, SharedPngAndTga) {
 }
 
 }  // namespace
-}  // namespace md5stage::viewer
+}  // namespace md5stage::material
