@@ -6,7 +6,7 @@
 //                      pose) equals `md5stage pose --normalize` within 1e-4 of the model's extent
 //                      plus the 4-weight truncation bound the export warning states
 //   --check assimp     `assimp info` imports each .glb with the expected mesh, animation and
-//                      embedded texture counts
+//                      embedded texture counts (the images of base colour and normal textures)
 //   --check uv         the exported TEXCOORD_0, read against the embedded PNG with glTF's
 //                      top-left origin, puts triangles on painted texels: on atlases with an
 //                      empty background, far fewer triangle centres land on it than with v flipped
@@ -224,7 +224,17 @@ function checkAssimp() {
     const anims = animsFor(mesh);
     const {file, stdout} = exportModel(mesh, anims, 'glb');
     const parts = Number(/ (\d+) mesh parts/.exec(stdout)[1]);
-    const images = Number(/ (\d+) images/.exec(stdout)[1]);
+    // Assimp loads an image only when a material it reads names it: base colour and normal
+    // textures, not KHR_materials_specular's.
+    const json = readGlb(fs.readFileSync(file)).json;
+    const read = new Set();
+    for (const material of json.materials || []) {
+      for (const info of [material.pbrMetallicRoughness?.baseColorTexture, material.normalTexture]) {
+        if (info) read.add(json.textures[info.index].source);
+      }
+    }
+    const images = read.size;
+    const reported = Number(/ (\d+) images/.exec(stdout)[1]);
     const run = spawnSync('assimp', ['info', file], {encoding: 'utf8'});
     const field = (name) => {
       const m = new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(run.stdout || '');
@@ -233,10 +243,12 @@ function checkAssimp() {
     const got = {meshes: field('Meshes'), animations: field('Animations'),
                  textures: field('Textures \\(embed\\.\\)'), bones: field('Bones')};
     const ok = run.status === 0 && got.meshes === parts && got.animations === anims.length &&
-               got.textures === images && got.bones >= 1;
+               got.textures === images && got.bones >= 1 &&
+               reported === (json.images || []).length;
     report(ok, `${label(mesh)}: assimp exit ${run.status}, meshes ${got.meshes}/${parts}, ` +
                    `animations ${got.animations}/${anims.length}, embedded textures ` +
-                   `${got.textures}/${images}, bones ${got.bones}`);
+                   `${got.textures}/${images}, bones ${got.bones}, images ${reported} reported, ` +
+                   `${(json.images || []).length} in the file`);
     if (run.status !== 0) console.log(`     ${(run.stderr || '').slice(0, 400)}`);
   }
 }

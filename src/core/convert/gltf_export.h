@@ -25,7 +25,7 @@ struct ExportImage {
 };
 
 // A mesh part's maps, each an index into GltfExportJob::images or -1 for none. The normal map is
-// in glTF's convention already (green towards decreasing v: ConvertNormalMapToGltf).
+// in glTF's convention already (green towards decreasing v: material::InvertGreen).
 struct ExportPartMaps {
   int diffuse = -1;   // pbrMetallicRoughness.baseColorTexture
   int normal = -1;    // normalTexture

@@ -96,7 +96,7 @@ struct Builder {
     program.max_side = material::kMaxImageSide;
     auto image = material::EvaluateImageProgram(program);
     if (!image.ok()) return warn(image.error().message);
-    if (normal) ConvertNormalMapToGltf(&image.value());
+    if (normal) material::InvertGreen(&image.value());
     const std::string name = md5::FileStemOf(first.name) + ".png";
     auto png = material::EncodePng(name, image.value());
     if (!png.ok()) return warn(png.error().message);
@@ -105,12 +105,6 @@ struct Builder {
 };
 
 }  // namespace
-
-void ConvertNormalMapToGltf(material::RgbaImage* image) {
-  for (std::size_t i = 1; i < image->rgba.size(); i += 4) {
-    image->rgba[i] = static_cast<uint8_t>(255 - image->rgba[i]);
-  }
-}
 
 Status ExportMapsInput::Validate() const {
   if (resolution == nullptr) return MakeError("", 0, 0, "resolution: expected the parts' maps");

@@ -21,11 +21,6 @@ struct SourceImageFile {
   const std::string* bytes = nullptr;
 };
 
-// Doom 3's normal maps tilt towards increasing v (down the image) in green; glTF's towards
-// decreasing v: green becomes 255 - green, which under glTF's decode (2 c / 255 - 1) is exactly
-// the negated y. Red, blue and alpha are kept.
-void ConvertNormalMapToGltf(material::RgbaImage* image);
-
 struct ExportMapsInput {
   const material::ResolveOutput* resolution = nullptr;  // one part per mesh part
   anim::Span<const SourceImageFile> files;              // what its look-ups' `file` index
@@ -45,7 +40,7 @@ struct ExportMaps {
 
 // A plain PNG or JPEG diffuse or specular map is embedded byte for byte; any other file (TGA,
 // DDS, BMP) and any image program (heightmap, addnormals) is decoded, evaluated as the viewer
-// does, and encoded as PNG; normal maps always are, after ConvertNormalMapToGltf. Parts with the
+// does, and encoded as PNG; normal maps always are, after material::InvertGreen. Parts with the
 // same map share one image. Built-in images (_flat, _white, ...) and missing ones embed nothing.
 // A one-shot tool job: it allocates what it makes.
 Result<ExportMaps> BuildExportMaps(const ExportMapsInput& input);

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "core/material/image_decode.h"
+#include "core/material/png_encode.h"
 #include "core/md5/file_stem.h"
 
 namespace md5stage::convert {
@@ -1462,9 +1463,9 @@ class Importer {
     }
   }
 
-  // Each material a part uses, with the images of its base colour and normal textures: parts
-  // whose material has one get its decl-safe name as their shader. What MD5 materials cannot
-  // hold (metallic-roughness, occlusion, emissive) is reported as left out.
+  // Each material a part uses, with the images of its base colour, normal and specular colour
+  // textures: parts whose material has one get its decl-safe name as their shader. What MD5
+  // materials cannot hold (metallic-roughness, occlusion, emissive) is reported as left out.
   void ReadMaterials() {
     GltfImportOutput& out = *job_.output;
     std::map<int, int> material_slots;  // glTF material -> out.materials index, -1: none
@@ -1480,8 +1481,21 @@ class Importer {
         imported.diffuse_image =
             TextureImage(material.pbrMetallicRoughness.baseColorTexture.index,
                          name + ".pbrMetallicRoughness.baseColorTexture", &image_slots);
-        imported.normal_image =
-            TextureImage(material.normalTexture.index, name + ".normalTexture", &image_slots);
+        imported.normal_image = TextureImage(material.normalTexture.index, name + ".normalTexture",
+                                             &image_slots, true);
+        if (const auto specular = material.extensions.find("KHR_materials_specular");
+            specular != material.extensions.end()) {
+          const std::string field = name + ".extensions.KHR_materials_specular";
+          const tinygltf::Value& color = specular->second.Get("specularColorTexture");
+          if (color.IsObject() && color.Get("index").IsNumber()) {
+            imported.specular_image =
+                TextureImage(color.Get("index").GetNumberAsInt(),
+                             field + ".specularColorTexture", &image_slots);
+          }
+          if (specular->second.Get("specularTexture").IsObject()) {
+            left_out_.push_back(field + ".specularTexture (MD5 specular maps are colours)");
+          }
+        }
         if (material.pbrMetallicRoughness.metallicRoughnessTexture.index >= 0) {
           left_out_.push_back(name + ".pbrMetallicRoughness.metallicRoughnessTexture (MD5 " +
                               "materials have diffuse, normal and specular maps)");
@@ -1489,7 +1503,8 @@ class Importer {
         if (material.occlusionTexture.index >= 0) left_out_.push_back(name + ".occlusionTexture");
         if (material.emissiveTexture.index >= 0) left_out_.push_back(name + ".emissiveTexture");
         int index = -1;
-        if (imported.diffuse_image >= 0 || imported.normal_image >= 0) {
+        if (imported.diffuse_image >= 0 || imported.normal_image >= 0 ||
+            imported.specular_image >= 0) {
           imported.name = DeclSafe(out.mesh.meshes[p].shader, true);
           if (imported.name.empty()) imported.name = "material";
           index = static_cast<int>(out.materials.size());
@@ -1505,7 +1520,8 @@ class Importer {
 
   // The out.images index of a texture's image, kept on first use; -1 (and a warning) when it
   // cannot be had: a bad index, a file not given, bytes that are not PNG or JPEG.
-  int TextureImage(int texture, const std::string& field, std::map<int, int>* image_slots) {
+  int TextureImage(int texture, const std::string& field, std::map<int, int>* image_slots,
+                   bool normal_map = false) {
     if (texture < 0) return -1;
     if (static_cast<std::size_t>(texture) >= gltf_.textures.size()) {
       Warn(field + ".index: expected a texture index below " +
@@ -1521,14 +1537,15 @@ class Importer {
            " (an extension's image format?); the texture is left out");
       return -1;
     }
-    const auto kept = image_slots->find(source);
+    const int slot = source * 2 + (normal_map ? 1 : 0);  // a normal map is a converted copy
+    const auto kept = image_slots->find(slot);
     if (kept != image_slots->end()) return kept->second;
-    const int index = KeepImage(source);
-    image_slots->emplace(source, index);
+    const int index = KeepImage(source, normal_map);
+    image_slots->emplace(slot, index);
     return index;
   }
 
-  int KeepImage(int source) {
+  int KeepImage(int source, bool normal_map) {
     const tinygltf::Image& image = gltf_.images[static_cast<std::size_t>(source)];
     const std::string name = Indexed("images", static_cast<std::size_t>(source));
     std::string bytes;
@@ -1565,11 +1582,26 @@ class Importer {
       bytes = *given;
       if (stem.empty()) stem = md5::FileStemOf(file);
     }
-    const std::string extension = ImageExtension(bytes);
+    std::string extension = ImageExtension(bytes);
     if (extension.empty()) {
       Warn(name + ": not a PNG or JPEG image (" + std::to_string(bytes.size()) +
            " bytes); the image is left out");
       return -1;
+    }
+    if (normal_map) {
+      Result<material::RgbaImage> decoded = material::DecodeImage(name, bytes);
+      Result<std::string> png = decoded.ok() ? Result<std::string>(std::string()) : decoded.error();
+      if (decoded.ok()) {
+        material::InvertGreen(&decoded.value());
+        png = material::EncodePng(name, decoded.value());
+      }
+      if (!png.ok()) {
+        Warn(name + ": the normal map cannot be converted (" + png.error().message +
+             "); the image is left out");
+        return -1;
+      }
+      bytes = std::move(png).value();
+      extension = "png";
     }
     stem = DeclSafe(md5::FileStemOf(stem), false);
     if (stem.empty())
@@ -1705,6 +1737,8 @@ std::string WriteImportedMaterials(const GltfImportOutput& output) {
       text += "\tdiffusemap\t" + *file + "\n";
     if (const std::string* file = image(material.normal_image))
       text += "\tbumpmap\t\t" + *file + "\n";
+    if (const std::string* file = image(material.specular_image))
+      text += "\tspecularmap\t" + *file + "\n";
     text += "}\n";
   }
   return text;

@@ -39,12 +39,14 @@ struct ImportedImage {
 };
 
 // What a mesh part's shader names, as a Doom 3 material: the glTF material's base colour
-// texture becomes the diffuse map, its normal texture the bump map (both tangent-space normal
-// maps with +Y up).
+// texture becomes the diffuse map, its normal texture the bump map (re-encoded as PNG with green
+// inverted: glTF's green leans up the image, Doom 3's down it), KHR_materials_specular's
+// specularColorTexture the specular map.
 struct ImportedMaterial {
   std::string name;        // the mesh parts' shader
   int diffuse_image = -1;  // index into GltfImportOutput::images, -1: none
   int normal_image = -1;
+  int specular_image = -1;
 };
 
 struct GltfImportOutput {

@@ -18,4 +18,13 @@ struct RgbaImage {
   }
 };
 
+// Turns a tangent-space normal map between Doom 3's convention (green leans towards increasing
+// v, down the image) and glTF's (towards decreasing v): green becomes 255 - green, exactly the
+// negated y under the decode 2 c / 255 - 1. Its own inverse; red, blue and alpha are kept.
+inline void InvertGreen(RgbaImage* image) {
+  for (std::size_t i = 1; i < image->rgba.size(); i += 4) {
+    image->rgba[i] = static_cast<uint8_t>(255 - image->rgba[i]);
+  }
+}
+
 }  // namespace md5stage::material

@@ -24,7 +24,9 @@
 #include "core/anim/model.h"
 #include "core/anim/pose.h"
 #include "core/convert/gltf_export.h"
+#include "core/material/image_decode.h"
 #include "core/material/material_parser.h"
+#include "core/material/png_encode.h"
 #include "core/md5/file_reader.h"
 #include "core/md5/file_stem.h"
 #include "core/md5/md5_binding.h"
@@ -668,6 +670,28 @@ std::string FakePng(char fill) {
   return std::string("\x89PNG\r\n\x1a\n", 8) + std::string(24, fill);
 }
 
+// A real 3 x 2 PNG whose pixels `seed` varies: normal maps are decoded and re-encoded.
+material::RgbaImage NormalPicture(int seed) {
+  material::RgbaImage image;
+  image.width = 3;
+  image.height = 2;
+  for (int i = 0; i < 6; ++i) {
+    image.rgba.insert(image.rgba.end(), {static_cast<uint8_t>(100 + i), static_cast<uint8_t>(seed * 7 + i * 40),
+                                         static_cast<uint8_t>(250 - i), 255});
+  }
+  return image;
+}
+std::string NormalPng(int seed) { return material::EncodePng("n", NormalPicture(seed)).value(); }
+
+// The decoded pixels of an imported normal map, green inverted back.
+std::vector<uint8_t> GreenInvertedBack(const std::string& png) {
+  auto decoded = material::DecodeImage("imported", png);
+  EXPECT_TRUE(decoded.ok());
+  if (!decoded.ok()) return {};
+  material::InvertGreen(&decoded.value());
+  return decoded.value().rgba;
+}
+
 // Image `bytes` in buffer 0 as the image of a new texture; returns the texture.
 int AddBufferImage(tinygltf::Model* gltf, const std::string& bytes, const std::string& name) {
   std::vector<unsigned char>& data = gltf->buffers[0].data;
@@ -704,17 +728,32 @@ TEST(GltfImportJob, MaterialImagesComeAlongWithAnMtrNamingThem) {
   gltf.materials[0].name = "skin (red)";  // not one decl token: made one
   gltf.materials[0].pbrMetallicRoughness.baseColorTexture.index =
       AddBufferImage(&gltf, FakePng('d'), "skin colour");
-  gltf.materials[0].normalTexture.index = AddBufferImage(&gltf, FakePng('n'), "skin_n");
+  gltf.materials[0].normalTexture.index = AddBufferImage(&gltf, NormalPng(1), "skin_n");
   gltf.materials[0].pbrMetallicRoughness.metallicRoughnessTexture.index =
       AddBufferImage(&gltf, FakePng('m'), "skin_mr");
+  {
+    tinygltf::Value::Object index;
+    index["index"] = tinygltf::Value(AddBufferImage(&gltf, FakePng('s'), "skin_s"));
+    tinygltf::Value::Object specular;
+    specular["specularColorTexture"] = tinygltf::Value(index);
+    specular["specularTexture"] = tinygltf::Value(index);
+    gltf.materials[0].extensions["KHR_materials_specular"] = tinygltf::Value(specular);
+    gltf.extensionsUsed.push_back("KHR_materials_specular");
+  }
   const Imported imported = Import(ToGlb(gltf));
   ASSERT_TRUE(imported.status.ok()) << imported.status.error().ToString();
   const GltfImportOutput& out = imported.output;
-  ASSERT_EQ(out.images.size(), 2u);
+  ASSERT_EQ(out.images.size(), 3u);
   EXPECT_EQ(out.images[0].file_name, "skin_colour.png");
   EXPECT_EQ(out.images[0].bytes, FakePng('d'));
+  // glTF's green leans up the image, Doom 3's down it: the bump map is the picture, green
+  // inverted.
   EXPECT_EQ(out.images[1].file_name, "skin_n.png");
-  EXPECT_EQ(out.images[1].bytes, FakePng('n'));
+  EXPECT_EQ(GreenInvertedBack(out.images[1].bytes), NormalPicture(1).rgba);
+  EXPECT_EQ(out.images[2].file_name, "skin_s.png");
+  EXPECT_EQ(out.images[2].bytes, FakePng('s'));
+  EXPECT_TRUE(AnyWarning(imported.warnings, "KHR_materials_specular.specularTexture"))
+      << AllWarnings(imported.warnings);
   ASSERT_EQ(out.materials.size(), 1u);
   EXPECT_EQ(out.materials[0].name, "skin__red_");
   EXPECT_EQ(out.mesh.meshes[0].shader, "skin__red_");
@@ -731,6 +770,7 @@ TEST(GltfImportJob, MaterialImagesComeAlongWithAnMtrNamingThem) {
   EXPECT_EQ(m.name, "skin__red_");
   EXPECT_NE(mtr.find("diffusemap\tskin_colour.png"), std::string::npos) << mtr;
   EXPECT_NE(mtr.find("bumpmap\t\tskin_n.png"), std::string::npos) << mtr;
+  EXPECT_NE(mtr.find("specularmap\tskin_s.png"), std::string::npos) << mtr;
 }
 
 TEST(GltfImportJob, MaterialImagesFromDataUrisAndGivenFiles) {
@@ -756,7 +796,7 @@ TEST(GltfImportJob, MaterialImagesFromDataUrisAndGivenFiles) {
       AddUriImage(&gltf, "data:image/png;base64," + base64);
   gltf.materials[0].normalTexture.index = AddUriImage(&gltf, "maps/skin%20n.png");
   const std::string text = ToGltfText(gltf);
-  const std::string file = FakePng('f');
+  const std::string file = NormalPng(2);
   std::vector<std::string> asked;
   const GltfFileLookup lookup = [&](const std::string& uri) -> const std::string* {
     asked.push_back(uri);
@@ -767,7 +807,7 @@ TEST(GltfImportJob, MaterialImagesFromDataUrisAndGivenFiles) {
   ASSERT_EQ(imported.output.images.size(), 2u) << AllWarnings(imported.warnings);
   EXPECT_EQ(imported.output.images[0].bytes, FakePng('u'));
   EXPECT_EQ(imported.output.images[0].file_name, "asset_image0.png");  // no name, no file
-  EXPECT_EQ(imported.output.images[1].bytes, file);
+  EXPECT_EQ(GreenInvertedBack(imported.output.images[1].bytes), NormalPicture(2).rgba);
   EXPECT_EQ(imported.output.images[1].file_name, "skin_n.png");
   EXPECT_EQ(std::count(asked.begin(), asked.end(), "maps/skin n.png"), 1);
 
