@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "cli/command_registry.h"
+#include "cli/decl_cli.h"
 #include "core/anim/animation.h"
 #include "core/anim/model.h"
-#include "cli/decl_cli.h"
 #include "core/convert/gltf_export.h"
 #include "core/convert/gltf_export_maps.h"
 #include "core/material/material_resolve.h"
@@ -158,8 +158,8 @@ int RunExport(const std::vector<std::string>& args) {
   if (!folder.ok()) return UsageError(folder.error().message);
   std::vector<std::string> shaders;
   for (int m = 0; m < model->mesh_count(); ++m) shaders.push_back(model->mesh(m).shader);
-  Result<material::ResolveOutput> resolved = ResolveFolderMaterials(
-      *folder.value(), shaders, md5::FileStemOf(mesh_path), skin_name);
+  Result<material::ResolveOutput> resolved =
+      ResolveFolderMaterials(*folder.value(), shaders, md5::FileStemOf(mesh_path), skin_name);
   if (!resolved.ok()) return UsageError(resolved.error().message);
   Print(resolved.value().warnings);
   const std::vector<std::string>& paths = folder.value()->paths;

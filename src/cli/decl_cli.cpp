@@ -259,9 +259,9 @@ Result<material::ResolveOutput> ResolveFolderMaterials(const MaterialFolder& fol
   if (!skin_name.empty()) {
     skin = folder.FindSkin(skin_name);
     if (skin == nullptr) {
-      return MakeError("", 0, 0,
-                       "--skin: expected a skin defined under " + folder.folder + ", found '" +
-                           skin_name + "'");
+      return MakeError(
+          "", 0, 0,
+          "--skin: expected a skin defined under " + folder.folder + ", found '" + skin_name + "'");
     }
   }
   material::ResolveInput input;
@@ -311,8 +311,8 @@ int RunMaterialCheck(const MaterialCheckOptions& options) {
 
   std::vector<std::string> shaders;
   for (const md5::MeshPart& part : mesh.value().meshes) shaders.push_back(part.shader);
-  Result<material::ResolveOutput> resolved = ResolveFolderMaterials(
-      folder, shaders, fs::path(options.mesh).stem().string(), options.skin);
+  Result<material::ResolveOutput> resolved =
+      ResolveFolderMaterials(folder, shaders, fs::path(options.mesh).stem().string(), options.skin);
   if (!resolved.ok()) {
     std::fprintf(stderr, "%s\n", resolved.error().ToString().c_str());
     return 1;

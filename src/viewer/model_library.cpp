@@ -530,9 +530,9 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
 
 Result<convert::ExportMaps> ModelLibrary::ExportMaps(int index) const {
   if (index < 0 || index >= static_cast<int>(models_.size())) {
-    return MakeError("", 0, 0, "model: expected an index below " +
-                                   std::to_string(models_.size()) + ", found " +
-                                   std::to_string(index));
+    return MakeError("", 0, 0,
+                     "model: expected an index below " + std::to_string(models_.size()) +
+                         ", found " + std::to_string(index));
   }
   const LoadedModel& model = models_[static_cast<size_t>(index)];
   const ResolveContext context(*this);

@@ -14,8 +14,8 @@
 #include "core/anim/animation_bounds.h"
 #include "core/anim/model.h"
 #include "core/anim/resource_cache.h"
-#include "core/material/material.h"
 #include "core/convert/gltf_export_maps.h"
+#include "core/material/material.h"
 #include "core/material/material_resolve.h"
 #include "viewer/render_interface.h"
 

@@ -203,11 +203,11 @@ TEST(GltfDownloadTest, MaterialMapsAreEmbeddedWithTheNormalMapsGreenInGltfsConve
   const auto image_of = [&](const JsonValue* texture_info) -> const JsonValue& {
     EXPECT_NE(texture_info, nullptr);
     const int texture = static_cast<int>(NumberOf(*texture_info, "index"));
-    return images[static_cast<size_t>(
-        NumberOf(textures[static_cast<size_t>(texture)], "source"))];
+    return images[static_cast<size_t>(NumberOf(textures[static_cast<size_t>(texture)], "source"))];
   };
   const JsonValue& material = materials[0];
-  const JsonValue& diffuse = image_of(material.Find("pbrMetallicRoughness")->Find("baseColorTexture"));
+  const JsonValue& diffuse =
+      image_of(material.Find("pbrMetallicRoughness")->Find("baseColorTexture"));
   const JsonValue& normal = image_of(material.Find("normalTexture"));
   const JsonValue* extensions = material.Find("extensions");
   ASSERT_NE(extensions, nullptr);

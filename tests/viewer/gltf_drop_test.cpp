@@ -75,8 +75,8 @@ struct Walker {
     job.container = container;
     job.bin_uri = "walker.bin";
     const std::vector<convert::ExportImage> images = {{"walker.png", "image/png", png}};
-    const std::vector<convert::ExportPartMaps> part_maps(
-        static_cast<size_t>(model->mesh_count()), convert::ExportPartMaps{0, -1, -1});
+    const std::vector<convert::ExportPartMaps> part_maps(static_cast<size_t>(model->mesh_count()),
+                                                         convert::ExportPartMaps{0, -1, -1});
     if (png != nullptr) {
       job.images = images;
       job.part_maps = part_maps;

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/common/json.h"
 #include "../tga_writer.h"
+#include "core/common/json.h"
 #include "viewer/viewer.h"
 
 namespace md5stage::viewer {

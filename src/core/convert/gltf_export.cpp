@@ -105,7 +105,8 @@ glm::vec4 GltfTangent(const glm::vec4& tangent, const glm::vec3& unit_normal) {
   t -= n * glm::dot(n, t);
   double length = glm::length(t);
   if (!(length > 1e-6)) {  // no UV direction: any unit vector orthogonal to the normal
-    t = std::abs(n.x) < 0.9 ? glm::cross(n, glm::dvec3(1, 0, 0)) : glm::cross(n, glm::dvec3(0, 1, 0));
+    t = std::abs(n.x) < 0.9 ? glm::cross(n, glm::dvec3(1, 0, 0))
+                            : glm::cross(n, glm::dvec3(0, 1, 0));
     length = glm::length(t);
   }
   t /= length;
@@ -181,7 +182,8 @@ class BufferBuilder {
 std::uint64_t EstimateBufferBytes(const GltfExportJob& job) {
   const anim::Model& model = *job.model;
   std::uint64_t bytes = static_cast<std::uint64_t>(model.skeleton().joint_count()) * 64;
-  bytes += static_cast<std::uint64_t>(model.gpu().vertices.size()) * (12 + 12 + 16 + 8 + 8 + 16 + 4);
+  bytes +=
+      static_cast<std::uint64_t>(model.gpu().vertices.size()) * (12 + 12 + 16 + 8 + 8 + 16 + 4);
   bytes += static_cast<std::uint64_t>(model.gpu().indices.size()) * 4;
   for (const ExportAnimation& a : job.animations) {
     if (a.animation == nullptr) continue;

@@ -1481,16 +1481,15 @@ class Importer {
         imported.diffuse_image =
             TextureImage(material.pbrMetallicRoughness.baseColorTexture.index,
                          name + ".pbrMetallicRoughness.baseColorTexture", &image_slots);
-        imported.normal_image = TextureImage(material.normalTexture.index, name + ".normalTexture",
-                                             &image_slots, true);
+        imported.normal_image =
+            TextureImage(material.normalTexture.index, name + ".normalTexture", &image_slots, true);
         if (const auto specular = material.extensions.find("KHR_materials_specular");
             specular != material.extensions.end()) {
           const std::string field = name + ".extensions.KHR_materials_specular";
           const tinygltf::Value& color = specular->second.Get("specularColorTexture");
           if (color.IsObject() && color.Get("index").IsNumber()) {
-            imported.specular_image =
-                TextureImage(color.Get("index").GetNumberAsInt(),
-                             field + ".specularColorTexture", &image_slots);
+            imported.specular_image = TextureImage(color.Get("index").GetNumberAsInt(),
+                                                   field + ".specularColorTexture", &image_slots);
           }
           if (specular->second.Get("specularTexture").IsObject()) {
             left_out_.push_back(field + ".specularTexture (MD5 specular maps are colours)");

@@ -62,8 +62,8 @@ struct Scene {
     auto parsed = material::ParseDeclFile("materials/m.mtr", decls);
     EXPECT_TRUE(parsed.ok()) << parsed.error().ToString();
     decl = std::make_unique<material::DeclFile>(std::move(parsed).value());
-    table = std::make_unique<material::MaterialTable>(std::vector<const material::DeclFile*>{
-        decl.get()});
+    table = std::make_unique<material::MaterialTable>(
+        std::vector<const material::DeclFile*>{decl.get()});
     std::vector<std::string> paths;
     for (const auto& file : files) paths.push_back(file.first);
     images = material::ImageIndex(paths);
@@ -264,8 +264,7 @@ TEST(BuildExportMaps, WalkerNormalMappedNormalsInGltfEqualTheViewersAtEveryVerte
     files.emplace_back(std::string("models/walker/") + name,
                        md5::ReadFileBytes(dir + name).value());
   }
-  const Scene scene(md5::ReadFileBytes(dir + "walker.mtr").value(), files,
-                    {model->mesh(0).shader});
+  const Scene scene(md5::ReadFileBytes(dir + "walker.mtr").value(), files, {model->mesh(0).shader});
   auto maps = scene.Build();
   ASSERT_TRUE(maps.ok());
   ASSERT_EQ(maps.value().parts.size(), 1u);
@@ -290,14 +289,12 @@ TEST(BuildExportMaps, WalkerNormalMappedNormalsInGltfEqualTheViewersAtEveryVerte
   const std::vector<float> normals = Read<float>(gltf, primitive.attributes.at("NORMAL"));
   const std::vector<float> tangents = Read<float>(gltf, primitive.attributes.at("TANGENT"));
   const std::vector<float> uvs = Read<float>(gltf, primitive.attributes.at("TEXCOORD_0"));
-  const tinygltf::Image& image =
-      gltf.images[static_cast<size_t>(gltf.textures[static_cast<size_t>(
-                                              gltf.materials[0].normalTexture.index)]
-                                          .source)];
+  const tinygltf::Image& image = gltf.images[static_cast<size_t>(
+      gltf.textures[static_cast<size_t>(gltf.materials[0].normalTexture.index)].source)];
   const tinygltf::BufferView& view = gltf.bufferViews[static_cast<size_t>(image.bufferView)];
-  const RgbaImage embedded = Decoded(std::string(
-      reinterpret_cast<const char*>(gltf.buffers[0].data.data() + view.byteOffset),
-      view.byteLength));
+  const RgbaImage embedded = Decoded(
+      std::string(reinterpret_cast<const char*>(gltf.buffers[0].data.data() + view.byteOffset),
+                  view.byteLength));
   const RgbaImage source = Decoded(files[1].second);
   ASSERT_EQ(embedded.width, source.width);
 
@@ -324,9 +321,10 @@ TEST(BuildExportMaps, WalkerNormalMappedNormalsInGltfEqualTheViewersAtEveryVerte
     // The control: the map as it was, in glTF's frame.
     worst_unconverted = std::max(worst_unconverted, Angle(doom, gt * m.x + gb * m.y + gn * m.z));
   }
-  std::printf("[ measured ] walker, %zu vertices: glTF vs viewer normal %.3g rad at worst; "
-              "without the green inversion %.3g rad\n",
-              count, worst, worst_unconverted);
+  std::printf(
+      "[ measured ] walker, %zu vertices: glTF vs viewer normal %.3g rad at worst; "
+      "without the green inversion %.3g rad\n",
+      count, worst, worst_unconverted);
   EXPECT_LT(worst, 1e-4) << "radians, over " << count << " vertices";
   EXPECT_GT(worst_unconverted, 0.05) << "the walker's map should tell the conventions apart";
 }

@@ -676,8 +676,9 @@ material::RgbaImage NormalPicture(int seed) {
   image.width = 3;
   image.height = 2;
   for (int i = 0; i < 6; ++i) {
-    image.rgba.insert(image.rgba.end(), {static_cast<uint8_t>(100 + i), static_cast<uint8_t>(seed * 7 + i * 40),
-                                         static_cast<uint8_t>(250 - i), 255});
+    image.rgba.insert(image.rgba.end(),
+                      {static_cast<uint8_t>(100 + i), static_cast<uint8_t>(seed * 7 + i * 40),
+                       static_cast<uint8_t>(250 - i), 255});
   }
   return image;
 }
