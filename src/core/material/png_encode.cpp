@@ -12,14 +12,26 @@ namespace {
 // stb_image_write's own deflate is a simple one: zlib's packs maps 20-40% smaller. The buffer
 // is freed by stb with STBIW_FREE (free), so it comes from malloc.
 unsigned char* ZlibCompress(unsigned char* data, int data_length, int* out_length, int quality) {
-  uLongf bound = compressBound(static_cast<uLong>(data_length));
+  // The stream functions, not compress2: the wasm build compiles only zlib's deflate/inflate.
+  z_stream stream{};
+  if (deflateInit(&stream, Z_BEST_COMPRESSION) != Z_OK) return nullptr;
+  const uLong bound = deflateBound(&stream, static_cast<uLong>(data_length));
   auto* out = static_cast<unsigned char*>(std::malloc(bound));
-  if (out == nullptr) return nullptr;
-  if (compress2(out, &bound, data, static_cast<uLong>(data_length), Z_BEST_COMPRESSION) != Z_OK) {
+  if (out == nullptr) {
+    deflateEnd(&stream);
+    return nullptr;
+  }
+  stream.next_in = data;
+  stream.avail_in = static_cast<uInt>(data_length);
+  stream.next_out = out;
+  stream.avail_out = static_cast<uInt>(bound);
+  const int status = deflate(&stream, Z_FINISH);
+  *out_length = static_cast<int>(stream.total_out);
+  deflateEnd(&stream);
+  if (status != Z_STREAM_END) {
     std::free(out);
     return nullptr;
   }
-  *out_length = static_cast<int>(bound);
   return out;
 }
 
