@@ -1,8 +1,10 @@
 // glTF export (core/convert, native and wasm): the whole
 // GltfExportJob for a loaded model and its animations, warnings included (the 4-weight error
 // scan over every frame), as `md5stage export` runs it; parsing is left out. And the way back:
-// GltfImportJob on that export plus writing the MD5 text, as `md5stage convert` runs it.
+// GltfImportJob on that export plus writing the MD5 text, as `md5stage convert` runs it. And the
+// maps an export embeds (BuildExportMaps): the walker's as PNGs and as a Doom 3 mod's RLE TGAs.
 #include <benchmark/benchmark.h>
+#include <stb/stb_image_write.h>
 
 #include <memory>
 #include <string>
@@ -13,7 +15,11 @@
 #include "core/anim/animation.h"
 #include "core/anim/model.h"
 #include "core/convert/gltf_export.h"
+#include "core/convert/gltf_export_maps.h"
 #include "core/convert/gltf_import.h"
+#include "core/material/image_decode.h"
+#include "core/material/material_parser.h"
+#include "core/material/material_resolve.h"
 #include "core/md5/file_stem.h"
 #include "core/md5/md5_parser.h"
 #include "core/md5/md5_writer.h"
@@ -122,9 +128,83 @@ void ConvertCorpus(benchmark::State& state, const std::string& corpus) {
   state.counters["md5_bytes"] = static_cast<double>(md5_bytes);
 }
 
+// The walker's diffuse, normal and specular maps resolved from a decl and made into glTF images:
+// as PNGs (diffuse and specular embedded as they are, the normal map decoded, its green inverted
+// and encoded) or as RLE TGAs (all three decoded and encoded).
+void ExportWalkerMaps(benchmark::State& state, bool tga) {
+  const std::string folder = SourceDir() + "/assets/models/walker/";
+  std::vector<std::pair<std::string, std::string>> files;
+  std::string decl = "models/walker/walker\n{\n";
+  const char* const kMaps[][2] = {
+      {"walker", "diffusemap"}, {"walker_local", "bumpmap"}, {"walker_s", "specularmap"}};
+  for (const auto& map : kMaps) {
+    std::string bytes = ReadWholeFile(folder + map[0] + ".png");
+    std::string name = std::string("models/walker/") + map[0] + (tga ? ".tga" : ".png");
+    if (tga) {
+      auto image = material::DecodeImage(name, bytes);
+      if (!image.ok()) {
+        state.SkipWithError("walker map does not decode");
+        return;
+      }
+      bytes.clear();
+      const auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data),
+                                                   static_cast<std::size_t>(size));
+      };
+      stbi_write_tga_to_func(append, &bytes, image.value().width, image.value().height, 4,
+                             image.value().rgba.data());
+    }
+    decl += std::string("\t") + map[1] + " " + name + "\n";
+    files.emplace_back(std::move(name), std::move(bytes));
+  }
+  decl += "}\n";
+  auto parsed = material::ParseDeclFile("walker.mtr", decl);
+  if (!parsed.ok()) {
+    state.SkipWithError("decl does not parse");
+    return;
+  }
+  const material::MaterialTable table({&parsed.value()});
+  std::vector<std::string> paths;
+  std::vector<convert::SourceImageFile> sources;
+  for (const auto& file : files) paths.push_back(file.first);
+  for (const auto& file : files) sources.push_back({file.first, &file.second});
+  const material::ImageIndex images(paths);
+  material::ResolveInput input;
+  input.shaders = {"models/walker/walker"};
+  input.model_name = "walker";
+  input.materials = &table;
+  input.images = &images;
+  auto resolved = material::ResolveMaterials(input);
+  if (!resolved.ok()) {
+    state.SkipWithError("resolve failed");
+    return;
+  }
+  convert::ExportMapsInput maps;
+  maps.resolution = &resolved.value();
+  maps.files = sources;
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    auto built = convert::BuildExportMaps(maps);
+    if (!built.ok() || built.value().images.size() != 3) {
+      state.SkipWithError("maps not built");
+      return;
+    }
+    bytes = 0;
+    for (const convert::ExportImage& image : built.value().images) bytes += image.bytes->size();
+    benchmark::DoNotOptimize(bytes);
+  }
+  state.counters["png_bytes"] = static_cast<double>(bytes);
+}
+
 }  // namespace
 
 void RegisterExportBenchmarks() {
+  benchmark::RegisterBenchmark("export_maps/walker_png", [](benchmark::State& s) {
+    ExportWalkerMaps(s, false);
+  })->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("export_maps/walker_tga", [](benchmark::State& s) {
+    ExportWalkerMaps(s, true);
+  })->Unit(benchmark::kMillisecond);
   // The 39-anim model: the import's worst case in the corpus.
   benchmark::RegisterBenchmark("convert_glb/imprimis_bones", [](benchmark::State& s) {
     ConvertCorpus(s, "imprimis_bones");

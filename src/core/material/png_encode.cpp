@@ -9,12 +9,14 @@
 
 namespace {
 
-// stb_image_write's own deflate is a simple one: zlib's packs maps 20-40% smaller. The buffer
-// is freed by stb with STBIW_FREE (free), so it comes from malloc.
+// stb_image_write's own deflate is a simple one. On the walker's three maps (bench
+// export_maps/walker_tga) zlib at its default level writes 145 KB in 53 ms against stb's 220 KB
+// in 26 ms; level 9 saves 6% more for 2.7x the time. The buffer is freed by stb with STBIW_FREE
+// (free), so it comes from malloc.
 unsigned char* ZlibCompress(unsigned char* data, int data_length, int* out_length, int quality) {
   // The stream functions, not compress2: the wasm build compiles only zlib's deflate/inflate.
   z_stream stream{};
-  if (deflateInit(&stream, Z_BEST_COMPRESSION) != Z_OK) return nullptr;
+  if (deflateInit(&stream, Z_DEFAULT_COMPRESSION) != Z_OK) return nullptr;
   const uLong bound = deflateBound(&stream, static_cast<uLong>(data_length));
   auto* out = static_cast<unsigned char*>(std::malloc(bound));
   if (out == nullptr) {
