@@ -9,6 +9,7 @@
 
 #include "../tga_writer.h"
 #include "cli_test_util.h"
+#include "core/material/image_decode.h"
 
 namespace md5stage::testing {
 namespace {
@@ -114,6 +115,28 @@ TEST(ExportCommand, MaterialsFolderGivesTgaMapsAsPngs) {
   EXPECT_NE(bytes.find("\"walker_h.png\""), std::string::npos);  // the heightmap's normal map
   EXPECT_NE(bytes.find("\"mimeType\":\"image/png\""), std::string::npos);
   EXPECT_EQ(bytes.find("image/tga"), std::string::npos);
+}
+
+TEST(ExportCommand, ConvertBackGivesTheMaterialsMapsAgain) {
+  const std::string glb = TempPath("maps_round_trip.glb");
+  const std::filesystem::path dir = TempPath("maps_round_trip");
+  std::filesystem::remove_all(dir);
+  ASSERT_EQ(RunCli("export " + Quote(kWalker + "walker.md5mesh") + " -o " + Quote(glb)).status, 0);
+  const CliRun run = RunCli("convert " + Quote(glb) + " -o " + Quote(dir.string()));
+  ASSERT_EQ(run.status, 0) << run.err;
+  const std::string stem = std::filesystem::path(glb).stem().string();
+  const std::string mtr = ReadFile((dir / (stem + ".mtr")).string());
+  EXPECT_NE(mtr.find("diffusemap\twalker.png"), std::string::npos) << mtr;
+  EXPECT_NE(mtr.find("bumpmap\t\twalker_local.png"), std::string::npos) << mtr;
+  EXPECT_NE(mtr.find("specularmap\twalker_s.png"), std::string::npos) << mtr;
+  EXPECT_EQ(ReadFile((dir / "walker.png").string()), ReadFile(kWalker + "walker.png"));
+  EXPECT_EQ(ReadFile((dir / "walker_s.png").string()), ReadFile(kWalker + "walker_s.png"));
+  // The normal map went to glTF's green and back: the same pixels, in another PNG.
+  auto source = material::DecodeImage("source", ReadFile(kWalker + "walker_local.png"));
+  auto back = material::DecodeImage("back", ReadFile((dir / "walker_local.png").string()));
+  ASSERT_TRUE(source.ok() && back.ok());
+  EXPECT_EQ(back.value().width, source.value().width);
+  EXPECT_TRUE(back.value().rgba == source.value().rgba);
 }
 
 TEST(ExportCommand, GltfGoesWithABinNamedAfterIt) {

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "../../shared_data.h"
 #include "../../tga_writer.h"
 #include "core/anim/model.h"
 #include "core/material/image_decode.h"
@@ -205,6 +206,22 @@ TEST(BuildExportMaps, SharedMapsOnceBuiltinAndMissingNoneUndecodableWarned) {
   EXPECT_NE(warning.find("warning: mesh 1 (b): the normal map is not embedded: bad.tga"),
             std::string::npos)
       << warning;
+}
+
+TEST(BuildExportMaps, DdsDiffuseFromDarkRadiantBecomesAPngOfItsPixels) {
+  const std::string path = std::string(MD5STAGE_SHARED_DIR) +
+                           "/md5/darkradiant_decls/textures/dds/test_128x128_dxt1.dds";
+  auto bytes = md5::ReadFileBytes(path);
+  MD5STAGE_SKIP_WITHOUT_SHARED(bytes.ok());
+  const Scene scene("m\n{\n\tdiffusemap textures/dds/test_128x128_dxt1\n}\n",
+                    {{"textures/dds/test_128x128_dxt1.dds", bytes.value()}}, {"m"});
+  auto maps = scene.Build();
+  ASSERT_TRUE(maps.ok());
+  ASSERT_EQ(maps.value().parts.size(), 1u);
+  const ExportImage& image = maps.value().images[maps.value().parts[0].diffuse];
+  EXPECT_EQ(image.name, "test_128x128_dxt1.png");
+  EXPECT_EQ(image.mime_type, "image/png");
+  EXPECT_EQ(Decoded(*image.bytes).rgba, Decoded(bytes.value()).rgba);
 }
 
 TEST(BuildExportMaps, NoMapsGiveNoParts) {

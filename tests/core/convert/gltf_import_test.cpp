@@ -823,6 +823,24 @@ TEST(GltfImportJob, MaterialImagesFromDataUrisAndGivenFiles) {
   EXPECT_EQ(imported.output.materials[0].normal_image, -1);
 }
 
+TEST(GltfImportJob, NormalMapThatDoesNotDecodeIsWarnedAndLeftOut) {
+  // A normal map is decoded to invert its green: a PNG signature with no image is left out, and
+  // the same image as base colour is still handed over as it is.
+  tinygltf::Model gltf = BaseAsset();
+  const int texture = AddBufferImage(&gltf, FakePng('x'), "broken");
+  gltf.materials[0].pbrMetallicRoughness.baseColorTexture.index = texture;
+  gltf.materials[0].normalTexture.index = texture;
+  const Imported imported = Import(ToGlb(gltf));
+  ASSERT_TRUE(imported.status.ok()) << imported.status.error().ToString();
+  EXPECT_TRUE(AnyWarning(imported.warnings, "images[0]: the normal map cannot be converted"))
+      << AllWarnings(imported.warnings);
+  ASSERT_EQ(imported.output.images.size(), 1u);
+  EXPECT_EQ(imported.output.images[0].bytes, FakePng('x'));
+  ASSERT_EQ(imported.output.materials.size(), 1u);
+  EXPECT_EQ(imported.output.materials[0].diffuse_image, 0);
+  EXPECT_EQ(imported.output.materials[0].normal_image, -1);
+}
+
 TEST(GltfImportJob, ImagesThatAreNotPngOrJpegOrOutOfRangeAreWarnedAndLeftOut) {
   tinygltf::Model gltf = BaseAsset();
   gltf.materials[0].pbrMetallicRoughness.baseColorTexture.index =
