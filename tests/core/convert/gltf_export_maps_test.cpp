@@ -27,6 +27,7 @@
 #include "core/material/png_encode.h"
 #include "core/md5/file_reader.h"
 #include "core/md5/md5_parser.h"
+#include "tinygltf_reading.h"
 
 namespace md5stage::convert {
 namespace {
@@ -234,25 +235,6 @@ TEST(BuildExportMaps, NoMapsGiveNoParts) {
 
 // ---- the walker: glTF's normal-mapped normals are the viewer's ------------------------------
 
-template <typename T>
-std::vector<T> Read(const tinygltf::Model& gltf, int accessor_index) {
-  const tinygltf::Accessor& accessor = gltf.accessors[static_cast<size_t>(accessor_index)];
-  const tinygltf::BufferView& view = gltf.bufferViews[static_cast<size_t>(accessor.bufferView)];
-  const std::vector<unsigned char>& data = gltf.buffers[static_cast<size_t>(view.buffer)].data;
-  const size_t count =
-      accessor.count *
-      static_cast<size_t>(tinygltf::GetNumComponentsInType(static_cast<uint32_t>(accessor.type)));
-  std::vector<T> values(count);
-  std::memcpy(values.data(), data.data() + view.byteOffset + accessor.byteOffset,
-              count * sizeof(T));
-  return values;
-}
-
-bool KeepImageBytes(tinygltf::Image*, const int, std::string*, std::string*, int, int,
-                    const unsigned char*, int, void*) {
-  return true;
-}
-
 glm::dvec3 Texel(const RgbaImage& image, float u, float v) {
   const auto wrap = [](float t, int n) {
     const int i = static_cast<int>(std::floor((t - std::floor(t)) * static_cast<float>(n)));
@@ -293,19 +275,11 @@ TEST(BuildExportMaps, WalkerNormalMappedNormalsInGltfEqualTheViewersAtEveryVerte
   job.output = &out;
   ASSERT_TRUE(job.Run().ok());
 
-  // Read back by tinygltf, not by the exporter's code.
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(&KeepImageBytes, nullptr);
-  tinygltf::Model gltf;
-  std::string error, warning;
-  ASSERT_TRUE(loader.LoadBinaryFromMemory(&gltf, &error, &warning,
-                                          reinterpret_cast<const unsigned char*>(out.main.data()),
-                                          static_cast<unsigned int>(out.main.size())))
-      << error;
+  const tinygltf::Model gltf = test::ReadGlb(out.main);  // not the exporter's code
   const tinygltf::Primitive& primitive = gltf.meshes[0].primitives[0];
-  const std::vector<float> normals = Read<float>(gltf, primitive.attributes.at("NORMAL"));
-  const std::vector<float> tangents = Read<float>(gltf, primitive.attributes.at("TANGENT"));
-  const std::vector<float> uvs = Read<float>(gltf, primitive.attributes.at("TEXCOORD_0"));
+  const std::vector<float> normals = test::Read<float>(gltf, primitive.attributes.at("NORMAL"));
+  const std::vector<float> tangents = test::Read<float>(gltf, primitive.attributes.at("TANGENT"));
+  const std::vector<float> uvs = test::Read<float>(gltf, primitive.attributes.at("TEXCOORD_0"));
   const tinygltf::Image& image = gltf.images[static_cast<size_t>(
       gltf.textures[static_cast<size_t>(gltf.materials[0].normalTexture.index)].source)];
   const tinygltf::BufferView& view = gltf.bufferViews[static_cast<size_t>(image.bufferView)];

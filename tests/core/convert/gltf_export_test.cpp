@@ -23,6 +23,7 @@
 #include "core/anim/pose.h"
 #include "core/md5/file_reader.h"
 #include "core/md5/file_stem.h"
+#include "tinygltf_reading.h"
 
 namespace md5stage::convert {
 namespace {
@@ -37,38 +38,8 @@ using anim::testing::Replace;
 const std::string kPngBytes("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16);
 const std::string kJpegBytes("\xFF\xD8\xFF\xE0\0\x10JFIF", 10);
 
-bool SkipImageDecoding(tinygltf::Image*, const int, std::string*, std::string*, int, int,
-                       const unsigned char*, int, void*) {
-  return true;
-}
-
-// Reads a GLB back; fails the test on a loader error.
-tinygltf::Model ReadGlb(const std::string& bytes) {
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(&SkipImageDecoding, nullptr);
-  tinygltf::Model model;
-  std::string error, warning;
-  const bool ok = loader.LoadBinaryFromMemory(&model, &error, &warning,
-                                              reinterpret_cast<const unsigned char*>(bytes.data()),
-                                              static_cast<unsigned int>(bytes.size()));
-  EXPECT_TRUE(ok) << error;
-  EXPECT_EQ(warning, "");
-  return model;
-}
-
-template <typename T>
-std::vector<T> Read(const tinygltf::Model& gltf, int accessor_index) {
-  const tinygltf::Accessor& accessor = gltf.accessors[static_cast<size_t>(accessor_index)];
-  const tinygltf::BufferView& view = gltf.bufferViews[static_cast<size_t>(accessor.bufferView)];
-  const std::vector<unsigned char>& data = gltf.buffers[static_cast<size_t>(view.buffer)].data;
-  const size_t count =
-      accessor.count *
-      static_cast<size_t>(tinygltf::GetNumComponentsInType(static_cast<uint32_t>(accessor.type)));
-  std::vector<T> values(count);
-  std::memcpy(values.data(), data.data() + view.byteOffset + accessor.byteOffset,
-              count * sizeof(T));
-  return values;
-}
+using test::Read;
+using test::ReadGlb;
 
 struct Fixture {
   std::shared_ptr<const anim::Model> model;
