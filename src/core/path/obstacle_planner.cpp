@@ -623,13 +623,17 @@ Status ObstaclePlanJob::RunOnce() const {
       s.generation = 1;
     }
     const Pose2 reversed{goal, WrapPi(goal_heading + kPi)};
-    int gx, gy;
+    int gx = 0, gy = 0;
+    // A goal the field's cells do not hold (rounding at extreme coordinates) leaves the probe
+    // inconclusive; its cell would index past the stamps.
     bool trapped = grid.CellOf(goal, &gx, &gy);
-    s.nodes.push_back({reversed, 0.0, -1, -1});
-    s.stamp[state_index(gx, gy, reversed.heading)] = probe;
     std::vector<int>& stack = s.chain;
     stack.clear();
-    stack.push_back(0);
+    if (trapped) {
+      s.nodes.push_back({reversed, 0.0, -1, -1});
+      s.stamp[state_index(gx, gy, reversed.heading)] = probe;
+      stack.push_back(0);
+    }
     int probed = 0;
     TurnSegment piece[2];
     while (trapped && !stack.empty()) {

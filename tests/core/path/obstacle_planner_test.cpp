@@ -237,6 +237,39 @@ TEST(ObstaclePlanner, GoalAtTheStart) {
   }
 }
 
+// fuzz_obstacles finding 4: a denormal turning radius and clearance, and a goal 8e-13 inside the
+// field's edge that its cells did not hold after rounding: the goal-heading probe stamped the
+// state of an uninitialised cell (an ASan SEGV in the fuzzer; here, before the fix, it depended on
+// what the stack held). Now the probe is inconclusive there. The fuzzer's input, which crashed
+// every time, is the seed seeds/obstacles/goal_off_field_probe.
+TEST(ObstaclePlanner, GoalTheFieldsCellsDoNotHold) {
+  const ObstacleSet circle =
+      Set({Obstacle::Circle({-148.4313725490196, -189.0197514552693}, 7.7353156594669095)});
+  Planner p;
+  ObstaclePlanJob job =
+      p.Job(circle, {{-130.54541456935965, -199.82628823508361}, 1.7941820154569428e+308},
+            {199.9999999999992, -187.51528263048243}, 4.9406564584124654e-324,
+            4.9406564584124654e-324);
+  job.has_goal_heading = true;
+  job.goal_heading = -584.89583333333326;
+  job.limits.max_expansions = 2825;
+  job.limits.improve_expansions = 103;
+  job.limits.time_limit_seconds = 0.05;
+  for (int round = 0; round < 2; ++round) {
+    const Status status = job.Run();
+    if (!status.ok()) {
+      EXPECT_FALSE(status.error().message.empty());
+      continue;
+    }
+    if (p.result.found()) {
+      ExpectLegal(job);
+    } else {
+      ASSERT_NE(p.result.reason, nullptr);
+      EXPECT_NE(p.result.reason[0], '\0');
+    }
+  }
+}
+
 TEST(ObstaclePlanner, GapExactlyTwiceTheClearance) {
   // Walls at y = ±3: a straight drive along y = 0 keeps exactly clearance 3 from both.
   const ObstacleSet set = Set({Box(20, 3, 60, 50), Box(20, -50, 60, -3)});
