@@ -246,10 +246,9 @@ TEST(ObstaclePlanner, GoalTheFieldsCellsDoNotHold) {
   const ObstacleSet circle =
       Set({Obstacle::Circle({-148.4313725490196, -189.0197514552693}, 7.7353156594669095)});
   Planner p;
-  ObstaclePlanJob job =
-      p.Job(circle, {{-130.54541456935965, -199.82628823508361}, 1.7941820154569428e+308},
-            {199.9999999999992, -187.51528263048243}, 4.9406564584124654e-324,
-            4.9406564584124654e-324);
+  ObstaclePlanJob job = p.Job(
+      circle, {{-130.54541456935965, -199.82628823508361}, 1.7941820154569428e+308},
+      {199.9999999999992, -187.51528263048243}, 4.9406564584124654e-324, 4.9406564584124654e-324);
   job.has_goal_heading = true;
   job.goal_heading = -584.89583333333326;
   job.limits.max_expansions = 2825;
