@@ -152,8 +152,10 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
     });
     if (same != decls_.end()) {
       *same = std::move(decl);
+      decl_texts_[static_cast<size_t>(same - decls_.begin())] = file->bytes;
     } else {
       decls_.push_back(std::move(decl));
+      decl_texts_.push_back(file->bytes);
     }
     if (file->source != "local") decl_sources_.push_back(file->source);
     materials_changed = true;
@@ -528,14 +530,8 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
   model.material_warnings = std::move(current);
 }
 
-Result<convert::ExportMaps> ModelLibrary::ExportMaps(int index) const {
-  if (index < 0 || index >= static_cast<int>(models_.size())) {
-    return MakeError("", 0, 0,
-                     "model: expected an index below " + std::to_string(models_.size()) +
-                         ", found " + std::to_string(index));
-  }
-  const LoadedModel& model = models_[static_cast<size_t>(index)];
-  const ResolveContext context(*this);
+Result<material::ResolveOutput> ModelLibrary::ResolveNow(const LoadedModel& model,
+                                                         const ResolveContext& context) const {
   material::ResolveInput input;
   for (const anim::GpuSubmesh& submesh : model.model->gpu().submeshes) {
     input.shaders.push_back(submesh.shader);
@@ -544,7 +540,17 @@ Result<convert::ExportMaps> ModelLibrary::ExportMaps(int index) const {
   input.materials = &context.table;
   input.images = &context.images;
   input.skin = model.skin.empty() ? nullptr : FindSkin(model.skin);
-  auto resolved = material::ResolveMaterials(input);
+  return material::ResolveMaterials(input);
+}
+
+Result<convert::ExportMaps> ModelLibrary::ExportMaps(int index) const {
+  if (index < 0 || index >= static_cast<int>(models_.size())) {
+    return MakeError("", 0, 0,
+                     "model: expected an index below " + std::to_string(models_.size()) +
+                         ", found " + std::to_string(index));
+  }
+  const ResolveContext context(*this);
+  auto resolved = ResolveNow(models_[static_cast<size_t>(index)], context);
   if (!resolved.ok()) return resolved.error();
   std::vector<convert::SourceImageFile> files;
   files.reserve(images_.size());
@@ -553,6 +559,44 @@ Result<convert::ExportMaps> ModelLibrary::ExportMaps(int index) const {
   maps.resolution = &resolved.value();
   maps.files = files;
   return convert::BuildExportMaps(maps);
+}
+
+std::vector<InputFile> ModelLibrary::MaterialFilesFor(int index) const {
+  std::vector<InputFile> out;
+  if (index < 0 || index >= static_cast<int>(models_.size())) return out;
+  const ResolveContext context(*this);
+  auto resolved = ResolveNow(models_[static_cast<size_t>(index)], context);
+  if (!resolved.ok()) return out;
+  std::vector<const std::string*> decl_names;
+  std::vector<int> image_files;
+  for (const material::PartResolution& part : resolved.value().parts) {
+    if (part.material != nullptr &&
+        std::find(decl_names.begin(), decl_names.end(), &part.material->file) == decl_names.end()) {
+      decl_names.push_back(&part.material->file);
+    }
+    for (const material::ResolvedMap& map : part.maps) {
+      if (!map.present) continue;
+      for (const material::ImageLookup& lookup : map.images) {
+        if (lookup.file >= 0 &&
+            std::find(image_files.begin(), image_files.end(), lookup.file) == image_files.end()) {
+          image_files.push_back(lookup.file);
+        }
+      }
+    }
+  }
+  for (const std::string* name : decl_names) {
+    for (size_t d = 0; d < decls_.size(); ++d) {
+      if (decls_[d]->file == *name) {
+        out.push_back({decls_[d]->file, decl_texts_[d], "local"});
+        break;
+      }
+    }
+  }
+  for (const int file : image_files) {
+    // The index's files are images_ in order (ResolveContext lists them so).
+    out.push_back(images_[static_cast<size_t>(file)].file);
+  }
+  return out;
 }
 
 void ModelLibrary::RemoveModel(int index) {

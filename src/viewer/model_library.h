@@ -98,6 +98,10 @@ class ModelLibrary {
   // The model's diffuse, normal and specular maps as glTF embeds them ("Download glTF"),
   // resolved as its textures are, from the decls and images loaded now.
   Result<convert::ExportMaps> ExportMaps(int index) const;
+  // The loaded files the model's materials come from ("Download MD5"): each decl file defining a
+  // material its parts use, then each image file its maps are made from, each once, in the order
+  // the parts name them. Empty for a bad index.
+  std::vector<InputFile> MaterialFilesFor(int index) const;
   int FindModel(const std::string& name) const;
   anim::ResourceCache& cache() { return cache_; }
 
@@ -114,6 +118,9 @@ class ModelLibrary {
   };
   void ResolveTextures(LoadedModel& model, const ResolveContext& context, LoadReport& report);
   std::string ResolutionKey(const material::ResolveOutput& resolved) const;
+  // The model's parts resolved against what is loaded now (its skin applied).
+  Result<material::ResolveOutput> ResolveNow(const LoadedModel& model,
+                                             const ResolveContext& context) const;
   const material::Skin* FindSkin(const std::string& name) const;
 
   struct StoredImage {
@@ -126,6 +133,7 @@ class ModelLibrary {
   std::vector<LoadedModel> models_;
   std::vector<StoredImage> images_;  // every image dropped or fetched, by name
   std::vector<std::unique_ptr<material::DeclFile>> decls_;  // every decl file, by name
+  std::vector<std::string> decl_texts_;                     // as decls_: each one's text
   std::vector<std::string> decl_sources_;                   // where each fetched one came from
   int next_generation_ = 0;
 };

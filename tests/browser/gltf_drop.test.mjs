@@ -14,7 +14,8 @@ const WALKER_FILES = ['walker.md5mesh', 'idle.md5anim', 'walk.md5anim'];
 export const tests = [
   {
     // Catches: .glb not taken by the picker or the library, an import that draws nothing or
-    // loses the animations, no "Download MD5" button, downloads that are not MD5 text.
+    // loses the animations, no "Download MD5" button, downloads that are not MD5 text, the
+    // material and image the .glb brought left behind.
     name: 'a .glb picked with the file picker shows as a model; "Download MD5" saves its files',
     async run(ctx) {
       if (!fs.existsSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh'))) {
@@ -75,13 +76,17 @@ export const tests = [
       page.on('download', (d) => downloads.push(d));
       await clickAt(page, (md5Button[0] + md5Button[2]) / 2, (md5Button[1] + md5Button[3]) / 2);
       const deadline = Date.now() + 10000;
-      while (downloads.length < 3 && Date.now() < deadline) await frames(page, 1);
+      while (downloads.length < 5 && Date.now() < deadline) await frames(page, 1);
+      // The mesh and anims as MD5 text, then the material made from the .glb and its image.
       assert.deepEqual(downloads.map((d) => d.suggestedFilename()),
-                       ['walker.md5mesh', 'idle.md5anim', 'walk.md5anim']);
-      for (const d of downloads) {
+                       ['walker.md5mesh', 'idle.md5anim', 'walk.md5anim', 'walker.mtr', 'walker.png']);
+      for (const d of downloads.slice(0, 3)) {
         const text = fs.readFileSync(await d.path(), 'latin1');
         assert.ok(text.startsWith('MD5Version 10'), `${d.suggestedFilename()} starts ${JSON.stringify(text.slice(0, 20))}`);
       }
+      assert.match(fs.readFileSync(await downloads[3].path(), 'utf8'), /diffusemap\twalker\.png/);
+      assert.ok(fs.readFileSync(await downloads[4].path()).equals(
+        fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.png'))), 'walker.png is not the embedded image');
       const mesh = fs.readFileSync(await downloads[0].path(), 'latin1');
       assert.match(mesh, /numJoints \d+/);
       s = await state(page);
@@ -89,7 +94,7 @@ export const tests = [
       assert.deepEqual(page.consoleErrors, []);
       fs.rmSync(dir, { recursive: true, force: true });
       await page.context().close();
-      return { info: `${downloads.length} md5 files from the dropped walker.glb` };
+      return { info: `${downloads.length} files from the dropped walker.glb` };
     },
   },
   {

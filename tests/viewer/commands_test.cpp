@@ -1384,14 +1384,16 @@ std::vector<EffectRow> EffectRows() {
          EXPECT_EQ(Get(r, "images").as_number(), 1.0);
          EXPECT_EQ(s.viewer.models().size(), 1u);
        }},
-      // The mesh and both animations as md5 text (tests/viewer/gltf_drop_test.cpp parses them).
+      // The mesh and both animations as md5 text (tests/viewer/gltf_drop_test.cpp parses them),
+      // then the diffuse image the walker's part guessed.
       {"exportMd5",
        {R"({"cmd":"exportMd5","model":"walker"})"},
        true,
        [](Stage& s, const JsonValue& r) {
          const JsonArray& files = Get(r, "files").as_array();
-         ASSERT_EQ(files.size(), 3u);
+         ASSERT_EQ(files.size(), 4u);
          EXPECT_EQ(files[0].as_string(), "walker.md5mesh");
+         EXPECT_EQ(files[3].as_string(), "walker.png");
          EXPECT_GT(Get(r, "bytes").as_number(), 1000.0);
          EXPECT_EQ(s.viewer.models().size(), 1u);
        }},

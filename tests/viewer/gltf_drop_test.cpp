@@ -315,6 +315,45 @@ TEST(GltfDropTest, ExportMd5HandsTheMeshAndEachAnimationThatParseBackAndBind) {
   ExpectPosesLikeTheWalker(stage.viewer.models()[1], walker);
 }
 
+TEST(GltfDropTest, ExportMd5OfAGlbWithMapsHandsItsMtrAndImagesThatBindAgain) {
+  // A Doom 3 folder's walker, exported with its three maps, dropped as one .glb.
+  Stage source;
+  ASSERT_TRUE(
+      Ok(source.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
+                      {"idle.md5anim", ReadBytes(WalkerPath("idle.md5anim"))},
+                      {"materials/walker.mtr", ReadBytes(WalkerPath("walker.mtr"))},
+                      {"models/walker/walker.png", ReadBytes(WalkerPath("walker.png"))},
+                      {"models/walker/walker_local.png", ReadBytes(WalkerPath("walker_local.png"))},
+                      {"models/walker/walker_s.png", ReadBytes(WalkerPath("walker_s.png"))}})));
+  ASSERT_TRUE(Ok(source.viewer.Call(Command(R"({"cmd":"exportGltf","model":"walker"})"))));
+  const std::string glb = source.host.downloads.back().bytes;
+
+  Stage stage;
+  ASSERT_TRUE(Ok(stage.Drop({{"hero.glb", glb}})));
+  const JsonValue reply = stage.viewer.Call(Command(R"({"cmd":"exportMd5","model":"hero"})"));
+  ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
+  EXPECT_EQ(Strings(reply, "files"),
+            (std::vector<std::string>{"hero.md5mesh", "idle.md5anim", "hero.mtr", "walker.png",
+                                      "walker_local.png", "walker_s.png"}));
+  EXPECT_EQ(stage.host.downloads[3].mime_type, "image/png");
+  EXPECT_EQ(stage.host.downloads[3].bytes, ReadBytes(WalkerPath("walker.png")));
+  EXPECT_NE(stage.viewer.StatusLine().find("hero.md5mesh + 1 animation(s) + 4 material file(s)"),
+            std::string::npos)
+      << stage.viewer.StatusLine();
+
+  // The six files dropped on a fresh viewer: the hero with all three maps bound.
+  Stage again;
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const Download& download : stage.host.downloads)
+    files.push_back({download.name, download.bytes});
+  ASSERT_TRUE(Ok(again.Drop(files)));
+  const LoadedModel& hero = again.viewer.models()[0];
+  EXPECT_EQ(hero.texture_files, std::vector<std::string>{"walker.png"});
+  EXPECT_EQ(hero.normal_files, std::vector<std::string>{"walker_local.png"});
+  EXPECT_EQ(hero.specular_files, std::vector<std::string>{"walker_s.png"});
+  EXPECT_TRUE(hero.material_warnings.empty());
+}
+
 TEST(GltfDropTest, PanelRequestDownloadsTheMd5FilesOfThatModel) {
   Stage stage;
   ASSERT_TRUE(Ok(stage.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
