@@ -32,16 +32,17 @@ EM_JS(void, JsPageAction, (const char* action), {
 });
 
 // Events for the page (web/main.js turns them into md5stage:NAME events on window).
-EM_JS(void, JsEvent, (const char* name, const char* detail_json), {
-  if (Module.md5stageEvent) Module.md5stageEvent(UTF8ToString(name), UTF8ToString(detail_json));
+EM_JS(void, JsEvent, (int stage, const char* name, const char* detail_json), {
+  if (Module.md5stageEvent)
+    Module.md5stageEvent(UTF8ToString(name), UTF8ToString(detail_json), stage);
 });
 
 // A file for the person to save: the page (web/main.js) turns a copy of the bytes into a
 // download. A copy, because the module's memory may grow (and move) before the page reads it.
-EM_JS(void, JsDownloadFile, (const char* name, const char* mime_type, const char* data, int size), {
+EM_JS(void, JsDownloadFile, (int stage, const char* name, const char* mime_type, const char* data, int size), {
   if (Module.md5stageDownload) {
     Module.md5stageDownload(UTF8ToString(name), UTF8ToString(mime_type),
-                            HEAPU8.slice(data, data + size));
+                            HEAPU8.slice(data, data + size), stage);
   }
 });
 
@@ -179,7 +180,7 @@ bool App::Init(std::string* error) {
     return false;
   }
   glfwMakeContextCurrent(window_);
-  viewer_ = std::make_unique<viewer::Viewer>(&meshes_, this);
+  hub_ = std::make_unique<viewer::StageHub>(&meshes_, this);
   SyncCanvasSize();
 
   IMGUI_CHECKVERSION();
@@ -208,19 +209,28 @@ bool App::Init(std::string* error) {
   if (!lines_.Init(error)) return false;
   if (!meshes_.Init(error)) return false;
   const char* version = reinterpret_cast<const char*>(glGetString(GL_VERSION));
-  viewer_->stats().gl_version = version ? version : "";
+  viewer().stats().gl_version = version ? version : "";
   last_time_ = glfwGetTime();
   return true;
 }
 
-void App::OpenFilePicker() { JsOpenFilePicker(); }
-void App::PageAction(const std::string& action) { JsPageAction(action.c_str()); }
-void App::DownloadFile(const std::string& name, const std::string& mime_type,
-                       const std::string& bytes) {
-  JsDownloadFile(name.c_str(), mime_type.c_str(), bytes.data(), static_cast<int>(bytes.size()));
+// The file picker, page actions and screenshots belong to the page's main view.
+void App::OpenFilePicker(int stage) {
+  if (stage == viewer::StageHub::kMainStage) JsOpenFilePicker();
 }
-void App::Event(const std::string& name, const JsonValue& detail) {
-  JsEvent(name.c_str(), WriteJson(detail).c_str());
+void App::PageAction(int stage, const std::string& action) {
+  if (stage == viewer::StageHub::kMainStage) JsPageAction(action.c_str());
+}
+void App::DownloadScreenshot(int stage) {
+  if (stage == viewer::StageHub::kMainStage) screenshot_requested_ = true;
+}
+void App::DownloadFile(int stage, const std::string& name, const std::string& mime_type,
+                       const std::string& bytes) {
+  JsDownloadFile(stage, name.c_str(), mime_type.c_str(), bytes.data(),
+                 static_cast<int>(bytes.size()));
+}
+void App::Event(int stage, const std::string& name, const JsonValue& detail) {
+  JsEvent(stage, name.c_str(), WriteJson(detail).c_str());
 }
 
 void App::SyncCanvasSize() {
@@ -247,7 +257,7 @@ void App::SyncCanvasSize() {
     // clang-format on
   }
   glfwGetFramebufferSize(window_, &width_, &height_);
-  viewer_->SetViewport(width_, height_, static_cast<float>(ratio));
+  viewer().SetViewport(width_, height_, static_cast<float>(ratio));
 }
 
 void App::Render() {
@@ -256,7 +266,7 @@ void App::Render() {
   glClearColor(0.13f, 0.14f, 0.17f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   glEnable(GL_DEPTH_TEST);
-  viewer_->BuildDrawList(&draw_list_);
+  viewer().BuildDrawList(&draw_list_);
   meshes_.BeginFrame();
   for (const viewer::DrawList::Instance& instance : draw_list_.instances) {
     meshes_.Submit(instance.mesh, instance.palette);
@@ -277,7 +287,7 @@ void App::Render() {
                   IM_COL32(label.color.r, label.color.g, label.color.b, label.color.a),
                   label.text.c_str());
   }
-  ui::FrameStats& stats = viewer_->stats();
+  ui::FrameStats& stats = viewer().stats();
   stats.draw_calls = meshes_.draw_calls() + 2;
   stats.instances = meshes_.instances_drawn();
   stats.render_ms = static_cast<float>(NowMs() - start);
@@ -292,16 +302,17 @@ void App::Frame() {
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
   const ImGuiIO& io = ImGui::GetIO();
-  viewer_->SetUiCapture(io.WantCaptureMouse, io.WantCaptureKeyboard);
-  viewer_->Update(dt);
+  viewer().SetUiCapture(io.WantCaptureMouse, io.WantCaptureKeyboard);
+  // Stages opened by scripts run beside the main one (their clocks, their events).
+  for (const int id : hub_->StageIds()) hub_->Find(id)->Update(dt);
 
   ui::ViewerRequests requests;
-  if (viewer_->panels_visible()) {
-    const ui::ViewerModel view = viewer_->BuildViewerModel();
-    ui::DrawStatsPanel(viewer_->stats());
-    ui::DrawViewerPanels(view, requests, viewer_->help_open());
+  if (viewer().panels_visible()) {
+    const ui::ViewerModel view = viewer().BuildViewerModel();
+    ui::DrawStatsPanel(viewer().stats());
+    ui::DrawViewerPanels(view, requests, viewer().help_open());
     ui::DrawScenePanel(view, requests);
-    ui::DrawStatusLine(viewer_->StatusLine());
+    ui::DrawStatusLine(viewer().StatusLine());
   }
   Render();
   ImGui::Render();
@@ -310,8 +321,8 @@ void App::Frame() {
     screenshot_requested_ = false;
     JsDownloadScreenshot();
   }
-  viewer_->ApplyRequests(requests);
-  viewer_->EndFrame();
+  viewer().ApplyRequests(requests);
+  for (const int id : hub_->StageIds()) hub_->Find(id)->EndFrame();
 }
 
 }  // namespace md5stage::app

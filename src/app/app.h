@@ -1,5 +1,5 @@
 // The browser seam: owns the GLFW window and WebGL2 context, the renderers and Dear ImGui, feeds
-// the platform-free Viewer its input, draws its draw list, and does what only the page can do.
+// the platform-free Stage its input, draws its draw list, and does what only the page can do.
 #pragma once
 
 #include <memory>
@@ -8,24 +8,26 @@
 #include "render/imgui_renderer.h"
 #include "render/line_renderer.h"
 #include "render/skinned_mesh_renderer.h"
-#include "viewer/viewer.h"
+#include "viewer/stage_hub.h"
 
 struct GLFWwindow;
 
 namespace md5stage::app {
 
-class App : public viewer::ViewerHost {
+class App : public viewer::HubHost {
  public:
   // Creates the window and GL context; false (with *error) when WebGL2 or a shader is missing.
   bool Init(std::string* error);
   void Frame();
-  viewer::Viewer& viewer() { return *viewer_; }
+  // The stages of the module; the main stage is the one the canvas and the panels show.
+  viewer::StageHub& hub() { return *hub_; }
+  viewer::Stage& viewer() { return hub_->main(); }
 
-  void OpenFilePicker() override;
-  void PageAction(const std::string& action) override;
-  void DownloadScreenshot() override { screenshot_requested_ = true; }
-  void Event(const std::string& name, const JsonValue& detail) override;
-  void DownloadFile(const std::string& name, const std::string& mime_type,
+  void OpenFilePicker(int stage) override;
+  void PageAction(int stage, const std::string& action) override;
+  void DownloadScreenshot(int stage) override;
+  void Event(int stage, const std::string& name, const JsonValue& detail) override;
+  void DownloadFile(int stage, const std::string& name, const std::string& mime_type,
                     const std::string& bytes) override;
 
  private:
@@ -36,7 +38,7 @@ class App : public viewer::ViewerHost {
   render::SkinnedMeshRenderer meshes_;
   render::LineRenderer lines_;
   render::ImGuiRenderer imgui_renderer_;
-  std::unique_ptr<viewer::Viewer> viewer_;
+  std::unique_ptr<viewer::StageHub> hub_;
   viewer::DrawList draw_list_;
   bool screenshot_requested_ = false;
   double last_time_ = 0.0;

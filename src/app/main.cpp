@@ -47,18 +47,28 @@ EMSCRIPTEN_KEEPALIVE const char* md5stage_call(const char* json) {
     reply.Set("error", parsed.error().ToString());
     return Keep(reply);
   }
-  return Keep(g_app.viewer().Call(parsed.value()));
+  return Keep(g_app.hub().Call(parsed.value()));
 }
 
-// Copies one file into the next load batch; "loadQueued" loads the batch.
-EMSCRIPTEN_KEEPALIVE void md5stage_queue_file(const char* name, const char* source,
-                                              const uint8_t* data, int size) {
+// Copies one file into the stage's next load batch; "loadQueued" loads the batch. False for a
+// stage that is not open.
+EMSCRIPTEN_KEEPALIVE int md5stage_queue_stage_file(int stage, const char* name, const char* source,
+                                                   const uint8_t* data, int size) {
+  md5stage::viewer::Stage* target = g_started ? g_app.hub().Find(stage) : nullptr;
+  if (target == nullptr) return 0;
   md5stage::viewer::InputFile file;
   file.name = name ? name : "";
   file.source = source ? source : "local";
   if (data != nullptr && size > 0)
     file.bytes.assign(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
-  g_app.viewer().QueueFile(std::move(file));
+  target->QueueFile(std::move(file));
+  return 1;
+}
+
+// The main stage's batch (pages and scripts made before stages).
+EMSCRIPTEN_KEEPALIVE void md5stage_queue_file(const char* name, const char* source,
+                                              const uint8_t* data, int size) {
+  md5stage_queue_stage_file(md5stage::viewer::StageHub::kMainStage, name, source, data, size);
 }
 
 }  // extern "C"

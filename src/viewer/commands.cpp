@@ -10,7 +10,7 @@
 #include "core/scene/share_link.h"
 #include "viewer/command_args.h"
 #include "viewer/json_util.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -54,7 +54,7 @@ void SetClock(const SceneClock& clock, JsonValue& reply) {
 // ---- the page's commands
 // -------------------------------------------------------------------------
 
-JsonValue Viewer::State() const {
+JsonValue Stage::State() const {
   JsonValue state = JsonValue::MakeObject();
   state.Set("webgl", stats_.gl_version);
   state.Set("frame", static_cast<double>(frame_));
@@ -212,7 +212,7 @@ JsonValue Viewer::State() const {
   return state;
 }
 
-JsonValue Viewer::ClockJson() const {
+JsonValue Stage::ClockJson() const {
   JsonValue reply = Reply(true);
   reply.Set("frame", static_cast<double>(frame_));
   reply.Set("scene_time", scene_time_);
@@ -231,7 +231,7 @@ JsonValue Viewer::ClockJson() const {
   return reply;
 }
 
-EmbedClock Viewer::MeasureEmbedClock() const {
+EmbedClock Stage::MeasureEmbedClock() const {
   const SceneClock measured = MeasureSceneClock(characters_, scene_time_);
   EmbedClock clock;
   clock.scene_time = scene_time_;
@@ -241,7 +241,7 @@ EmbedClock Viewer::MeasureEmbedClock() const {
   return clock;
 }
 
-void Viewer::RunEmbedTimeline() {
+void Stage::RunEmbedTimeline() {
   const EmbedTimelineStep step = embed_timeline_.Step(MeasureEmbedClock());
   if (step.finished_at && host_) host_->Event("finished", FinishedEventDetail(*step.finished_at));
   if (step.seek_to) {
@@ -260,17 +260,17 @@ constexpr double kCoordinateLimit = 1e6;  // as in scenes (docs/scene-format.md)
 // Finish(), then acts. Per-character commands name their instance; none retargets the selection.
 class CommandTable {
  public:
-  using Handler = JsonValue (*)(Viewer&, CommandArgs&);
+  using Handler = JsonValue (*)(Stage&, CommandArgs&);
   struct Entry {
     const char* name;
     Handler handler;
   };
 
-  static JsonValue Dispatch(Viewer& v, const JsonValue& command);
+  static JsonValue Dispatch(Stage& v, const JsonValue& command);
   static const Entry kEntries[];
 
  private:
-  static Character* Instance(Viewer& v, CommandArgs& args) {
+  static Character* Instance(Stage& v, CommandArgs& args) {
     const int count = static_cast<int>(v.characters_.size());
     if (count == 0) {
       const JsonValue* value = args.OptionalValue("instance");
@@ -281,7 +281,7 @@ class CommandTable {
     const int index = args.Integer("instance", 0, count - 1);
     return args.ok() ? &v.characters_[static_cast<size_t>(index)] : nullptr;
   }
-  static int ModelArg(Viewer& v, CommandArgs& args, const char* field) {
+  static int ModelArg(Stage& v, CommandArgs& args, const char* field) {
     const std::string name = args.String(field, 256);
     if (!args.ok()) return -1;
     const int model = v.library_->FindModel(name);
@@ -296,7 +296,7 @@ class CommandTable {
     }
     return model;
   }
-  static int JointArg(Viewer& v, CommandArgs& args, const char* field, const Character& character) {
+  static int JointArg(Stage& v, CommandArgs& args, const char* field, const Character& character) {
     const std::string name = args.String(field, 256);
     if (!args.ok()) return -1;
     const LoadedModel& model = v.library_->models()[static_cast<size_t>(character.model)];
@@ -307,40 +307,40 @@ class CommandTable {
     return joint;
   }
   static PlayMode Mode(int index) { return static_cast<PlayMode>(index); }
-  static JsonValue Done(Viewer& v, Character* character) {
+  static JsonValue Done(Stage& v, Character* character) {
     if (character) PoseCharacter(*character, v.library_->models());
     return Reply(true);
   }
   static JsonValue Fail(const CommandArgs& args) { return Failure(args.error()); }
 
   // ---- whole viewer ----
-  static JsonValue State(Viewer& v, CommandArgs& a) { return a.Finish() ? v.State() : Fail(a); }
-  static JsonValue Clock(Viewer& v, CommandArgs& a) { return a.Finish() ? v.ClockJson() : Fail(a); }
-  static JsonValue LoadQueued(Viewer& v, CommandArgs& a) {
+  static JsonValue State(Stage& v, CommandArgs& a) { return a.Finish() ? v.State() : Fail(a); }
+  static JsonValue Clock(Stage& v, CommandArgs& a) { return a.Finish() ? v.ClockJson() : Fail(a); }
+  static JsonValue LoadQueued(Stage& v, CommandArgs& a) {
     return a.Finish() ? v.LoadQueuedFiles() : Fail(a);
   }
-  static JsonValue ReportError(Viewer& v, CommandArgs& a) {
+  static JsonValue ReportError(Stage& v, CommandArgs& a) {
     const std::string message = a.String("message", 1 << 16);
     if (!a.Finish()) return Fail(a);
     v.SetError(message);
     return Reply(true);
   }
-  static JsonValue SceneJson(Viewer& v, CommandArgs& a) {
+  static JsonValue SceneJson(Stage& v, CommandArgs& a) {
     return a.Finish() ? SceneToJson(v.CurrentScene()) : Fail(a);
   }
-  static JsonValue PrepareScene(Viewer& v, CommandArgs& a) {
+  static JsonValue PrepareScene(Stage& v, CommandArgs& a) {
     const JsonValue& scene = a.Value("scene");
     return a.Finish() ? v.PrepareScene(scene) : Fail(a);
   }
-  static JsonValue ApplyScene(Viewer& v, CommandArgs& a) {
+  static JsonValue ApplyScene(Stage& v, CommandArgs& a) {
     return a.Finish() ? v.ApplyPendingScene() : Fail(a);
   }
-  static JsonValue CancelScene(Viewer& v, CommandArgs& a) {
+  static JsonValue CancelScene(Stage& v, CommandArgs& a) {
     if (!a.Finish()) return Fail(a);
     v.CancelPendingScene();
     return Reply(true);
   }
-  static JsonValue ShareLink(Viewer& v, CommandArgs& a) {
+  static JsonValue ShareLink(Stage& v, CommandArgs& a) {
     if (!a.Finish()) return Fail(a);
     std::vector<std::string> dropped;
     const Scene scene = WithoutLocalModels(v.CurrentScene(), &dropped);
@@ -353,7 +353,7 @@ class CommandTable {
     reply.Set("left_out", JsonValue(std::move(left_out)));
     return reply;
   }
-  static JsonValue DecodeLink(Viewer& v, CommandArgs& a) {
+  static JsonValue DecodeLink(Stage& v, CommandArgs& a) {
     const std::string payload = a.String("payload", kMaxSceneLinkChars);
     if (!a.Finish()) return Fail(a);
     auto scene = DecodeSceneLink(payload);
@@ -365,7 +365,7 @@ class CommandTable {
     reply.Set("scene", SceneToJson(scene.value()));
     return reply;
   }
-  static JsonValue SetRoute(Viewer& v, CommandArgs& a) {
+  static JsonValue SetRoute(Stage& v, CommandArgs& a) {
     const int count = static_cast<int>(v.routes_.size());
     const int index =
         a.OptionalInteger("index", 0, std::min(count, static_cast<int>(kMaxSceneRoutes) - 1))
@@ -383,10 +383,10 @@ class CommandTable {
     reply.Set("index", index);
     return reply;
   }
-  static JsonValue GetRoutes(Viewer& v, CommandArgs& a) {
+  static JsonValue GetRoutes(Stage& v, CommandArgs& a) {
     return a.Finish() ? v.RoutesJson() : Fail(a);
   }
-  static JsonValue SetCrowdSize(Viewer& v, CommandArgs& a) {
+  static JsonValue SetCrowdSize(Stage& v, CommandArgs& a) {
     const int count = a.Integer("count", 1, 5000);
     if (!a.Finish()) return Fail(a);
     v.SetCrowdSize(count);
@@ -394,7 +394,7 @@ class CommandTable {
     reply.Set("characters", static_cast<double>(v.characters_.size()));
     return reply;
   }
-  static JsonValue UpdateSteps(Viewer& v, CommandArgs& a) {
+  static JsonValue UpdateSteps(Stage& v, CommandArgs& a) {
     // The frame's engine update (locomotion, playback, poses, palettes) run `count` times in a
     // row, each timed: the benchmark's update medians without waiting for frames, which software
     // WebGL draws slowly at thousands of characters. The scene clock advances by count x dt.
@@ -414,7 +414,7 @@ class CommandTable {
     reply.Set("characters", static_cast<double>(v.characters_.size()));
     return reply;
   }
-  static JsonValue Stats(Viewer& v, CommandArgs& a) {
+  static JsonValue Stats(Stage& v, CommandArgs& a) {
     if (!a.Finish()) return Fail(a);
     // Cheap (no per-instance data): what benchmarks poll every frame.
     JsonValue stats = Reply(true);
@@ -428,7 +428,7 @@ class CommandTable {
     stats.Set("characters", static_cast<double>(v.characters_.size()));
     return stats;
   }
-  static JsonValue GroundAt(Viewer& v, CommandArgs& a) {
+  static JsonValue GroundAt(Stage& v, CommandArgs& a) {
     // The ground point under a framebuffer pixel: what a click there would hit.
     const double x = a.Number("x", -1e6, 1e6);
     const double y = a.Number("y", -1e6, 1e6);
@@ -440,7 +440,7 @@ class CommandTable {
               JsonValue(JsonArray{static_cast<double>(ground->x), static_cast<double>(ground->y)}));
     return reply;
   }
-  static JsonValue ScreenAt(Viewer& v, CommandArgs& a) {
+  static JsonValue ScreenAt(Stage& v, CommandArgs& a) {
     // Where a world point shows in framebuffer pixels (what tests look at).
     const glm::vec3 point = a.Vec3("point", kCoordinateLimit);
     if (!a.Finish()) return Fail(a);
@@ -451,7 +451,7 @@ class CommandTable {
     reply.Set("pixel", JsonValue(JsonArray{screen.x, screen.y}));
     return reply;
   }
-  static JsonValue SampleRoute(Viewer& v, CommandArgs& a) {
+  static JsonValue SampleRoute(Stage& v, CommandArgs& a) {
     const int route = a.Integer("route", 0, static_cast<int>(v.routes_.size()) - 1);
     const double distance = a.Number("distance", -1e15, 1e15);
     if (!a.Finish()) return Fail(a);
@@ -464,7 +464,7 @@ class CommandTable {
     reply.Set("heading", pose.heading);
     return reply;
   }
-  static JsonValue Tool(Viewer& v, CommandArgs& a) {
+  static JsonValue Tool(Stage& v, CommandArgs& a) {
     const int tool = a.Choice("tool", {"camera", "goto", "route", "obstacle"});
     const std::optional<int> shape = a.OptionalChoice("shape", {"circle", "polygon"});
     const std::optional<int> route =
@@ -485,24 +485,24 @@ class CommandTable {
     reply.Set("anchors", static_cast<double>(v.editor_.anchor_count()));
     return reply;
   }
-  static JsonValue Ui(Viewer& v, CommandArgs& a) {
+  static JsonValue Ui(Stage& v, CommandArgs& a) {
     const bool panels = a.Bool("panels");
     if (!a.Finish()) return Fail(a);
     v.panels_visible_ = panels;
     return Reply(true);
   }
-  static JsonValue SetSceneTime(Viewer& v, CommandArgs& a) {
+  static JsonValue SetSceneTime(Stage& v, CommandArgs& a) {
     const double time = a.Number("time", 0.0, kMaxSceneTime);
     if (!a.Finish()) return Fail(a);
     v.scene_time_ = time;
     return Reply(true);
   }
-  static JsonValue PlayScene(Viewer& v, CommandArgs& a) {
+  static JsonValue PlayScene(Stage& v, CommandArgs& a) {
     if (!a.Finish()) return Fail(a);
     v.SetScenePlaying(a.name() == "playScene");
     return Reply(true);
   }
-  static JsonValue Display(Viewer& v, CommandArgs& a) {
+  static JsonValue Display(Stage& v, CommandArgs& a) {
     DisplayToggles display = v.display_;
     for (const DisplayToggleName& toggle : kDisplayToggleNames) {
       if (const std::optional<bool> value = a.OptionalBool(toggle.name)) {
@@ -514,7 +514,7 @@ class CommandTable {
     return Reply(true);
   }
   // The key light: {"azimuth": degrees, "elevation": degrees}, either may be left out.
-  static JsonValue SetLight(Viewer& v, CommandArgs& a) {
+  static JsonValue SetLight(Stage& v, CommandArgs& a) {
     ShadingOptions shading = v.shading_;
     if (const std::optional<double> azimuth = a.OptionalNumber("azimuth", -360.0, 360.0))
       shading.light_azimuth = static_cast<float>(*azimuth);
@@ -527,7 +527,7 @@ class CommandTable {
     return Reply(true);
   }
   // {"normalMaps": bool, "specular": bool, "channel": "lit|diffuse|normals|specular"}.
-  static JsonValue SetShading(Viewer& v, CommandArgs& a) {
+  static JsonValue SetShading(Stage& v, CommandArgs& a) {
     ShadingOptions shading = v.shading_;
     if (const std::optional<bool> on = a.OptionalBool("normalMaps")) shading.normal_maps = *on;
     if (const std::optional<bool> on = a.OptionalBool("specular")) shading.specular = *on;
@@ -539,7 +539,7 @@ class CommandTable {
     v.shading_ = shading;
     return Reply(true);
   }
-  static JsonValue Camera(Viewer& v, CommandArgs& a) {
+  static JsonValue Camera(Stage& v, CommandArgs& a) {
     OrbitCamera camera = v.camera_;
     camera.target = a.OptionalVec3("target", kCoordinateLimit).value_or(camera.target);
     camera.yaw_degrees =
@@ -555,7 +555,7 @@ class CommandTable {
     v.follow_selected_ = false;
     return Reply(true);
   }
-  static JsonValue Frame(Viewer& v, CommandArgs& a) {
+  static JsonValue Frame(Stage& v, CommandArgs& a) {
     // With an instance: select it and frame it; without: frame the selection.
     std::optional<int> instance;
     if (a.OptionalValue("instance") != nullptr) {
@@ -570,7 +570,7 @@ class CommandTable {
     v.FrameSelection();
     return Reply(true);
   }
-  static JsonValue Embed(Viewer& v, CommandArgs& a) {
+  static JsonValue Embed(Stage& v, CommandArgs& a) {
     // The embed's URL options (embed_options.h); with apply_to_scene they act on the open scene.
     const std::string query = a.OptionalString("query", kMaxEmbedUrlChars).value_or("");
     const std::string fragment = a.OptionalString("fragment", kMaxEmbedUrlChars).value_or("");
@@ -601,32 +601,32 @@ class CommandTable {
     }
     return EmbedReplyJson(options);
   }
-  static JsonValue EmbedScrub(Viewer& v, CommandArgs& a) {
+  static JsonValue EmbedScrub(Stage& v, CommandArgs& a) {
     const bool active = a.Bool("active");
     if (!a.Finish()) return Fail(a);
     v.embed_timeline_.SetScrubbing(active);
     return Reply(true);
   }
-  static JsonValue RemoveModel(Viewer& v, CommandArgs& a) {
+  static JsonValue RemoveModel(Stage& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
     if (!a.Finish()) return Fail(a);
     v.RemoveModel(model);
     return Reply(true);
   }
   // The model with its animations as a .glb, handed to the page as a download.
-  static JsonValue ExportGltf(Viewer& v, CommandArgs& a) {
+  static JsonValue ExportGltf(Stage& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
     if (!a.Finish()) return Fail(a);
     return v.DownloadGltf(model);
   }
   // The model's md5mesh and each md5anim, handed to the page as separate downloads.
-  static JsonValue ExportMd5(Viewer& v, CommandArgs& a) {
+  static JsonValue ExportMd5(Stage& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
     if (!a.Finish()) return Fail(a);
     return v.DownloadMd5(model);
   }
   // {"cmd":"setSkin","model":NAME,"skin":SKIN} shows the model under a loaded skin ("": none).
-  static JsonValue SetSkin(Viewer& v, CommandArgs& a) {
+  static JsonValue SetSkin(Stage& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
     const std::string skin = a.String("skin", 256);
     if (model >= 0 && a.ok() && !skin.empty()) {
@@ -645,7 +645,7 @@ class CommandTable {
     if (!a.Finish()) return Fail(a);
     return v.SetModelSkin(model, skin);
   }
-  static JsonValue AddInstance(Viewer& v, CommandArgs& a) {
+  static JsonValue AddInstance(Stage& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
     const glm::vec3 at = a.OptionalVec3("position", kCoordinateLimit).value_or(glm::vec3(0.0f));
     const double heading = a.OptionalNumber("heading", -1e3, 1e3).value_or(0.0);
@@ -658,7 +658,7 @@ class CommandTable {
   }
 
   // ---- one character ----
-  static JsonValue Select(Viewer& v, CommandArgs& a) {
+  static JsonValue Select(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     int joint = -1;
     if (character && a.OptionalValue("joint") != nullptr)
@@ -668,7 +668,7 @@ class CommandTable {
     v.selected_joint_ = joint;
     return Reply(true);
   }
-  static JsonValue SetAnimation(Viewer& v, CommandArgs& a) {
+  static JsonValue SetAnimation(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     int animation = -1;
     if (character) {
@@ -695,14 +695,14 @@ class CommandTable {
     v.SetAnimation(*character, animation);
     return Done(v, character);
   }
-  static JsonValue SetTime(Viewer& v, CommandArgs& a) {
+  static JsonValue SetTime(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const double time = a.Number("time", 0.0, kMaxSceneTime);
     if (!a.Finish()) return Fail(a);
     anim::SetClockTime(character->playback, time);
     return Done(v, character);
   }
-  static JsonValue Play(Viewer& v, CommandArgs& a) {
+  static JsonValue Play(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     if (!a.Finish()) return Fail(a);
     anim::PlaybackClock& clock = character->playback;
@@ -718,28 +718,28 @@ class CommandTable {
     clock.playing = a.name() == "play";
     return Done(v, character);
   }
-  static JsonValue SetRate(Viewer& v, CommandArgs& a) {
+  static JsonValue SetRate(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const double rate = a.Number("rate", -kMaxRate, kMaxRate);
     if (!a.Finish()) return Fail(a);
     character->playback.rate = static_cast<float>(rate);
     return Done(v, character);
   }
-  static JsonValue SetMode(Viewer& v, CommandArgs& a) {
+  static JsonValue SetMode(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const int mode = a.Choice("mode", MD5STAGE_MODES);
     if (!a.Finish()) return Fail(a);
     anim::SetClockMode(character->playback, Mode(mode));
     return Done(v, character);
   }
-  static JsonValue Step(Viewer& v, CommandArgs& a) {
+  static JsonValue Step(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const int frames = a.OptionalInteger("frames", -1000000, 1000000).value_or(1);
     if (!a.Finish()) return Fail(a);
     v.StepFrames(*character, frames);
     return Done(v, character);
   }
-  static JsonValue SetPlacement(Viewer& v, CommandArgs& a) {
+  static JsonValue SetPlacement(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const std::optional<glm::vec3> at = a.OptionalVec3("position", kCoordinateLimit);
     const std::optional<double> heading = a.OptionalNumber("heading", -1e3, 1e3);
@@ -758,7 +758,7 @@ class CommandTable {
     }
     return Done(v, character);
   }
-  static JsonValue Attach(Viewer& v, CommandArgs& a) {
+  static JsonValue Attach(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const int model = ModelArg(v, a, "model");
     const int joint = character ? JointArg(v, a, "joint", *character) : -1;
@@ -768,7 +768,7 @@ class CommandTable {
     v.Attach(*character, model, joint, offset, rotation);
     return Done(v, character);
   }
-  static JsonValue AssignRoute(Viewer& v, CommandArgs& a) {
+  static JsonValue AssignRoute(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const int route = a.Integer("route", -1, static_cast<int>(v.routes_.size()) - 1);
     const int mode = a.OptionalChoice("mode", MD5STAGE_MODES).value_or(0);
@@ -778,7 +778,7 @@ class CommandTable {
     v.EnsureLocomotionAnimations(*character);
     return Reply(true);
   }
-  static JsonValue GoTo(Viewer& v, CommandArgs& a) {
+  static JsonValue GoTo(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const double x = a.Number("x", -kCoordinateLimit, kCoordinateLimit);
     const double y = a.Number("y", -kCoordinateLimit, kCoordinateLimit);
@@ -792,14 +792,14 @@ class CommandTable {
     reply.Set("path", v.PathJson(*character));
     return reply;
   }
-  static JsonValue SetSpeed(Viewer& v, CommandArgs& a) {
+  static JsonValue SetSpeed(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const double speed = a.Number("speed", 0.0, kMaxSpeed);
     if (!a.Finish()) return Fail(a);
     v.SetSpeed(*character, speed);
     return Reply(true);
   }
-  static JsonValue SetTurnRadius(Viewer& v, CommandArgs& a) {
+  static JsonValue SetTurnRadius(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const double radius = a.Number("radius", 0.0, kMaxSpeed);
     if (!a.Finish()) return Fail(a);
@@ -807,7 +807,7 @@ class CommandTable {
     return Reply(true);
   }
   // ---- obstacles (refused edits change nothing; walkers replan after each accepted one) ----
-  static JsonValue AddObstacle(Viewer& v, CommandArgs& a) {
+  static JsonValue AddObstacle(Stage& v, CommandArgs& a) {
     const JsonValue& obstacle = a.Value("obstacle");
     if (!a.Finish()) return Fail(a);
     if (v.obstacles_.size() >= kMaxObstacles) {
@@ -836,7 +836,7 @@ class CommandTable {
   }
   // The "index" field of an obstacle edit, or -1 (with the failure recorded in `a`) when the
   // scene has no obstacles to name.
-  static int ObstacleIndex(const Viewer& v, CommandArgs& a) {
+  static int ObstacleIndex(const Stage& v, CommandArgs& a) {
     const int count = static_cast<int>(v.obstacles_.size());
     if (count == 0) {
       a.Fail("index", "an obstacle index (the scene has no obstacles)",
@@ -845,7 +845,7 @@ class CommandTable {
     }
     return a.Integer("index", 0, count - 1);
   }
-  static JsonValue RemoveObstacle(Viewer& v, CommandArgs& a) {
+  static JsonValue RemoveObstacle(Stage& v, CommandArgs& a) {
     const int index = ObstacleIndex(v, a);
     if (index < 0) return Fail(a);
     if (!a.Finish()) return Fail(a);
@@ -856,7 +856,7 @@ class CommandTable {
     if (!status.ok()) return Failure(status.error().ToString());
     return Reply(true);
   }
-  static JsonValue MoveObstacle(Viewer& v, CommandArgs& a) {
+  static JsonValue MoveObstacle(Stage& v, CommandArgs& a) {
     const int index = ObstacleIndex(v, a);
     if (index < 0) return Fail(a);
     const double dx = a.Number("dx", -kCoordinateLimit, kCoordinateLimit);
@@ -870,21 +870,21 @@ class CommandTable {
     if (!status.ok()) return Failure("moveObstacle: " + status.error().message);
     return Reply(true);
   }
-  static JsonValue ClearObstacles(Viewer& v, CommandArgs& a) {
+  static JsonValue ClearObstacles(Stage& v, CommandArgs& a) {
     if (!a.Finish()) return Fail(a);
     v.selected_obstacle_ = -1;
     Status status = v.SetObstacles({});
     if (!status.ok()) return Failure(status.error().ToString());
     return Reply(true);
   }
-  static JsonValue SetClearance(Viewer& v, CommandArgs& a) {
+  static JsonValue SetClearance(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const double clearance = a.Number("clearance", 0.0, kCoordinateLimit);
     if (!a.Finish()) return Fail(a);
     v.SetClearance(*character, clearance);
     return Reply(true);
   }
-  static JsonValue RouteAround(Viewer& v, CommandArgs& a) {
+  static JsonValue RouteAround(Stage& v, CommandArgs& a) {
     // With an instance: its turning radius and clearance; without: the route's characters'.
     const int route = a.Integer("route", 0, static_cast<int>(v.routes_.size()) - 1);
     const Character* character = a.OptionalValue("instance") ? Instance(v, a) : nullptr;
@@ -898,10 +898,10 @@ class CommandTable {
               static_cast<double>(v.routes_[static_cast<size_t>(route)].segments.size()));
     return reply;
   }
-  static JsonValue GpuSkinCheck(Viewer& v, CommandArgs& a);
-  static JsonValue PlayCamera(Viewer& v, CommandArgs& a);
-  static JsonValue ScreenBounds(Viewer& v, CommandArgs& a);
-  static JsonValue JointWorld(Viewer& v, CommandArgs& a) {
+  static JsonValue GpuSkinCheck(Stage& v, CommandArgs& a);
+  static JsonValue PlayCamera(Stage& v, CommandArgs& a);
+  static JsonValue ScreenBounds(Stage& v, CommandArgs& a);
+  static JsonValue JointWorld(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     const int joint = character ? JointArg(v, a, "joint", *character) : -1;
     if (!a.Finish()) return Fail(a);
@@ -917,7 +917,7 @@ class CommandTable {
   }
 };
 
-JsonValue CommandTable::GpuSkinCheck(Viewer& v, CommandArgs& a) {
+JsonValue CommandTable::GpuSkinCheck(Stage& v, CommandArgs& a) {
   // GPU skinning (transform feedback of the real shader) against the core's CPU reference
   // skinning with every weight, for this instance's current pose.
   Character* character = Instance(v, a);
@@ -979,7 +979,7 @@ JsonValue CommandTable::GpuSkinCheck(Viewer& v, CommandArgs& a) {
   return reply;
 }
 
-JsonValue CommandTable::ScreenBounds(Viewer& v, CommandArgs& a) {
+JsonValue CommandTable::ScreenBounds(Stage& v, CommandArgs& a) {
   // The character's bind-pose box on screen, in framebuffer pixels [x0, y0, x1, y1].
   Character* character = Instance(v, a);
   if (!a.Finish()) return Fail(a);
@@ -1070,13 +1070,13 @@ const CommandTable::Entry CommandTable::kEntries[] = {
 
 // {"camera": NAME} follows a loaded .md5camera on the scene clock; "" goes back to the orbit
 // camera.
-JsonValue CommandTable::PlayCamera(Viewer& v, CommandArgs& a) {
+JsonValue CommandTable::PlayCamera(Stage& v, CommandArgs& a) {
   const std::string name = a.String("camera", kMaxSceneNameLength);
   if (!a.Finish()) return Fail(a);
   const int index = name.empty() ? -1 : v.FindCamera(name);
   if (!name.empty() && index < 0) {
     std::string names;
-    for (const Viewer::CinematicCamera& camera : v.cameras_) {
+    for (const Stage::CinematicCamera& camera : v.cameras_) {
       names += (names.empty() ? "" : ", ") + camera.name;
     }
     a.Fail("camera",
@@ -1089,7 +1089,7 @@ JsonValue CommandTable::PlayCamera(Viewer& v, CommandArgs& a) {
   return Reply(true);
 }
 
-JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {
+JsonValue CommandTable::Dispatch(Stage& v, const JsonValue& command) {
   if (!command.is_object()) {
     return Failure("command: expected an object {\"cmd\": NAME, ...}, found " +
                    DescribeJson(command));
@@ -1108,7 +1108,7 @@ JsonValue CommandTable::Dispatch(Viewer& v, const JsonValue& command) {
   return Failure("command.cmd: expected a known command, found " + DescribeJson(*name));
 }
 
-JsonValue Viewer::Call(const JsonValue& command) { return CommandTable::Dispatch(*this, command); }
+JsonValue Stage::Call(const JsonValue& command) { return CommandTable::Dispatch(*this, command); }
 
 std::vector<std::string> CommandNames() {
   std::vector<std::string> names;

@@ -54,7 +54,7 @@ class EmbedTimeline {
   bool was_finished_ = false;
 };
 
-// The details of the events a step asks for (ViewerHost::Event("finished" | "seeked", detail)).
+// The details of the events a step asks for (StageHost::Event("finished" | "seeked", detail)).
 JsonValue FinishedEventDetail(double time);  // {"time": T}
 JsonValue SeekedEventDetail(double time);    // {"time": T, "reason": "loop"}
 

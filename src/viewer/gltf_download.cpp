@@ -4,7 +4,7 @@
 
 #include "core/convert/gltf_export.h"
 #include "viewer/json_util.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 
@@ -50,7 +50,7 @@ Result<GlbDownload> ExportModelAsGlb(const ModelLibrary& library, int index) {
   return download;
 }
 
-JsonValue Viewer::DownloadGltf(int model) {
+JsonValue Stage::DownloadGltf(int model) {
   auto exported = ExportModelAsGlb(*library_, model);
   if (!exported.ok()) {
     const std::string message = "Download glTF: " + exported.error().ToString();

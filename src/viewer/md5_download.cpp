@@ -2,7 +2,7 @@
 
 #include "core/md5/md5_writer.h"
 #include "viewer/json_util.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 
@@ -28,7 +28,7 @@ std::vector<Md5DownloadFile> ExportModelAsMd5(const ModelLibrary& library, int i
   return files;
 }
 
-JsonValue Viewer::DownloadMd5(int model) {
+JsonValue Stage::DownloadMd5(int model) {
   const std::vector<Md5DownloadFile> files = ExportModelAsMd5(*library_, model);
   const size_t animations = library_->models()[static_cast<size_t>(model)].animations.size();
   JsonArray names;

@@ -173,7 +173,7 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
     materials_changed = true;
   }
   for (const InputFile* file : meshes) {
-    auto loaded = cache_.LoadModel(file->name, file->bytes);
+    auto loaded = cache_->LoadModel(file->name, file->bytes);
     if (!loaded.ok()) {
       report.errors.push_back(loaded.error().ToString());
       continue;
@@ -186,7 +186,7 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
     }
   }
   for (const InputFile* file : anims) {
-    auto loaded = cache_.LoadAnimation(file->name, file->bytes);
+    auto loaded = cache_->LoadAnimation(file->name, file->bytes);
     if (!loaded.ok()) {
       report.errors.push_back(loaded.error().ToString());
       continue;
@@ -286,6 +286,7 @@ int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const Input
   upload.joint_count = model->skeleton().joint_count();
   upload.vertices = &gpu.vertices;
   upload.indices = &gpu.indices;
+  upload.owner = model;
   for (const anim::GpuSubmesh& submesh : gpu.submeshes) {
     upload.parts.push_back({submesh.first_index, submesh.index_count});
   }
@@ -597,6 +598,10 @@ std::vector<InputFile> ModelLibrary::MaterialFilesFor(int index) const {
     out.push_back(images_[static_cast<size_t>(file)].file);
   }
   return out;
+}
+
+ModelLibrary::~ModelLibrary() {
+  for (int index = static_cast<int>(models_.size()) - 1; index >= 0; --index) RemoveModel(index);
 }
 
 void ModelLibrary::RemoveModel(int index) {

@@ -80,7 +80,14 @@ struct LoadReport {
 
 class ModelLibrary {
  public:
-  explicit ModelLibrary(RenderBackend* renderer) : renderer_(renderer) {}
+  // The cache parses each file once for every library that shares it (the stages of one module);
+  // null gives the library a cache of its own. Neither pointer is owned; both outlive it.
+  explicit ModelLibrary(RenderBackend* renderer, anim::ResourceCache* shared_cache = nullptr)
+      : renderer_(renderer), cache_(shared_cache ? shared_cache : &own_cache_) {}
+  // Gives back every mesh and texture it holds (a closed stage releases what it used).
+  ~ModelLibrary();
+  ModelLibrary(const ModelLibrary&) = delete;
+  ModelLibrary& operator=(const ModelLibrary&) = delete;
 
   // Meshes, anims, images (.tga .png .jpg .bmp) and decls (.mtr .shader .skin). Images and decls
   // are kept: materials or images dropped after a mesh re-resolve every model.
@@ -103,7 +110,7 @@ class ModelLibrary {
   // the parts name them. Empty for a bad index.
   std::vector<InputFile> MaterialFilesFor(int index) const;
   int FindModel(const std::string& name) const;
-  anim::ResourceCache& cache() { return cache_; }
+  anim::ResourceCache& cache() { return *cache_; }
 
  private:
   int AddModel(std::shared_ptr<const anim::Model> model, const InputFile& file);
@@ -129,7 +136,8 @@ class ModelLibrary {
   };
 
   RenderBackend* renderer_;
-  anim::ResourceCache cache_;
+  anim::ResourceCache own_cache_;
+  anim::ResourceCache* cache_;
   std::vector<LoadedModel> models_;
   std::vector<StoredImage> images_;  // every image dropped or fetched, by name
   std::vector<std::unique_ptr<material::DeclFile>> decls_;  // every decl file, by name

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <glm/glm.hpp>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct MeshUpload {
   const std::vector<uint32_t>* indices = nullptr;  // counter-clockwise front faces
   std::vector<Part> parts;
   int joint_count = 0;
+  // The immutable model the arrays belong to: a backend that shares meshes between stages keeps
+  // it alive while the mesh exists, so the arrays' address names that data and no other.
+  std::shared_ptr<const void> owner;
 };
 
 class RenderBackend {

@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -78,7 +78,7 @@ class CameraTest : public ::testing::Test {
   std::string Playing() { return viewer_.State().Find("cinematic")->Find("playing")->as_string(); }
 
   NullRenderBackend backend_;
-  Viewer viewer_;
+  Stage viewer_;
 };
 
 TEST_F(CameraTest, ACameraLookingAtATargetSeesItInTheMiddle) {

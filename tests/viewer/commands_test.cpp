@@ -1,4 +1,4 @@
-// The page's command table (Viewer::Call): a validity table of every command's fields (an unknown
+// The page's command table (Stage::Call): a validity table of every command's fields (an unknown
 // field, each required field missing, each field of a wrong type or out of its range) with a
 // failed command changing nothing; per-character commands naming their instance; each command
 // with valid arguments doing what it says; and playback through the viewer's core clock.
@@ -20,7 +20,7 @@
 
 #include "core/scene/scene_json.h"
 #include "viewer/command_args.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -97,8 +97,8 @@ std::string ReadBytes(const std::string& path) {
 const char* const kMissing = "nothing (the field is missing)";
 
 // A viewer over the null backend; optionally with the walker (idle and walk) and one route.
-struct Stage {
-  Stage() : viewer(&backend, nullptr) { viewer.SetViewport(1280, 720, 1.0f); }
+struct TestStage {
+  TestStage() : viewer(&backend, nullptr) { viewer.SetViewport(1280, 720, 1.0f); }
 
   void LoadWalker() {
     const std::string dir = std::string(MD5STAGE_SOURCE_DIR) + "/assets/models/walker/";
@@ -126,7 +126,7 @@ struct Stage {
   const JsonValue Instance0() { return Item(Get(State(), "instances"), 0); }
 
   NullRenderBackend backend;
-  Viewer viewer;
+  Stage viewer;
 };
 
 // ---- the field table ----------------------------------------------------------------------------
@@ -466,7 +466,7 @@ std::string ExpectedWithoutNumbers(const Field& field, bool missing) {
 class CommandsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    stage_ = std::make_unique<Stage>();
+    stage_ = std::make_unique<TestStage>();
     ASSERT_NO_FATAL_FAILURE(stage_->LoadWalker());
     ASSERT_NO_FATAL_FAILURE(stage_->AddRoute());
     const JsonValue reply =
@@ -492,7 +492,7 @@ class CommandsTest : public ::testing::Test {
     return error;
   }
 
-  std::unique_ptr<Stage> stage_;
+  std::unique_ptr<TestStage> stage_;
   int cases_ = 0;
 };
 
@@ -757,7 +757,7 @@ TEST_F(CommandsTest, PerCharacterCommandsNameTheirInstance) {
 TEST(CommandsEmptySceneTest, PerCharacterCommandsOnAnEmptyScene) {
   for (const CommandRow& row : CommandRows()) {
     SCOPED_TRACE(row.name);
-    Stage stage;
+    TestStage stage;
     const JsonValue valid = Cmd(row.name, row.valid);
     const JsonValue before = Comparable(stage.viewer.State());
     const std::string prefix =
@@ -773,7 +773,7 @@ TEST(CommandsEmptySceneTest, PerCharacterCommandsOnAnEmptyScene) {
       EXPECT_FALSE(StartsWith(error, row.name + ".instance:")) << error;
     }
   }
-  Stage stage;
+  TestStage stage;
   EXPECT_EQ(Error(stage.Run("frame", R"("instance":0)")),
             "frame.instance: expected an instance index (the scene has no characters), found 0");
   EXPECT_TRUE(Ok(stage.Run("frame")));
@@ -851,7 +851,7 @@ TEST(CommandsSceneTest, AcceptedValuesSurviveTheSceneRoundTrip) {
   };
   for (const char* command : rows) {
     SCOPED_TRACE(command);
-    Stage stage;
+    TestStage stage;
     ASSERT_NO_FATAL_FAILURE(stage.LoadWalker());
     ASSERT_TRUE(Ok(stage.Call(Parse(command)))) << WriteJson(stage.Call(Parse(command)));
     stage.viewer.Update(0.0);  // a frame, so the clock has wrapped or clamped what it plays
@@ -868,16 +868,16 @@ struct EffectRow {
   std::string covers;                 // the command this row is for
   std::vector<std::string> commands;  // all but the last must succeed; the last is checked
   bool ok;                            // whether the last one answers ok
-  std::function<void(Stage&, const JsonValue& reply)> check;
+  std::function<void(TestStage&, const JsonValue& reply)> check;
 };
 
 std::vector<EffectRow> EffectRows() {
-  const auto time0 = [](Stage& s) { return Get(s.Instance0(), "time").as_number(); };
+  const auto time0 = [](TestStage& s) { return Get(s.Instance0(), "time").as_number(); };
   return {
       {"state",
        {R"({"cmd":"state"})"},
        true,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          EXPECT_EQ(Get(r, "instances").as_array().size(), 1u);
          EXPECT_EQ(Get(Item(Get(r, "instances"), 0), "animation").as_string(), "idle");
          EXPECT_EQ(Get(r, "routes").as_array().size(), 1u);
@@ -885,7 +885,7 @@ std::vector<EffectRow> EffectRows() {
       {"clock",
        {R"({"cmd":"clock"})"},
        true,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          EXPECT_EQ(Get(r, "scene_time").as_number(), 0.0);
          EXPECT_TRUE(Get(r, "scene_playing").as_bool());
          EXPECT_FALSE(Get(r, "finished").as_bool());
@@ -893,18 +893,18 @@ std::vector<EffectRow> EffectRows() {
       {"stats",
        {R"({"cmd":"stats"})"},
        true,
-       [](Stage&, const JsonValue& r) { EXPECT_EQ(Get(r, "characters").as_number(), 1.0); }},
+       [](TestStage&, const JsonValue& r) { EXPECT_EQ(Get(r, "characters").as_number(), 1.0); }},
       {"loadQueued",
        {R"({"cmd":"loadQueued"})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_TRUE(Get(r, "models").as_array().empty());
          EXPECT_EQ(s.viewer.character_count(), 1);
        }},
       {"reportError",
        {R"({"cmd":"reportError","message":"boom\nmore"})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          const JsonValue state = s.State();
          EXPECT_EQ(Get(state, "last_error").as_string(), "boom\nmore");
          EXPECT_EQ(Get(state, "status").as_string(), "boom");
@@ -912,14 +912,14 @@ std::vector<EffectRow> EffectRows() {
       {"sceneJson",
        {R"({"cmd":"sceneJson"})"},
        true,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          EXPECT_EQ(Get(r, "instances").as_array().size(), 1u);
          EXPECT_EQ(Get(Item(Get(r, "models"), 0), "name").as_string(), "walker");
        }},
       {"prepareScene",
        {R"({"cmd":"prepareScene","scene":{"version":1,"models":[],"instances":[]}})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_TRUE(Get(r, "files").as_array().empty());
          EXPECT_EQ(s.viewer.character_count(), 1);  // not yet applied
        }},
@@ -927,19 +927,19 @@ std::vector<EffectRow> EffectRows() {
        {R"({"cmd":"prepareScene","scene":{"version":1,"models":[],"instances":[]}})",
         R"({"cmd":"applyScene"})"},
        true,
-       [](Stage& s, const JsonValue&) { EXPECT_EQ(s.viewer.character_count(), 0); }},
+       [](TestStage& s, const JsonValue&) { EXPECT_EQ(s.viewer.character_count(), 0); }},
       {"cancelScene",
        {R"({"cmd":"prepareScene","scene":{"version":1,"models":[],"instances":[]}})",
         R"({"cmd":"cancelScene"})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(s.viewer.character_count(), 1);
          EXPECT_EQ(Error(s.Run("applyScene")), "no scene is being opened");
        }},
       {"shareLink",
        {R"({"cmd":"shareLink"})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          ASSERT_TRUE(Get(r, "payload").is_string());
          EXPECT_FALSE(Get(r, "payload").as_string().empty());
          EXPECT_EQ(WriteJson(Get(r, "left_out")), R"(["walker"])");
@@ -952,7 +952,7 @@ std::vector<EffectRow> EffectRows() {
       {"decodeLink",
        {R"({"cmd":"decodeLink","payload":"!!not a link!!"})"},
        false,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_FALSE(Error(r).empty());
          // A link that does not decode is reported to the page like any other error.
          EXPECT_EQ(Get(s.State(), "last_error").as_string(), Error(r));
@@ -960,7 +960,7 @@ std::vector<EffectRow> EffectRows() {
       {"setRoute",
        {R"({"cmd":"setRoute","route":{"segments":[{"line":[[0,0],[0,50]]}]},"name":"up"})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_EQ(Get(r, "index").as_number(), 1.0);
          const JsonValue routes = Get(s.State(), "routes");
          ASSERT_EQ(routes.as_array().size(), 2u);
@@ -970,7 +970,7 @@ std::vector<EffectRow> EffectRows() {
       {"setRoute",  // replacing route 0
        {R"({"cmd":"setRoute","index":0,"route":{"segments":[{"line":[[0,0],[30,40]]}]}})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_EQ(Get(r, "index").as_number(), 0.0);
          const JsonValue routes = Get(s.State(), "routes");
          ASSERT_EQ(routes.as_array().size(), 1u);
@@ -979,14 +979,14 @@ std::vector<EffectRow> EffectRows() {
       {"getRoutes",
        {R"({"cmd":"getRoutes"})"},
        true,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          ASSERT_TRUE(r.is_array());
          EXPECT_EQ(Get(Item(r, 0), "name").as_string(), "line");
        }},
       {"sampleRoute",
        {R"({"cmd":"sampleRoute","route":0,"distance":25})"},
        true,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          EXPECT_NEAR(Item(Get(r, "position"), 0).as_number(), 25.0, 1e-9);
          EXPECT_NEAR(Item(Get(r, "position"), 1).as_number(), 0.0, 1e-9);
          EXPECT_NEAR(Get(r, "heading").as_number(), 0.0, 1e-12);
@@ -994,26 +994,26 @@ std::vector<EffectRow> EffectRows() {
       {"setCrowdSize",
        {R"({"cmd":"setCrowdSize","count":3})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_EQ(Get(r, "characters").as_number(), 3.0);
          EXPECT_EQ(s.viewer.character_count(), 3);
        }},
       {"updateSteps",
        {R"({"cmd":"updateSteps","count":4,"dt":0.125})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_EQ(Get(r, "update_ms").as_array().size(), 4u);
          EXPECT_EQ(Get(s.State(), "scene_time").as_number(), 0.5);
        }},
       {"groundAt",
        {R"({"cmd":"groundAt","x":640,"y":700})"},
        true,
-       [](Stage&, const JsonValue& r) { EXPECT_EQ(Get(r, "point").as_array().size(), 2u); }},
+       [](TestStage&, const JsonValue& r) { EXPECT_EQ(Get(r, "point").as_array().size(), 2u); }},
       {"screenAt",
        {R"({"cmd":"camera","target":[0,0,0],"yaw":0,"pitch":30,"distance":100})",
         R"({"cmd":"screenAt","point":[0,0,0]})"},
        true,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          // The camera's target is the middle of the picture.
          EXPECT_NEAR(Item(Get(r, "pixel"), 0).as_number(), 640.0, 1e-3);
          EXPECT_NEAR(Item(Get(r, "pixel"), 1).as_number(), 360.0, 1e-3);
@@ -1021,24 +1021,24 @@ std::vector<EffectRow> EffectRows() {
       {"tool",
        {R"({"cmd":"tool","tool":"route","route":0})"},
        true,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          EXPECT_EQ(Get(r, "edited_route").as_number(), 0.0);
          EXPECT_EQ(Get(r, "anchors").as_number(), 2.0);
        }},
       {"ui",
        {R"({"cmd":"ui","panels":false})"},
        true,
-       [](Stage& s, const JsonValue&) { EXPECT_FALSE(Get(s.State(), "panels").as_bool()); }},
+       [](TestStage& s, const JsonValue&) { EXPECT_FALSE(Get(s.State(), "panels").as_bool()); }},
       {"setSceneTime",
        {R"({"cmd":"setSceneTime","time":2.5})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.State(), "scene_time").as_number(), 2.5);
        }},
       {"pauseScene",
        {R"({"cmd":"pauseScene"})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_FALSE(Get(s.State(), "scene_playing").as_bool());
          EXPECT_FALSE(Get(s.Instance0(), "playing").as_bool());
          s.viewer.Update(0.5);
@@ -1048,7 +1048,7 @@ std::vector<EffectRow> EffectRows() {
       {"playScene",
        {R"({"cmd":"pauseScene"})", R"({"cmd":"playScene"})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_TRUE(Get(s.State(), "scene_playing").as_bool());
          EXPECT_TRUE(Get(s.Instance0(), "playing").as_bool());
          s.viewer.Update(0.5);
@@ -1057,7 +1057,7 @@ std::vector<EffectRow> EffectRows() {
       {"display",
        {R"({"cmd":"display","grid":false,"skeleton":true})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          const JsonValue display = Get(s.State(), "display");
          EXPECT_FALSE(Get(display, "grid").as_bool());
          EXPECT_TRUE(Get(display, "skeleton").as_bool());
@@ -1071,7 +1071,7 @@ std::vector<EffectRow> EffectRows() {
       {"camera",
        {R"({"cmd":"camera","target":[1,2,3],"yaw":10,"pitch":-89,"distance":50})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          const JsonValue camera = Get(s.State(), "camera");
          EXPECT_EQ(WriteJson(Get(camera, "target")), "[1,2,3]");
          EXPECT_EQ(Get(camera, "yaw").as_number(), 10.0);
@@ -1086,18 +1086,18 @@ std::vector<EffectRow> EffectRows() {
        {R"({"cmd":"addInstance","model":"walker","position":[500,0,0]})",
         R"({"cmd":"select","instance":0})", R"({"cmd":"frame","instance":1})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.State(), "selected").as_number(), 1.0);
          EXPECT_GT(s.viewer.camera().target.x, 250.0f);
        }},
       {"frame",
        {R"({"cmd":"camera","target":[9000,0,0]})", R"({"cmd":"frame"})"},
        true,
-       [](Stage& s, const JsonValue&) { EXPECT_LT(std::abs(s.viewer.camera().target.x), 100.0f); }},
+       [](TestStage& s, const JsonValue&) { EXPECT_LT(std::abs(s.viewer.camera().target.x), 100.0f); }},
       {"embed",
        {R"({"cmd":"embed","query":"?embed","fragment":"#t=2&paused&skeleton=1"})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_TRUE(Get(r, "problems").as_array().empty()) << WriteJson(r);
          const JsonValue state = s.State();
          EXPECT_EQ(Get(state, "scene_time").as_number(), 2.0);
@@ -1107,7 +1107,7 @@ std::vector<EffectRow> EffectRows() {
       {"embed",
        {R"({"cmd":"embed","fragment":"#t=2&paused&skeleton=1","apply_to_scene":false})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          const JsonValue state = s.State();
          EXPECT_EQ(Get(state, "scene_time").as_number(), 0.0);
          EXPECT_TRUE(Get(state, "scene_playing").as_bool());
@@ -1117,7 +1117,7 @@ std::vector<EffectRow> EffectRows() {
        {R"({"cmd":"embed","fragment":"#loop=1-2"})", R"({"cmd":"setSceneTime","time":2.5})",
         R"({"cmd":"embedScrub","active":true})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          // While the slider is held the loop does not jump back; after the release it does.
          s.viewer.Update(0.0);
          EXPECT_EQ(Get(s.State(), "scene_time").as_number(), 2.5);
@@ -1128,21 +1128,21 @@ std::vector<EffectRow> EffectRows() {
       {"removeModel",
        {R"({"cmd":"removeModel","model":"walker"})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(s.viewer.character_count(), 0);
          EXPECT_TRUE(s.viewer.models().empty());
        }},
       {"setSkin",
        {R"({"cmd":"setSkin","model":"walker","skin":""})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_EQ(Get(r, "skin").as_string(), "");
          EXPECT_EQ(Get(Item(Get(s.State(), "models"), 0), "skin").as_string(), "");
        }},
       {"addInstance",
        {R"({"cmd":"addInstance","model":"walker","position":[10,20,0],"heading":0.5})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_EQ(Get(r, "instance").as_number(), 1.0);
          const JsonValue state = s.State();
          EXPECT_EQ(Get(state, "selected").as_number(), 1.0);
@@ -1154,7 +1154,7 @@ std::vector<EffectRow> EffectRows() {
       {"select",
        {R"({"cmd":"select","instance":0,"joint":"pelvis"})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          const JsonValue state = s.State();
          EXPECT_EQ(Get(state, "selected").as_number(), 0.0);
          EXPECT_EQ(Get(state, "selected_joint").as_number(), 1.0);  // origin, pelvis, ...
@@ -1164,7 +1164,7 @@ std::vector<EffectRow> EffectRows() {
       {"setAnimation",
        {R"({"cmd":"setAnimation","instance":0,"name":"walk","crossfade":0})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.Instance0(), "animation").as_string(), "walk");
          ASSERT_TRUE(Ok(s.Run("setAnimation", R"("instance":0,"name":null)")));
          EXPECT_TRUE(Get(s.Instance0(), "animation").is_null());
@@ -1172,11 +1172,11 @@ std::vector<EffectRow> EffectRows() {
       {"setTime",
        {R"({"cmd":"setTime","instance":0,"time":1.25})"},
        true,
-       [time0](Stage& s, const JsonValue&) { EXPECT_EQ(time0(s), 1.25); }},
+       [time0](TestStage& s, const JsonValue&) { EXPECT_EQ(time0(s), 1.25); }},
       {"pause",
        {R"({"cmd":"pause","instance":0})"},
        true,
-       [time0](Stage& s, const JsonValue&) {
+       [time0](TestStage& s, const JsonValue&) {
          EXPECT_FALSE(Get(s.Instance0(), "playing").as_bool());
          s.viewer.Update(0.5);
          EXPECT_EQ(time0(s), 0.0);
@@ -1184,7 +1184,7 @@ std::vector<EffectRow> EffectRows() {
       {"play",
        {R"({"cmd":"pause","instance":0})", R"({"cmd":"play","instance":0})"},
        true,
-       [time0](Stage& s, const JsonValue&) {
+       [time0](TestStage& s, const JsonValue&) {
          EXPECT_TRUE(Get(s.Instance0(), "playing").as_bool());
          s.viewer.Update(0.5);
          EXPECT_EQ(time0(s), 0.5);
@@ -1194,7 +1194,7 @@ std::vector<EffectRow> EffectRows() {
         R"({"cmd":"setTime","instance":0,"time":0.5})",
         R"({"cmd":"setRate","instance":0,"rate":-1})"},
        true,
-       [time0](Stage& s, const JsonValue&) {
+       [time0](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.Instance0(), "rate").as_number(), -1.0);
          s.viewer.Update(0.125);
          EXPECT_EQ(time0(s), 0.375);  // backwards
@@ -1202,14 +1202,14 @@ std::vector<EffectRow> EffectRows() {
       {"setMode",
        {R"({"cmd":"setMode","instance":0,"mode":"once"})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.Instance0(), "mode").as_string(), "once");
        }},
       {"step",
        {R"({"cmd":"setAnimation","instance":0,"name":"walk","crossfade":0})",
         R"({"cmd":"step","instance":0,"frames":-1})"},
        true,
-       [time0](Stage& s, const JsonValue&) {
+       [time0](TestStage& s, const JsonValue&) {
          // walk: 31 frames at 30 fps, the last the first again: back from 0 is frame 29.
          EXPECT_FALSE(Get(s.Instance0(), "playing").as_bool());
          EXPECT_NEAR(time0(s), 29.0 / 30.0, 1e-6);
@@ -1225,7 +1225,7 @@ std::vector<EffectRow> EffectRows() {
       {"setPlacement",
        {R"({"cmd":"setPlacement","instance":0,"position":[5,-6,0],"heading":1.5})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(WriteJson(Get(s.Instance0(), "position")), "[5,-6]");
          EXPECT_EQ(Get(s.Instance0(), "heading").as_number(), 1.5);
          ASSERT_TRUE(Ok(s.Run("setPlacement", R"("instance":0,"heading":-0.5)")));
@@ -1234,7 +1234,7 @@ std::vector<EffectRow> EffectRows() {
       {"attach",
        {R"({"cmd":"attach","instance":0,"model":"walker","joint":"pelvis","offset":[0,0,1]})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          const JsonValue attachments = Get(s.Instance0(), "attachments");
          ASSERT_EQ(attachments.as_array().size(), 1u);
          EXPECT_EQ(Get(Item(attachments, 0), "joint").as_string(), "pelvis");
@@ -1243,7 +1243,7 @@ std::vector<EffectRow> EffectRows() {
       {"assignRoute",
        {R"({"cmd":"assignRoute","instance":0,"route":0,"mode":"once"})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.Instance0(), "route").as_number(), 0.0);
          ASSERT_TRUE(Ok(s.Run("assignRoute", R"("instance":0,"route":-1)")));
          EXPECT_EQ(Get(s.Instance0(), "route").as_number(), -1.0);
@@ -1252,7 +1252,7 @@ std::vector<EffectRow> EffectRows() {
        {R"({"cmd":"setSpeed","instance":0,"speed":50})",
         R"({"cmd":"goTo","instance":0,"x":100,"y":0})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_TRUE(Get(r, "path").is_object() || Get(r, "path").is_array()) << WriteJson(r);
          s.viewer.Update(1.0);
          EXPECT_NEAR(Item(Get(s.Instance0(), "position"), 0).as_number(), 50.0, 1e-6);
@@ -1261,25 +1261,25 @@ std::vector<EffectRow> EffectRows() {
       {"setSpeed",
        {R"({"cmd":"setSpeed","instance":0,"speed":40})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.Instance0(), "speed").as_number(), 40.0);
        }},
       {"setTurnRadius",
        {R"({"cmd":"setTurnRadius","instance":0,"radius":20})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.Instance0(), "turn_radius").as_number(), 20.0);
        }},
       {"setClearance",
        {R"({"cmd":"setClearance","instance":0,"clearance":7.5})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.Instance0(), "clearance").as_number(), 7.5);
        }},
       {"addObstacle",
        {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_EQ(Get(r, "index").as_number(), 0.0);
          EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")),
                    R"([{"circle":{"centre":[50,0],"radius":10}}])");
@@ -1292,7 +1292,7 @@ std::vector<EffectRow> EffectRows() {
         R"({"cmd":"addObstacle","obstacle":{"polygon":[[0,60],[10,60],[10,70]]}})",
         R"({"cmd":"removeObstacle","index":0})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")),
                    R"([{"polygon":[[0,60],[10,60],[10,70]]}])");
        }},
@@ -1300,27 +1300,27 @@ std::vector<EffectRow> EffectRows() {
        {R"({"cmd":"addObstacle","obstacle":{"polygon":[[0,60],[10,60],[10,70]]}})",
         R"({"cmd":"moveObstacle","index":0,"dx":5,"dy":-10})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")),
                    R"([{"polygon":[[5,50],[15,50],[15,60]]}])");
        }},
       {"playCamera",
        {R"({"cmd":"playCamera","camera":""})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(Get(s.State(), "cinematic"), "playing").as_string(), "");
        }},
       {"clearObstacles",
        {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})",
         R"({"cmd":"clearObstacles"})"},
        true,
-       [](Stage& s, const JsonValue&) { EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")), "[]"); }},
+       [](TestStage& s, const JsonValue&) { EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")), "[]"); }},
       {"routeAround",
        {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})",
         R"({"cmd":"setTurnRadius","instance":0,"radius":10})",
         R"({"cmd":"routeAround","route":0,"instance":0})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_GT(Get(r, "segments").as_number(), 1.0) << WriteJson(r);
          const JsonValue route = Item(Get(s.State(), "routes"), 0);
          EXPECT_TRUE(Get(route, "valid").as_bool());
@@ -1333,7 +1333,7 @@ std::vector<EffectRow> EffectRows() {
       {"setLight",
        {R"({"cmd":"setLight","azimuth":-30,"elevation":15})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          const JsonValue light = Get(s.State(), "light");
          EXPECT_DOUBLE_EQ(Get(light, "azimuth").as_number(), 330.0);
          EXPECT_DOUBLE_EQ(Get(light, "elevation").as_number(), 15.0);
@@ -1341,7 +1341,7 @@ std::vector<EffectRow> EffectRows() {
       {"setShading",
        {R"({"cmd":"setShading","specular":false,"channel":"diffuse"})"},
        true,
-       [](Stage& s, const JsonValue&) {
+       [](TestStage& s, const JsonValue&) {
          const JsonValue shading = Get(s.State(), "shading");
          EXPECT_FALSE(Get(shading, "specular").as_bool());
          EXPECT_TRUE(Get(shading, "normalMaps").as_bool());  // not named: kept
@@ -1351,13 +1351,13 @@ std::vector<EffectRow> EffectRows() {
       {"gpuSkinCheck",
        {R"({"cmd":"gpuSkinCheck","instance":0})"},
        false,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          EXPECT_EQ(Error(r), "gpuSkinCheck: the renderer cannot read skinned positions back");
        }},
       {"screenBounds",
        {R"({"cmd":"screenBounds","instance":0})"},
        true,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          const JsonValue& rect = Get(r, "rect");
          ASSERT_EQ(rect.as_array().size(), 4u);
          EXPECT_LT(Item(rect, 0).as_number(), Item(rect, 2).as_number());
@@ -1366,7 +1366,7 @@ std::vector<EffectRow> EffectRows() {
       {"jointWorld",
        {R"({"cmd":"jointWorld","instance":0,"joint":"pelvis"})"},
        true,
-       [](Stage&, const JsonValue& r) {
+       [](TestStage&, const JsonValue& r) {
          const JsonValue& m = Get(r, "matrix");
          ASSERT_EQ(m.as_array().size(), 16u);
          EXPECT_NEAR(Item(m, 14).as_number(), 38.5, 5.0);  // the pelvis's height, about
@@ -1377,7 +1377,7 @@ std::vector<EffectRow> EffectRows() {
       {"exportGltf",
        {R"({"cmd":"exportGltf","model":"walker"})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          EXPECT_EQ(Get(r, "file").as_string(), "walker.glb");
          EXPECT_GT(Get(r, "bytes").as_number(), 1000.0);
          EXPECT_EQ(Get(r, "animations").as_number(), 2.0);
@@ -1389,7 +1389,7 @@ std::vector<EffectRow> EffectRows() {
       {"exportMd5",
        {R"({"cmd":"exportMd5","model":"walker"})"},
        true,
-       [](Stage& s, const JsonValue& r) {
+       [](TestStage& s, const JsonValue& r) {
          const JsonArray& files = Get(r, "files").as_array();
          ASSERT_EQ(files.size(), 4u);
          EXPECT_EQ(files[0].as_string(), "walker.md5mesh");
@@ -1404,7 +1404,7 @@ TEST(CommandsEffectTest, EachCommandWithValidArgumentsHasItsEffect) {
   std::set<std::string> covered;
   for (const EffectRow& row : EffectRows()) {
     SCOPED_TRACE(row.covers + ": " + row.commands.back());
-    Stage stage;
+    TestStage stage;
     ASSERT_NO_FATAL_FAILURE(stage.LoadWalker());
     ASSERT_NO_FATAL_FAILURE(stage.AddRoute());
     for (size_t i = 0; i + 1 < row.commands.size(); ++i) {
@@ -1429,7 +1429,7 @@ TEST(CommandsEffectTest, EachCommandWithValidArgumentsHasItsEffect) {
 
 // Commands that answer their data rather than {"ok": true, ...}.
 TEST(CommandsEffectTest, WhichCommandsAnswerWithoutOk) {
-  Stage stage;
+  TestStage stage;
   ASSERT_NO_FATAL_FAILURE(stage.LoadWalker());
   std::vector<std::string> without_ok;
   for (const char* name : {"state", "clock", "stats", "sceneJson", "getRoutes", "shareLink"}) {
@@ -1570,7 +1570,7 @@ TEST(CommandsPlaybackTest, TheViewerPlaysWithTheCoreClock) {
   };
   for (const PlayRow& row : rows) {
     SCOPED_TRACE(row.what);
-    Stage stage;
+    TestStage stage;
     ASSERT_NO_FATAL_FAILURE(stage.LoadWalker());
     ASSERT_TRUE(Ok(stage.Run("setAnimation", R"("instance":0,"name":"walk","crossfade":0)")));
     ASSERT_TRUE(

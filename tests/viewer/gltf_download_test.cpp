@@ -17,7 +17,7 @@
 #include "../tga_writer.h"
 #include "core/common/json.h"
 #include "core/material/image_decode.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 #include "viewer_test_support.h"
 
 namespace md5stage::viewer {
@@ -37,8 +37,8 @@ using test::RecordingHost;
 
 std::string AssetPath(const std::string& relative) { return test::AssetModelPath(relative); }
 
-struct Stage {
-  Stage() : viewer(&backend, &host) { viewer.SetViewport(1280, 720, 1.0f); }
+struct TestStage {
+  TestStage() : viewer(&backend, &host) { viewer.SetViewport(1280, 720, 1.0f); }
 
   // Files from assets/models, optionally renamed (same bytes): {path, name}.
   JsonValue Load(const std::vector<std::pair<std::string, std::string>>& files) {
@@ -58,11 +58,11 @@ struct Stage {
 
   NullRenderBackend backend;
   RecordingHost host;
-  Viewer viewer;
+  Stage viewer;
 };
 
 TEST(GltfDownloadTest, CommandHandsTheHostTheModelWithItsAnimationsAndImage) {
-  Stage stage;
+  TestStage stage;
   ASSERT_TRUE(Ok(stage.Load({{"walker/walker.md5mesh", "walker.md5mesh"},
                              {"walker/idle.md5anim", "idle.md5anim"},
                              {"walker/walk.md5anim", "walk.md5anim"},
@@ -96,7 +96,7 @@ TEST(GltfDownloadTest, CommandHandsTheHostTheModelWithItsAnimationsAndImage) {
 }
 
 TEST(GltfDownloadTest, PanelRequestGivesTheSameBytesAsTheCommandEveryTime) {
-  Stage stage;
+  TestStage stage;
   ASSERT_TRUE(Ok(stage.Load({{"walker/walker.md5mesh", "walker.md5mesh"},
                              {"walker/run.md5anim", "run.md5anim"},
                              {"walker/walker.png", "walker.png"},
@@ -127,7 +127,7 @@ TEST(GltfDownloadTest, PanelRequestGivesTheSameBytesAsTheCommandEveryTime) {
 }
 
 TEST(GltfDownloadTest, ImagesDroppedAfterTheMeshAreEmbeddedAndAbsentOnesLeaveNoImage) {
-  Stage stage;
+  TestStage stage;
   ASSERT_TRUE(Ok(stage.Load({{"walker/walker.md5mesh", "walker.md5mesh"}})));
   ASSERT_TRUE(Ok(stage.Export("walker")));
   const Glb bare = ParseGlb(stage.host.downloads.back().bytes);
@@ -159,7 +159,7 @@ material::RgbaImage DecodedAsset(const std::string& path) {
 }
 
 TEST(GltfDownloadTest, TgaDiffuseIsEmbeddedAsAPngOfTheSamePixels) {
-  Stage stage;
+  TestStage stage;
   const material::RgbaImage lamp = DecodedAsset("lamp/lamp.png");
   InputFile tga;
   tga.name = "lamp.tga";
@@ -184,7 +184,7 @@ TEST(GltfDownloadTest, TgaDiffuseIsEmbeddedAsAPngOfTheSamePixels) {
 }
 
 TEST(GltfDownloadTest, MaterialMapsAreEmbeddedWithTheNormalMapsGreenInGltfsConvention) {
-  Stage stage;
+  TestStage stage;
   ASSERT_TRUE(Ok(stage.Load({{"walker/walker.md5mesh", "walker.md5mesh"},
                              {"walker/walker.mtr", "materials/walker.mtr"},
                              {"walker/walker.png", "models/walker/walker.png"},
@@ -235,7 +235,7 @@ TEST(GltfDownloadTest, MaterialMapsAreEmbeddedWithTheNormalMapsGreenInGltfsConve
 }
 
 TEST(GltfDownloadTest, MapThatDoesNotDecodeIsLeftOutWithAWarningNamingIt) {
-  Stage stage;
+  TestStage stage;
   InputFile broken;
   broken.name = "lamp_local.tga";
   broken.source = "local";
@@ -259,7 +259,7 @@ TEST(GltfDownloadTest, MapThatDoesNotDecodeIsLeftOutWithAWarningNamingIt) {
 }
 
 TEST(GltfDownloadTest, ExportTheCoreRejectsIsAnErrorAndHandsNothingOver) {
-  Stage stage;
+  TestStage stage;
   // One joint and a mesh part without triangles: the viewer shows it (nothing to draw), the
   // exporter needs a part with triangles.
   InputFile file;

@@ -25,7 +25,7 @@
 #include "core/md5/md5_binding.h"
 #include "core/md5/md5_parser.h"
 #include "core/md5/md5_writer.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 #include "viewer_test_support.h"
 
 namespace md5stage::viewer {
@@ -90,15 +90,15 @@ struct Walker {
   std::vector<std::string> names;
 };
 
-struct Stage {
-  Stage() : viewer(&backend, &host) { viewer.SetViewport(1280, 720, 1.0f); }
+struct TestStage {
+  TestStage() : viewer(&backend, &host) { viewer.SetViewport(1280, 720, 1.0f); }
   JsonValue Drop(const std::vector<std::pair<std::string, std::string>>& files) {
     for (const auto& [name, bytes] : files) viewer.QueueFile({name, bytes, "local"});
     return viewer.LoadQueuedFiles();
   }
   NullRenderBackend backend;
   RecordingHost host;
-  Viewer viewer;
+  Stage viewer;
 };
 
 // The dropped model poses like the walker within 1e-4 of its extent, at a few frames of each
@@ -138,7 +138,7 @@ void ExpectPosesLikeTheWalker(const LoadedModel& loaded, const Walker& walker) {
 TEST(GltfDropTest, DroppedGlbLoadsAsAModelWithItsAnimationsAndPosesLikeTheWalker) {
   const Walker walker;
   const convert::GltfFiles glb = walker.Export(convert::GltfContainer::kGlb);
-  Stage stage;
+  TestStage stage;
   const JsonValue reply = stage.Drop({{"walker.glb", glb.main}});
   ASSERT_TRUE(Ok(reply)) << Strings(reply, "errors").front();
   EXPECT_EQ(Strings(reply, "models"), std::vector<std::string>{"walker"});
@@ -152,7 +152,7 @@ TEST(GltfDropTest, GltfWithItsBinAndImageLoadsTheBinAndBindsTheImage) {
   const Walker walker;
   const convert::GltfFiles gltf = walker.Export(convert::GltfContainer::kGltfSeparateBin);
   ASSERT_FALSE(gltf.bin.empty());
-  Stage stage;
+  TestStage stage;
   // The image is named as the walker's shader, as md5 material lookup finds it.
   const JsonValue reply = stage.Drop({{"walker.gltf", gltf.main},
                                       {"walker.bin", gltf.bin},
@@ -175,7 +175,7 @@ TEST(GltfDropTest, GlbWithAnEmbeddedImageBindsItAlone) {
   const std::string png = ReadBytes(WalkerPath("walker.png"));
   ASSERT_FALSE(png.empty());
   const convert::GltfFiles glb = walker.Export(convert::GltfContainer::kGlb, &png);
-  Stage stage;
+  TestStage stage;
   const JsonValue reply = stage.Drop({{"walker.glb", glb.main}});
   ASSERT_TRUE(Ok(reply)) << Strings(reply, "errors").front();
   EXPECT_TRUE(Strings(reply, "warnings").empty()) << Strings(reply, "warnings").front();
@@ -213,7 +213,7 @@ TEST(GltfDropTest, GltfFromOtherToolsLoadsAsConvertMakesIt) {
     ASSERT_TRUE(mesh.ok());
     const auto reference = anim::Model::Create(std::make_shared<const md5::MeshFile>(mesh.value()));
 
-    Stage stage;
+    TestStage stage;
     const JsonValue reply = stage.Drop({{name, bytes}});
     ASSERT_TRUE(Ok(reply)) << Strings(reply, "errors").front();
     ASSERT_EQ(stage.viewer.models().size(), 1u);
@@ -247,7 +247,7 @@ TEST(GltfDropTest, GltfFromOtherToolsLoadsAsConvertMakesIt) {
 TEST(GltfDropTest, GltfWithoutItsBinIsAnErrorNamingTheMissingFile) {
   const Walker walker;
   const convert::GltfFiles gltf = walker.Export(convert::GltfContainer::kGltfSeparateBin);
-  Stage stage;
+  TestStage stage;
   const JsonValue reply = stage.Drop({{"walker.gltf", gltf.main}});
   EXPECT_FALSE(Ok(reply));
   const std::vector<std::string> errors = Strings(reply, "errors");
@@ -264,7 +264,7 @@ TEST(GltfDropTest, BrokenGlbIsAnErrorNamingTheFieldAndLeavesTheSceneAsItWas) {
   const size_t at = glb.find("\"skins\"");
   ASSERT_NE(at, std::string::npos);
   glb.replace(at, 7, "\"skinz\"");
-  Stage stage;
+  TestStage stage;
   ASSERT_TRUE(Ok(stage.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
                              {"walk.md5anim", ReadBytes(WalkerPath("walk.md5anim"))}})));
   const std::string status_before = stage.viewer.StatusLine();
@@ -283,7 +283,7 @@ TEST(GltfDropTest, BrokenGlbIsAnErrorNamingTheFieldAndLeavesTheSceneAsItWas) {
 
 TEST(GltfDropTest, ExportMd5HandsTheMeshAndEachAnimationThatParseBackAndBind) {
   const Walker walker;
-  Stage stage;
+  TestStage stage;
   ASSERT_TRUE(Ok(stage.Drop({{"walker.glb", walker.Export(convert::GltfContainer::kGlb).main}})));
   const JsonValue reply = stage.viewer.Call(Command(R"({"cmd":"exportMd5","model":"walker"})"));
   ASSERT_TRUE(Ok(reply));
@@ -317,7 +317,7 @@ TEST(GltfDropTest, ExportMd5HandsTheMeshAndEachAnimationThatParseBackAndBind) {
 
 TEST(GltfDropTest, ExportMd5OfAGlbWithMapsHandsItsMtrAndImagesThatBindAgain) {
   // A Doom 3 folder's walker, exported with its three maps, dropped as one .glb.
-  Stage source;
+  TestStage source;
   ASSERT_TRUE(
       Ok(source.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
                       {"idle.md5anim", ReadBytes(WalkerPath("idle.md5anim"))},
@@ -328,7 +328,7 @@ TEST(GltfDropTest, ExportMd5OfAGlbWithMapsHandsItsMtrAndImagesThatBindAgain) {
   ASSERT_TRUE(Ok(source.viewer.Call(Command(R"({"cmd":"exportGltf","model":"walker"})"))));
   const std::string glb = source.host.downloads.back().bytes;
 
-  Stage stage;
+  TestStage stage;
   ASSERT_TRUE(Ok(stage.Drop({{"hero.glb", glb}})));
   const JsonValue reply = stage.viewer.Call(Command(R"({"cmd":"exportMd5","model":"hero"})"));
   ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
@@ -342,7 +342,7 @@ TEST(GltfDropTest, ExportMd5OfAGlbWithMapsHandsItsMtrAndImagesThatBindAgain) {
       << stage.viewer.StatusLine();
 
   // The six files dropped on a fresh viewer: the hero with all three maps bound.
-  Stage again;
+  TestStage again;
   std::vector<std::pair<std::string, std::string>> files;
   for (const Download& download : stage.host.downloads)
     files.push_back({download.name, download.bytes});
@@ -355,7 +355,7 @@ TEST(GltfDropTest, ExportMd5OfAGlbWithMapsHandsItsMtrAndImagesThatBindAgain) {
 }
 
 TEST(GltfDropTest, PanelRequestDownloadsTheMd5FilesOfThatModel) {
-  Stage stage;
+  TestStage stage;
   ASSERT_TRUE(Ok(stage.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
                              {"run.md5anim", ReadBytes(WalkerPath("run.md5anim"))}})));
   ui::ViewerRequests requests;

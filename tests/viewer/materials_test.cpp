@@ -11,7 +11,7 @@
 
 #include "../tga_writer.h"
 #include "core/common/json.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -111,7 +111,7 @@ class MaterialsTest : public ::testing::Test {
   const LoadedModel& Hero() { return viewer_.models().at(0); }
 
   NullRenderBackend backend_;
-  Viewer viewer_;
+  Stage viewer_;
 };
 
 TEST_F(MaterialsTest, DoomFolderBindsDiffuseNormalAndSpecular) {

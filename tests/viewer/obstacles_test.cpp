@@ -11,7 +11,7 @@
 
 #include "core/path/obstacle_planner.h"
 #include "core/path/route_obstacles.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -40,8 +40,8 @@ bool Ok(const JsonValue& reply) {
   return ok && ok->is_bool() && ok->as_bool();
 }
 
-struct Stage {
-  Stage() : viewer(&backend, nullptr) { viewer.SetViewport(1280, 720, 1.0f); }
+struct TestStage {
+  TestStage() : viewer(&backend, nullptr) { viewer.SetViewport(1280, 720, 1.0f); }
   void LoadWalker() {
     const std::string dir = std::string(MD5STAGE_SOURCE_DIR) + "/assets/models/walker/";
     for (const char* name : {"walker.md5mesh", "idle.md5anim", "walk.md5anim"}) {
@@ -68,11 +68,11 @@ struct Stage {
   }
 
   NullRenderBackend backend;
-  Viewer viewer;
+  Stage viewer;
 };
 
 // The follower's current plan must be legal: from `start` to the goal, radius, clearance.
-void ExpectLegalPlan(Stage& s, const Pose2& start, glm::dvec2 goal, const double* heading) {
+void ExpectLegalPlan(TestStage& s, const Pose2& start, glm::dvec2 goal, const double* heading) {
   const Locomotion& locomotion = s.character().locomotion;
   const PlannedPath* plan = locomotion.follower.planned();
   ASSERT_NE(plan, nullptr) << "no planned path";
@@ -83,7 +83,7 @@ void ExpectLegalPlan(Stage& s, const Pose2& start, glm::dvec2 goal, const double
 }
 
 TEST(ViewerObstaclesTest, ClearanceDefaultsToHalfTheBindPoseWidth) {
-  Stage s;
+  TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   const LoadedModel& model = s.viewer.models()[0];
   const double width =
@@ -93,7 +93,7 @@ TEST(ViewerObstaclesTest, ClearanceDefaultsToHalfTheBindPoseWidth) {
 }
 
 TEST(ViewerObstaclesTest, GoToPlansALegalPathAroundAWall) {
-  Stage s;
+  TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":30})")));
   // A wall straight across the way from (0, 0) to (400, 0).
@@ -121,7 +121,7 @@ TEST(ViewerObstaclesTest, GoToPlansALegalPathAroundAWall) {
 }
 
 TEST(ViewerObstaclesTest, NoPathGivesTheReasonAndTheCharacterStays) {
-  Stage s;
+  TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":20})")));
   // The goal inside a closed box of four overlapping walls.
@@ -148,7 +148,7 @@ TEST(ViewerObstaclesTest, NoPathGivesTheReasonAndTheCharacterStays) {
 }
 
 TEST(ViewerObstaclesTest, AWalkerReplansFromWhereItIsWhenObstaclesChange) {
-  Stage s;
+  TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":25})")));
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setSpeed","instance":0,"speed":50})")));
@@ -181,7 +181,7 @@ TEST(ViewerObstaclesTest, AWalkerReplansFromWhereItIsWhenObstaclesChange) {
 }
 
 TEST(ViewerObstaclesTest, RefusedObstacleEditsChangeNothing) {
-  Stage s;
+  TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   const std::string before = WriteJson(Get(s.viewer.State(), "obstacles"));
   const JsonValue bad_radius =
@@ -197,7 +197,7 @@ TEST(ViewerObstaclesTest, RefusedObstacleEditsChangeNothing) {
 }
 
 TEST(ViewerObstaclesTest, RouteAroundReplacesTheCrossingStretchWithALegalOne) {
-  Stage s;
+  TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":30})")));
   // A closed square route; a pillar on its bottom side.
@@ -235,21 +235,21 @@ TEST(ViewerObstaclesTest, RouteAroundReplacesTheCrossingStretchWithALegalOne) {
 }
 
 // Framebuffer pixel of a ground point.
-glm::dvec2 Pixel(Stage& s, double x, double y) {
+glm::dvec2 Pixel(TestStage& s, double x, double y) {
   const JsonValue reply = s.viewer.Call(Parse(
       "{\"cmd\":\"screenAt\",\"point\":[" + std::to_string(x) + "," + std::to_string(y) + ",0]}"));
   const JsonValue& p = Get(reply, "pixel");
   return glm::dvec2(p.as_array()[0].as_number(), p.as_array()[1].as_number());
 }
 
-void Click(Stage& s, glm::dvec2 at) {
+void Click(TestStage& s, glm::dvec2 at) {
   s.viewer.OnCursor(at.x, at.y);
   s.viewer.OnMouseButton(MouseButton::kLeft, true);
   s.viewer.OnMouseButton(MouseButton::kLeft, false);
 }
 
 TEST(ViewerObstaclesTest, TheToolDrawsCirclesAndPolygonsAndMovesAndDeletesThem) {
-  Stage s;
+  TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"camera","target":[0,0,0],"yaw":0,"pitch":80,"distance":600})")));
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"tool","tool":"obstacle","shape":"circle"})")));
@@ -303,7 +303,7 @@ TEST(ViewerObstaclesTest, TheToolDrawsCirclesAndPolygonsAndMovesAndDeletesThem) 
 }
 
 TEST(ViewerObstaclesTest, ObstaclesAreDrawnFilledWithOutlines) {
-  Stage s;
+  TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   DrawList empty;
   s.viewer.BuildDrawList(&empty);
@@ -328,7 +328,7 @@ TEST(ViewerObstaclesTest, ObstaclesAreDrawnFilledWithOutlines) {
 }
 
 TEST(ViewerObstaclesTest, ThePlannedPathIsDrawnWithItsTurningCircles) {
-  Stage s;
+  TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","routes":true,"turn_circles":false})")));
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":30})")));
@@ -348,7 +348,7 @@ TEST(ViewerObstaclesTest, ThePlannedPathIsDrawnWithItsTurningCircles) {
 }
 
 TEST(ViewerObstaclesTest, TheMazeSendsThreeWalkersAlongDifferentLegalPaths) {
-  Stage s;
+  TestStage s;
   const std::string text = ReadBytes(std::string(MD5STAGE_SOURCE_DIR) + "/assets/scenes/maze.json");
   ASSERT_FALSE(text.empty());
   const JsonValue prepared =

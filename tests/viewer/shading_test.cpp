@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -77,7 +77,7 @@ class ShadingViewerTest : public ::testing::Test {
   }
 
   NullRenderBackend backend_;
-  Viewer viewer_;
+  Stage viewer_;
 };
 
 TEST_F(ShadingViewerTest, SetLightAndSetShadingReachStateAndDrawList) {

@@ -1,5 +1,5 @@
 // The viewer core without a browser: loading, keys, framing, the draw list and the null backend.
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 #include <gtest/gtest.h>
 
@@ -58,7 +58,7 @@ class ViewerTest : public ::testing::Test {
   }
 
   NullRenderBackend backend_;
-  Viewer viewer_;
+  Stage viewer_;
 };
 
 TEST_F(ViewerTest, LoadsAModelAndDrawsIt) {
@@ -184,7 +184,7 @@ TEST_F(ViewerTest, StepKeysMoveOneFrameAndWrap) {
 // ---- framing: the whole animation in view ---------------------------------------------------
 
 // Every vertex of the character at every frame of its animation, projected with the camera.
-void ExpectWholeAnimationInView(const Viewer& viewer, int width, int height) {
+void ExpectWholeAnimationInView(const Stage& viewer, int width, int height) {
   const Character& character = viewer.characters()[0];
   const LoadedModel& model = viewer.models()[static_cast<size_t>(character.model)];
   ASSERT_GE(character.playback.animation, 0);

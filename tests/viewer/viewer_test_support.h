@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/common/json.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer::test {
 
@@ -54,7 +54,7 @@ struct Download {
   std::string bytes;
 };
 
-class RecordingHost : public ViewerHost {
+class RecordingHost : public StageHost {
  public:
   void DownloadFile(const std::string& name, const std::string& mime_type,
                     const std::string& bytes) override {

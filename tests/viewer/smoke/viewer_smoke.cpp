@@ -10,7 +10,7 @@
 
 #include "core/common/json.h"
 #include "viewer/render_interface.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace {
 
@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
   if (!scene.ok()) return Fail(scene.error().ToString());
 
   md5stage::viewer::NullRenderBackend backend;
-  md5stage::viewer::Viewer viewer(&backend, nullptr);
+  md5stage::viewer::Stage viewer(&backend, nullptr);
   viewer.SetViewport(1280, 720, 1.0f);
   JsonValue prepare = JsonValue::MakeObject();
   prepare.Set("cmd", "prepareScene");

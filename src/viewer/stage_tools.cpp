@@ -6,7 +6,7 @@
 #include <cmath>
 
 #include "core/path/corner_rounding.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -15,13 +15,13 @@ constexpr double kDragThresholdCssPixels = 6.0;
 constexpr float kLift = 0.1f;
 }  // namespace
 
-std::optional<glm::vec3> Viewer::GroundUnderCursor(double x, double y) const {
+std::optional<glm::vec3> Stage::GroundUnderCursor(double x, double y) const {
   return IntersectGround(camera_.ScreenRay(static_cast<float>(x), static_cast<float>(y),
                                            static_cast<float>(width_),
                                            static_cast<float>(height_)));
 }
 
-bool Viewer::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
+bool Stage::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
   const glm::vec4 clip = ViewProjection() * glm::vec4(world, 1.0f);
   if (clip.w <= 1e-6f) return false;
   screen->x = (clip.x / clip.w * 0.5 + 0.5) * width_;
@@ -29,7 +29,7 @@ bool Viewer::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
   return true;
 }
 
-double Viewer::RoundingRadius(int route) const {
+double Stage::RoundingRadius(int route) const {
   double radius = 0.0;
   for (const Character& character : characters_) {
     if (character.locomotion.enabled && character.locomotion.route == route) {
@@ -42,7 +42,7 @@ double Viewer::RoundingRadius(int route) const {
   return radius;
 }
 
-void Viewer::StartEditingRoute(int route) {
+void Stage::StartEditingRoute(int route) {
   editor_ = RouteEditor();
   edited_route_ = -1;
   editor_selected_anchor_ = -1;
@@ -57,7 +57,7 @@ void Viewer::StartEditingRoute(int route) {
   edited_route_ = route;
 }
 
-void Viewer::CommitEditedRoute() {
+void Stage::CommitEditedRoute() {
   std::vector<RouteSegment> drawn = editor_.Segments();
   if (drawn.empty()) return;  // one point: nothing to build yet
   const int index = edited_route_ >= 0 ? edited_route_ : static_cast<int>(routes_.size());
@@ -82,7 +82,7 @@ void Viewer::CommitEditedRoute() {
   edited_route_ = index;
 }
 
-bool Viewer::ToolPress(double x, double y) {
+bool Stage::ToolPress(double x, double y) {
   const auto ground = GroundUnderCursor(x, y);
   drag_start_x_ = x;
   drag_start_y_ = y;
@@ -138,7 +138,7 @@ bool Viewer::ToolPress(double x, double y) {
   return true;
 }
 
-void Viewer::ToolMove(double x, double y) {
+void Stage::ToolMove(double x, double y) {
   if (drag_ == Drag::kNone) return;
   const auto ground = GroundUnderCursor(x, y);
   if (!ground) return;
@@ -171,7 +171,7 @@ void Viewer::ToolMove(double x, double y) {
   }
 }
 
-void Viewer::ToolRelease(double x, double y) {
+void Stage::ToolRelease(double x, double y) {
   if (drag_ == Drag::kGoTo && Selected() != nullptr) {
     Character& character = *Selected();
     EnsureLocomotionAnimations(character);
@@ -190,7 +190,7 @@ void Viewer::ToolRelease(double x, double y) {
   drag_ = Drag::kNone;
 }
 
-void Viewer::UpdateHover() {
+void Stage::UpdateHover() {
   hover_text_.clear();
   if (!display_.routes || routes_.empty()) return;
   const auto ground = GroundUnderCursor(cursor_x_, cursor_y_);
@@ -226,7 +226,7 @@ void Viewer::UpdateHover() {
   }
 }
 
-void Viewer::DrawToolOverlays(DrawList& list) {
+void Stage::DrawToolOverlays(DrawList& list) {
   if (drag_ == Drag::kGoTo) {
     const glm::vec3 a(static_cast<float>(drag_start_ground_.x),
                       static_cast<float>(drag_start_ground_.y), kLift);

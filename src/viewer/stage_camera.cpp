@@ -4,7 +4,7 @@
 
 #include "core/md5/md5_camera.h"
 #include "core/view/cinematic_view.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -18,7 +18,7 @@ std::string BaseName(const std::string& name) {
 
 }  // namespace
 
-void Viewer::LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::string>* loaded,
+void Stage::LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::string>* loaded,
                              std::vector<std::string>* errors) {
   std::vector<InputFile> rest;
   for (InputFile& file : *files) {
@@ -46,14 +46,14 @@ void Viewer::LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::str
   *files = std::move(rest);
 }
 
-int Viewer::FindCamera(const std::string& name) const {
+int Stage::FindCamera(const std::string& name) const {
   for (size_t i = 0; i < cameras_.size(); ++i) {
     if (cameras_[i].name == name) return static_cast<int>(i);
   }
   return -1;
 }
 
-void Viewer::PlayCamera(int index) {
+void Stage::PlayCamera(int index) {
   playing_camera_ = index >= 0 && index < static_cast<int>(cameras_.size()) ? index : -1;
   if (playing_camera_ >= 0) {
     // A drag that began under the orbit camera does not carry on into the cinematic one.
@@ -63,7 +63,7 @@ void Viewer::PlayCamera(int index) {
   }
 }
 
-bool Viewer::SampleCinematic(anim::CameraView* view) const {
+bool Stage::SampleCinematic(anim::CameraView* view) const {
   if (playing_camera_ < 0) return false;
   anim::CameraSampleJob job;
   job.camera = cameras_[static_cast<size_t>(playing_camera_)].file.get();
@@ -73,7 +73,7 @@ bool Viewer::SampleCinematic(anim::CameraView* view) const {
   return job.Run();
 }
 
-glm::mat4 Viewer::ViewProjection() const {
+glm::mat4 Stage::ViewProjection() const {
   const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
   anim::CameraView view;
   if (SampleCinematic(&view)) {
@@ -83,7 +83,7 @@ glm::mat4 Viewer::ViewProjection() const {
   return camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix();
 }
 
-JsonValue Viewer::CamerasJson() const {
+JsonValue Stage::CamerasJson() const {
   JsonValue out = JsonValue::MakeObject();
   JsonArray list;
   for (const CinematicCamera& camera : cameras_) {

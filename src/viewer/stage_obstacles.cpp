@@ -8,7 +8,7 @@
 
 #include "core/path/polygon_triangulation.h"
 #include "core/path/route_obstacles.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -65,7 +65,7 @@ void AppendPlannedSegments(const PlannedPath& path, std::vector<RouteSegment>* o
 
 // ---- the set -----------------------------------------------------------------------------------
 
-Status Viewer::SetObstacles(std::vector<Obstacle> obstacles) {
+Status Stage::SetObstacles(std::vector<Obstacle> obstacles) {
   auto built = ObstacleSet::Build(std::move(obstacles));
   if (!built.ok()) return built.error();
   obstacles_ = std::move(built).value();
@@ -76,7 +76,7 @@ Status Viewer::SetObstacles(std::vector<Obstacle> obstacles) {
   return Status();
 }
 
-int Viewer::ObstacleAt(glm::dvec2 ground) const {
+int Stage::ObstacleAt(glm::dvec2 ground) const {
   // The last drawn is on top: picked first.
   for (int i = static_cast<int>(obstacles_.size()) - 1; i >= 0; --i) {
     if (ObstacleContains(obstacles_.obstacles()[static_cast<size_t>(i)], ground)) return i;
@@ -84,7 +84,7 @@ int Viewer::ObstacleAt(glm::dvec2 ground) const {
   return -1;
 }
 
-void Viewer::SetClearance(Character& character, double clearance) {
+void Stage::SetClearance(Character& character, double clearance) {
   character.locomotion.clearance = clearance;
   character.locomotion.clearance_set = true;
   if (!obstacles_.empty()) {
@@ -95,7 +95,7 @@ void Viewer::SetClearance(Character& character, double clearance) {
 
 // ---- planning ----------------------------------------------------------------------------------
 
-Status Viewer::PlanGoTo(Character& character, glm::dvec2 point, const double* heading) {
+Status Stage::PlanGoTo(Character& character, glm::dvec2 point, const double* heading) {
   Locomotion& locomotion = character.locomotion;
   ObstaclePlanResult result;
   ObstaclePlanJob job;
@@ -130,7 +130,7 @@ Status Viewer::PlanGoTo(Character& character, glm::dvec2 point, const double* he
   return Status();
 }
 
-std::string Viewer::ReplanTargets() {
+std::string Stage::ReplanTargets() {
   std::string problems;
   for (size_t i = 0; i < characters_.size(); ++i) {
     Character& character = characters_[i];
@@ -154,7 +154,7 @@ std::string Viewer::ReplanTargets() {
   return problems;
 }
 
-double Viewer::RouteClearance(int route) const {
+double Stage::RouteClearance(int route) const {
   double clearance = -1.0;
   for (const Character& character : characters_) {
     if (character.locomotion.enabled && character.locomotion.route == route) {
@@ -167,7 +167,7 @@ double Viewer::RouteClearance(int route) const {
   return std::max(clearance, 0.0);
 }
 
-Status Viewer::RouteAround(int route, double turning_radius, double clearance) {
+Status Stage::RouteAround(int route, double turning_radius, double clearance) {
   if (route < 0 || route >= static_cast<int>(routes_.size()) ||
       !routes_[static_cast<size_t>(route)].route) {
     return MakeError("routeAround", 0, 0, "no valid route " + std::to_string(route));
@@ -235,7 +235,7 @@ Status Viewer::RouteAround(int route, double turning_radius, double clearance) {
 
 // ---- the obstacle tool -------------------------------------------------------------------------
 
-bool Viewer::ObstacleToolPress(glm::dvec2 ground, double x, double y) {
+bool Stage::ObstacleToolPress(glm::dvec2 ground, double x, double y) {
   const double pick = kPickRadiusCssPixels * stats_.device_pixel_ratio;
   auto near_on_screen = [&](glm::dvec2 corner) {
     glm::dvec2 screen;
@@ -270,7 +270,7 @@ bool Viewer::ObstacleToolPress(glm::dvec2 ground, double x, double y) {
   return true;
 }
 
-void Viewer::ObstacleToolMove(glm::dvec2 ground) {
+void Stage::ObstacleToolMove(glm::dvec2 ground) {
   drag_current_ground_ = ground;
   if (drag_ != Drag::kMoveObstacle || selected_obstacle_ < 0) return;
   // The shape follows the mouse; walkers replan once, when it is let go.
@@ -287,7 +287,7 @@ void Viewer::ObstacleToolMove(glm::dvec2 ground) {
   }
 }
 
-void Viewer::ObstacleToolRelease() {
+void Stage::ObstacleToolRelease() {
   if (drag_ == Drag::kNewCircle) {
     const double radius = glm::length(drag_current_ground_ - drag_start_ground_);
     // A click without a drag makes no circle (nothing to see, nothing to plan around).
@@ -308,7 +308,7 @@ void Viewer::ObstacleToolRelease() {
   }
 }
 
-void Viewer::ClosePolygonDraft() {
+void Stage::ClosePolygonDraft() {
   if (polygon_draft_.size() < 3) {
     polygon_draft_.clear();
     return;
@@ -326,7 +326,7 @@ void Viewer::ClosePolygonDraft() {
 
 // ---- drawing -----------------------------------------------------------------------------------
 
-void Viewer::DrawObstacles(DrawList& list) {
+void Stage::DrawObstacles(DrawList& list) {
   if (obstacle_fill_dirty_) {
     obstacle_fill_.clear();
     std::vector<std::array<int, 3>> triangles;
@@ -403,7 +403,7 @@ void Viewer::DrawObstacles(DrawList& list) {
   }
 }
 
-void Viewer::DrawPlannedPath(const PlannedPath& path, DrawList& list) const {
+void Stage::DrawPlannedPath(const PlannedPath& path, DrawList& list) const {
   const float lift = 0.05f;
   for (const TurnSegment& segment : path.segments) {
     if (display_.routes) {

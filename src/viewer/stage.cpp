@@ -1,4 +1,4 @@
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 #include <algorithm>
 #include <chrono>
@@ -39,12 +39,14 @@ uint32_t KeyBit(Key key) { return 1u << static_cast<uint32_t>(key); }
 
 }  // namespace
 
-Viewer::Viewer(RenderBackend* backend, ViewerHost* host)
-    : backend_(backend), host_(host), library_(std::make_unique<ModelLibrary>(backend)) {}
+Stage::Stage(RenderBackend* backend, StageHost* host, anim::ResourceCache* shared_cache)
+    : backend_(backend),
+      host_(host),
+      library_(std::make_unique<ModelLibrary>(backend, shared_cache)) {}
 
-Viewer::~Viewer() = default;
+Stage::~Stage() = default;
 
-void Viewer::SetViewport(int width, int height, float device_pixel_ratio) {
+void Stage::SetViewport(int width, int height, float device_pixel_ratio) {
   width_ = std::max(width, 1);
   height_ = std::max(height, 1);
   stats_.framebuffer_width = width_;
@@ -52,14 +54,14 @@ void Viewer::SetViewport(int width, int height, float device_pixel_ratio) {
   stats_.device_pixel_ratio = device_pixel_ratio > 0.0f ? device_pixel_ratio : 1.0f;
 }
 
-void Viewer::SetUiCapture(bool mouse, bool keyboard) {
+void Stage::SetUiCapture(bool mouse, bool keyboard) {
   ui_wants_mouse_ = mouse;
   ui_wants_keyboard_ = keyboard;
 }
 
 // ---- input -------------------------------------------------------------------------------------
 
-void Viewer::OnMouseButton(MouseButton button, bool pressed) {
+void Stage::OnMouseButton(MouseButton button, bool pressed) {
   if (pressed && ui_wants_mouse_) return;
   if (button == MouseButton::kLeft) {
     if (pressed && shift_held_) {
@@ -80,7 +82,7 @@ void Viewer::OnMouseButton(MouseButton button, bool pressed) {
   }
 }
 
-void Viewer::OnCursor(double x, double y) {
+void Stage::OnCursor(double x, double y) {
   const float dx = static_cast<float>(x - cursor_x_);
   const float dy = static_cast<float>(y - cursor_y_);
   cursor_x_ = x;
@@ -100,12 +102,12 @@ void Viewer::OnCursor(double x, double y) {
   }
 }
 
-void Viewer::OnScroll(double steps) {
+void Stage::OnScroll(double steps) {
   if (ui_wants_mouse_) return;
   camera_.Zoom(static_cast<float>(steps));
 }
 
-void Viewer::OnTouch(int touches, const double* xs, const double* ys) {
+void Stage::OnTouch(int touches, const double* xs, const double* ys) {
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
   if (touches == 1 && touch_count_ == 1) {
     camera_.Orbit(static_cast<float>(xs[0] - touch_x_) / ratio,
@@ -130,7 +132,7 @@ void Viewer::OnTouch(int touches, const double* xs, const double* ys) {
   }
 }
 
-void Viewer::OnKeyDown(Key key) {
+void Stage::OnKeyDown(Key key) {
   if (keys_down_ & KeyBit(key)) return;  // held: the browser's auto-repeat is not a new press
   keys_down_ |= KeyBit(key);
   if (ui_wants_keyboard_) return;
@@ -138,9 +140,9 @@ void Viewer::OnKeyDown(Key key) {
   if (pending_keys_.size() < 64) pending_keys_.push_back(key);
 }
 
-void Viewer::OnKeyUp(Key key) { keys_down_ &= ~KeyBit(key); }
+void Stage::OnKeyUp(Key key) { keys_down_ &= ~KeyBit(key); }
 
-void Viewer::HandleKeyPress(Key key) {
+void Stage::HandleKeyPress(Key key) {
   Character* selected = Selected();
   switch (key) {
     case Key::kSpace:
@@ -185,17 +187,17 @@ void Viewer::HandleKeyPress(Key key) {
 
 // ---- scene -------------------------------------------------------------------------------------
 
-Character* Viewer::Selected() {
+Character* Stage::Selected() {
   if (selected_ < 0 || selected_ >= static_cast<int>(characters_.size())) return nullptr;
   return &characters_[static_cast<size_t>(selected_)];
 }
 
-void Viewer::SetError(const std::string& message) {
+void Stage::SetError(const std::string& message) {
   last_error_ = message;
   if (!message.empty()) status_ = message.substr(0, message.find('\n'));
 }
 
-int Viewer::AddCharacter(int model, glm::vec2 position, float heading) {
+int Stage::AddCharacter(int model, glm::vec2 position, float heading) {
   const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
   Character character;
   character.model = model;
@@ -216,7 +218,7 @@ int Viewer::AddCharacter(int model, glm::vec2 position, float heading) {
   return static_cast<int>(characters_.size()) - 1;
 }
 
-void Viewer::RemoveModel(int model) {
+void Stage::RemoveModel(int model) {
   if (model < 0 || model >= static_cast<int>(library_->models().size())) return;
   // Characters of the model go; attachments of it go; indices above it shift down.
   std::vector<Character> kept;
@@ -240,7 +242,7 @@ void Viewer::RemoveModel(int model) {
   selected_joint_ = -1;
 }
 
-JsonValue Viewer::SetModelSkin(int model, const std::string& skin) {
+JsonValue Stage::SetModelSkin(int model, const std::string& skin) {
   LoadReport report;
   const Status status = library_->SetSkin(model, skin, &report);
   if (!status.ok()) return Failure(status.error().message);
@@ -256,7 +258,7 @@ JsonValue Viewer::SetModelSkin(int model, const std::string& skin) {
   return reply;
 }
 
-JsonValue Viewer::LoadQueuedFiles() {
+JsonValue Stage::LoadQueuedFiles() {
   std::vector<InputFile> files = std::move(pending_files_);
   pending_files_.clear();
   std::vector<std::string> cameras_loaded, camera_errors;
@@ -362,7 +364,7 @@ JsonValue Viewer::LoadQueuedFiles() {
   return reply;
 }
 
-bool Viewer::CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const {
+bool Stage::CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const {
   if (instance < 0 || instance >= static_cast<int>(characters_.size())) return false;
   const Character& character = characters_[static_cast<size_t>(instance)];
   const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
@@ -414,7 +416,7 @@ bool Viewer::CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const {
   return true;
 }
 
-void Viewer::FrameSelection() {
+void Stage::FrameSelection() {
   glm::vec3 lo, hi;
   if (!CharacterExtent(selected_, &lo, &hi)) {
     camera_.Frame({-40, -40, 0}, {40, 40, 70}, static_cast<float>(width_) / height_);
@@ -425,7 +427,7 @@ void Viewer::FrameSelection() {
 
 // ---- frame -------------------------------------------------------------------------------------
 
-void Viewer::Update(double dt) {
+void Stage::Update(double dt) {
   const double start = NowMs();
   for (Key key : pending_keys_) HandleKeyPress(key);
   pending_keys_.clear();
@@ -438,7 +440,7 @@ void Viewer::Update(double dt) {
   stats_.update_ms = static_cast<float>(NowMs() - start);
 }
 
-void Viewer::Update(double dt, bool from_frame) {
+void Stage::Update(double dt, bool from_frame) {
   if (scene_playing_) scene_time_ += dt;
   const auto& models = library_->models();
   for (Character& character : characters_) {
@@ -462,7 +464,7 @@ void Viewer::Update(double dt, bool from_frame) {
   }
 }
 
-ui::ViewerModel Viewer::BuildViewerModel() const {
+ui::ViewerModel Stage::BuildViewerModel() const {
   ui::ViewerModel view;
   for (const CinematicCamera& camera : cameras_) view.cameras.push_back(camera.name);
   view.playing_camera = playing_camera_;
@@ -606,7 +608,7 @@ ui::ViewerModel Viewer::BuildViewerModel() const {
   return view;
 }
 
-void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
+void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.play_camera) PlayCamera(*r.play_camera);
   if (r.select_instance) {
     selected_ = *r.select_instance;
@@ -727,11 +729,11 @@ void Viewer::ApplyRequests(const ui::ViewerRequests& r) {
 // ---- one character
 // -------------------------------------------------------------------------------
 
-void Viewer::SetAnimation(Character& character, int animation) {
+void Stage::SetAnimation(Character& character, int animation) {
   anim::SwitchClip(character.playback, animation);
 }
 
-void Viewer::StepFrames(Character& character, int frames) {
+void Stage::StepFrames(Character& character, int frames) {
   anim::PlaybackClock& playback = character.playback;
   if (playback.animation < 0) return;
   const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
@@ -748,7 +750,7 @@ void Viewer::StepFrames(Character& character, int frames) {
                      static_cast<double>(frame) / std::max(animation.frame_rate(), 1e-6f));
 }
 
-void Viewer::Attach(Character& character, int model, int joint, glm::vec3 offset,
+void Stage::Attach(Character& character, int model, int joint, glm::vec3 offset,
                     glm::vec3 rotation) {
   const LoadedModel& carrier = library_->models()[static_cast<size_t>(character.model)];
   if (model < 0 || model >= static_cast<int>(library_->models().size()) || joint < 0 ||
@@ -763,22 +765,22 @@ void Viewer::Attach(Character& character, int model, int joint, glm::vec3 offset
   character.attachments.push_back(std::move(attachment));
 }
 
-void Viewer::SetSpeed(Character& character, double speed) {
+void Stage::SetSpeed(Character& character, double speed) {
   character.locomotion.speed = speed;
   if (character.locomotion.enabled) character.locomotion.follower.SetSpeed(scene_time_, speed);
 }
 
-void Viewer::SetTurnRadius(Character& character, double radius) {
+void Stage::SetTurnRadius(Character& character, double radius) {
   character.locomotion.turn_radius = radius;
   if (character.locomotion.enabled) character.locomotion.follower.SetTurningRadius(radius);
 }
 
-void Viewer::SetScenePlaying(bool playing) {
+void Stage::SetScenePlaying(bool playing) {
   scene_playing_ = playing;
   for (Character& c : characters_) c.playback.playing = playing;
 }
 
-void Viewer::CancelPendingScene() {
+void Stage::CancelPendingScene() {
   // The scene being opened failed: drop it and the models loaded for it (no character uses them).
   pending_scene_.reset();
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
@@ -792,7 +794,7 @@ void Viewer::CancelPendingScene() {
   }
 }
 
-void Viewer::BuildDrawList(DrawList* list) {
+void Stage::BuildDrawList(DrawList* list) {
   DrawList& out = *list;
   out.Clear();
   out.width = width_;
@@ -831,7 +833,7 @@ void Viewer::BuildDrawList(DrawList* list) {
   stats_.characters = static_cast<int>(characters_.size());
 }
 
-void Viewer::DrawCharacterOverlays(DrawList& list) {
+void Stage::DrawCharacterOverlays(DrawList& list) {
   const glm::mat4 view_projection = list.view_projection;
   const auto& models = library_->models();
   auto project = [&](const glm::vec3& p, glm::vec2* out) {
@@ -947,7 +949,7 @@ void Viewer::DrawCharacterOverlays(DrawList& list) {
   }
 }
 
-bool Viewer::IsVisible(const Character& character, const Frustum& frustum) const {
+bool Stage::IsVisible(const Character& character, const Frustum& frustum) const {
   const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
   glm::vec3 lo = model.bind_min, hi = model.bind_max;
   const int animation = character.playback.animation;
@@ -975,7 +977,7 @@ bool Viewer::IsVisible(const Character& character, const Frustum& frustum) const
   return frustum.IntersectsBox(world_lo, world_hi);
 }
 
-void Viewer::SetCrowdSize(int count) {
+void Stage::SetCrowdSize(int count) {
   count = std::clamp(count, 1, 5000);
   if (crowd_templates_ <= 0 || crowd_templates_ > static_cast<int>(characters_.size())) {
     crowd_templates_ = static_cast<int>(characters_.size());

@@ -9,7 +9,7 @@
 #include "core/path/route_obstacles.h"
 #include "core/scene/scene_json.h"
 #include "viewer/json_util.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -31,7 +31,7 @@ bool IsAllowedSource(const std::string& source) {
 // ---- routes
 // --------------------------------------------------------------------------------------
 
-Status Viewer::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
+Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
                         const std::string& name) {
   if (index < 0 || index > static_cast<int>(routes_.size()) ||
       index >= static_cast<int>(kMaxSceneRoutes)) {
@@ -63,7 +63,7 @@ Status Viewer::SetRoute(int index, std::vector<RouteSegment> segments, bool clos
   return Status();
 }
 
-Status Viewer::AssignRoute(Character& character, int route, PlayMode mode) {
+Status Stage::AssignRoute(Character& character, int route, PlayMode mode) {
   Locomotion& locomotion = character.locomotion;
   if (route < 0) {
     locomotion.follower.Stop(scene_time_);
@@ -89,7 +89,7 @@ Status Viewer::AssignRoute(Character& character, int route, PlayMode mode) {
   return Status();
 }
 
-Status Viewer::GoTo(Character& character, glm::dvec2 point, const double* heading) {
+Status Stage::GoTo(Character& character, glm::dvec2 point, const double* heading) {
   Locomotion& locomotion = character.locomotion;
   if (!locomotion.enabled) {
     locomotion.follower = Follower(Pose2{glm::dvec2(character.position), character.heading},
@@ -116,7 +116,7 @@ Status Viewer::GoTo(Character& character, glm::dvec2 point, const double* headin
   return Status();
 }
 
-void Viewer::EnsureLocomotionAnimations(Character& character) {
+void Stage::EnsureLocomotionAnimations(Character& character) {
   const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
   Locomotion& locomotion = character.locomotion;
   if (locomotion.walk_animation < 0) locomotion.walk_animation = model.FindAnimation("walk");
@@ -126,7 +126,7 @@ void Viewer::EnsureLocomotionAnimations(Character& character) {
   }
 }
 
-void Viewer::UpdateLocomotion(Character& character) {
+void Stage::UpdateLocomotion(Character& character) {
   Locomotion& locomotion = character.locomotion;
   if (!locomotion.enabled) return;
   const Pose2 pose = locomotion.follower.PoseAt(scene_time_);
@@ -155,7 +155,7 @@ void Viewer::UpdateLocomotion(Character& character) {
 
 // ---- scenes ------------------------------------------------------------------------------------
 
-Scene Viewer::CurrentScene() const {
+Scene Stage::CurrentScene() const {
   Scene scene;
   const auto& models = library_->models();
   for (const LoadedModel& model : models) {
@@ -240,7 +240,7 @@ Scene Viewer::CurrentScene() const {
   return scene;
 }
 
-JsonValue Viewer::PrepareScene(const JsonValue& scene_json) {
+JsonValue Stage::PrepareScene(const JsonValue& scene_json) {
   auto parsed = SceneFromJson("scene", scene_json);
   if (!parsed.ok()) return Failure(parsed.error().ToString());
   Scene scene = std::move(parsed).value();
@@ -291,7 +291,7 @@ JsonValue Viewer::PrepareScene(const JsonValue& scene_json) {
   return reply;
 }
 
-JsonValue Viewer::ApplyPendingScene() {
+JsonValue Stage::ApplyPendingScene() {
   if (!pending_scene_) return Failure("no scene is being opened");
   const Scene scene = std::move(*pending_scene_);
   pending_scene_.reset();
@@ -467,7 +467,7 @@ JsonValue Viewer::ApplyPendingScene() {
 
 // ---- reporting ---------------------------------------------------------------------------------
 
-JsonValue Viewer::PathJson(const Character& character) const {
+JsonValue Stage::PathJson(const Character& character) const {
   const TurnPath& path = character.locomotion.follower.approach();
   const PlannedPath* planned = character.locomotion.follower.planned();
   JsonValue json = JsonValue::MakeObject();
@@ -495,7 +495,7 @@ JsonValue Viewer::PathJson(const Character& character) const {
   return json;
 }
 
-JsonValue Viewer::RoutesJson() const {
+JsonValue Stage::RoutesJson() const {
   JsonArray list;
   for (size_t r = 0; r < routes_.size(); ++r) {
     const ViewerRoute& route = routes_[r];
@@ -543,7 +543,7 @@ JsonValue Viewer::RoutesJson() const {
   return JsonValue(std::move(list));
 }
 
-void Viewer::DrawRouteOverlays(DrawList& list) {
+void Stage::DrawRouteOverlays(DrawList& list) {
   const float lift = 0.05f;  // just above the grid
   if (display_.routes) {
     for (size_t r = 0; r < routes_.size(); ++r) {

@@ -41,9 +41,9 @@ enum class MouseButton { kLeft, kRight, kMiddle };
 enum class Key { kSpace, kF, kK, kW, kH, kComma, kPeriod, kEnter, kDelete, kEscape };
 
 // What only the page can do; the viewer calls it and never waits for it.
-class ViewerHost {
+class StageHost {
  public:
-  virtual ~ViewerHost() = default;
+  virtual ~StageHost() = default;
   virtual void OpenFilePicker() {}
   // "copyLink", "copyEmbed", "demo:NAME": clipboard and gallery work the page does.
   virtual void PageAction(const std::string& action) {}
@@ -58,16 +58,17 @@ class ViewerHost {
 // Whether a file name has an image extension (.png .tga .jpg .jpeg, any case).
 bool IsImageFileName(const std::string& name);
 
-// The names of every command Viewer::Call answers (the table in commands.cpp).
+// The names of every command Stage::Call answers (the table in commands.cpp).
 std::vector<std::string> CommandNames();
 
-class Viewer {
+class Stage {
  public:
-  // Neither pointer is owned; both outlive the viewer. host may be null.
-  Viewer(RenderBackend* backend, ViewerHost* host);
-  ~Viewer();
-  Viewer(const Viewer&) = delete;
-  Viewer& operator=(const Viewer&) = delete;
+  // No pointer is owned; all outlive the stage. host may be null; shared_cache (the hub's, so
+  // that stages parse a file once between them) may be null for a cache of the stage's own.
+  Stage(RenderBackend* backend, StageHost* host, anim::ResourceCache* shared_cache = nullptr);
+  ~Stage();
+  Stage(const Stage&) = delete;
+  Stage& operator=(const Stage&) = delete;
 
   // The framebuffer's size in pixels and the device pixel ratio (CSS pixels -> framebuffer).
   void SetViewport(int width, int height, float device_pixel_ratio);
@@ -214,7 +215,7 @@ class Viewer {
   bool IsVisible(const Character& character, const Frustum& frustum) const;
 
   RenderBackend* backend_;
-  ViewerHost* host_;
+  StageHost* host_;
   OrbitCamera camera_;
   std::unique_ptr<ModelLibrary> library_;
   std::vector<Character> characters_;

@@ -1,0 +1,71 @@
+// The GPU objects of one module shared by all its stages: a mesh of the same immutable model data
+// or a texture of the same pixels is uploaded once, counted per user, and destroyed with its last.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "viewer/render_interface.h"
+
+namespace md5stage::viewer {
+
+// Sits between the stages' model libraries and the device backend (WebGL, or the null backend in
+// tests). Each library creates and destroys handles as if it were alone; identical requests get
+// the same device handle. A part's material is state of the shared mesh: stages showing a model
+// show it with the same textures (docs/design.md, "Stages").
+class SharedRenderBackend : public RenderBackend {
+ public:
+  explicit SharedRenderBackend(RenderBackend* device) : device_(device) {}
+
+  MeshHandle CreateMesh(const MeshUpload& upload) override;
+  void DestroyMesh(MeshHandle mesh) override;
+  TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) override;
+  void DestroyTexture(TextureHandle texture) override;
+  void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override {
+    device_->SetPartTexture(mesh, part, texture);
+  }
+  void SetPartMaps(MeshHandle mesh, int part, TextureHandle normal,
+                   TextureHandle specular) override {
+    device_->SetPartMaps(mesh, part, normal, specular);
+  }
+  bool CaptureSkinnedPositions(MeshHandle mesh, const glm::mat4* palette,
+                               std::vector<glm::vec3>* positions,
+                               std::vector<glm::vec4>* tangents) override {
+    return device_->CaptureSkinnedPositions(mesh, palette, positions, tangents);
+  }
+  size_t shared_bytes() const override { return device_->shared_bytes(); }
+  size_t instance_bytes() const override { return device_->instance_bytes(); }
+
+  // Distinct device objects alive, and how many creations were answered by an existing one.
+  int mesh_count() const { return static_cast<int>(meshes_.size()); }
+  int texture_count() const { return static_cast<int>(textures_.size()); }
+  int shared_hits() const { return shared_hits_; }
+  // Every handle the libraries hold, device objects counted once per holder.
+  int mesh_references() const;
+  int texture_references() const;
+
+ private:
+  struct SharedMesh {
+    MeshHandle handle;
+    int users = 0;
+    std::shared_ptr<const void> owner;  // keeps the arrays (and so the key) alive
+  };
+  struct SharedTexture {
+    TextureHandle handle;
+    int users = 0;
+    uint64_t key = 0;
+  };
+  static uint64_t TextureKey(int width, int height, const uint8_t* rgba);
+
+  RenderBackend* device_;
+  // By the address of the model's vertex array (its owner held) and by device handle id.
+  std::unordered_map<const void*, SharedMesh> meshes_;
+  std::unordered_map<uint32_t, const void*> mesh_keys_;
+  std::unordered_map<uint64_t, uint32_t> texture_ids_;  // pixels' key -> device handle id
+  std::unordered_map<uint32_t, SharedTexture> textures_;
+  int shared_hits_ = 0;
+};
+
+}  // namespace md5stage::viewer
