@@ -751,7 +751,7 @@ void Stage::StepFrames(Character& character, int frames) {
 }
 
 void Stage::Attach(Character& character, int model, int joint, glm::vec3 offset,
-                    glm::vec3 rotation) {
+                   glm::vec3 rotation) {
   const LoadedModel& carrier = library_->models()[static_cast<size_t>(character.model)];
   if (model < 0 || model >= static_cast<int>(library_->models().size()) || joint < 0 ||
       joint >= carrier.model->skeleton().joint_count()) {

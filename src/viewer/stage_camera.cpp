@@ -19,7 +19,7 @@ std::string BaseName(const std::string& name) {
 }  // namespace
 
 void Stage::LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::string>* loaded,
-                             std::vector<std::string>* errors) {
+                            std::vector<std::string>* errors) {
   std::vector<InputFile> rest;
   for (InputFile& file : *files) {
     if (!md5::IsMd5CameraName(file.name)) {

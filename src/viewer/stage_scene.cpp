@@ -32,7 +32,7 @@ bool IsAllowedSource(const std::string& source) {
 // --------------------------------------------------------------------------------------
 
 Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
-                        const std::string& name) {
+                       const std::string& name) {
   if (index < 0 || index > static_cast<int>(routes_.size()) ||
       index >= static_cast<int>(kMaxSceneRoutes)) {
     return MakeError("route", 0, 0, "route index " + std::to_string(index) + " is out of range");

@@ -1093,7 +1093,9 @@ std::vector<EffectRow> EffectRows() {
       {"frame",
        {R"({"cmd":"camera","target":[9000,0,0]})", R"({"cmd":"frame"})"},
        true,
-       [](TestStage& s, const JsonValue&) { EXPECT_LT(std::abs(s.viewer.camera().target.x), 100.0f); }},
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_LT(std::abs(s.viewer.camera().target.x), 100.0f);
+       }},
       {"embed",
        {R"({"cmd":"embed","query":"?embed","fragment":"#t=2&paused&skeleton=1"})"},
        true,
@@ -1314,7 +1316,9 @@ std::vector<EffectRow> EffectRows() {
        {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})",
         R"({"cmd":"clearObstacles"})"},
        true,
-       [](TestStage& s, const JsonValue&) { EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")), "[]"); }},
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_EQ(WriteJson(Get(s.State(), "obstacles")), "[]");
+       }},
       {"routeAround",
        {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})",
         R"({"cmd":"setTurnRadius","instance":0,"radius":10})",

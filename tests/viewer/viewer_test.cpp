@@ -1,6 +1,4 @@
 // The viewer core without a browser: loading, keys, framing, the draw list and the null backend.
-#include "viewer/stage.h"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -10,6 +8,7 @@
 
 #include "../shared_data.h"
 #include "core/anim/jobs.h"
+#include "viewer/stage.h"
 
 namespace md5stage::viewer {
 namespace {
