@@ -332,6 +332,50 @@ class CommandTable {
     const JsonValue& scene = a.Value("scene");
     return a.Finish() ? v.PrepareScene(scene) : Fail(a);
   }
+  // The opening protocol (stage_opening.cpp): each starts an opening and answers with its id;
+  // the "sceneOpened" event {id, ok, error, warnings} ends it.
+  static JsonValue Opened(int id) {
+    JsonValue reply = Reply(true);
+    reply.Set("opening", id);
+    return reply;
+  }
+  static JsonValue OpenScene(Stage& v, CommandArgs& a) {
+    const JsonValue& scene = a.Value("scene");
+    return a.Finish() ? Opened(v.OpenScene(scene)) : Fail(a);
+  }
+  static JsonValue OpenDemo(Stage& v, CommandArgs& a) {
+    const std::string name = a.String("name", 256);
+    return a.Finish() ? Opened(v.OpenDemo(name)) : Fail(a);
+  }
+  static JsonValue OpenLink(Stage& v, CommandArgs& a) {
+    const std::string payload = a.String("payload", kMaxEmbedUrlChars);
+    return a.Finish() ? Opened(v.OpenLink(payload)) : Fail(a);
+  }
+  static JsonValue OpenModel(Stage& v, CommandArgs& a) {
+    const std::string mesh = a.String("mesh", 4096);
+    std::vector<std::string> anims;
+    if (const JsonValue* list = a.OptionalValue("anims")) {
+      if (!list->is_array() || list->as_array().size() > kMaxModelAnims) {
+        a.Fail("anims",
+               "an array of at most " + std::to_string(kMaxModelAnims) + " URLs",
+               DescribeJson(*list));
+      } else {
+        for (const JsonValue& anim : list->as_array()) {
+          if (!anim.is_string() || anim.as_string().size() > 4096) {
+            a.Fail("anims", "URLs of at most 4096 characters", DescribeJson(anim));
+            break;
+          }
+          anims.push_back(anim.as_string());
+        }
+      }
+    }
+    return a.Finish() ? Opened(v.OpenModel(mesh, anims)) : Fail(a);
+  }
+  static JsonValue OpenLocation(Stage& v, CommandArgs& a) {
+    const std::string query = a.OptionalString("query", kMaxEmbedUrlChars).value_or("");
+    const std::string fragment = a.OptionalString("fragment", kMaxEmbedUrlChars).value_or("");
+    return a.Finish() ? Opened(v.OpenLocation(query, fragment)) : Fail(a);
+  }
   static JsonValue ApplyScene(Stage& v, CommandArgs& a) {
     return a.Finish() ? v.ApplyPendingScene() : Fail(a);
   }
@@ -1016,6 +1060,11 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"prepareScene", &CommandTable::PrepareScene},
     {"applyScene", &CommandTable::ApplyScene},
     {"cancelScene", &CommandTable::CancelScene},
+    {"openScene", &CommandTable::OpenScene},
+    {"openDemo", &CommandTable::OpenDemo},
+    {"openLink", &CommandTable::OpenLink},
+    {"openModel", &CommandTable::OpenModel},
+    {"openLocation", &CommandTable::OpenLocation},
     {"shareLink", &CommandTable::ShareLink},
     {"decodeLink", &CommandTable::DecodeLink},
     {"setRoute", &CommandTable::SetRoute},

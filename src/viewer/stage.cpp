@@ -8,6 +8,7 @@
 #include "core/path/route_obstacles.h"
 #include "core/view/frustum.h"
 #include "viewer/json_util.h"
+#include "viewer/stage_opening.h"
 
 namespace md5stage::viewer {
 namespace {

@@ -40,10 +40,22 @@ enum class MouseButton { kLeft, kRight, kMiddle };
 // The keys the viewer answers (README's list); the platform maps its key codes to these.
 enum class Key { kSpace, kF, kK, kW, kH, kComma, kPeriod, kEnter, kDelete, kEscape };
 
+// A file a stage asks its host for while it opens a scene (the n-th of a batch, for progress).
+struct FetchRequest {
+  int request = 0;    // handed back with the answer
+  std::string url;    // "assets/..." (the site's) or "https://..."
+  std::string label;  // what the progress line calls it ("walker.md5mesh", "demo 'maze'")
+  int index = 0;
+  int count = 1;
+};
+
 // What only the page can do; the viewer calls it and never waits for it.
 class StageHost {
  public:
   virtual ~StageHost() = default;
+  // Fetches bytes for a scene being opened. The answer comes later, never from inside this call,
+  // through Stage::OnFetched; false when this host cannot fetch (the opening then fails).
+  virtual bool Fetch(const FetchRequest& request) { return false; }
   virtual void OpenFilePicker() {}
   // "copyLink", "copyEmbed", "demo:NAME": clipboard and gallery work the page does.
   virtual void PageAction(const std::string& action) {}
@@ -100,6 +112,21 @@ class Stage {
   // Files handed over by the page (dropped, picked or fetched), loaded as one batch.
   void QueueFile(InputFile file) { pending_files_.push_back(std::move(file)); }
   JsonValue LoadQueuedFiles();
+
+  // ---- opening scenes (stage_opening.cpp) ----
+  // One protocol for every way a scene opens: validate it, fetch the files it names through the
+  // host one after another, load them, fetch the images they lack, then apply it; a failure at
+  // any step cancels, and the scene that was open stays. Openings run one at a time, in order.
+  // Each returns its id; the host's "sceneOpened" event {id, ok, error, warnings} ends it.
+  int OpenScene(const JsonValue& scene_json);
+  int OpenDemo(const std::string& name);  // assets/scenes/NAME.json
+  int OpenLink(const std::string& payload);  // a share link's #scene= payload
+  int OpenModel(const std::string& mesh, const std::vector<std::string>& anims);
+  // What the page's URL asks for (page_location.h); a failed ask falls back to the default demo.
+  int OpenLocation(const std::string& query, const std::string& fragment);
+  // The host's answer to Fetch: the bytes, or what went wrong ("HTTP 404 Not Found").
+  void OnFetched(int request, bool ok, std::string bytes, const std::string& error);
+  bool opening() const { return opening_ != nullptr; }
 
   // One command: {"cmd": NAME, ...} -> a JSON reply; {"ok": false, "error"} names the field
   // that is wrong or missing. The table is in commands.cpp.
@@ -235,6 +262,18 @@ class Stage {
   std::vector<char> joint_on_screen_;
   std::vector<glm::vec3> normal_positions_, normal_directions_;
   std::unique_ptr<Scene> pending_scene_;
+  // The opening under way and those waiting (stage_opening.cpp).
+  struct Opening;
+  std::unique_ptr<Opening> opening_;
+  std::vector<std::unique_ptr<Opening>> queued_openings_;
+  int next_opening_id_ = 1;
+  int next_request_ = 1;
+  int Enqueue(std::unique_ptr<Opening> opening);
+  void BeginOpening();
+  void BeginScene(const JsonValue& scene_json);
+  void FetchNext();
+  void LoadFetchedFiles();
+  void FinishOpening(JsonValue result);
   bool scene_playing_ = true;
   DisplayToggles display_;
   ShadingOptions shading_;

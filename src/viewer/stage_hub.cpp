@@ -8,6 +8,9 @@ namespace md5stage::viewer {
 class StageHub::StageHostForId : public StageHost {
  public:
   StageHostForId(HubHost* host, int id) : host_(host), id_(id) {}
+  bool Fetch(const FetchRequest& request) override {
+    return host_ != nullptr && host_->Fetch(id_, request);
+  }
   void OpenFilePicker() override {
     if (host_) host_->OpenFilePicker(id_);
   }

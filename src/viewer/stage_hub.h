@@ -19,6 +19,7 @@ namespace md5stage::viewer {
 class HubHost {
  public:
   virtual ~HubHost() = default;
+  virtual bool Fetch(int stage, const FetchRequest& request) { return false; }
   virtual void OpenFilePicker(int stage) {}
   virtual void PageAction(int stage, const std::string& action) {}
   virtual void DownloadScreenshot(int stage) {}

@@ -1,5 +1,5 @@
-// Headless smoke run of the viewer core: opens a scene file as the page would (prepareScene, the
-// files it names read from the assets folder, applyScene), runs N frames with the null renderer
+// Headless smoke run of the viewer core: opens a scene file as the page does (Stage::OpenScene,
+// its files and images fetched from the assets folder through the host), runs N frames with the null renderer
 // (update, draw list), and fails on any error. ctest runs it on every demo scene, and once on a
 // path that does not exist, which must fail.
 #include <cstdio>
@@ -10,7 +10,8 @@
 
 #include "core/common/json.h"
 #include "viewer/render_interface.h"
-#include "viewer/stage.h"
+#include "viewer/stage_hub.h"
+#include "../folder_host.h"
 
 namespace {
 
@@ -42,29 +43,20 @@ int main(int argc, char** argv) {
   if (!scene.ok()) return Fail(scene.error().ToString());
 
   md5stage::viewer::NullRenderBackend backend;
-  md5stage::viewer::Stage viewer(&backend, nullptr);
+  // The site is the folder that holds assets/: the URLs the stage asks for are "assets/...".
+  const std::string site = assets.substr(0, assets.find_last_of('/') + 1) + ".";
+  md5stage::viewer::test::FolderHost host(assets.find('/') == std::string::npos ? "." : site);
+  md5stage::viewer::StageHub hub(&backend, &host);
+  md5stage::viewer::Stage& viewer = hub.main();
   viewer.SetViewport(1280, 720, 1.0f);
-  JsonValue prepare = JsonValue::MakeObject();
-  prepare.Set("cmd", "prepareScene");
-  prepare.Set("scene", scene.value());
-  const JsonValue prepared = viewer.Call(prepare);
-  if (!prepared.Find("ok")->as_bool()) return Fail(prepared.Find("error")->as_string());
-  for (const JsonValue& file : prepared.Find("files")->as_array()) {
-    const std::string source = file.Find("source")->as_string();
-    md5stage::viewer::InputFile input;
-    input.name = source.substr(source.find_last_of('/') + 1);
-    input.source = source;
-    if (!ReadFile(assets + "/" + source, &input.bytes)) return Fail(source + ": cannot open file");
-    viewer.QueueFile(std::move(input));
-  }
-  JsonValue load = JsonValue::MakeObject();
-  load.Set("cmd", "loadQueued");
-  const JsonValue loaded = viewer.Call(load);
-  if (!loaded.Find("ok")->as_bool()) return Fail(md5stage::WriteJson(loaded));
-  JsonValue apply = JsonValue::MakeObject();
-  apply.Set("cmd", "applyScene");
-  const JsonValue applied = viewer.Call(apply);
-  if (!applied.Find("ok")->as_bool()) return Fail(md5stage::WriteJson(applied));
+  // The page's own path: the stage opens the scene, asking the host for every file and image.
+  viewer.OpenScene(scene.value());
+  host.Pump(&hub);
+  const JsonValue opened = host.LastOpened(md5stage::viewer::StageHub::kMainStage);
+  if (!opened.is_object() || !opened.Find("ok")->as_bool())
+    return Fail(md5stage::WriteJson(opened));
+  for (const JsonValue& warning : opened.Find("warnings")->as_array())
+    std::fprintf(stderr, "viewer_smoke: %s\n", warning.as_string().c_str());
 
   md5stage::viewer::DrawList list;
   size_t drawn = 0;
