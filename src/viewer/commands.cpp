@@ -356,8 +356,7 @@ class CommandTable {
     std::vector<std::string> anims;
     if (const JsonValue* list = a.OptionalValue("anims")) {
       if (!list->is_array() || list->as_array().size() > kMaxModelAnims) {
-        a.Fail("anims",
-               "an array of at most " + std::to_string(kMaxModelAnims) + " URLs",
+        a.Fail("anims", "an array of at most " + std::to_string(kMaxModelAnims) + " URLs",
                DescribeJson(*list));
       } else {
         for (const JsonValue& anim : list->as_array()) {

@@ -127,8 +127,8 @@ std::string SourceStem(const std::string& source) {
 }
 
 JsonValue ModelLinkScene(const std::string& mesh, const std::vector<std::string>& anims) {
-  const bool https = mesh.size() >= 8 && (mesh.compare(0, 8, "https://") == 0 ||
-                                          mesh.compare(0, 8, "HTTPS://") == 0);
+  const bool https = mesh.size() >= 8 &&
+                     (mesh.compare(0, 8, "https://") == 0 || mesh.compare(0, 8, "HTTPS://") == 0);
   JsonArray sources;
   std::string first_stem;
   for (const std::string& anim : anims) {

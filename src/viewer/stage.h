@@ -119,7 +119,7 @@ class Stage {
   // any step cancels, and the scene that was open stays. Openings run one at a time, in order.
   // Each returns its id; the host's "sceneOpened" event {id, ok, error, warnings} ends it.
   int OpenScene(const JsonValue& scene_json);
-  int OpenDemo(const std::string& name);  // assets/scenes/NAME.json
+  int OpenDemo(const std::string& name);     // assets/scenes/NAME.json
   int OpenLink(const std::string& payload);  // a share link's #scene= payload
   int OpenModel(const std::string& mesh, const std::vector<std::string>& anims);
   // What the page's URL asks for (page_location.h); a failed ask falls back to the default demo.

@@ -1,11 +1,13 @@
 // Opening scenes: one protocol from a scene, demo, share link, #model= link or page location to
 // the applied scene (prepare -> fetch -> load -> fetch images -> apply, or cancel).
+#include "viewer/stage_opening.h"
+
+#include <algorithm>
 #include <regex>
 
 #include "core/scene/scene_json.h"
 #include "core/scene/share_link.h"
 #include "viewer/json_util.h"
-#include "viewer/stage_opening.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -34,9 +36,9 @@ JsonValue OpeningFailure(const std::string& message) { return Failure(message); 
 // "#model: " before a message, without the made-up scene's position (it means nothing to the
 // person who wrote the URL).
 std::string ModelLinkMessage(const std::string& message) {
-  static const std::regex position("^scene:\\d+:\\d+: ");
-  return "#model: " + std::regex_replace(message, position, "",
-                                         std::regex_constants::format_first_only);
+  static const std::regex position("^scene(:\\d+:\\d+)?: ");
+  return "#model: " +
+         std::regex_replace(message, position, "", std::regex_constants::format_first_only);
 }
 
 }  // namespace
@@ -238,8 +240,7 @@ void Stage::OnFetched(int request, bool ok, std::string bytes, const std::string
       const Opening::File& file = o.files[o.next_file];
       if (!ok) {
         CancelPendingScene();
-        FinishOpening(
-            OpeningFailure(file.source + ": error: could not be fetched: " + error));
+        FinishOpening(OpeningFailure(file.source + ": error: could not be fetched: " + error));
         return;
       }
       o.fetched.push_back({BaseName(file.source), std::move(bytes), file.source});
@@ -294,7 +295,9 @@ void Stage::LoadFetchedFiles() {
   for (const JsonValue& candidates : loaded.Find("texture_requests")->as_array()) {
     std::vector<std::string> list;
     for (const JsonValue& c : candidates.as_array()) list.push_back(c.as_string());
-    if (!list.empty()) o.textures.push_back(std::move(list));
+    // A part without its image and a material naming it ask for the same file: asked once.
+    if (!list.empty() && std::find(o.textures.begin(), o.textures.end(), list) == o.textures.end())
+      o.textures.push_back(std::move(list));
   }
   o.phase = Opening::Phase::kTextures;
   FetchNext();
@@ -318,16 +321,15 @@ void Stage::FinishOpening(JsonValue result) {
     return;
   }
   if (!o.asked_error.empty()) {
-    result = Failure(ok ? o.asked_error
-                        : o.asked_error + "\n" + result.Find("error")->as_string());
+    result = Failure(ok ? o.asked_error : o.asked_error + "\n" + result.Find("error")->as_string());
   }
   JsonArray warnings;
   for (const std::string& w : o.warnings) warnings.emplace_back(w);
   if (const JsonValue* more = result.Find("warnings"); more && more->is_array()) {
     for (const JsonValue& w : more->as_array()) warnings.push_back(w);
   }
-  if (!o.warnings.empty()) last_warnings_.insert(last_warnings_.end(), o.warnings.begin(),
-                                                 o.warnings.end());
+  if (!o.warnings.empty())
+    last_warnings_.insert(last_warnings_.end(), o.warnings.begin(), o.warnings.end());
   result.Set("warnings", JsonValue(std::move(warnings)));
   result.Set("id", o.id);
   std::unique_ptr<Opening> ended = std::move(opening_);

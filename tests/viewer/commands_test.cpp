@@ -221,6 +221,15 @@ std::vector<CommandRow> CommandRows() {
       {"prepareScene", R"("scene":{})", {Any("scene")}},
       {"applyScene", "", {}},
       {"cancelScene", "", {}},
+      {"openScene", R"("scene":{})", {Any("scene")}},
+      {"openDemo", R"("name":"turns")", {Str("name", 256)}},
+      {"openLink", R"("payload":"abc")", {Str("payload", size_t{4} << 20)}},
+      {"openModel",
+       R"("mesh":"models/walker/walker.md5mesh")",
+       {Str("mesh", 4096), Make("anims", Kind::kValue, kOptional)}},
+      {"openLocation",
+       R"("fragment":"#demo=turns")",
+       {Str("query", size_t{4} << 20, kOptional), Str("fragment", size_t{4} << 20, kOptional)}},
       {"shareLink", "", {}},
       {"decodeLink", R"("payload":"abc")", {Str("payload", size_t{1} << 20)}},
       {"setRoute",
@@ -936,6 +945,34 @@ std::vector<EffectRow> EffectRows() {
          EXPECT_EQ(s.viewer.character_count(), 1);
          EXPECT_EQ(Error(s.Run("applyScene")), "no scene is being opened");
        }},
+      // Without a host that fetches, an opening that needs files fails and changes nothing; one
+      // that needs none applies at once.
+      {"openScene",
+       {R"({"cmd":"openScene","scene":{"version":1,"models":[],"instances":[]}})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         EXPECT_EQ(WriteJson(Get(r, "opening")), "1");
+         EXPECT_EQ(s.viewer.character_count(), 0);
+       }},
+      {"openDemo",
+       {R"({"cmd":"openDemo","name":"turns"})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_FALSE(s.viewer.opening());
+         EXPECT_EQ(s.viewer.character_count(), 1);
+       }},
+      {"openLink",
+       {R"({"cmd":"openLink","payload":"abc"})"},
+       true,
+       [](TestStage& s, const JsonValue&) { EXPECT_EQ(s.viewer.character_count(), 1); }},
+      {"openModel",
+       {R"({"cmd":"openModel","mesh":"models/walker/walker.md5mesh","anims":["walk.md5anim"]})"},
+       true,
+       [](TestStage& s, const JsonValue&) { EXPECT_EQ(s.viewer.character_count(), 1); }},
+      {"openLocation",
+       {R"({"cmd":"openLocation","query":"?scene=none"})"},
+       true,
+       [](TestStage& s, const JsonValue&) { EXPECT_EQ(s.viewer.character_count(), 1); }},
       {"shareLink",
        {R"({"cmd":"shareLink"})"},
        true,

@@ -32,9 +32,7 @@ class FolderHost : public HubHost, public StageHost {
   }
   // A stage of its own.
   bool Fetch(const FetchRequest& request) override { return Fetch(-1, request); }
-  void Event(const std::string& name, const JsonValue& detail) override {
-    Event(-1, name, detail);
-  }
+  void Event(const std::string& name, const JsonValue& detail) override { Event(-1, name, detail); }
 
   // Answers every request (and those the answers lead to) until none is left.
   void Pump(StageHub* hub, Stage* alone = nullptr) {

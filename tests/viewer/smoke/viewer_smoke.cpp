@@ -1,17 +1,17 @@
 // Headless smoke run of the viewer core: opens a scene file as the page does (Stage::OpenScene,
-// its files and images fetched from the assets folder through the host), runs N frames with the null renderer
-// (update, draw list), and fails on any error. ctest runs it on every demo scene, and once on a
-// path that does not exist, which must fail.
+// its files and images fetched from the assets folder through the host), runs N frames with the
+// null renderer (update, draw list), and fails on any error. ctest runs it on every demo scene, and
+// once on a path that does not exist, which must fail.
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "../folder_host.h"
 #include "core/common/json.h"
 #include "viewer/render_interface.h"
 #include "viewer/stage_hub.h"
-#include "../folder_host.h"
 
 namespace {
 
