@@ -150,7 +150,7 @@
   }
 
   // The files into the heap and one load; the module runs (callers waited for `started`).
-  async function queueFiles(list, defaultSource = 'local') {
+  async function queueFiles(list, defaultSource = 'local', stage = 0) {
     const errors = [];
     let queued = 0;
     for (let i = 0; i < list.length; i++) {
@@ -185,16 +185,16 @@
         continue;
       }
       if (pointer) Module.HEAPU8.set(bytes, pointer);
-      Module.ccall('md5stage_queue_file', null, ['string', 'string', 'number', 'number'],
-                   [name, item.source || defaultSource, pointer, bytes.length]);
+      Module.ccall('md5stage_queue_stage_file', 'number', ['number', 'string', 'string', 'number', 'number'],
+                   [stage, name, item.source || defaultSource, pointer, bytes.length]);
       if (pointer) Module._free(pointer);
       queued++;
     }
     showProgress('');
-    const reply = queued ? call({ cmd: 'loadQueued' }) : { ok: errors.length === 0, errors: [], warnings: [], models: [] };
+    const reply = queued ? call({ cmd: 'loadQueued', stage }) : { ok: errors.length === 0, errors: [], warnings: [], models: [] };
     reply.errors = errors.concat(reply.errors || []);
     reply.ok = reply.errors.length === 0;
-    if (errors.length) call({ cmd: 'reportError', message: errors.join('\n') });
+    if (errors.length) call({ cmd: 'reportError', message: errors.join('\n'), stage });
     return reply;
   }
 
@@ -284,7 +284,8 @@
     return bytes;
   }
 
-  // One scene load at a time: a second request waits for the first (pending scenes are single).
+  // One scene load at a time: a second request waits for the first (C++ runs its openings in
+  // order too; this queue keeps each script's await on its own opening).
   let loadQueue = Promise.resolve();
   function serialized(task) {
     const run = loadQueue.then(task, task);
@@ -292,117 +293,62 @@
     return run;
   }
 
-  // A scene (object or JSON text): C++ validates it and says which files to fetch; they are
-  // fetched and loaded; then C++ replaces the current scene. Returns {ok, error}; reports nothing.
-  async function openScene(scene, afterApply) {
-    await started;  // not `ready`: the opening scene comes through here
+  // Openings run in C++ (src/viewer/stage_opening.cpp): it validates the scene, asks for each file
+  // through Module.md5stageFetch, loads them, asks for missing images, then applies or cancels.
+  // `open` starts one and resolves to its result {ok, error, warnings} when C++ says it ended.
+  const openings = new Map();  // "stage:id" -> resolve
+  const stageEventHandlers = new Map();  // stage id -> (name, detail) for stages other than 0
+  function open(stage, command) {
+    return started.then(() => {
+      const reply = call(Object.assign({ stage }, command));
+      if (!reply.ok) return reply;
+      return new Promise((resolve) => openings.set(`${stage}:${reply.opening}`, resolve));
+    });
+  }
+  // A file C++ asked for: fetched here (bytes only), handed back by md5stage_fetched.
+  function answerFetch(stage, request, url, label, index, count) {
+    fetchBytes(url, label, index, count).then(
+      (bytes) => deliver(stage, request, true, bytes, ''),
+      (error) => deliver(stage, request, false, null, String(error && error.message || error)));
+  }
+  function deliver(stage, request, ok, bytes, error) {
+    showProgress('');
+    if (!running) return;
+    const size = bytes ? bytes.length : 0;
+    const pointer = size ? Module._malloc(size) : 0;
+    if (size && !pointer) {
+      ok = false;
+      error = `not enough memory to load ${size} bytes`;
+    } else if (pointer) {
+      Module.HEAPU8.set(bytes, pointer);
+    }
+    Module.ccall('md5stage_fetched', null, ['number', 'number', 'number', 'number', 'number', 'string'],
+                 [stage, request, ok ? 1 : 0, ok ? pointer : 0, ok ? size : 0, error]);
+    if (pointer) Module._free(pointer);
+  }
+
+  // A scene (object or JSON text). Returns {ok, error, warnings}; reports nothing.
+  function openScene(scene, stage = 0) {
     let object = scene;
     if (typeof scene === 'string') {
       try {
         object = JSON.parse(scene);
       } catch (error) {
-        return { ok: false, error: `scene: error: not JSON: ${error.message}` };
+        return Promise.resolve({ ok: false, error: `scene: error: not JSON: ${error.message}` });
       }
     }
-    const prepared = call({ cmd: 'prepareScene', scene: object });
-    if (!prepared.ok) return prepared;
-    const files = [];
-    for (let i = 0; i < prepared.files.length; i++) {
-      const file = prepared.files[i];
-      const name = file.source.split(/[?#]/)[0].split('/').pop();
-      try {
-        files.push({ name, bytes: await fetchBytes(file.url, name, i, prepared.files.length), source: file.source });
-      } catch (error) {
-        showProgress('');
-        call({ cmd: 'cancelScene' });
-        return { ok: false, error: `${file.source}: error: could not be fetched: ${error.message}` };
-      }
-    }
-    showProgress('');
-    if (files.length) {
-      const loaded = await queueFiles(files);
-      if (!loaded.ok) {
-        call({ cmd: 'cancelScene' });  // models loaded for it so far are released
-        return { ok: false, error: loaded.errors.join('\n') };
-      }
-      await fetchTextures(loaded.texture_requests);
-    }
-    const applied = call({ cmd: 'applyScene' });
-    if (applied.ok && afterApply) afterApply();
-    return applied;
+    return open(stage, { cmd: 'openScene', scene: object });
   }
+  const fetchDemo = (name, stage = 0) => open(stage, { cmd: 'openDemo', name: String(name).slice(0, 256) });
+  const openModel = (mesh, anims, stage = 0) => open(stage, { cmd: 'openModel', mesh, anims });
 
-  // Each request lists candidate paths (assets-relative or https) for one texture; the first that
-  // can be fetched is loaded. A missing texture is not an error: the model shows a plain material.
-  async function fetchTextures(requests) {
-    const images = [];
-    for (const candidates of requests || []) {
-      for (const source of candidates) {
-        const url = source.startsWith('https://') ? source : 'assets/' + source;
-        try {
-          const response = await fetch(url, { mode: 'cors', credentials: 'omit' });
-          if (!response.ok) continue;
-          images.push({ name: source.split('/').pop(), bytes: new Uint8Array(await response.arrayBuffer()), source });
-          break;
-        } catch (error) {
-          // try the next candidate
-        }
-      }
-    }
-    if (images.length) await queueFiles(images);
-  }
-
-  async function fetchDemo(name) {
-    if (typeof name !== 'string' || !DEMO_NAME.test(name)) {
-      return { ok: false, error: `demo: error: '${String(name).slice(0, 64)}' is not a demo name (letters, digits, - and _)` };
-    }
-    let text;
-    try {
-      text = new TextDecoder().decode(await fetchBytes(`assets/scenes/${name}.json`, `demo '${name}'`, 0, 1));
-    } catch (error) {
-      showProgress('');
-      return { ok: false, error: `demo '${name}': error: could not be fetched: ${error.message}` };
-    }
-    showProgress('');
-    return openScene(text);
-  }
-
-  // #model=URL&anim=URL&anim=...: the model and its animations as a one-model scene, so that C++
-  // decides which sources are allowed (https URLs and assets paths) and the model counts as a URL
-  // model that can travel in links. Animation URLs may be relative to the model's URL.
-  function modelScene(mesh, anims) {
-    const resolve = (anim) => {
-      if (/^https:\/\//i.test(mesh)) {
-        try { return new URL(anim, mesh).href; } catch (error) { return anim; }
-      }
-      if (!/^[a-z][a-z0-9+.-]*:|^\//i.test(anim) && !/^[a-z][a-z0-9+.-]*:/i.test(mesh)) {
-        return mesh.slice(0, mesh.lastIndexOf('/') + 1) + anim;
-      }
-      return anim;
-    };
-    const stem = (source) => source.split(/[?#]/)[0].split('/').pop().replace(/\.[^.]*$/, '');
-    const sources = anims.map(resolve);
-    const name = stem(mesh) || 'model';
-    const instance = { model: name };
-    if (sources.length) instance.animation = stem(sources[0]);
-    return { version: 1, models: [{ name, mesh, anims: sources }], instances: [instance] };
-  }
-  async function openModel(mesh, anims) {
-    const result = await openScene(modelScene(mesh, anims), () => call({ cmd: 'frame', instance: 0 }));
-    // Positions in the made-up scene's JSON mean nothing to the person who wrote the URL.
-    if (!result.ok) result.error = `#model: ${String(result.error).replace(/^scene:\d+:\d+: /, '')}`;
-    return result;
-  }
-
-  const MAX_LINK_CHARS = 1 << 20;  // the core's bound (kMaxSceneLinkChars), checked before the
-                                   // payload is wrapped in a command, whose own bound is the same
-  function openLink(payload) {
+  const MAX_LINK_CHARS = 1 << 20;  // the core's bound (kMaxSceneLinkChars)
+  function openLink(payload, stage = 0) {
     payload = String(payload);
     if (payload.length > MAX_LINK_CHARS) {
       return Promise.resolve({ ok: false, error: `#scene: error: expected a link of at most ${MAX_LINK_CHARS} characters, found ${payload.length}` });
     }
-    const decoded = call({ cmd: 'decodeLink', payload });
-    return decoded.ok ? openScene(decoded.scene) : Promise.resolve(decoded);
+    return open(stage, { cmd: 'openLink', payload });
   }
 
   // The public loaders report their failures and announce successes.
@@ -488,21 +434,13 @@
   }
 
   // The URL says what opens: #scene=PAYLOAD, #demo=NAME, #model=URL&anim=URL..., else the
-  // default demo (?scene=none: nothing). Anything broken leaves the default scene running and
-  // says why.
+  // default demo (?scene=none: nothing); C++ reads it (src/viewer/page_location.h). Anything broken
+  // leaves the default scene running and says why.
   function openFromLocation() {
     return serialized(async () => {
-      const params = new URLSearchParams(window.location.hash.slice(1));
-      let result;
-      if (params.has('scene')) result = await openLink(params.get('scene'));
-      else if (params.has('demo')) result = await fetchDemo(params.get('demo'));
-      else if (params.has('model')) result = await openModel(params.get('model'), params.getAll('anim'));
-      else if (query.get('scene') === 'none') result = { ok: true };
-      else result = await fetchDemo('default');
+      const result = await open(0, { cmd: 'openLocation', query: window.location.search, fragment: window.location.hash });
       if (!result.ok) {
-        const asked = params.has('scene') || params.has('demo') || params.has('model');
-        const fallback = asked ? await fetchDemo('default') : { ok: true };
-        report(fallback.ok ? result.error : `${result.error}\n${fallback.error}`);
+        report(result.error);
         return result;
       }
       hideNotice('error');
@@ -511,8 +449,43 @@
     });
   }
 
+  // A stage of its own: another independent scene in this module (the stages issue; the
+  // <md5-stage> element gives each figure one). Commands are the main API's, sent to that stage.
+  function stageApi(id) {
+    const to = (command) => call(Object.assign({}, command, { stage: id }));
+    return {
+      id,
+      call: to,
+      state: () => to({ cmd: 'state' }),
+      play: (instance = 0) => to({ cmd: 'play', instance }),
+      pause: (instance = 0) => to({ cmd: 'pause', instance }),
+      setTime: (instance, time) => to({ cmd: 'setTime', instance, time }),
+      setSceneTime: (time) => to({ cmd: 'setSceneTime', time }),
+      playScene: () => to({ cmd: 'playScene' }),
+      pauseScene: () => to({ cmd: 'pauseScene' }),
+      display: (toggles) => to(Object.assign({ cmd: 'display' }, toggles)),
+      camera: (camera) => to(Object.assign({ cmd: 'camera' }, camera)),
+      loadFiles: (files) => ready.then(() => queueFiles(Array.from(files || []), 'local', id)),
+      loadScene: (scene) => ready.then(() => openScene(scene, id)),
+      loadDemo: (name) => ready.then(() => fetchDemo(name, id)),
+      loadLink: (payload) => ready.then(() => openLink(payload, id)),
+      loadModelUrl: (mesh, anims = []) =>
+        ready.then(() => openModel(String(mesh), Array.from(anims, String), id)),
+      // Events C++ sends this stage ("finished", "seeked", ...): handler(name, detail).
+      onEvent: (handler) => { stageEventHandlers.set(id, handler); },
+      close: () => { stageEventHandlers.delete(id); return call({ cmd: 'closeStage', id }); },
+    };
+  }
+
   const api = {
     ready,
+    // Stage 0 is the page's own (every call above); createStage() opens another.
+    createStage: () => {
+      const reply = call({ cmd: 'createStage' });
+      return reply.ok ? stageApi(reply.stage) : reply;
+    },
+    stage: (id) => stageApi(Number(id)),
+    stages: () => call({ cmd: 'stages' }),
     embed: embedMode,
     state: () => (running ? call({ cmd: 'state' }) : { webgl: null, frame: 0, error: startError }),
     call,
@@ -624,10 +597,29 @@
     // An event pushed by C++ from inside its frame: dispatched once the frame has returned (a
     // microtask), so a listener that calls md5stage.call() neither re-enters the frame nor
     // overwrites the reply buffer of a command still being read.
-    md5stageEvent(name, detailJson) {
+    md5stageEvent(name, detailJson, stage = 0) {
       const eventName = String(name);
       const text = String(detailJson);
       queueMicrotask(() => {
+        if (eventName === 'sceneOpened') {
+          let result = null;
+          try { result = JSON.parse(text); } catch (error) { return; }
+          const key = `${stage}:${result.id}`;
+          const resolve = openings.get(key);
+          openings.delete(key);
+          if (resolve) resolve(result);
+          return;
+        }
+        if (stage !== 0) {
+          // A stage of its own (an element's): its events go to whoever watches that stage.
+          const handler = stageEventHandlers.get(stage);
+          if (handler) {
+            let detail = null;
+            try { detail = JSON.parse(text); } catch (error) { /* ignored below */ }
+            handler(eventName, detail);
+          }
+          return;
+        }
         let detail = null;
         try {
           detail = JSON.parse(text);
@@ -639,6 +631,7 @@
     },
     // A file made by C++ ("Download glTF"): bytes is a copy of the module's memory, saved
     // through a Blob link so the browser's own download handling takes over.
+    md5stageFetch: answerFetch,
     md5stageDownload(name, mimeType, bytes) {
       const link = document.createElement('a');
       link.href = URL.createObjectURL(new Blob([bytes], { type: String(mimeType) }));

@@ -46,6 +46,14 @@ EM_JS(void, JsDownloadFile, (int stage, const char* name, const char* mime_type,
   }
 });
 
+// A file a stage asks for while opening a scene: web/main.js fetches it and hands the bytes back
+// through md5stage_fetched, after this call has returned.
+EM_JS(int, JsFetch, (int stage, int request, const char* url, const char* label, int index, int count), {
+  if (!Module.md5stageFetch) return 0;
+  Module.md5stageFetch(stage, request, UTF8ToString(url), UTF8ToString(label), index, count);
+  return 1;
+});
+
 // Called right after the frame is drawn, while the drawing buffer still holds it.
 EM_JS(void, JsDownloadScreenshot, (), {
   Module.canvas.toBlob(function(blob) {
@@ -212,6 +220,11 @@ bool App::Init(std::string* error) {
   viewer().stats().gl_version = version ? version : "";
   last_time_ = glfwGetTime();
   return true;
+}
+
+bool App::Fetch(int stage, const viewer::FetchRequest& request) {
+  return JsFetch(stage, request.request, request.url.c_str(), request.label.c_str(), request.index,
+                 request.count) != 0;
 }
 
 // The file picker, page actions and screenshots belong to the page's main view.

@@ -23,6 +23,7 @@ class App : public viewer::HubHost {
   viewer::StageHub& hub() { return *hub_; }
   viewer::Stage& viewer() { return hub_->main(); }
 
+  bool Fetch(int stage, const viewer::FetchRequest& request) override;
   void OpenFilePicker(int stage) override;
   void PageAction(int stage, const std::string& action) override;
   void DownloadScreenshot(int stage) override;

@@ -7,6 +7,7 @@
 
 #include "app/app.h"
 #include "core/common/json.h"
+#include "viewer/embed_options.h"
 
 namespace {
 
@@ -40,7 +41,10 @@ extern "C" {
 // {"cmd": NAME, ...} -> JSON reply. Malformed JSON is answered, never fatal.
 EMSCRIPTEN_KEEPALIVE const char* md5stage_call(const char* json) {
   if (!g_started) return "{\"ok\":false,\"error\":\"not started\"}";
-  auto parsed = md5stage::ParseJson("command", json ? json : "");
+  // Room for the largest field a command takes (a page location of kMaxEmbedUrlChars).
+  md5stage::JsonLimits limits;
+  limits.max_bytes = md5stage::viewer::kMaxEmbedUrlChars + 4096;
+  auto parsed = md5stage::ParseJson("command", json ? json : "", limits);
   if (!parsed.ok()) {
     md5stage::JsonValue reply = md5stage::JsonValue::MakeObject();
     reply.Set("ok", false);
@@ -63,6 +67,17 @@ EMSCRIPTEN_KEEPALIVE int md5stage_queue_stage_file(int stage, const char* name, 
     file.bytes.assign(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
   target->QueueFile(std::move(file));
   return 1;
+}
+
+// The page's answer to a stage's fetch (App::Fetch): the bytes, or what went wrong.
+EMSCRIPTEN_KEEPALIVE void md5stage_fetched(int stage, int request, int ok, const uint8_t* data,
+                                           int size, const char* error) {
+  md5stage::viewer::Stage* target = g_started ? g_app.hub().Find(stage) : nullptr;
+  if (target == nullptr) return;
+  std::string bytes;
+  if (ok && data != nullptr && size > 0)
+    bytes.assign(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+  target->OnFetched(request, ok != 0, std::move(bytes), error ? error : "");
 }
 
 // The main stage's batch (pages and scripts made before stages).

@@ -341,6 +341,11 @@ class CommandTable {
   }
   static JsonValue OpenScene(Stage& v, CommandArgs& a) {
     const JsonValue& scene = a.Value("scene");
+    // Commands may be larger than a scene (a page location holds a whole link): bounded here.
+    if (a.ok() && WriteJson(scene).size() > kMaxSceneJsonBytes) {
+      a.Fail("scene", "a scene of at most " + std::to_string(kMaxSceneJsonBytes) + " bytes",
+             "one of " + std::to_string(WriteJson(scene).size()));
+    }
     return a.Finish() ? Opened(v.OpenScene(scene)) : Fail(a);
   }
   static JsonValue OpenDemo(Stage& v, CommandArgs& a) {
