@@ -14,8 +14,6 @@
 
 namespace md5stage {
 
-// TODO(viewer): remove once src/viewer uses PlayMode
-
 // Which part of its plan a follower is on: the turn path to the point, the pose or the route's
 // start (kApproach), resting at that path's end, a planned path, the route forwards or (ping-pong)
 // backwards, or one of the turn paths joining a repeating route's ends.
@@ -36,6 +34,8 @@ struct FollowerPlace {
   // sampled (backwards: the unit faces the other way); 0 for kAtEnd.
   double distance = 0.0;
 };
+
+// TODO(viewer): remove once src/viewer uses PlayMode
 
 // A plan is fixed when a target is given: a turn path from the unit's pose at that moment (so
 // position and heading never jump), then for a route the route itself, joined end to start by
