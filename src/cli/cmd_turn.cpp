@@ -1,6 +1,7 @@
 // `md5stage turn`: the turning-radius path from a pose to a point (arc + line) or to a pose
 // (Dubins), one query from the arguments or many as CSV on stdin; with --obstacles, a path that
-// comes within the clearance of one is planned around them instead (printed like `plan`).
+// comes within the clearance of one is planned around them instead (printed like `plan`). With
+// --explain, also the construction the path was made from (TurnConstructionJob).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -14,6 +15,7 @@
 #include "cli/path_output.h"
 #include "core/common/json.h"
 #include "core/path/obstacle_planner.h"
+#include "core/path/turn_construction.h"
 #include "core/path/turn_path.h"
 
 namespace md5stage::cli {
@@ -41,7 +43,7 @@ void PrintText(const TurnPath& path) {
   PrintEndAndSegmentsText(path.end, path.segments.data(), path.segment_count);
 }
 
-void PrintJson(const TurnPath& path) {
+JsonValue PathJson(const TurnPath& path) {
   JsonValue root = JsonValue::MakeObject();
   root.Set("type", TurnPathTypeName(path.type));
   root.Set("length", path.ok() ? JsonValue(path.length) : JsonValue());
@@ -49,7 +51,96 @@ void PrintJson(const TurnPath& path) {
     root.Set("end", PoseJson(path.end));
     root.Set("segments", SegmentsJson(path.segments.data(), path.segment_count));
   }
-  std::printf("%s\n", WriteJson(root).c_str());
+  return root;
+}
+
+// ---- --explain: the construction ---------------------------------------------------------------
+
+const char* SideName(TurnSide side) { return side == TurnSide::kLeft ? "left" : "right"; }
+
+// Non-finite values (an unreachable side's d, theta, Q, lengths) are null, not a number.
+JsonValue NumberOrNull(double value) {
+  return std::isfinite(value) ? JsonValue(value) : JsonValue();
+}
+
+JsonValue PointOrNull(glm::dvec2 p) { return IsFinite(p) ? PointJson(p) : JsonValue(); }
+
+JsonValue ConstructionJson(const TurnConstructionJob& job, const TurnConstruction& c) {
+  JsonValue root = JsonValue::MakeObject();
+  root.Set("origin", PoseJson(job.origin));
+  root.Set("radius", job.radius);
+  root.Set("destination", PointJson(job.destination));
+  root.Set("chosen",
+           c.chosen_side >= 0 ? JsonValue(SideName(c.sides[c.chosen_side].side)) : JsonValue());
+  JsonValue sides = JsonValue::MakeArray();
+  for (const ArcLineConstructionSide& s : c.sides) {
+    JsonValue side = JsonValue::MakeObject();
+    side.Set("side", SideName(s.side));
+    side.Set("P", PointJson(s.centre));
+    side.Set("h", s.h);
+    side.Set("phi", s.phi);
+    side.Set("reachable", s.reachable);
+    side.Set("d", NumberOrNull(s.d));
+    side.Set("theta", NumberOrNull(s.theta));
+    side.Set("Q", PointOrNull(s.leave));
+    side.Set("leave_angle", NumberOrNull(s.leave_angle));
+    side.Set("arc_angle", NumberOrNull(s.arc_angle));
+    side.Set("arc_length", NumberOrNull(s.arc_length));
+    side.Set("length", NumberOrNull(s.length));
+    side.Set("chosen", s.chosen);
+    sides.Append(std::move(side));
+  }
+  root.Set("sides", std::move(sides));
+  if (c.has_final_heading) {
+    root.Set("final_heading", job.final_heading);
+    JsonValue words = JsonValue::MakeArray();
+    for (const DubinsCandidate& candidate : c.dubins) {
+      JsonValue word = JsonValue::MakeObject();
+      word.Set("type", TurnPathTypeName(candidate.type));
+      word.Set("exists", candidate.exists);
+      word.Set("length", candidate.exists ? JsonValue(candidate.path.length) : JsonValue());
+      JsonValue lengths = JsonValue::MakeArray();
+      for (int i = 0; candidate.exists && i < candidate.path.segment_count; ++i) {
+        lengths.Append(candidate.path.segments[i].length);
+      }
+      word.Set("segment_lengths", std::move(lengths));
+      word.Set("shortest", candidate.shortest);
+      words.Append(std::move(word));
+    }
+    root.Set("dubins", std::move(words));
+  }
+  return root;
+}
+
+void PrintConstructionText(const TurnConstructionJob& job, const TurnConstruction& c) {
+  std::printf("construction radius %s destination %s chosen %s\n", TextNumber(job.radius).c_str(),
+              TextPoint(job.destination).c_str(),
+              c.chosen_side >= 0 ? SideName(c.sides[c.chosen_side].side) : "none");
+  for (const ArcLineConstructionSide& s : c.sides) {
+    std::printf("side %s P %s h %s phi %s", SideName(s.side), TextPoint(s.centre).c_str(),
+                TextNumber(s.h).c_str(), TextNumber(s.phi).c_str());
+    if (!s.reachable) {
+      std::printf(" unreachable\n");
+      continue;
+    }
+    std::printf(" reachable d %s theta %s Q %s arc_angle %s arc_length %s length %s%s\n",
+                TextNumber(s.d).c_str(), TextNumber(s.theta).c_str(), TextPoint(s.leave).c_str(),
+                TextNumber(s.arc_angle).c_str(), TextNumber(s.arc_length).c_str(),
+                TextNumber(s.length).c_str(), s.chosen ? " chosen" : "");
+  }
+  if (!c.has_final_heading) return;
+  for (const DubinsCandidate& candidate : c.dubins) {
+    if (!candidate.exists) {
+      std::printf("dubins %s none\n", TurnPathTypeName(candidate.type));
+      continue;
+    }
+    std::printf("dubins %s length %s segments", TurnPathTypeName(candidate.type),
+                TextNumber(candidate.path.length).c_str());
+    for (int i = 0; i < candidate.path.segment_count; ++i) {
+      std::printf(" %s", TextNumber(candidate.path.segments[i].length).c_str());
+    }
+    std::printf("%s\n", candidate.shortest ? " shortest" : "");
+  }
 }
 
 // CSV lines x0,y0,h0,x1,y1,h1,r (h1 empty: no final heading) → "length,type" per line. Numbers
@@ -130,11 +221,39 @@ int PlanAround(const TurnQuery& query, double clearance, const ObstacleSet& obst
   return result.found() ? 0 : 1;
 }
 
+// The path as without --explain, then its construction: in JSON as the "construction" member.
+int Explain(const TurnQuery& query, const TurnPath& path, bool json) {
+  TurnConstruction construction;
+  TurnConstructionJob job;
+  job.origin = query.from;
+  job.radius = query.radius;
+  job.destination = query.to;
+  job.has_final_heading = query.has_final_heading;
+  job.final_heading = query.final_heading;
+  job.out = &construction;
+  const Status run = job.Run();
+  if (!run.ok()) {
+    std::fprintf(stderr, "md5stage turn: error: %s\n", run.error().message.c_str());
+    return 1;
+  }
+  if (json) {
+    JsonValue root = PathJson(path);
+    root.Set("construction", ConstructionJson(job, construction));
+    std::printf("%s\n", WriteJson(root).c_str());
+  } else {
+    PrintText(path);
+    PrintConstructionText(job, construction);
+  }
+  return path.ok() ? 0 : 1;
+}
+
 int Usage(const char* problem) {
   std::fprintf(stderr,
                "md5stage turn: %s\nusage: md5stage turn --from X,Y,HEADING --to X,Y[,HEADING] "
                "--radius R [--obstacles FILE.json [--clearance C]] [--json]\n       md5stage turn "
-               "--batch  (CSV x0,y0,h0,x1,y1,h1,r on stdin)\n",
+               "--from X,Y,HEADING --to X,Y[,HEADING] --radius R --explain [--json]  (both "
+               "turning circles: P, h, d, theta, phi, Q; with HEADING the Dubins candidates)\n"
+               "       md5stage turn --batch  (CSV x0,y0,h0,x1,y1,h1,r on stdin)\n",
                problem);
   return 2;
 }
@@ -145,12 +264,15 @@ int RunTurn(const std::vector<std::string>& args) {
   double clearance = 0.0;
   bool has_clearance = false;
   bool has_from = false, has_to = false, has_radius = false, json = false, batch = false;
+  bool explain = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const bool has_value = i + 1 < args.size();
     double values[3];
     if (arg == "--json") {
       json = true;
+    } else if (arg == "--explain") {
+      explain = true;
     } else if (arg == "--batch") {
       batch = true;
     } else if (arg == "--from" && has_value) {
@@ -181,14 +303,18 @@ int RunTurn(const std::vector<std::string>& args) {
     }
   }
   if (batch) {
-    if (has_from || has_to || has_radius || json || !obstacles_file.empty() || has_clearance) {
+    if (has_from || has_to || has_radius || json || explain || !obstacles_file.empty() ||
+        has_clearance) {
       return Usage("--batch takes no other options");
     }
     return RunBatch();
   }
   if (!has_from || !has_to || !has_radius) return Usage("--from, --to and --radius are required");
   if (has_clearance && obstacles_file.empty()) return Usage("--clearance needs --obstacles");
+  // The construction is of the obstacle-free path; a path planned round obstacles has none.
+  if (explain && !obstacles_file.empty()) return Usage("--explain takes no --obstacles");
   const TurnPath path = Solve(query);
+  if (explain) return Explain(query, path, json);
   if (!obstacles_file.empty()) {
     const Result<ObstacleSet> obstacles = LoadObstaclesFile(obstacles_file);
     if (!obstacles.ok()) {
@@ -203,7 +329,7 @@ int RunTurn(const std::vector<std::string>& args) {
     if (crossed >= 0) return PlanAround(query, clearance, obstacles.value(), crossed, json);
   }
   if (json) {
-    PrintJson(path);
+    std::printf("%s\n", WriteJson(PathJson(path)).c_str());
   } else {
     PrintText(path);
   }
@@ -212,8 +338,8 @@ int RunTurn(const std::vector<std::string>& args) {
 
 static CommandRegistrar reg{
     {"turn",
-     "turn --from X,Y,H --to X,Y[,H] --radius R [--obstacles FILE.json [--clearance C]] [--json] "
-     "| --batch",
+     "turn --from X,Y,H --to X,Y[,H] --radius R [--obstacles FILE.json [--clearance C] | "
+     "--explain] [--json] | --batch",
      &RunTurn}};
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "core/common/json.h"
 #include "core/path/route_json.h"
+#include "core/path/turn_construction.h"
 #include "core/path/turn_path.h"
 
 namespace md5stage {
@@ -170,6 +171,203 @@ TEST(TurnCommand, UsageErrors) {
   const CliRun run = RunCli("turn --frm 0,0,0");
   EXPECT_EQ(run.status, 2);
   EXPECT_NE(run.err.find("unexpected argument '--frm'"), std::string::npos) << run.err;
+}
+
+// ---- turn --explain ----------------------------------------------------------------------------
+
+struct ExplainCase {
+  const char* name;
+  Pose2 from;
+  double radius;
+  glm::dvec2 to;
+  bool has_heading;
+  double heading;
+};
+
+const ExplainCase kExplainCases[] = {
+    {"straight_ahead", {{0, 0}, 0}, 2, {10, 0}, false, 0},
+    {"straight_behind", {{0, 0}, 0}, 2, {-10, 0}, false, 0},
+    {"on_the_left", {{1, 2}, 0.7}, 1.5, {-3, 9}, false, 0},
+    {"on_the_right", {{0, 0}, 0}, 2, {3, -8}, false, 0},
+    {"h_equals_r", {{0, 0}, 0}, 2, {2, 2}, false, 0},
+    {"inside_the_left_circle", {{0, 0}, 0}, 2, {1, 1.5}, false, 0},
+    {"with_a_final_heading", {{0, 0}, 0}, 1, {3, 1}, true, 1.2},
+    {"close_turned_round", {{0, 0}, 0}, 1, {0.5, 0}, true, 3.141592653589793},
+};
+
+std::string Tuple(std::initializer_list<double> values) {
+  std::string text;
+  for (double v : values) {
+    char number[40];
+    std::snprintf(number, sizeof number, "%.17g", v);
+    text += (text.empty() ? "" : ",") + std::string(number);
+  }
+  return text;
+}
+
+std::string ExplainArgs(const ExplainCase& c) {
+  const std::string to =
+      c.has_heading ? Tuple({c.to.x, c.to.y, c.heading}) : Tuple({c.to.x, c.to.y});
+  return "turn --from " + Tuple({c.from.position.x, c.from.position.y, c.from.heading}) + " --to " +
+         to + " --radius " + Tuple({c.radius}) + " --explain";
+}
+
+TurnConstruction Construct(const ExplainCase& c) {
+  TurnConstruction out;
+  TurnConstructionJob job;
+  job.origin = c.from;
+  job.radius = c.radius;
+  job.destination = c.to;
+  job.has_final_heading = c.has_heading;
+  job.final_heading = c.heading;
+  job.out = &out;
+  EXPECT_TRUE(job.Run().ok());
+  return out;
+}
+
+void ExpectNumber(const JsonValue* value, double expected, const char* what) {
+  ASSERT_NE(value, nullptr) << what;
+  if (!std::isfinite(expected)) {
+    EXPECT_TRUE(value->is_null()) << what;
+    return;
+  }
+  ASSERT_EQ(value->type(), JsonValue::Type::kNumber) << what;
+  EXPECT_NEAR(value->as_number(), expected, 1e-9) << what;
+}
+
+void ExpectPoint(const JsonValue* value, glm::dvec2 expected, const char* what) {
+  ASSERT_NE(value, nullptr) << what;
+  if (!std::isfinite(expected.x)) {
+    EXPECT_TRUE(value->is_null()) << what;
+    return;
+  }
+  const JsonArray& xy = value->as_array();
+  ASSERT_EQ(xy.size(), 2u) << what;
+  EXPECT_NEAR(xy[0].as_number(), expected.x, 1e-9) << what;
+  EXPECT_NEAR(xy[1].as_number(), expected.y, 1e-9) << what;
+}
+
+class TurnExplain : public ::testing::TestWithParam<ExplainCase> {};
+
+TEST_P(TurnExplain, JsonIsTheConstructionJobs) {
+  const ExplainCase& c = GetParam();
+  const CliRun run = RunCli(ExplainArgs(c) + " --json");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const Result<JsonValue> json = ParseJson("stdout", run.out);
+  ASSERT_TRUE(json.ok()) << json.error().ToString();
+  const TurnConstruction expected = Construct(c);
+  // The path itself is printed as without --explain.
+  const TurnPath path = c.has_heading
+                            ? DubinsPath(c.from, {c.to, c.heading}, c.radius)
+                            : ArcLinePath(c.from.position, c.from.heading, c.radius, c.to);
+  EXPECT_EQ(json.value().Find("type")->as_string(), TurnPathTypeName(path.type));
+  ExpectNumber(json.value().Find("length"), path.length, "length");
+
+  const JsonValue* construction = json.value().Find("construction");
+  ASSERT_NE(construction, nullptr) << run.out;
+  ExpectNumber(construction->Find("radius"), c.radius, "radius");
+  ExpectPoint(construction->Find("destination"), c.to, "destination");
+  ASSERT_GE(expected.chosen_side, 0);
+  EXPECT_EQ(construction->Find("chosen")->as_string(),
+            expected.chosen_side == 0 ? "left" : "right");
+  const JsonArray& sides = construction->Find("sides")->as_array();
+  ASSERT_EQ(sides.size(), 2u);
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i == 0 ? "left" : "right");
+    const ArcLineConstructionSide& e = expected.sides[i];
+    const JsonValue& side = sides[i];
+    EXPECT_EQ(side.Find("side")->as_string(), i == 0 ? "left" : "right");
+    ExpectPoint(side.Find("P"), e.centre, "P");
+    ExpectNumber(side.Find("h"), e.h, "h");
+    ExpectNumber(side.Find("phi"), e.phi, "phi");
+    EXPECT_EQ(side.Find("reachable")->as_bool(), e.reachable);
+    ExpectNumber(side.Find("d"), e.d, "d");
+    ExpectNumber(side.Find("theta"), e.theta, "theta");
+    ExpectPoint(side.Find("Q"), e.leave, "Q");
+    ExpectNumber(side.Find("leave_angle"), e.leave_angle, "leave_angle");
+    ExpectNumber(side.Find("arc_angle"), e.arc_angle, "arc_angle");
+    ExpectNumber(side.Find("arc_length"), e.arc_length, "arc_length");
+    ExpectNumber(side.Find("length"), e.length, "length");
+    EXPECT_EQ(side.Find("chosen")->as_bool(), e.chosen);
+  }
+
+  const JsonValue* dubins = construction->Find("dubins");
+  if (!c.has_heading) {
+    EXPECT_EQ(dubins, nullptr);
+    return;
+  }
+  ASSERT_NE(dubins, nullptr);
+  ExpectNumber(construction->Find("final_heading"), c.heading, "final_heading");
+  const JsonArray& words = dubins->as_array();
+  ASSERT_EQ(words.size(), expected.dubins.size());
+  int shortest = 0;
+  for (std::size_t w = 0; w < words.size(); ++w) {
+    const DubinsCandidate& e = expected.dubins[w];
+    SCOPED_TRACE(TurnPathTypeName(e.type));
+    EXPECT_EQ(words[w].Find("type")->as_string(), TurnPathTypeName(e.type));
+    EXPECT_EQ(words[w].Find("exists")->as_bool(), e.exists);
+    EXPECT_EQ(words[w].Find("shortest")->as_bool(), e.shortest);
+    shortest += words[w].Find("shortest")->as_bool();
+    const JsonArray& lengths = words[w].Find("segment_lengths")->as_array();
+    if (!e.exists) {
+      EXPECT_TRUE(words[w].Find("length")->is_null());
+      EXPECT_TRUE(lengths.empty());
+      continue;
+    }
+    ExpectNumber(words[w].Find("length"), e.path.length, "length");
+    ASSERT_EQ(static_cast<int>(lengths.size()), e.path.segment_count);
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+      EXPECT_NEAR(lengths[i].as_number(), e.path.segments[i].length, 1e-9);
+    }
+    if (e.shortest) {
+      EXPECT_EQ(words[w].Find("type")->as_string(), TurnPathTypeName(path.type));
+      EXPECT_NEAR(words[w].Find("length")->as_number(), path.length, 1e-9);
+    }
+  }
+  EXPECT_EQ(shortest, 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, TurnExplain, ::testing::ValuesIn(kExplainCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(TurnCommand, ExplainTextListsBothSidesAndTheCandidates) {
+  const CliRun run = RunCli("turn --from 0,0,0 --to 2,2,1.5 --radius 2 --explain");
+  ASSERT_EQ(run.status, 0) << run.err;
+  const std::vector<std::string> lines = Lines(run.out);
+  ASSERT_GE(lines.size(), 3u + 3u + 3u + 6u) << run.out;  // path, segments, sides, words
+  std::size_t at = 0;
+  while (at < lines.size() && lines[at].rfind("construction ", 0) != 0) ++at;
+  ASSERT_LT(at + 8, lines.size()) << run.out;  // the heading line, two sides, six words
+  EXPECT_EQ(lines[at], "construction radius 2 destination (2, 2) chosen left");
+  // (2, 2) lies on the left circle (centre (0, 2)): h = r, d = 0, the quarter arc alone.
+  EXPECT_EQ(lines[at + 1],
+            "side left P (0, 2) h 2 phi 0 reachable d 0 theta 0 Q (2, 2) arc_angle "
+            "1.5707963267949 arc_length 3.14159265358979 length 3.14159265358979 chosen");
+  EXPECT_EQ(lines[at + 2].rfind("side right P (0, -2) h 4.47213595499958 ", 0), 0u)
+      << lines[at + 2];
+  for (int w = 0; w < 6; ++w) {
+    EXPECT_EQ(lines[at + 3 + w].rfind("dubins ", 0), 0u) << lines[at + 3 + w];
+  }
+  EXPECT_NE(run.out.find(" shortest\n"), std::string::npos) << run.out;
+}
+
+TEST(TurnCommand, ExplainUsage) {
+  EXPECT_EQ(RunCli("turn --batch --explain").status, 2);
+  const CliRun obstacles =
+      RunCli("turn --from 0,0,0 --to 5,5 --radius 1 --explain --obstacles none.json");
+  EXPECT_EQ(obstacles.status, 2);
+  EXPECT_NE(obstacles.err.find("--explain takes no --obstacles"), std::string::npos)
+      << obstacles.err;
+  // The usage rows name the option, in the command's own usage and in the command list.
+  const CliRun usage = RunCli("turn");
+  EXPECT_EQ(usage.status, 2);
+  EXPECT_NE(usage.err.find("--radius R --explain [--json]"), std::string::npos) << usage.err;
+  const CliRun list = RunCli("--help");
+  EXPECT_NE((list.out + list.err).find("--explain"), std::string::npos) << list.out << list.err;
+  // A radius the construction refuses is reported with the field's name.
+  const CliRun huge = RunCli("turn --from 0,0,0 --to 5,5 --radius 1e300 --explain");
+  EXPECT_EQ(huge.status, 1);
+  EXPECT_NE(huge.err.find("turn construction: radius: expected"), std::string::npos) << huge.err;
 }
 
 const char* kRouteJson = R"({"segments":[

@@ -166,40 +166,79 @@ bool Follower::ArrivedAt(double time) const {
   return DistanceAt(time) >= length - 1e-12 * std::max(1.0, length);  // speed·(length/speed)
 }
 
-Pose2 Follower::SampleRoute(double distance) const {
+FollowerPlace Follower::PlaceOnRoute(double distance) const {
   const double length = route_->length();
   switch (mode_) {
     case PlayMode::kOnce:
-      return route_->Sample(std::min(distance, length));
+      return {FollowerStage::kRoute, std::min(distance, length)};
     case PlayMode::kLoop: {
       const double period = length + loop_back_.length;
-      if (!(period > 0.0)) return route_->Sample(0.0);
+      if (!(period > 0.0)) return {FollowerStage::kRoute, 0.0};
       distance = std::fmod(distance, period);
-      if (distance < length) return route_->Sample(distance);
-      return SampleTurnPath(loop_back_, distance - length);
+      if (distance < length) return {FollowerStage::kRoute, distance};
+      return {FollowerStage::kLoopBack, distance - length};
     }
     case PlayMode::kPingPong: {
       const double period = 2.0 * length + turn_at_end_.length + turn_at_start_.length;
-      if (!(period > 0.0)) return route_->Sample(0.0);
+      if (!(period > 0.0)) return {FollowerStage::kRoute, 0.0};
       distance = std::fmod(distance, period);
-      if (distance < length) return route_->Sample(distance);
+      if (distance < length) return {FollowerStage::kRoute, distance};
       distance -= length;
-      if (distance < turn_at_end_.length) return SampleTurnPath(turn_at_end_, distance);
+      if (distance < turn_at_end_.length) return {FollowerStage::kTurnAtEnd, distance};
       distance -= turn_at_end_.length;
-      if (distance < length) return Reversed(route_->Sample(length - distance));
-      return SampleTurnPath(turn_at_start_, distance - length);
+      if (distance < length) return {FollowerStage::kRouteBackwards, length - distance};
+      return {FollowerStage::kTurnAtStart, distance - length};
     }
   }
-  return route_->Sample(0.0);
+  return {FollowerStage::kRoute, 0.0};
 }
 
-Pose2 Follower::PoseAt(double time) const {
-  const double distance = DistanceAt(time);
-  if (planned_ != nullptr) return SamplePlannedPath(*planned_, distance);
-  if (distance < approach_.length) return SampleTurnPath(approach_, distance);
-  if (route_ == nullptr) return approach_.end;
-  return SampleRoute(distance - approach_.length);
+FollowerPlace Follower::PlaceAt(double distance) const {
+  if (planned_ != nullptr) return {FollowerStage::kPlanned, distance};
+  if (distance < approach_.length) return {FollowerStage::kApproach, distance};
+  if (route_ == nullptr) return {FollowerStage::kAtEnd, 0.0};
+  return PlaceOnRoute(distance - approach_.length);
 }
+
+const TurnPath* Follower::StageTurnPath(FollowerStage stage) const {
+  switch (stage) {
+    case FollowerStage::kApproach:
+    case FollowerStage::kAtEnd:
+      return &approach_;
+    case FollowerStage::kLoopBack:
+      return &loop_back_;
+    case FollowerStage::kTurnAtEnd:
+      return &turn_at_end_;
+    case FollowerStage::kTurnAtStart:
+      return &turn_at_start_;
+    case FollowerStage::kPlanned:
+    case FollowerStage::kRoute:
+    case FollowerStage::kRouteBackwards:
+      break;
+  }
+  return nullptr;
+}
+
+Pose2 Follower::PoseAtPlace(const FollowerPlace& place) const {
+  switch (place.stage) {
+    case FollowerStage::kPlanned:
+      return SamplePlannedPath(*planned_, place.distance);
+    case FollowerStage::kAtEnd:
+      return approach_.end;
+    case FollowerStage::kRoute:
+      return route_->Sample(place.distance);
+    case FollowerStage::kRouteBackwards:
+      return Reversed(route_->Sample(place.distance));
+    case FollowerStage::kApproach:
+    case FollowerStage::kLoopBack:
+    case FollowerStage::kTurnAtEnd:
+    case FollowerStage::kTurnAtStart:
+      break;
+  }
+  return SampleTurnPath(*StageTurnPath(place.stage), place.distance);
+}
+
+Pose2 Follower::PoseAt(double time) const { return PoseAtPlace(PlaceAt(DistanceAt(time))); }
 
 bool FollowerPoseJob::Validate() const {
   return count == 0 || (followers != nullptr && poses != nullptr);

@@ -14,6 +14,27 @@
 
 namespace md5stage {
 
+// Which part of its plan a follower is on: the turn path to the point, the pose or the route's
+// start (kApproach), resting at that path's end, a planned path, the route forwards or (ping-pong)
+// backwards, or one of the turn paths joining a repeating route's ends.
+enum class FollowerStage {
+  kApproach,
+  kAtEnd,
+  kPlanned,
+  kRoute,
+  kRouteBackwards,
+  kLoopBack,
+  kTurnAtEnd,
+  kTurnAtStart
+};
+
+struct FollowerPlace {
+  FollowerStage stage = FollowerStage::kApproach;
+  // Along that part's turn path or planned path; for kRoute and kRouteBackwards the route distance
+  // sampled (backwards: the unit faces the other way); 0 for kAtEnd.
+  double distance = 0.0;
+};
+
 // TODO(viewer): remove once src/viewer uses PlayMode
 
 // A plan is fixed when a target is given: a turn path from the unit's pose at that moment (so
@@ -45,6 +66,11 @@ class Follower {
   Pose2 PoseAt(double time) const;
   // Distance travelled along the current plan at a time (0 at the plan's start).
   double DistanceAt(double time) const;
+  // Where a distance along the plan falls; PoseAt samples exactly that place, so a figure of the
+  // walk (FollowerWalkJob) shows the part the pose came from.
+  FollowerPlace PlaceAt(double distance) const;
+  // The turn path of a stage (kAtEnd: the approach); nullptr for the planned path and the route.
+  const TurnPath* StageTurnPath(FollowerStage stage) const;
   // True once a point/pose target or a kOnce route is done, or after Stop.
   bool ArrivedAt(double time) const;
 
@@ -66,7 +92,8 @@ class Follower {
 
  private:
   void StartPlan(double time);
-  Pose2 SampleRoute(double distance) const;
+  FollowerPlace PlaceOnRoute(double distance) const;
+  Pose2 PoseAtPlace(const FollowerPlace& place) const;
 
   double turning_radius_ = 0.0;
   double speed_ = 0.0;

@@ -93,24 +93,26 @@ void AppendLine(TurnPath* path, double length, Heading2 direction) {
 
 // ---- Arc + line --------------------------------------------------------------------------------
 
-struct ArcLineSolution {
-  double arc = 0.0;   // radians turned, >= 0
-  double line = 0.0;  // straight length
-  Heading2 leave{};   // direction of the line
-};
-
-// sign: +1 left, -1 right. False when the destination is inside that side's circle.
+// sign: +1 left, -1 right. Not reachable when the destination is inside that side's circle.
 bool SolveArcLine(glm::dvec2 from, Heading2 heading, double radius, glm::dvec2 to, double sign,
-                  ArcLineSolution* out) {
+                  ArcLineSideSolution* out) {
+  out->reachable = false;
+  out->centre = from + sign * radius * glm::dvec2(-heading.s, heading.c);
+  // Unit vector from the centre to the start.
+  const glm::dvec2 start_dir = sign * glm::dvec2(heading.s, -heading.c);
   if (to == from) {  // already there: no full circle
+    out->centre_distance = radius;
     out->arc = 0.0;
     out->line = 0.0;
-    out->leave = heading;
+    out->leave_direction = start_dir;
+    out->reachable = true;
     return true;
   }
-  const glm::dvec2 centre = from + sign * radius * glm::dvec2(-heading.s, heading.c);
-  glm::dvec2 to_dest = to - centre;
-  if (!IsFinite(to_dest)) return false;  // the sizes overflow: no path
+  glm::dvec2 to_dest = to - out->centre;
+  if (!IsFinite(to_dest)) {  // the sizes overflow: no path
+    out->centre_distance = std::numeric_limits<double>::infinity();
+    return false;
+  }
   // The solution is scale-free: where squares would underflow (1e-300 apart) or overflow, solve
   // it scaled by a power of two (exact) and scale the line back.
   int exponent = 0;
@@ -122,10 +124,10 @@ bool SolveArcLine(glm::dvec2 from, Heading2 heading, double radius, glm::dvec2 t
     radius = std::ldexp(radius, -exponent);
   }
   const double d = std::sqrt(to_dest.x * to_dest.x + to_dest.y * to_dest.y);
+  out->centre_distance = exponent != 0 ? std::ldexp(d, exponent) : d;
   const double slack = kOnCircle * radius;
   if (d < radius - slack) return false;
-  // Unit vectors from the centre: to the start, and to the point where the unit leaves the circle.
-  const glm::dvec2 start_dir = sign * glm::dvec2(heading.s, -heading.c);
+  // Unit vector from the centre to the point where the unit leaves the circle.
   glm::dvec2 leave_dir;
   if (d > radius + slack) {
     // Tangent point: the destination direction turned back by x, cos x = r/d, sin x = line/d.
@@ -141,16 +143,19 @@ bool SolveArcLine(glm::dvec2 from, Heading2 heading, double radius, glm::dvec2 t
   if (exponent != 0) out->line = std::ldexp(out->line, exponent);
   out->arc =
       ArcAngle(sign * FastAtan2(Cross(start_dir, leave_dir), glm::dot(start_dir, leave_dir)));
-  out->leave = {sign * leave_dir.x, -sign * leave_dir.y};
-  return std::isfinite(out->line);
+  out->leave_direction = leave_dir;
+  out->reachable = std::isfinite(out->line);
+  return out->reachable;
 }
 
 TurnPath BuildArcLine(const Pose2& from, Heading2 heading, double radius, double sign,
-                      const ArcLineSolution& solution) {
+                      const ArcLineSideSolution& solution) {
   TurnPath path = StartPath(from);
   path.type = sign > 0.0 ? TurnPathType::kLS : TurnPathType::kRS;
-  AppendArc(&path, radius, sign * solution.arc, heading, solution.leave);
-  AppendLine(&path, solution.line, solution.leave);
+  // The heading of the line: the radius to Q turned by a quarter turn towards the travel.
+  const Heading2 leave = {sign * solution.leave_direction.x, -sign * solution.leave_direction.y};
+  AppendArc(&path, radius, sign * solution.arc, heading, leave);
+  AppendLine(&path, solution.line, leave);
   return path;
 }
 
@@ -441,12 +446,43 @@ const char* TurnPathTypeName(TurnPathType type) {
   return "unreachable";
 }
 
+ArcLineSideSolution SolveArcLineSide(glm::dvec2 from, double heading, double radius, glm::dvec2 to,
+                                     TurnSide side) {
+  ArcLineSideSolution solution;
+  if (!ValidArcLineInput(from, heading, radius, to)) return solution;
+  SolveArcLine(from, HeadingOf(heading), radius, to, side == TurnSide::kLeft ? 1.0 : -1.0,
+               &solution);
+  return solution;
+}
+
+TurnSide ChooseArcLineSide(const ArcLineSideSolution& left, const ArcLineSideSolution& right,
+                           double radius) {
+  if (!left.reachable || !right.reachable)
+    return left.reachable ? TurnSide::kLeft : TurnSide::kRight;
+  const double left_length = radius * left.arc + left.line;
+  const double right_length = radius * right.arc + right.line;
+  if (std::abs(left_length - right_length) <= 1e-9 * std::max(1.0, left_length)) {
+    // Equal lengths (straight ahead, radius 0): the smaller turn.
+    return left.arc <= right.arc ? TurnSide::kLeft : TurnSide::kRight;
+  }
+  return left_length < right_length ? TurnSide::kLeft : TurnSide::kRight;
+}
+
+TurnPath BuildArcLinePath(glm::dvec2 from, double heading, double radius, TurnSide side,
+                          const ArcLineSideSolution& solution) {
+  if (!solution.reachable || !ValidArcLineInput(from, heading, radius, from)) {
+    return StartPath({from, heading});
+  }
+  return BuildArcLine({from, heading}, HeadingOf(heading), radius,
+                      side == TurnSide::kLeft ? 1.0 : -1.0, solution);
+}
+
 TurnPath ArcLinePathOnSide(glm::dvec2 from, double heading, double radius, glm::dvec2 to,
                            TurnSide side) {
   if (!ValidArcLineInput(from, heading, radius, to)) return StartPath({from, heading});
   const double sign = side == TurnSide::kLeft ? 1.0 : -1.0;
   const Heading2 direction = HeadingOf(heading);
-  ArcLineSolution solution;
+  ArcLineSideSolution solution;
   if (!SolveArcLine(from, direction, radius, to, sign, &solution)) {
     return StartPath({from, heading});
   }
@@ -456,22 +492,13 @@ TurnPath ArcLinePathOnSide(glm::dvec2 from, double heading, double radius, glm::
 TurnPath ArcLinePath(glm::dvec2 from, double heading, double radius, glm::dvec2 to) {
   if (!ValidArcLineInput(from, heading, radius, to)) return StartPath({from, heading});
   const Heading2 direction = HeadingOf(heading);
-  ArcLineSolution left, right;
+  ArcLineSideSolution left, right;
   const bool left_ok = SolveArcLine(from, direction, radius, to, 1.0, &left);
   const bool right_ok = SolveArcLine(from, direction, radius, to, -1.0, &right);
   if (!left_ok && !right_ok) return StartPath({from, heading});
-  bool use_left = left_ok;
-  if (left_ok && right_ok) {
-    const double left_length = radius * left.arc + left.line;
-    const double right_length = radius * right.arc + right.line;
-    if (std::abs(left_length - right_length) <= 1e-9 * std::max(1.0, left_length)) {
-      use_left = left.arc <= right.arc;  // equal lengths (straight ahead, radius 0): smaller turn
-    } else {
-      use_left = left_length < right_length;
-    }
-  }
-  return use_left ? BuildArcLine({from, heading}, direction, radius, 1.0, left)
-                  : BuildArcLine({from, heading}, direction, radius, -1.0, right);
+  return ChooseArcLineSide(left, right, radius) == TurnSide::kLeft
+             ? BuildArcLine({from, heading}, direction, radius, 1.0, left)
+             : BuildArcLine({from, heading}, direction, radius, -1.0, right);
 }
 
 std::array<double, 6> DubinsWordLengths(const Pose2& from, const Pose2& to, double radius) {
@@ -560,23 +587,29 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
   return BuildWord(from, frame, radius, static_cast<Word>(best), solutions[best]);
 }
 
+TurnPathPlace LocateOnTurnPath(const TurnPath& path, double distance) {
+  if (!(distance > 0.0)) distance = 0.0;
+  for (int i = 0; i < path.segment_count; ++i) {
+    const double length = path.segments[i].length;
+    if (distance < length) return {i, distance};
+    distance -= length;
+  }
+  return {path.segment_count, distance};
+}
+
 Pose2 SampleTurnPath(const TurnPath& path, double distance) {
   if (!(distance > 0.0)) return path.start;
-  for (int i = 0; i < path.segment_count; ++i) {
-    const TurnSegment& segment = path.segments[i];
-    if (distance < segment.length) {
-      if (segment.kind == TurnSegment::Kind::kLine) {
-        return {segment.start.position + distance * Direction(segment.angle),
-                segment.start.heading};
-      }
-      const double fraction = distance / segment.length;
-      const double angle = segment.start_angle + segment.sweep * fraction;
-      return {segment.centre + segment.radius * Direction(angle),
-              WrapPi(segment.start.heading + segment.sweep * fraction)};
-    }
-    distance -= segment.length;
+  const TurnPathPlace place = LocateOnTurnPath(path, distance);
+  if (place.segment >= path.segment_count) return path.end;
+  const TurnSegment& segment = path.segments[place.segment];
+  if (segment.kind == TurnSegment::Kind::kLine) {
+    return {segment.start.position + place.distance * Direction(segment.angle),
+            segment.start.heading};
   }
-  return path.end;
+  const double fraction = place.distance / segment.length;
+  const double angle = segment.start_angle + segment.sweep * fraction;
+  return {segment.centre + segment.radius * Direction(angle),
+          WrapPi(segment.start.heading + segment.sweep * fraction)};
 }
 
 bool TurnPathSampleJob::Validate() const {

@@ -53,6 +53,31 @@ TurnPath ArcLinePathOnSide(glm::dvec2 from, double heading, double radius, glm::
 // The shorter of the two sides (left on a tie; kNone only for invalid input).
 TurnPath ArcLinePath(glm::dvec2 from, double heading, double radius, glm::dvec2 to);
 
+// One side's arc + line construction (Pinter, "Toward More Realistic Pathfinding", Figure 6):
+// what ArcLinePathOnSide and ArcLinePath build their paths from, so that a figure of the
+// construction (turn_construction.h) shows the very numbers the path was made of.
+struct ArcLineSideSolution {
+  bool reachable = false;        // false also for invalid input
+  glm::dvec2 centre{0.0, 0.0};   // P, the turning circle's centre (set unless the input is invalid)
+  double centre_distance = 0.0;  // h = |to - P|; exactly r when `to` is the origin
+  // d, the straight length: 0 for a destination on the circle (within 1e-9·r), where the arc
+  // alone reaches it.
+  double line = 0.0;
+  glm::dvec2 leave_direction{0.0, 0.0};  // unit vector from P to Q, where the line begins
+  double arc = 0.0;                      // radians turned before leaving, in [0, 2π)
+};
+
+// Both inputs must be finite and radius >= 0, else nothing is reachable.
+ArcLineSideSolution SolveArcLineSide(glm::dvec2 from, double heading, double radius, glm::dvec2 to,
+                                     TurnSide side);
+// The side ArcLinePath takes: the shorter reachable one; on equal lengths (1e-9 relative) the
+// smaller turn, then left.
+TurnSide ChooseArcLineSide(const ArcLineSideSolution& left, const ArcLineSideSolution& right,
+                           double radius);
+// The path of one side's solution (what ArcLinePathOnSide returns); kNone when unreachable.
+TurnPath BuildArcLinePath(glm::dvec2 from, double heading, double radius, TurnSide side,
+                          const ArcLineSideSolution& solution);
+
 // Lengths of the six Dubins words in the order LSL, LSR, RSL, RSR, RLR, LRL; NaN = infeasible.
 std::array<double, 6> DubinsWordLengths(const Pose2& from, const Pose2& to, double radius);
 
@@ -67,6 +92,15 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius);
 // Position and heading (in (-π, π]) after travelling `distance` along the path; before the start
 // the unit is at the start, beyond the end it rests at the end.
 Pose2 SampleTurnPath(const TurnPath& path, double distance);
+
+// Where `distance` along a path falls: the segment SampleTurnPath samples and the distance into
+// it. Distances <= 0 (and NaN) count as 0; zero-length segments are skipped; segment ==
+// segment_count once the path is walked (the unit rests at its end).
+struct TurnPathPlace {
+  int segment = 0;
+  double distance = 0.0;
+};
+TurnPathPlace LocateOnTurnPath(const TurnPath& path, double distance);
 
 // Samples one path at many distances (drawing, or several units on one path).
 struct TurnPathSampleJob {
