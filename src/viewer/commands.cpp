@@ -533,16 +533,22 @@ class CommandTable {
     reply.Set("anchors", static_cast<double>(v.editor_.anchor_count()));
     return reply;
   }
+  // What the Scene panel's "Screenshot" does: the frame as a PNG download.
+  static JsonValue Screenshot(Stage& v, CommandArgs& a) {
+    if (!a.Finish()) return Fail(a);
+    v.Screenshot();
+    return Reply(true);
+  }
   static JsonValue Ui(Stage& v, CommandArgs& a) {
     const bool panels = a.Bool("panels");
     if (!a.Finish()) return Fail(a);
-    v.panels_visible_ = panels;
+    v.SetPanelsVisible(panels);
     return Reply(true);
   }
   static JsonValue SetSceneTime(Stage& v, CommandArgs& a) {
     const double time = a.Number("time", 0.0, kMaxSceneTime);
     if (!a.Finish()) return Fail(a);
-    v.scene_time_ = time;
+    v.SetSceneTime(time);
     return Reply(true);
   }
   static JsonValue PlayScene(Stage& v, CommandArgs& a) {
@@ -558,7 +564,7 @@ class CommandTable {
       }
     }
     if (!a.Finish()) return Fail(a);
-    v.display_ = display;
+    v.SetDisplay(display);
     return Reply(true);
   }
   // The key light: {"azimuth": degrees, "elevation": degrees}, either may be left out.
@@ -570,8 +576,7 @@ class CommandTable {
     if (const std::optional<double> elevation = a.OptionalNumber("elevation", -limit, limit))
       shading.light_elevation = static_cast<float>(*elevation);
     if (!a.Finish()) return Fail(a);
-    shading.Normalize();
-    v.shading_ = shading;
+    v.SetShading(shading);
     return Reply(true);
   }
   // {"normalMaps": bool, "specular": bool, "channel": "lit|diffuse|normals|specular"}.
@@ -584,7 +589,7 @@ class CommandTable {
       shading.channel = static_cast<ShadingChannel>(*channel);
     }
     if (!a.Finish()) return Fail(a);
-    v.shading_ = shading;
+    v.SetShading(shading);
     return Reply(true);
   }
   static JsonValue Camera(Stage& v, CommandArgs& a) {
@@ -599,8 +604,7 @@ class CommandTable {
         a.OptionalNumber("distance", OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance)
             .value_or(camera.distance));
     if (!a.Finish()) return Fail(a);
-    v.camera_ = camera;
-    v.follow_selected_ = false;
+    v.SetCamera(camera);
     return Reply(true);
   }
   static JsonValue Frame(Stage& v, CommandArgs& a) {
@@ -611,10 +615,7 @@ class CommandTable {
       if (character) instance = static_cast<int>(character - v.characters_.data());
     }
     if (!a.Finish()) return Fail(a);
-    if (instance) {
-      v.selected_ = *instance;
-      v.selected_joint_ = -1;
-    }
+    if (instance) v.Select(*instance, -1);
     v.FrameSelection();
     return Reply(true);
   }
@@ -695,13 +696,14 @@ class CommandTable {
   }
   static JsonValue AddInstance(Stage& v, CommandArgs& a) {
     const int model = ModelArg(v, a, "model");
-    const glm::vec3 at = a.OptionalVec3("position", kCoordinateLimit).value_or(glm::vec3(0.0f));
+    const std::optional<glm::vec3> at = a.OptionalVec3("position", kCoordinateLimit);
     const double heading = a.OptionalNumber("heading", -1e3, 1e3).value_or(0.0);
     if (!a.Finish()) return Fail(a);
-    v.selected_ = v.AddCharacter(model, glm::vec2(at), static_cast<float>(heading));
-    v.selected_joint_ = -1;
+    const int instance =
+        v.AddInstance(model, at ? std::optional<glm::vec2>(glm::vec2(*at)) : std::nullopt,
+                      static_cast<float>(heading));
     JsonValue reply = Reply(true);
-    reply.Set("instance", v.selected_);
+    reply.Set("instance", instance);
     return reply;
   }
 
@@ -712,8 +714,7 @@ class CommandTable {
     if (character && a.OptionalValue("joint") != nullptr)
       joint = JointArg(v, a, "joint", *character);
     if (!a.Finish()) return Fail(a);
-    v.selected_ = static_cast<int>(character - v.characters_.data());
-    v.selected_joint_ = joint;
+    v.Select(static_cast<int>(character - v.characters_.data()), joint);
     return Reply(true);
   }
   static JsonValue SetAnimation(Stage& v, CommandArgs& a) {
@@ -753,18 +754,13 @@ class CommandTable {
   static JsonValue Play(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
     if (!a.Finish()) return Fail(a);
-    anim::PlaybackClock& clock = character->playback;
-    // Play on a clip that has ended plays it again from the start it ended away from.
-    if (a.name() == "play" && clock.finished) {
-      const LoadedModel& model = v.library_->models()[static_cast<size_t>(character->model)];
-      const double duration =
-          clock.animation >= 0 && clock.animation < static_cast<int>(model.animations.size())
-              ? model.animations[static_cast<size_t>(clock.animation)]->duration()
-              : 0.0;
-      anim::SetClockTime(clock, clock.rate < 0 ? duration : 0.0);
+    const int index = static_cast<int>(character - v.characters_.data());
+    if (a.name() == "play") {
+      v.Play(index);
+    } else {
+      v.Pause(index);
     }
-    clock.playing = a.name() == "play";
-    return Done(v, character);
+    return Reply(true);
   }
   static JsonValue SetRate(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
@@ -784,8 +780,8 @@ class CommandTable {
     Character* character = Instance(v, a);
     const int frames = a.OptionalInteger("frames", -1000000, 1000000).value_or(1);
     if (!a.Finish()) return Fail(a);
-    v.StepFrames(*character, frames);
-    return Done(v, character);
+    v.StepFrames(static_cast<int>(character - v.characters_.data()), frames);
+    return Reply(true);
   }
   static JsonValue SetPlacement(Stage& v, CommandArgs& a) {
     Character* character = Instance(v, a);
@@ -897,10 +893,7 @@ class CommandTable {
     const int index = ObstacleIndex(v, a);
     if (index < 0) return Fail(a);
     if (!a.Finish()) return Fail(a);
-    std::vector<Obstacle> list = v.obstacles_.obstacles();
-    list.erase(list.begin() + index);
-    v.selected_obstacle_ = -1;
-    Status status = v.SetObstacles(std::move(list));
+    Status status = v.RemoveObstacle(index);
     if (!status.ok()) return Failure(status.error().ToString());
     return Reply(true);
   }
@@ -920,8 +913,7 @@ class CommandTable {
   }
   static JsonValue ClearObstacles(Stage& v, CommandArgs& a) {
     if (!a.Finish()) return Fail(a);
-    v.selected_obstacle_ = -1;
-    Status status = v.SetObstacles({});
+    Status status = v.ClearObstacles();
     if (!status.ok()) return Failure(status.error().ToString());
     return Reply(true);
   }
@@ -1080,6 +1072,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"screenAt", &CommandTable::ScreenAt},
     {"tool", &CommandTable::Tool},
     {"ui", &CommandTable::Ui},
+    {"screenshot", &CommandTable::Screenshot},
     {"setSceneTime", &CommandTable::SetSceneTime},
     {"playScene", &CommandTable::PlayScene},
     {"pauseScene", &CommandTable::PlayScene},
@@ -1138,7 +1131,11 @@ JsonValue CommandTable::PlayCamera(Stage& v, CommandArgs& a) {
            DescribeJson(JsonValue(name)));
     return Fail(a);
   }
-  v.PlayCamera(index);
+  if (index < 0) {
+    v.LeaveCinematicCamera();
+  } else {
+    v.PlayCamera(index);
+  }
   return Reply(true);
 }
 

@@ -144,44 +144,43 @@ void Stage::OnKeyDown(Key key) {
 void Stage::OnKeyUp(Key key) { keys_down_ &= ~KeyBit(key); }
 
 void Stage::HandleKeyPress(Key key) {
-  Character* selected = Selected();
   switch (key) {
     case Key::kSpace:
-      if (selected) selected->playback.playing = !selected->playback.playing;
+      TogglePlay(selected_);
       break;
     case Key::kF:
       FrameSelection();
       break;
     case Key::kPeriod:
-      if (selected) StepFrames(*selected, 1);
+      StepFrames(selected_, 1);
       break;
     case Key::kComma:
-      if (selected) StepFrames(*selected, -1);
+      StepFrames(selected_, -1);
       break;
-    case Key::kK:
-      display_.skeleton = !display_.skeleton;
+    case Key::kK: {
+      DisplayToggles display = display_;
+      display.skeleton = !display.skeleton;
+      SetDisplay(display);
       break;
-    case Key::kW:
-      display_.wireframe = !display_.wireframe;
+    }
+    case Key::kW: {
+      DisplayToggles display = display_;
+      display.wireframe = !display.wireframe;
+      SetDisplay(display);
       break;
+    }
     case Key::kH:
-      help_open_ = !help_open_;
+      ToggleHelp();
       break;
     case Key::kEnter:
       if (tool_ == ui::Tool::kObstacle) ClosePolygonDraft();
       break;
     case Key::kEscape:
-      polygon_draft_.clear();
-      PlayCamera(-1);
+      LeaveCinematicCamera();
       break;
     case Key::kDelete:
-      if (tool_ == ui::Tool::kObstacle && selected_obstacle_ >= 0) {
-        std::vector<Obstacle> list = obstacles_.obstacles();
-        list.erase(list.begin() + selected_obstacle_);
-        selected_obstacle_ = -1;
-        Status status = SetObstacles(std::move(list));
-        if (!status.ok()) SetError(status.error().ToString());
-      }
+      if (tool_ == ui::Tool::kObstacle && selected_obstacle_ >= 0)
+        RemoveObstacle(selected_obstacle_);
       break;
   }
 }
@@ -267,27 +266,10 @@ JsonValue Stage::LoadQueuedFiles() {
   const int models_before = static_cast<int>(library_->models().size());
   LoadReport report = library_->LoadFiles(std::move(files));
   report.errors.insert(report.errors.end(), camera_errors.begin(), camera_errors.end());
-  // New models appear beside what is already shown, and the camera turns to them.
-  float right = -1e30f;
-  for (const Character& character : characters_) {
-    const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
-    right = std::max(right, character.position.x + model.bind_max.x);
-  }
-  // Files fetched for a scene being opened get their characters when the scene is applied.
+  // New models appear beside what is already shown, and the camera turns to them. Files
+  // fetched for a scene being opened get their characters when the scene is applied.
   if (pending_scene_) report.new_models_to_show.clear();
-  for (int index : report.new_models_to_show) {
-    const LoadedModel& model = library_->models()[static_cast<size_t>(index)];
-    glm::vec2 position(0.0f);
-    if (right > -1e29f) {
-      const float width = model.bind_max.x - model.bind_min.x;
-      position.x = right + 0.25f * std::max(width, 1.0f) - model.bind_min.x;
-      right = position.x + model.bind_max.x;
-    } else {
-      right = model.bind_max.x;
-    }
-    selected_ = AddCharacter(index, position, 0.0f);
-    selected_joint_ = -1;
-  }
+  for (int index : report.new_models_to_show) AddInstance(index, std::nullopt, 0.0f);
   if (!report.new_models_to_show.empty()) FrameSelection();
   if (report.new_models.empty() && report.animations_bound > 0 && Selected() != nullptr) {
     Character& character = *Selected();
@@ -526,7 +508,7 @@ ui::ViewerModel Stage::BuildViewerModel() const {
     }
     summary.rate = character.playback.rate;
     summary.mode = character.playback.mode;
-    summary.playing = character.playback.playing;
+    summary.playing = IsPlaying(static_cast<int>(&character - characters_.data()));
     summary.crossfade_seconds = character.playback.crossfade_seconds;
     summary.position = character.position;
     summary.speed = static_cast<float>(character.locomotion.speed);
@@ -610,35 +592,27 @@ ui::ViewerModel Stage::BuildViewerModel() const {
 }
 
 void Stage::ApplyRequests(const ui::ViewerRequests& r) {
-  if (r.play_camera) PlayCamera(*r.play_camera);
-  if (r.select_instance) {
-    selected_ = *r.select_instance;
-    selected_joint_ = -1;
+  if (r.play_camera) {
+    if (*r.play_camera < 0) {
+      LeaveCinematicCamera();
+    } else {
+      PlayCamera(*r.play_camera);
+    }
   }
+  if (r.select_instance) Select(*r.select_instance, -1);
   if (r.select_joint) selected_joint_ = *r.select_joint;
-  if (r.display) display_ = *r.display;
+  if (r.display) SetDisplay(*r.display);
   item_rects_ = r.item_rects;
-  if (r.shading) {
-    shading_ = *r.shading;
-    shading_.Normalize();
-  }
+  if (r.shading) SetShading(*r.shading);
   if (r.frame_model) FrameSelection();
   if (r.follow_selected) follow_selected_ = !follow_selected_;
-  if (r.screenshot && host_) host_->DownloadScreenshot();
+  if (r.screenshot) Screenshot();
   if (r.open_files && host_) host_->OpenFilePicker();
   if (r.page_action && host_) host_->PageAction(*r.page_action);
   if (r.crowd_size) SetCrowdSize(*r.crowd_size);
-  if (r.scene_time) scene_time_ = std::max(0.0, static_cast<double>(*r.scene_time));
+  if (r.scene_time) SetSceneTime(static_cast<double>(*r.scene_time));
   if (r.scene_playing) SetScenePlaying(*r.scene_playing);
-  if (r.add_instance_of_model) {
-    const int model = *r.add_instance_of_model;
-    float right = 0.0f;
-    for (const Character& c : characters_) right = std::max(right, c.position.x);
-    const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
-    const float width =
-        std::max(loaded.bind_max.x - loaded.bind_min.x, loaded.bind_max.y - loaded.bind_min.y);
-    selected_ = AddCharacter(model, glm::vec2(right + 1.5f * std::max(width, 1.0f), 0.0f), 0.0f);
-  }
+  if (r.add_instance_of_model) AddInstance(*r.add_instance_of_model, std::nullopt, 0.0f);
   if (r.download_gltf) DownloadGltf(*r.download_gltf);
   if (r.download_md5) DownloadMd5(*r.download_md5);
   if (r.set_skin) SetModelSkin(r.set_skin->first, r.set_skin->second);
@@ -656,19 +630,8 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
     polygon_draft_.clear();
   }
   if (r.close_polygon) ClosePolygonDraft();
-  if (r.remove_obstacle && *r.remove_obstacle >= 0 &&
-      *r.remove_obstacle < static_cast<int>(obstacles_.size())) {
-    std::vector<Obstacle> list = obstacles_.obstacles();
-    list.erase(list.begin() + *r.remove_obstacle);
-    selected_obstacle_ = -1;
-    Status status = SetObstacles(std::move(list));
-    if (!status.ok()) SetError(status.error().ToString());
-  }
-  if (r.clear_obstacles) {
-    selected_obstacle_ = -1;
-    Status status = SetObstacles({});
-    if (!status.ok()) SetError(status.error().ToString());
-  }
+  if (r.remove_obstacle) RemoveObstacle(*r.remove_obstacle);
+  if (r.clear_obstacles) ClearObstacles();
   if (r.route_around) {
     const int route = *r.route_around;
     double radius = RoundingRadius(route);
@@ -695,11 +658,17 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   anim::PlaybackClock& playback = character->playback;
   if (r.set_crossfade) playback.crossfade_seconds = std::max(0.0f, *r.set_crossfade);
   if (r.set_animation) SetAnimation(*character, *r.set_animation);
-  if (r.set_playing) playback.playing = *r.set_playing;
+  if (r.set_playing) {
+    if (*r.set_playing) {
+      Play(selected_);
+    } else {
+      Pause(selected_);
+    }
+  }
   if (r.set_rate) playback.rate = *r.set_rate;
   if (r.set_mode) anim::SetClockMode(playback, *r.set_mode);
   if (r.set_time) anim::SetClockTime(playback, *r.set_time);
-  if (r.step_frames) StepFrames(*character, *r.step_frames);
+  if (r.step_frames) StepFrames(selected_, *r.step_frames);
   if (r.set_speed) SetSpeed(*character, std::max(0.0f, *r.set_speed));
   if (r.set_turn_radius) SetTurnRadius(*character, std::max(0.0f, *r.set_turn_radius));
   if (r.set_clearance) SetClearance(*character, std::max(0.0f, *r.set_clearance));
@@ -732,23 +701,6 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
 
 void Stage::SetAnimation(Character& character, int animation) {
   anim::SwitchClip(character.playback, animation);
-}
-
-void Stage::StepFrames(Character& character, int frames) {
-  anim::PlaybackClock& playback = character.playback;
-  if (playback.animation < 0) return;
-  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
-  const anim::Animation& animation = *model.animations[static_cast<size_t>(playback.animation)];
-  playback.playing = false;
-  // Steps wrap around the clip, so stepping back from the first frame lands on the last; in a
-  // loop the last frame is the first again, so it is left out.
-  const int distinct =
-      playback.mode == PlayMode::kLoop ? animation.frame_count() - 1 : animation.frame_count();
-  const long long count = std::max(distinct, 1);
-  const long long current = std::llround(playback.time * animation.frame_rate());
-  const long long frame = ((current + frames) % count + count) % count;
-  anim::SetClockTime(playback,
-                     static_cast<double>(frame) / std::max(animation.frame_rate(), 1e-6f));
 }
 
 void Stage::Attach(Character& character, int model, int joint, glm::vec3 offset,

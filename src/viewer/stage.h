@@ -113,6 +113,36 @@ class Stage {
   void QueueFile(InputFile file) { pending_files_.push_back(std::move(file)); }
   JsonValue LoadQueuedFiles();
 
+  // ---- actions (stage_actions.cpp): each user action once; keys, panels, page commands and
+  // elements only translate into these. Instance and obstacle indices are checked by callers
+  // that take them from outside (the command table names the field); bad ones change nothing.
+  // Plays the clip; one that has ended ("once", or a ping-pong that stopped) plays again from the
+  // end it ended away from.
+  void Play(int instance);
+  void Pause(int instance);
+  // Space and the panel's Play/Pause: pauses what plays, plays (so rewinds) what does not.
+  void TogglePlay(int instance);
+  // Whether the instance's clip is running now (its switch on and not ended), as state() and
+  // the panel's label say it.
+  bool IsPlaying(int instance) const;
+  void StepFrames(int instance, int frames);
+  void SetDisplay(const DisplayToggles& display) { display_ = display; }
+  void SetShading(ShadingOptions shading);
+  void SetCamera(const OrbitCamera& camera);
+  void Select(int instance, int joint);
+  void FrameSelection();
+  // A character of the model at `position`, else beside everything shown; it becomes selected.
+  int AddInstance(int model, std::optional<glm::vec2> position, float heading);
+  Status RemoveObstacle(int index);
+  Status ClearObstacles();
+  void SetSceneTime(double time) { scene_time_ = std::max(0.0, time); }
+  void SetScenePlaying(bool playing);
+  // Escape and "Leave camera": the polygon being drawn is dropped and the orbit camera is back.
+  void LeaveCinematicCamera();
+  void Screenshot();
+  void SetPanelsVisible(bool visible) { panels_visible_ = visible; }
+  void ToggleHelp() { help_open_ = !help_open_; }
+
   // ---- opening scenes (stage_opening.cpp) ----
   // One protocol for every way a scene opens: validate it, fetch the files it names through the
   // host one after another, load them, fetch the images they lack, then apply it; a failure at
@@ -162,8 +192,10 @@ class Stage {
   // Shows a model under a loaded skin ("" for its own shaders): its textures are re-bound, and
   // the reply carries the warnings (missing images) of the new resolution.
   JsonValue SetModelSkin(int model, const std::string& skin);
-  void FrameSelection();
   Character* Selected();
+  Character* InstanceAt(int instance);
+  // Where a new character of the model stands when nobody says: right of everything shown.
+  glm::vec2 FreePlaceFor(int model) const;
   void SetError(const std::string& message);
   // "Download glTF" (gltf_download.cpp): the model as a .glb handed to the host; the reply says
   // what went in, or the exporter's error (also shown on the status line).
@@ -173,11 +205,9 @@ class Stage {
 
   // Playback and placement of one character (shared by the panels and the commands).
   void SetAnimation(Character& character, int animation);
-  void StepFrames(Character& character, int frames);
   void Attach(Character& character, int model, int joint, glm::vec3 offset, glm::vec3 rotation);
   void SetSpeed(Character& character, double speed);
   void SetTurnRadius(Character& character, double radius);
-  void SetScenePlaying(bool playing);
 
   // Scenes, routes and locomotion (viewer_scene.cpp).
   Scene CurrentScene() const;

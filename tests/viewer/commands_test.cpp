@@ -221,6 +221,7 @@ std::vector<CommandRow> CommandRows() {
       {"prepareScene", R"("scene":{})", {Any("scene")}},
       {"applyScene", "", {}},
       {"cancelScene", "", {}},
+      {"screenshot", "", {}},
       {"openScene", R"("scene":{})", {Any("scene")}},
       {"openDemo", R"("name":"turns")", {Str("name", 256)}},
       {"openLink", R"("payload":"abc")", {Str("payload", size_t{4} << 20)}},
@@ -954,6 +955,8 @@ std::vector<EffectRow> EffectRows() {
          EXPECT_EQ(WriteJson(Get(r, "opening")), "1");
          EXPECT_EQ(s.viewer.character_count(), 0);
        }},
+      // Without a host there is nobody to save it; actions_test checks the download.
+      {"screenshot", {R"({"cmd":"screenshot"})"}, true, [](TestStage&, const JsonValue&) {}},
       {"openDemo",
        {R"({"cmd":"openDemo","name":"turns"})"},
        true,

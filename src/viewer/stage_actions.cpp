@@ -1,0 +1,138 @@
+// The stage's actions: each thing a person can do, written once; keys (HandleKeyPress), panels
+// (ApplyRequests) and page commands (commands.cpp) translate into these.
+#include <algorithm>
+#include <cmath>
+
+#include "viewer/stage.h"
+
+namespace md5stage::viewer {
+
+Character* Stage::InstanceAt(int instance) {
+  if (instance < 0 || instance >= static_cast<int>(characters_.size())) return nullptr;
+  return &characters_[static_cast<size_t>(instance)];
+}
+
+bool Stage::IsPlaying(int instance) const {
+  if (instance < 0 || instance >= static_cast<int>(characters_.size())) return false;
+  const anim::PlaybackClock& clock = characters_[static_cast<size_t>(instance)].playback;
+  return clock.playing && !clock.finished;
+}
+
+void Stage::Play(int instance) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  anim::PlaybackClock& clock = character->playback;
+  if (clock.finished) {
+    const LoadedModel& model = library_->models()[static_cast<size_t>(character->model)];
+    const double duration =
+        clock.animation >= 0 && clock.animation < static_cast<int>(model.animations.size())
+            ? model.animations[static_cast<size_t>(clock.animation)]->duration()
+            : 0.0;
+    anim::SetClockTime(clock, clock.rate < 0 ? duration : 0.0);
+  }
+  clock.playing = true;
+  PoseCharacter(*character, library_->models());
+}
+
+void Stage::Pause(int instance) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  character->playback.playing = false;
+  PoseCharacter(*character, library_->models());
+}
+
+void Stage::TogglePlay(int instance) {
+  if (IsPlaying(instance)) {
+    Pause(instance);
+  } else {
+    Play(instance);
+  }
+}
+
+void Stage::StepFrames(int instance, int frames) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  anim::PlaybackClock& playback = character->playback;
+  if (playback.animation < 0) return;
+  const LoadedModel& model = library_->models()[static_cast<size_t>(character->model)];
+  const anim::Animation& animation = *model.animations[static_cast<size_t>(playback.animation)];
+  playback.playing = false;
+  // Steps wrap around the clip, so stepping back from the first frame lands on the last; in a
+  // loop the last frame is the first again, so it is left out.
+  const int distinct =
+      playback.mode == PlayMode::kLoop ? animation.frame_count() - 1 : animation.frame_count();
+  const long long count = std::max(distinct, 1);
+  const long long current = std::llround(playback.time * animation.frame_rate());
+  const long long frame = ((current + frames) % count + count) % count;
+  anim::SetClockTime(playback,
+                     static_cast<double>(frame) / std::max(animation.frame_rate(), 1e-6f));
+  PoseCharacter(*character, library_->models());
+}
+
+void Stage::SetShading(ShadingOptions shading) {
+  shading.Normalize();
+  shading_ = shading;
+}
+
+void Stage::SetCamera(const OrbitCamera& camera) {
+  camera_ = camera;
+  follow_selected_ = false;
+}
+
+void Stage::Select(int instance, int joint) {
+  selected_ = InstanceAt(instance) ? instance : -1;
+  selected_joint_ = selected_ >= 0 ? joint : -1;
+}
+
+glm::vec2 Stage::FreePlaceFor(int model) const {
+  const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
+  float right = -1e30f;
+  for (const Character& character : characters_) {
+    const LoadedModel& shown = library_->models()[static_cast<size_t>(character.model)];
+    right = std::max(right, character.position.x + shown.bind_max.x);
+  }
+  if (right < -1e29f) return glm::vec2(0.0f);
+  // A quarter of its width apart from the rightmost, its own left edge there.
+  const float width = loaded.bind_max.x - loaded.bind_min.x;
+  return glm::vec2(right + 0.25f * std::max(width, 1.0f) - loaded.bind_min.x, 0.0f);
+}
+
+int Stage::AddInstance(int model, std::optional<glm::vec2> position, float heading) {
+  if (model < 0 || model >= static_cast<int>(library_->models().size())) return -1;
+  const glm::vec2 at = position ? *position : FreePlaceFor(model);
+  selected_ = AddCharacter(model, at, heading);
+  selected_joint_ = -1;
+  return selected_;
+}
+
+Status Stage::RemoveObstacle(int index) {
+  if (index < 0 || index >= static_cast<int>(obstacles_.size())) {
+    return MakeError("", 0, 0,
+                     "obstacle " + std::to_string(index) + ": the scene has " +
+                         std::to_string(obstacles_.size()) + " obstacles");
+  }
+  std::vector<Obstacle> list = obstacles_.obstacles();
+  list.erase(list.begin() + index);
+  selected_obstacle_ = -1;
+  Status status = SetObstacles(std::move(list));
+  if (!status.ok()) SetError(status.error().ToString());
+  return status;
+}
+
+Status Stage::ClearObstacles() {
+  selected_obstacle_ = -1;
+  Status status = SetObstacles({});
+  if (!status.ok()) SetError(status.error().ToString());
+  return status;
+}
+
+void Stage::LeaveCinematicCamera() {
+  polygon_draft_.clear();
+  PlayCamera(-1);
+}
+
+void Stage::Screenshot() {
+  if (host_) host_->DownloadScreenshot();
+}
+
+}  // namespace md5stage::viewer
