@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "render/draw_list_renderer.h"
 #include "render/gl.h"
 #include "ui/panels.h"
 #include "ui/stats_panel.h"
@@ -140,6 +141,26 @@ void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods
       break;
     case GLFW_KEY_ESCAPE:
       mapped = viewer::Key::kEscape;
+      break;
+    case GLFW_KEY_LEFT:
+      mapped = viewer::Key::kLeft;
+      break;
+    case GLFW_KEY_RIGHT:
+      mapped = viewer::Key::kRight;
+      break;
+    case GLFW_KEY_UP:
+      mapped = viewer::Key::kUp;
+      break;
+    case GLFW_KEY_DOWN:
+      mapped = viewer::Key::kDown;
+      break;
+    case GLFW_KEY_EQUAL:  // the + key without Shift on most layouts
+    case GLFW_KEY_KP_ADD:
+      mapped = viewer::Key::kZoomIn;
+      break;
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT:
+      mapped = viewer::Key::kZoomOut;
       break;
     default:
       return;
@@ -278,21 +299,8 @@ void App::Render() {
   glViewport(0, 0, width_, height_);
   glClearColor(0.13f, 0.14f, 0.17f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  glEnable(GL_DEPTH_TEST);
   viewer().BuildDrawList(&draw_list_);
-  meshes_.BeginFrame();
-  for (const viewer::DrawList::Instance& instance : draw_list_.instances) {
-    meshes_.Submit(instance.mesh, instance.palette);
-  }
-  render::SkinnedDrawOptions options;
-  options.wireframe = draw_list_.wireframe;
-  options.light_direction = draw_list_.shading.LightDirection();
-  options.normal_maps = draw_list_.shading.normal_maps;
-  options.specular = draw_list_.shading.specular;
-  options.channel = static_cast<int>(draw_list_.shading.channel);
-  meshes_.Draw(draw_list_.view_projection, options);
-  lines_.Draw(draw_list_.view_projection, draw_list_.triangles, draw_list_.lines_tested,
-              draw_list_.lines_on_top);
+  render::DrawDrawList(draw_list_, meshes_, lines_);
   // Joint names: ImGui draws text in framebuffer pixels here.
   ImDrawList* text = ImGui::GetForegroundDrawList();
   for (const viewer::DrawList::Text& label : draw_list_.texts) {

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "core/convert/gltf_export.h"
+#include "core/convert/gltf_export_maps.h"
 #include "viewer/json_util.h"
 #include "viewer/stage.h"
 
@@ -48,6 +49,24 @@ Result<GlbDownload> ExportModelAsGlb(const ModelLibrary& library, int index) {
   download.animations = static_cast<int>(animations.size());
   download.images = static_cast<int>(maps.value().images.size());
   return download;
+}
+
+Result<convert::ExportMaps> ModelLibrary::ExportMaps(int index) const {
+  if (index < 0 || index >= static_cast<int>(models_.size())) {
+    return MakeError("", 0, 0,
+                     "model: expected an index below " + std::to_string(models_.size()) +
+                         ", found " + std::to_string(index));
+  }
+  const ResolveContext context(*this);
+  auto resolved = ResolveNow(models_[static_cast<size_t>(index)], context);
+  if (!resolved.ok()) return resolved.error();
+  std::vector<convert::SourceImageFile> files;
+  files.reserve(images_.size());
+  for (const StoredImage& image : images_) files.push_back({image.file.name, &image.file.bytes});
+  convert::ExportMapsInput maps;
+  maps.resolution = &resolved.value();
+  maps.files = files;
+  return convert::BuildExportMaps(maps);
 }
 
 JsonValue Stage::DownloadGltf(int model) {

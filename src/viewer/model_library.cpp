@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "core/anim/binding.h"
-#include "core/convert/gltf_import.h"
+#include "viewer/gltf_bridge.h"
 #include "core/material/decl_lexer.h"
 #include "core/material/image_decode.h"
 #include "core/material/image_program.h"
@@ -25,60 +25,6 @@ std::string Lower(std::string text) {
 bool IsImage(const std::string& extension) {
   return extension == "tga" || extension == "png" || extension == "jpg" || extension == "jpeg" ||
          extension == "bmp" || extension == "dds";
-}
-
-// A .glb/.gltf of the batch becomes "<name>.md5mesh" and "<anim>.md5anim" files that then load
-// like dropped ones, so everything downstream stays one path. A .gltf's buffers and images are
-// looked up among the batch by their URI, then by base name (a drop has no folders). On an
-// error the glTF adds nothing (and the batch's other files still load).
-void ImportGltfFiles(std::vector<InputFile>& files, LoadReport& report) {
-  std::vector<InputFile> imported;
-  for (const InputFile& file : files) {
-    const std::string extension = FileExtension(file.name);
-    if (extension != "glb" && extension != "gltf") continue;
-    const convert::GltfFileLookup lookup = [&files](const std::string& uri) -> const std::string* {
-      for (const InputFile& other : files) {
-        if (other.name == uri) return &other.bytes;
-      }
-      const std::string base = FileStem(uri) + "." + FileExtension(uri);
-      for (const InputFile& other : files) {
-        if (FileStem(other.name) + "." + FileExtension(other.name) == base) return &other.bytes;
-      }
-      return nullptr;
-    };
-    convert::GltfImportOutput output;
-    std::vector<Diagnostic> warnings;
-    convert::GltfImportJob job;
-    job.file_name = file.name;
-    job.bytes = file.bytes;
-    job.files = lookup;
-    job.output = &output;
-    job.warnings = &warnings;
-    const Status done = job.Run();
-    if (!done.ok()) {
-      report.errors.push_back(done.error().ToString());
-      continue;
-    }
-    for (const Diagnostic& warning : warnings) report.warnings.push_back(warning.ToString());
-    imported.push_back(
-        {FileStem(file.name) + ".md5mesh", md5::WriteMd5Mesh(output.mesh), file.source});
-    for (const convert::ImportedAnimation& animation : output.animations) {
-      imported.push_back(
-          {animation.name + ".md5anim", md5::WriteMd5Anim(animation.file), file.source});
-    }
-    // Its materials' images and the .mtr naming them: resolved as a dropped folder's are.
-    for (convert::ImportedImage& image : output.images) {
-      imported.push_back({image.file_name, std::move(image.bytes), file.source});
-    }
-    const std::string materials = convert::WriteImportedMaterials(output);
-    if (!materials.empty()) {
-      // "local": a scene refetches the glTF itself, never this decl made from it.
-      imported.push_back({FileStem(file.name) + ".mtr", materials, "local"});
-    }
-  }
-  if (imported.empty()) return;
-  // Meshes and anims first: a batch's anims bind to its meshes, so the import's order is kept.
-  for (InputFile& file : imported) files.push_back(std::move(file));
 }
 
 bool IsGltfPart(const std::string& extension) {
@@ -282,15 +228,7 @@ int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const Input
     loaded.warnings.push_back(file.name + ": " + std::to_string(gpu.vertices_over_four) +
                               " vertices have more than 4 weights; the GPU keeps the 4 largest");
   }
-  MeshUpload upload;
-  upload.joint_count = model->skeleton().joint_count();
-  upload.vertices = &gpu.vertices;
-  upload.indices = &gpu.indices;
-  upload.owner = model;
-  for (const anim::GpuSubmesh& submesh : gpu.submeshes) {
-    upload.parts.push_back({submesh.first_index, submesh.index_count});
-  }
-  loaded.gpu_mesh = renderer_->CreateMesh(upload);
+  loaded.gpu_mesh = renderer_->CreateMesh(UploadOf(model));
   loaded.textures.assign(gpu.submeshes.size(), TextureHandle{});
   loaded.texture_files.assign(gpu.submeshes.size(), "");
   if (!gpu.vertices.empty()) {
@@ -544,24 +482,6 @@ Result<material::ResolveOutput> ModelLibrary::ResolveNow(const LoadedModel& mode
   return material::ResolveMaterials(input);
 }
 
-Result<convert::ExportMaps> ModelLibrary::ExportMaps(int index) const {
-  if (index < 0 || index >= static_cast<int>(models_.size())) {
-    return MakeError("", 0, 0,
-                     "model: expected an index below " + std::to_string(models_.size()) +
-                         ", found " + std::to_string(index));
-  }
-  const ResolveContext context(*this);
-  auto resolved = ResolveNow(models_[static_cast<size_t>(index)], context);
-  if (!resolved.ok()) return resolved.error();
-  std::vector<convert::SourceImageFile> files;
-  files.reserve(images_.size());
-  for (const StoredImage& image : images_) files.push_back({image.file.name, &image.file.bytes});
-  convert::ExportMapsInput maps;
-  maps.resolution = &resolved.value();
-  maps.files = files;
-  return convert::BuildExportMaps(maps);
-}
-
 std::vector<InputFile> ModelLibrary::MaterialFilesFor(int index) const {
   std::vector<InputFile> out;
   if (index < 0 || index >= static_cast<int>(models_.size())) return out;
@@ -598,6 +518,34 @@ std::vector<InputFile> ModelLibrary::MaterialFilesFor(int index) const {
     out.push_back(images_[static_cast<size_t>(file)].file);
   }
   return out;
+}
+
+MeshUpload ModelLibrary::UploadOf(const std::shared_ptr<const anim::Model>& model) {
+  const anim::GpuSkinData& gpu = model->gpu();
+  MeshUpload upload;
+  upload.joint_count = model->skeleton().joint_count();
+  upload.vertices = &gpu.vertices;
+  upload.indices = &gpu.indices;
+  upload.owner = model;
+  for (const anim::GpuSubmesh& submesh : gpu.submeshes) {
+    upload.parts.push_back({submesh.first_index, submesh.index_count});
+  }
+  return upload;
+}
+
+void ModelLibrary::RecreateGpuObjects() {
+  const ResolveContext context(*this);
+  LoadReport report;
+  for (LoadedModel& model : models_) {
+    model.gpu_mesh = renderer_->CreateMesh(UploadOf(model.model));
+    // The old handles died with the context: forgotten, not destroyed, and every map remade.
+    model.owned_textures.clear();
+    std::fill(model.textures.begin(), model.textures.end(), TextureHandle{});
+    std::fill(model.normal_maps.begin(), model.normal_maps.end(), TextureHandle{});
+    std::fill(model.specular_maps.begin(), model.specular_maps.end(), TextureHandle{});
+    model.resolution_key.clear();
+    ResolveTextures(model, context, report);
+  }
 }
 
 ModelLibrary::~ModelLibrary() {

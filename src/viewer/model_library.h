@@ -93,6 +93,9 @@ class ModelLibrary {
   // are kept: materials or images dropped after a mesh re-resolve every model.
   LoadReport LoadFiles(std::vector<InputFile> files);
   void RemoveModel(int index);  // the caller removes instances first
+  // After the GPU context was lost and restored (its objects are gone, the renderer is new): each
+  // model's mesh and maps are made again from what the library holds.
+  void RecreateGpuObjects();
   // The loaded skins meant for the model (naming it, or naming no model), in load order.
   std::vector<std::string> SkinsFor(int index) const;
   // Shows the model under a skin ("" for none) and re-binds its textures; an unknown skin or
@@ -114,6 +117,7 @@ class ModelLibrary {
 
  private:
   int AddModel(std::shared_ptr<const anim::Model> model, const InputFile& file);
+  static MeshUpload UploadOf(const std::shared_ptr<const anim::Model>& model);
   bool BindAnimation(std::shared_ptr<const anim::Animation> animation, const InputFile& file,
                      const std::vector<int>& preferred, LoadReport& report);
   // The decls and images every model's materials resolve against, gathered once per drop.

@@ -6,6 +6,14 @@
 
 namespace md5stage::viewer {
 
+void SharedRenderBackend::ReplaceDevice(RenderBackend* device) {
+  device_ = device;
+  meshes_.clear();
+  mesh_keys_.clear();
+  texture_ids_.clear();
+  textures_.clear();
+}
+
 MeshHandle SharedRenderBackend::CreateMesh(const MeshUpload& upload) {
   // Without an owner the arrays' address could later name other data: not shared.
   if (!upload.owner || upload.vertices == nullptr) return device_->CreateMesh(upload);

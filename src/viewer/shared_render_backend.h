@@ -18,6 +18,9 @@ namespace md5stage::viewer {
 class SharedRenderBackend : public RenderBackend {
  public:
   explicit SharedRenderBackend(RenderBackend* device) : device_(device) {}
+  // A new device after the old one lost its objects (WebGL context loss): everything known is
+  // forgotten without being destroyed; the libraries then create it all again.
+  void ReplaceDevice(RenderBackend* device);
 
   MeshHandle CreateMesh(const MeshUpload& upload) override;
   void DestroyMesh(MeshHandle mesh) override;

@@ -38,6 +38,9 @@ void AddBox(DrawList& list, const glm::mat4& transform, const glm::vec3& lo, con
 
 uint32_t KeyBit(Key key) { return 1u << static_cast<uint32_t>(key); }
 
+// One arrow press turns the camera by this much (a held key does not repeat: 24 presses go round).
+constexpr float kKeyOrbitDegrees = 15.0f;
+
 }  // namespace
 
 Stage::Stage(RenderBackend* backend, StageHost* host, anim::ResourceCache* shared_cache)
@@ -181,6 +184,24 @@ void Stage::HandleKeyPress(Key key) {
     case Key::kDelete:
       if (tool_ == ui::Tool::kObstacle && selected_obstacle_ >= 0)
         RemoveObstacle(selected_obstacle_);
+      break;
+    case Key::kLeft:
+      OrbitBy(-kKeyOrbitDegrees, 0.0f);
+      break;
+    case Key::kRight:
+      OrbitBy(kKeyOrbitDegrees, 0.0f);
+      break;
+    case Key::kUp:
+      OrbitBy(0.0f, kKeyOrbitDegrees);
+      break;
+    case Key::kDown:
+      OrbitBy(0.0f, -kKeyOrbitDegrees);
+      break;
+    case Key::kZoomIn:
+      ZoomBy(1.0f);
+      break;
+    case Key::kZoomOut:
+      ZoomBy(-1.0f);
       break;
   }
 }

@@ -38,7 +38,11 @@ struct ViewerRoute {
 
 enum class MouseButton { kLeft, kRight, kMiddle };
 // The keys the viewer answers (README's list); the platform maps its key codes to these.
-enum class Key { kSpace, kF, kK, kW, kH, kComma, kPeriod, kEnter, kDelete, kEscape };
+enum class Key {
+  kSpace, kF, kK, kW, kH, kComma, kPeriod, kEnter, kDelete, kEscape,
+  // Camera keys (figures and the viewer): arrows orbit, + and - zoom.
+  kLeft, kRight, kUp, kDown, kZoomIn, kZoomOut
+};
 
 // A file a stage asks its host for while it opens a scene (the n-th of a batch, for progress).
 struct FetchRequest {
@@ -129,6 +133,9 @@ class Stage {
   void SetDisplay(const DisplayToggles& display) { display_ = display; }
   void SetShading(ShadingOptions shading);
   void SetCamera(const OrbitCamera& camera);
+  // The arrow keys' and +/-'s camera steps: degrees of yaw and pitch, zoom steps (as the wheel).
+  void OrbitBy(float yaw_degrees, float pitch_degrees);
+  void ZoomBy(float steps);
   void Select(int instance, int joint);
   void FrameSelection();
   // A character of the model at `position`, else beside everything shown; it becomes selected.
@@ -142,6 +149,12 @@ class Stage {
   void Screenshot();
   void SetPanelsVisible(bool visible) { panels_visible_ = visible; }
   void ToggleHelp() { help_open_ = !help_open_; }
+
+  // Whether the picture changes with time alone (a clip or the scene clock runs): a figure that
+  // does not is drawn again only when something acts on it.
+  bool Animating() const;
+  // The models' GPU objects made again on the (new) backend, after a context loss.
+  void RecreateGpuObjects() { library_->RecreateGpuObjects(); }
 
   // ---- opening scenes (stage_opening.cpp) ----
   // One protocol for every way a scene opens: validate it, fetch the files it names through the

@@ -18,6 +18,16 @@ bool Stage::IsPlaying(int instance) const {
   return clock.playing && !clock.finished;
 }
 
+bool Stage::Animating() const {
+  if (opening_ != nullptr) return true;  // it will change when the files arrive
+  if (playing_camera_ >= 0 && scene_playing_) return true;
+  for (size_t i = 0; i < characters_.size(); ++i) {
+    if (IsPlaying(static_cast<int>(i))) return true;
+    if (scene_playing_ && characters_[i].locomotion.enabled) return true;
+  }
+  return false;
+}
+
 void Stage::Play(int instance) {
   Character* character = InstanceAt(instance);
   if (character == nullptr) return;
@@ -78,6 +88,15 @@ void Stage::SetCamera(const OrbitCamera& camera) {
   camera_ = camera;
   follow_selected_ = false;
 }
+
+void Stage::OrbitBy(float yaw_degrees, float pitch_degrees) {
+  PlayCamera(-1);  // as an orbit drag does, a cinematic camera is left
+  camera_.yaw_degrees = std::fmod(camera_.yaw_degrees + yaw_degrees, 360.0f);
+  camera_.pitch_degrees = std::clamp(camera_.pitch_degrees + pitch_degrees, OrbitCamera::kMinPitch,
+                                     OrbitCamera::kMaxPitch);
+}
+
+void Stage::ZoomBy(float steps) { camera_.Zoom(steps); }
 
 void Stage::Select(int instance, int joint) {
   selected_ = InstanceAt(instance) ? instance : -1;

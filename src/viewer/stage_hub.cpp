@@ -68,6 +68,11 @@ std::vector<int> StageHub::StageIds() const {
   return ids;
 }
 
+void StageHub::RecreateGpuObjects(RenderBackend* device) {
+  gpu_.ReplaceDevice(device);
+  for (auto& entry : stages_) entry.second.stage->RecreateGpuObjects();
+}
+
 JsonValue StageHub::StagesJson() const {
   JsonValue reply = Reply(true);
   JsonArray ids;

@@ -48,6 +48,8 @@ class StageHub {
   Stage* Find(int id);
   Stage& main() { return *Find(kMainStage); }
   std::vector<int> StageIds() const;
+  // After a context loss: every stage's meshes and textures made again on the new device.
+  void RecreateGpuObjects(RenderBackend* device);
 
   // {"cmd": NAME, "stage": ID, ...}: "stage" (default 0) names the stage the command goes to;
   // createStage, closeStage {id} and stages are the hub's own.

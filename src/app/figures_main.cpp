@@ -1,0 +1,204 @@
+// The figures module (md5stage-figures.wasm): every <md5-stage> element of a page is a stage of
+// this one module, drawn with one WebGL2 context into the top-left corner of a shared canvas,
+// from where web/md5stage-element.js copies it into the element's own canvas. No ImGui, no
+// converter: only what a figure needs (docs/design.md, "Figures").
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/common/json.h"
+#include "render/draw_list_renderer.h"
+#include "render/gl.h"
+#include "render/line_renderer.h"
+#include "render/skinned_mesh_renderer.h"
+#include "viewer/embed_options.h"
+#include "viewer/stage_hub.h"
+
+namespace {
+
+using md5stage::JsonValue;
+namespace viewer = md5stage::viewer;
+
+// JavaScript bodies, left as written.
+// clang-format off
+EM_JS(int, JsFetch, (int stage, int request, const char* url, const char* label, int index, int count), {
+  if (!Module.md5stageFetch) return 0;
+  Module.md5stageFetch(stage, request, UTF8ToString(url), UTF8ToString(label), index, count);
+  return 1;
+});
+EM_JS(void, JsEvent, (int stage, const char* name, const char* detail_json), {
+  if (Module.md5stageEvent)
+    Module.md5stageEvent(UTF8ToString(name), UTF8ToString(detail_json), stage);
+});
+// clang-format on
+
+class FiguresHost : public viewer::HubHost {
+ public:
+  bool Fetch(int stage, const viewer::FetchRequest& r) override {
+    return JsFetch(stage, r.request, r.url.c_str(), r.label.c_str(), r.index, r.count) != 0;
+  }
+  void Event(int stage, const std::string& name, const JsonValue& detail) override {
+    JsEvent(stage, name.c_str(), md5stage::WriteJson(detail).c_str());
+  }
+};
+
+struct Figures {
+  EMSCRIPTEN_WEBGL_CONTEXT_HANDLE context = 0;
+  std::unique_ptr<md5stage::render::SkinnedMeshRenderer> meshes;
+  std::unique_ptr<md5stage::render::LineRenderer> lines;
+  FiguresHost host;
+  std::unique_ptr<viewer::StageHub> hub;
+  viewer::DrawList list;
+  bool lost = false;
+  std::string reply;  // keeps the returned string alive until the next call
+};
+Figures g;
+
+bool MakeRenderers(std::string* error) {
+  auto meshes = std::make_unique<md5stage::render::SkinnedMeshRenderer>();
+  auto lines = std::make_unique<md5stage::render::LineRenderer>();
+  if (!meshes->Init(error) || !lines->Init(error)) return false;
+  g.meshes = std::move(meshes);
+  g.lines = std::move(lines);
+  return true;
+}
+
+const char* Keep(const JsonValue& value) {
+  g.reply = md5stage::WriteJson(value);
+  return g.reply.c_str();
+}
+
+viewer::Stage* StageOf(int stage) { return g.hub ? g.hub->Find(stage) : nullptr; }
+
+}  // namespace
+
+extern "C" {
+
+// Creates the WebGL2 context on the canvas (a CSS selector) and the stages' hub; "" on success,
+// else why not.
+EMSCRIPTEN_KEEPALIVE const char* md5stage_figures_start(const char* canvas) {
+  EmscriptenWebGLContextAttributes attributes;
+  emscripten_webgl_init_context_attributes(&attributes);
+  attributes.majorVersion = 2;
+  attributes.minorVersion = 0;
+  attributes.alpha = false;
+  attributes.depth = true;
+  attributes.antialias = true;
+  attributes.preserveDrawingBuffer = false;  // each figure is copied out right after it is drawn
+  g.context = emscripten_webgl_create_context(canvas, &attributes);
+  if (g.context <= 0) return "This browser could not create a WebGL2 context.";
+  emscripten_webgl_make_context_current(g.context);
+  static std::string error;
+  if (!MakeRenderers(&error)) return error.c_str();
+  g.hub = std::make_unique<viewer::StageHub>(g.meshes.get(), &g.host);
+  return "";
+}
+
+// {"cmd": NAME, "stage": ID, ...} -> JSON reply, as the viewer's md5stage_call.
+EMSCRIPTEN_KEEPALIVE const char* md5stage_call(const char* json) {
+  if (!g.hub) return "{\"ok\":false,\"error\":\"not started\"}";
+  md5stage::JsonLimits limits;
+  limits.max_bytes = viewer::kMaxEmbedUrlChars + 4096;
+  auto parsed = md5stage::ParseJson("command", json ? json : "", limits);
+  if (!parsed.ok()) {
+    JsonValue reply = JsonValue::MakeObject();
+    reply.Set("ok", false);
+    reply.Set("error", parsed.error().ToString());
+    return Keep(reply);
+  }
+  return Keep(g.hub->Call(parsed.value()));
+}
+
+// The page's answer to a stage's fetch: the bytes, or what went wrong.
+EMSCRIPTEN_KEEPALIVE void md5stage_fetched(int stage, int request, int ok, const uint8_t* data,
+                                           int size, const char* error) {
+  viewer::Stage* target = StageOf(stage);
+  if (target == nullptr) return;
+  std::string bytes;
+  if (ok && data != nullptr && size > 0)
+    bytes.assign(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+  target->OnFetched(request, ok != 0, std::move(bytes), error ? error : "");
+}
+
+// Moves the stage's clocks by dt and draws it into the top-left width x height pixels of the
+// drawing buffer (canvas_height tall); 0 when nothing was drawn (no stage, or the context is lost).
+EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int width, int height,
+                                               double ratio, int canvas_height) {
+  viewer::Stage* target = StageOf(stage);
+  if (target == nullptr || g.lost || width <= 0 || height <= 0) return 0;
+  target->SetViewport(width, height, static_cast<float>(ratio));
+  target->Update(dt);
+  target->BuildDrawList(&g.list);
+  const int y = std::max(0, canvas_height - height);
+  glViewport(0, y, width, height);
+  glScissor(0, y, width, height);
+  glEnable(GL_SCISSOR_TEST);
+  glClearColor(0.13f, 0.14f, 0.17f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  md5stage::render::DrawDrawList(g.list, *g.meshes, *g.lines);
+  glDisable(GL_SCISSOR_TEST);
+  target->EndFrame();
+  return 1;
+}
+
+// Whether the stage's picture changes with time alone (else it is drawn only when acted on).
+EMSCRIPTEN_KEEPALIVE int md5stage_figure_animating(int stage) {
+  viewer::Stage* target = StageOf(stage);
+  return target != nullptr && target->Animating() ? 1 : 0;
+}
+
+// Pointer input in the figure's framebuffer pixels: kind 0 move, 1 press, 2 release; button
+// 0 left, 1 right, 2 middle.
+EMSCRIPTEN_KEEPALIVE void md5stage_figure_pointer(int stage, int kind, double x, double y,
+                                                  int button, int shift) {
+  viewer::Stage* target = StageOf(stage);
+  if (target == nullptr) return;
+  target->SetShiftHeld(shift != 0);
+  target->OnCursor(x, y);
+  if (kind == 0) return;
+  const viewer::MouseButton which = button == 0   ? viewer::MouseButton::kLeft
+                                    : button == 1 ? viewer::MouseButton::kRight
+                                                  : viewer::MouseButton::kMiddle;
+  target->OnMouseButton(which, kind == 1);
+}
+
+EMSCRIPTEN_KEEPALIVE void md5stage_figure_wheel(int stage, double steps) {
+  if (viewer::Stage* target = StageOf(stage)) target->OnScroll(steps);
+}
+
+// A key as viewer::Key's number, pressed (1) or released (0).
+EMSCRIPTEN_KEEPALIVE void md5stage_figure_key(int stage, int key, int down) {
+  viewer::Stage* target = StageOf(stage);
+  if (target == nullptr || key < 0 || key > static_cast<int>(viewer::Key::kZoomOut)) return;
+  if (down) {
+    target->OnKeyDown(static_cast<viewer::Key>(key));
+  } else {
+    target->OnKeyUp(static_cast<viewer::Key>(key));
+  }
+}
+
+// webglcontextlost: nothing is drawn until the context comes back.
+EMSCRIPTEN_KEEPALIVE void md5stage_context_lost() { g.lost = true; }
+
+// webglcontextrestored: new renderers, and every stage's meshes and textures made again from
+// what the stages hold. 1 on success.
+EMSCRIPTEN_KEEPALIVE int md5stage_context_restored() {
+  if (!g.hub) return 0;
+  emscripten_webgl_make_context_current(g.context);
+  std::string error;
+  // The old renderers' objects died with the context; they are dropped, not deleted one by one.
+  g.meshes.release();
+  g.lines.release();
+  if (!MakeRenderers(&error)) return 0;
+  g.hub->RecreateGpuObjects(g.meshes.get());
+  g.lost = false;
+  return 1;
+}
+
+}  // extern "C"
+
+int main() { return 0; }  // the page starts it with md5stage_figures_start
