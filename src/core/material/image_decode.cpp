@@ -56,6 +56,49 @@ std::string TgaTruncation(std::string_view bytes, int width, int height) {
   return "";
 }
 
+// stb_image 2.27 (Debian's) builds a JPEG Huffman table from a DHT segment's 16 counts without
+// checking that they sum to at most 256 codes, and writes past its 257-entry arrays when they do
+// (fuzz_image finding 1). This walks the segments as its decoder does (junk between segments
+// skipped, entropy-coded data skipped to the next marker) and returns what is wrong with the
+// first bad table, or "".
+std::string JpegHuffmanProblem(std::string_view bytes) {
+  const auto byte = [&](size_t i) { return i < bytes.size() ? static_cast<uint8_t>(bytes[i]) : 0; };
+  size_t at = 0;
+  while (at < bytes.size()) {
+    while (at < bytes.size() && byte(at) != 0xFF) ++at;  // stb skips what is not a marker
+    while (at < bytes.size() && byte(at) == 0xFF) ++at;
+    if (at >= bytes.size()) break;
+    const uint8_t marker = byte(at++);
+    if (marker == 0xD9) break;  // end of image
+    if (marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) continue;
+    const size_t length = (static_cast<size_t>(byte(at)) << 8) | byte(at + 1);
+    if (marker == 0xC4) {
+      size_t left = length >= 2 ? length - 2 : 0;
+      size_t p = at + 2;
+      while (left > 0 && p < bytes.size()) {
+        size_t codes = 0;
+        for (size_t i = 0; i < 16; ++i) codes += byte(p + 1 + i);
+        if (codes > 256) {
+          return "a JPEG Huffman table (DHT at byte " + std::to_string(p) + ") of " +
+                 std::to_string(codes) + " codes, at most 256 expected";
+        }
+        const size_t used = 17 + codes;
+        if (used >= left) break;
+        left -= used;
+        p += used;
+      }
+    }
+    at += length;
+    if (marker == 0xDA) {  // a scan: its entropy-coded data runs to the next marker
+      while (at + 1 < bytes.size() && !(byte(at) == 0xFF && byte(at + 1) != 0 &&
+                                        !(byte(at + 1) >= 0xD0 && byte(at + 1) <= 0xD7))) {
+        ++at;
+      }
+    }
+  }
+  return "";
+}
+
 // As stbi_info_from_memory decides: TGA is the format tried last (it has no signature).
 bool IsTga(const stbi_uc* data, int length) {
   stbi__context context;
@@ -79,6 +122,11 @@ Result<RgbaImage> DecodeImage(const std::string& file_name, std::string_view byt
   if (bytes.size() > 512u * 1024u * 1024u)
     return MakeError(file_name, 0, 0, "image file too large");
   if (IsDds(bytes)) return DecodeDds(file_name, bytes);  // stb_image has no DDS reader
+  // Before stbi_info too: reading a JPEG's header already builds its Huffman tables.
+  if (static_cast<uint8_t>(bytes[0]) == 0xFF) {
+    const std::string huffman = JpegHuffmanProblem(bytes);
+    if (!huffman.empty()) return MakeError(file_name, 0, 0, "could not decode: " + huffman);
+  }
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   const int length = static_cast<int>(bytes.size());
   int width = 0, height = 0, channels = 0;
