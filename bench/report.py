@@ -4,11 +4,18 @@ run, the staged site) into one table and build/bench/results.json: a list of
 {"name", "value", "unit", "target", "met"} with the targets of issue 10.
 
 Each benchmark ran several repetitions; the best one counts (the machine is shared, and other
-load only ever slows a run down). Times are CPU time per iteration (in wasm: wall time)."""
+load only ever slows a run down). Times are CPU time per iteration (in wasm: wall time).
+
+Every benchmark's name must start with a prefix of METRICS (its metric and unit): a run of one
+that does not fails with a message naming it, and --check-sources DIR fails for a name registered
+in DIR/*.cpp that has none (tests/bench runs both on bench/testdata, so CI catches a new row
+without a unit)."""
 import argparse
+import glob
 import gzip
 import json
 import os
+import re
 import sys
 
 # Benchmark name prefix -> (metric, unit). mbps: bytes_per_second; ns_per_item: 1e9 / items per
@@ -30,6 +37,10 @@ METRICS = [
     ("route_build/", "ns_per_item", "ns/segment"),
     ("plan/", "ns_per_item", "ns/query"),
     ("plan_frame_100/", "ms", "ms/frame"),
+    ("decimal_float/", "ns_per_item", "ns/number"),
+    ("export_glb/", "ms", "ms/export"),
+    ("convert_glb/", "ms", "ms/convert"),
+    ("export_maps/", "ms", "ms/export"),
 ]
 
 # (platform, benchmark name prefix) -> (comparator, bound).
@@ -40,6 +51,12 @@ TARGETS = [
     ("wasm", "crowd_1000/", ("<=", 4.0)),
     ("native", "dubins", ("<=", 200.0)),
     ("native", "route_sample/", ("<=", 100.0)),
+    # About twice the figures of bench/README.md (1 Dec 2026, 2-core machine under load).
+    ("native", "export_glb/imprimis_bones", ("<=", 250.0)),
+    ("native", "export_glb/walker", ("<=", 10.0)),
+    ("native", "convert_glb/imprimis_bones", ("<=", 250.0)),
+    ("native", "export_maps/walker_png", ("<=", 15.0)),
+    ("native", "export_maps/walker_tga", ("<=", 150.0)),
 ]
 ASSIMP_RATIO = 5.0     # md5stage parse at least 5x Assimp's import
 WASM_FACTOR = 2.0      # wasm within 2x of native
@@ -47,11 +64,32 @@ SITE_GZIP_BYTES = 1_000_000
 SITE_FILES = ["md5stage.wasm", "md5stage.js", "index.html", "main.js", "style.css"]
 
 
+# The counter of a Google Benchmark run each metric reads.
+NEEDS = {"mbps": "bytes_per_second", "ns_per_item": "items_per_second", "ms": "cpu_time"}
+
+
+class ReportError(Exception):
+    pass
+
+
 def metric_of(name):
     for prefix, metric, unit in METRICS:
         if name.startswith(prefix):
             return metric, unit
-    return "ns_per_item", "ns"
+    raise ReportError(f"benchmark {name!r} has no unit: add its name prefix to METRICS in "
+                      "bench/report.py")
+
+
+def registered_names(source_dir):
+    """The benchmark names (or name prefixes, for names built at run time) registered in
+    SOURCE_DIR/*.cpp: the string that starts each RegisterBenchmark call's first argument."""
+    names = []
+    for path in sorted(glob.glob(os.path.join(source_dir, "*.cpp"))):
+        with open(path) as f:
+            text = f.read()
+        for match in re.finditer(r'RegisterBenchmark\(\s*\(?\s*"([^"]+)"', text):
+            names.append((os.path.basename(path), match.group(1)))
+    return names
 
 
 def to_ms(time, unit):
@@ -73,6 +111,9 @@ def load_runs(path):
             errors[name] = run.get("error_message", "error")
             continue
         metric, _ = metric_of(name)
+        if NEEDS[metric] not in run:
+            raise ReportError(f"benchmark {name!r} in {path}: its unit ({metric}) needs "
+                              f"{NEEDS[metric]!r}, which the run does not report")
         if metric == "mbps":
             value, better = run["bytes_per_second"] / 1e6, max
         elif metric == "ms":
@@ -146,7 +187,23 @@ def main():
     parser.add_argument("--bench-dir", required=True)
     parser.add_argument("--site", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--check-sources", metavar="DIR",
+                        help="also fail for a benchmark registered in DIR/*.cpp without a unit")
     args = parser.parse_args()
+    try:
+        return report(args)
+    except ReportError as error:
+        print(f"bench/report.py: {error}", file=sys.stderr)
+        return 1
+
+
+def report(args):
+    if args.check_sources:
+        for source, name in registered_names(args.check_sources):
+            try:
+                metric_of(name)
+            except ReportError as error:
+                raise ReportError(f"{source}: {error}")
 
     results = Results()
     platforms = {}

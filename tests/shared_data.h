@@ -1,6 +1,7 @@
 // The one way a GoogleTest test leaves out checks on ../shared (real files from other exporters and
-// reference tables, next to the repository): on a developer machine without it the test is
-// skipped with a plain message; under CI=true the data must be there, so its absence fails.
+// reference tables, next to the repository) or on a tool they cross-check with (assimp): on a
+// developer machine without it the test is skipped with a plain message; under CI=true it must be
+// there, so its absence fails.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -25,3 +26,11 @@ inline bool SharedDataRequired() {
     FAIL() << "../shared not found, and under CI=true it is required"; \
   else                                                                 \
     GTEST_SKIP() << "../shared not found: skipped"
+
+// The same for a program a test runs (`what` says which and where it comes from).
+#define MD5STAGE_SKIP_WITHOUT_TOOL(present, what)                     \
+  if (present) {                                                      \
+  } else if (::md5stage::testing::SharedDataRequired())               \
+    FAIL() << what << " not found, and under CI=true it is required"; \
+  else                                                                \
+    GTEST_SKIP() << what << " not found: skipped"

@@ -287,7 +287,8 @@ std::optional<EmbedCamera> ParseCamera(const std::string& text,
     std::size_t end = text.find(',', at);
     if (end == std::string::npos) end = text.size();
     const std::optional<double> value = ParseJsNumber(std::string_view(text).substr(at, end - at));
-    if (!value || !std::isfinite(*value) || std::fabs(*value) > kMaxEmbedNumber || count == 6) {
+    if (!value || !std::isfinite(*value) || std::fabs(*value) > kMaxEmbedNumber ||
+        count >= values.size()) {
       valid = false;
     } else {
       values[count] = *value + 0.0;  // -0 is 0

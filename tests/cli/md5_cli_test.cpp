@@ -374,9 +374,8 @@ float OneWayDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec
 
 TEST(PoseCommand, BindPoseMatchesAssimpOnEverySharedMesh) {
   MD5STAGE_SKIP_WITHOUT_SHARED(fs::exists(kSharedMd5));
-  if (!fs::exists(kAssimp)) {
-    GTEST_SKIP() << kAssimp << " not found (Debian package assimp-utils): cross-check skipped";
-  }
+  MD5STAGE_SKIP_WITHOUT_TOOL(fs::exists(kAssimp),
+                             std::string(kAssimp) + " (Debian package assimp-utils)");
   int meshes = 0;
   for (const auto& entry : fs::recursive_directory_iterator(kSharedMd5)) {
     // Not the broken files, nor the MD5Version 11/12 meshes that must be refused.

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses in BUILD_DIR/fuzz (clang, ASan + UBSan), assembles their seed
-# corpora and runs each harness for SECONDS; crashes go to BUILD_DIR/fuzz/crashes/ and the summary
+# corpora and runs each harness for its share of SECONDS (SHARE below: the parsers with little
+# to explore get half, the glTF importer and the command dispatcher all of it); crashes go to BUILD_DIR/fuzz/crashes/ and the summary
 # to BUILD_DIR/fuzz/results.json: {"passed": N, "failed": M, "harnesses": [{name, seconds,
 # executions, crashed}]}.
 #
 #   tests/fuzz/run.sh [BUILD_DIR] [SECONDS]     (defaults: build/, 60)
 #   FUZZ_ONLY="scene route" tests/fuzz/run.sh   only these harnesses
 #   FUZZ_PARALLEL=2                              run that many harnesses at once (default 1)
+#   FUZZ_EVEN=1                                  every harness for the full SECONDS (long runs)
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -15,7 +17,14 @@ DURATION="${2:-60}"
 FUZZ="$BUILD/fuzz"
 SHARED_MD5="$ROOT/../shared/md5"
 JOBS="${JOBS:-2}"
-ALL_HARNESSES=(md5mesh md5anim md5_bind scene route paths obstacles material)
+# Longest first, so that two at a time finish together.
+ALL_HARNESSES=(gltf call md5mesh md5_bind scene obstacles image material md5anim route paths skin
+  dds md5camera embed)
+# Percent of SECONDS each harness runs (README's test command: 60 s, so 30 to 60 s each, about
+# five minutes for all of them two at a time).
+declare -A SHARE=([gltf]=100 [call]=100 [md5mesh]=75 [md5_bind]=75 [scene]=75 [obstacles]=75
+  [image]=75 [material]=75 [md5anim]=50 [route]=50 [paths]=50 [skin]=50 [dds]=50 [md5camera]=50
+  [embed]=50)
 read -r -a HARNESSES <<<"${FUZZ_ONLY:-${ALL_HARNESSES[*]}}"
 # Seeds larger than this slow every mutation down more than they add coverage.
 MAX_SEED_BYTES=262144
@@ -85,12 +94,33 @@ seed route "$ROOT"/tests/fuzz/seeds/route/* "$ROOT"/tests/core/path/regressions/
 seed paths "$ROOT"/tests/fuzz/seeds/paths/* "$ROOT"/tests/core/path/regressions/*.paths
 seed md5_bind "$ROOT"/tests/core/anim/regressions/*.bind
 seed obstacles "$ROOT"/tests/fuzz/seeds/obstacles/*
+# Images of every format the viewer decodes, hand-made edge files, and the regression files.
+image_sources=("$ROOT/assets" "$ROOT/tests/fuzz/seeds/image")
+[ -d "$SHARED_MD5" ] && image_sources+=("$SHARED_MD5")
+mapfile -t images < <(find "${image_sources[@]}" -type f \( -iname '*.tga' -o -iname '*.png' \
+  -o -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.bmp' -o -iname '*.dds' \) | sort)
+seed image "${images[@]}" "$ROOT"/tests/core/material/regressions/*
+mapfile -t dds_files < <(find "${image_sources[@]}" -type f -iname '*.dds' | sort)
+seed dds "${dds_files[@]}" "$ROOT"/tests/fuzz/seeds/dds/* "$ROOT"/tests/core/material/regressions/*.dds
+mapfile -t cameras < <(find "${md5_sources[@]}" -type f -iname '*.md5camera' | sort)
+seed md5camera "${cameras[@]}" "$ROOT"/tests/fuzz/seeds/md5camera/* \
+  "$ROOT"/tests/core/md5/regressions/*.md5camera
+seed embed "$ROOT"/tests/fuzz/seeds/embed/*
+seed call "$ROOT"/tests/fuzz/seeds/call/*
+# glTF: the shared files, hand-made ones (with their files after "\n--file:NAME\n", see
+# fuzz_gltf.cpp) and the regression files.
+gltf_sources=("$ROOT/tests/fuzz/seeds/gltf")
+[ -d "$ROOT/../shared/gltf" ] && gltf_sources+=("$ROOT/../shared/gltf")
+mapfile -t gltfs < <(find "${gltf_sources[@]}" -type f \( -iname '*.glb' -o -iname '*.gltf' \) | sort)
+seed gltf "${gltfs[@]}" "$ROOT"/tests/core/convert/regressions/*
 # Material and skin decls: the shared DarkRadiant and Unvanquished files, and the repository's own.
 decl_sources=("$ROOT/tests/fuzz/seeds/material")
 [ -d "$SHARED_MD5" ] && decl_sources+=("$SHARED_MD5")
 mapfile -t decls < <(find "${decl_sources[@]}" -type f \( -iname '*.mtr' -o -iname '*.shader' \
   -o -iname '*.skin' -o -iname '*.def' \) | sort)
 seed material "${decls[@]}"
+mapfile -t skins < <(find "${decl_sources[@]}" -type f -iname '*.skin' | sort)
+seed skin "${skins[@]}" "$ROOT"/tests/fuzz/seeds/skin/*
 
 # The scenes' routes as route files.
 if command -v python3 >/dev/null; then
@@ -135,12 +165,16 @@ run_one() {  # run_one HARNESS: runs it, prints NAME:SECONDS:EXECUTIONS:CRASHED
     md5mesh | md5anim | md5_bind) dict="-dict=$ROOT/tests/fuzz/dicts/md5.dict" ;;
     scene | route | obstacles) dict="-dict=$ROOT/tests/fuzz/dicts/json.dict" ;;
     material) dict="-dict=$ROOT/tests/fuzz/dicts/material.dict" ;;
+    image | dds) dict="-dict=$ROOT/tests/fuzz/dicts/image.dict" ;;
+    md5camera | skin | gltf | embed | call) dict="-dict=$ROOT/tests/fuzz/dicts/$h.dict" ;;
   esac
+  local seconds="$DURATION"
+  [ "${FUZZ_EVEN:-0}" = 1 ] || seconds=$(((DURATION * ${SHARE[$h]:-100} + 99) / 100))
   local before
   before=$(ls "$FUZZ/crashes" | grep -c "^$h-" || true)
   start=$(date +%s)
   # shellcheck disable=SC2086
-  UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}" nice -n 10 "$FUZZ/tests/fuzz/fuzz_$h" -max_total_time="$DURATION" -rss_limit_mb=2048 \
+  UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}" nice -n 10 "$FUZZ/tests/fuzz/fuzz_$h" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -timeout=10 -print_final_stats=1 -artifact_prefix="$FUZZ/crashes/$h-" $dict \
     "$FUZZ/corpus/$h" "$SEEDS/$h" >"$logf" 2>&1
   rc=$?
@@ -160,24 +194,23 @@ run_one() {  # run_one HARNESS: runs it, prints NAME:SECONDS:EXECUTIONS:CRASHED
   echo "$h:$((end - start)):${executions:-0}:$crashed"
 }
 
-log "fuzzing ${HARNESSES[*]} for $DURATION s each"
-results=()
+log "fuzzing ${HARNESSES[*]} (${FUZZ_PARALLEL:-1} at a time, at most $DURATION s each)"
 parallel="${FUZZ_PARALLEL:-1}"
-i=0
-while [ "$i" -lt "${#HARNESSES[@]}" ]; do
-  pids=()
-  outs=()
-  for ((k = 0; k < parallel && i < ${#HARNESSES[@]}; k++, i++)); do
-    out="$FUZZ/logs/${HARNESSES[$i]}.result"
-    run_one "${HARNESSES[$i]}" >"$out" &
-    pids+=($!)
-    outs+=("$out")
-  done
-  for p in "${pids[@]}"; do wait "$p"; done
-  for out in "${outs[@]}"; do
-    results+=("$(cat "$out")")
-    log "$(cat "$out")"
-  done
+# A pool: the next harness starts as soon as one finishes.
+running=0
+for h in "${HARNESSES[@]}"; do
+  run_one "$h" >"$FUZZ/logs/$h.result" &
+  running=$((running + 1))
+  if [ "$running" -ge "$parallel" ]; then
+    wait -n
+    running=$((running - 1))
+  fi
+done
+wait
+results=()
+for h in "${HARNESSES[@]}"; do
+  results+=("$(cat "$FUZZ/logs/$h.result")")
+  log "$(cat "$FUZZ/logs/$h.result")"
 done
 write_results "${results[@]}"
 grep -q '"failed": 0' "$FUZZ/results.json"

@@ -281,6 +281,48 @@ TEST(GltfDropTest, BrokenGlbIsAnErrorNamingTheFieldAndLeavesTheSceneAsItWas) {
   EXPECT_EQ(stage.viewer.characters().size(), 1u);
 }
 
+// Files that pass a limit (issue 28): each refused with the limit named, the scene kept.
+TEST(GltfDropTest, FilesPastALimitAreRefusedNamingItAndLeaveTheSceneAsItWas) {
+  const std::string deep = R"({"asset":{"version":"2.0"},"extras":)" + std::string(200000, '[') +
+                           std::string(200000, ']') + "}";
+  std::string png("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR\0\0\xea\x60\0\0\xea\x60\x08\x06\0\0\0", 29);
+  png += std::string(40, '\0');
+  std::string tga(18, '\0');
+  tga[2] = 2, tga[12] = tga[13] = tga[14] = tga[15] = '\xff', tga[16] = 32;
+  tga += std::string(16, '\x7f');
+  const struct {
+    InputFile file;
+    const char* message;
+  } rows[] = {
+      {{"deep.gltf", deep, "local"},
+       "deep.gltf:1:100: error: expected JSON nested at most 64 arrays and objects deep (the "
+       "limit), found deeper"},
+      {{"models/walker/walker.png", png, "local"},
+       "models/walker/walker.png: error: image of 60000 x 60000 is larger than 8192 pixels a side"},
+      {{"models/walker/walker.tga", tga, "local"},
+       "models/walker/walker.tga: error: image of 65535 x 65535 is larger than 8192 pixels a side"},
+      {{"far.md5camera",
+        "MD5Version 10\ncommandline \"\"\nnumFrames 2147483648\nframeRate 24\nnumCuts 0\n",
+        "local"},
+       "far.md5camera:3:11: error: expected numFrames of at most 1048576 (the loader's limit), "
+       "found '2147483648'"},
+  };
+  for (const auto& row : rows) {
+    Stage stage;
+    ASSERT_TRUE(Ok(stage.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
+                               {"walk.md5anim", ReadBytes(WalkerPath("walk.md5anim"))}})));
+    const JsonValue reply = stage.Drop({{row.file.name, row.file.bytes}});
+    std::vector<std::string> said = Strings(reply, "errors");
+    for (const std::string& warning : Strings(reply, "warnings")) said.push_back(warning);
+    EXPECT_NE(std::find(said.begin(), said.end(), row.message), said.end())
+        << row.file.name << ": " << WriteJson(reply);
+    ASSERT_EQ(stage.viewer.models().size(), 1u) << row.file.name;
+    EXPECT_EQ(stage.viewer.models()[0].name, "walker");
+    EXPECT_EQ(stage.viewer.models()[0].animation_names, std::vector<std::string>{"walk"});
+    EXPECT_EQ(stage.viewer.characters().size(), 1u);
+  }
+}
+
 TEST(GltfDropTest, ExportMd5HandsTheMeshAndEachAnimationThatParseBackAndBind) {
   const Walker walker;
   TestStage stage;

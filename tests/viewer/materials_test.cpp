@@ -183,6 +183,8 @@ TEST_F(MaterialsTest, LaterDropsReapplyOnlyTheModelsTheyChange) {
   EXPECT_EQ(backend_.part_updates() - after_hero, 4) << "only the new model's two parts";
   EXPECT_EQ(viewer_.models().at(1).texture_files[0], "models/other/torso_d.tga");
   const int after_other = backend_.part_updates();
+  const int textures_after_other = backend_.live_textures();
+  EXPECT_EQ(textures_after_other, hero_textures + 1) << "the other model's one diffuse map";
 
   // A decl no model uses and an image nobody names: nothing is re-applied.
   Queue("materials/unused.mtr", "models/nobody/none { diffusemap models/nobody/none_d.tga }");
@@ -198,7 +200,9 @@ TEST_F(MaterialsTest, LaterDropsReapplyOnlyTheModelsTheyChange) {
   EXPECT_EQ(backend_.part_updates() - after_other, 4);
   EXPECT_NE(Hero().textures[0], old_diffuse);
   EXPECT_EQ(backend_.bad_destroys(), 0);
-  EXPECT_GE(backend_.live_textures(), hero_textures);
+  // Exactly as many textures as before the drop: the new diffuse made, the old one freed (an
+  // image nobody names makes none).
+  EXPECT_EQ(backend_.live_textures(), textures_after_other);
 }
 
 TEST_F(MaterialsTest, MissingImageIsOneWarningAndTheModelStillDraws) {

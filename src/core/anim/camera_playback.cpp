@@ -5,6 +5,20 @@
 #include "core/md5/md5_types.h"
 
 namespace md5stage::anim {
+namespace {
+
+// Between a and b, never past either: a + (b - a) * t overflows for coordinates of opposite
+// signs near the float limit, and rounds a tiny field of view to 0 (fuzz_md5camera finding 1).
+float Between(float a, float b, float t) {
+  const float value = a * (1.0f - t) + b * t;
+  return std::fmin(std::fmax(value, std::fmin(a, b)), std::fmax(a, b));
+}
+
+glm::vec3 Between(const glm::vec3& a, const glm::vec3& b, float t) {
+  return {Between(a.x, b.x, t), Between(a.y, b.y, t), Between(a.z, b.z, t)};
+}
+
+}  // namespace
 
 bool CameraSampleJob::Validate() const {
   return camera != nullptr && output != nullptr && !camera->frames.empty() &&
@@ -50,8 +64,8 @@ bool CameraSampleJob::Run() const {
   const md5::CameraFrame& a = cam.frames[static_cast<std::size_t>(frame)];
   const md5::CameraFrame& b = cam.frames[static_cast<std::size_t>(frame < last ? frame + 1 : last)];
   CameraView& out = *output;
-  out.position = a.position + (b.position - a.position) * lerp;
-  out.fov_x_degrees = a.fov_x_degrees + (b.fov_x_degrees - a.fov_x_degrees) * lerp;
+  out.position = Between(a.position, b.position, lerp);
+  out.fov_x_degrees = Between(a.fov_x_degrees, b.fov_x_degrees, lerp);
   // glm::slerp takes the short way round, as idQuat::Slerp.
   out.orientation = glm::normalize(
       glm::slerp(md5::QuatFromXyz(a.orientation_xyz), md5::QuatFromXyz(b.orientation_xyz), lerp));

@@ -581,6 +581,55 @@ bool LookupWrite(std::string* error, const std::string&, const std::vector<unsig
   return false;
 }
 
+// Where the JSON handed to tinygltf first nests deeper than `limit` arrays and objects, or
+// npos. Checked before parsing: its JSON reader recurses once per level, so 200,000 nested
+// arrays overflow the stack (native) or throw RangeError (wasm). Strings are skipped, so a
+// bracket inside one does not count.
+std::size_t TooDeepAt(std::string_view json, int limit) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < json.size(); ++i) {
+    const char c = json[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > limit) return i;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The line and column (from 1, in bytes) of offset `at` in `text`.
+std::pair<int, int> LineColumn(std::string_view text, std::size_t at) {
+  int line = 1, column = 1;
+  for (std::size_t i = 0; i < at && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return {line, column};
+}
+
+// The JSON chunk of a .glb (chunk 0, as tinygltf reads it), or "" when the header is too short
+// to name one (tinygltf then reports the file).
+std::string_view GlbJsonChunk(std::string_view glb) {
+  if (glb.size() < 20) return {};
+  std::uint32_t length = 0;
+  for (int i = 3; i >= 0; --i) length = (length << 8) | static_cast<unsigned char>(glb[12 + i]);
+  return glb.substr(20, std::min<std::size_t>(length, glb.size() - 20));
+}
+
 std::string FirstLine(const std::string& text) {
   std::string line = text.substr(0, text.find('\n'));
   while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
@@ -1678,7 +1727,11 @@ Status GltfImportJob::Validate() const {
 
 Status GltfImportJob::Run() const {
   const Status valid = Validate();
-  if (!valid.ok()) return valid;
+  if (!valid.ok()) {
+    Diagnostic d = valid.error();
+    d.file = file_name;
+    return d;
+  }
   *output = GltfImportOutput();
   tinygltf::TinyGLTF loader;
   std::map<int, std::string> data_uri_images;
@@ -1695,6 +1748,16 @@ Status GltfImportJob::Run() const {
                      "expected a glTF file (GLB magic \"glTF\" or JSON text), found neither");
   }
   if (bytes.size() > 0xFFFFFFFFu) return FieldError("bytes", "expected a file below 4 GiB");
+  const std::string_view json = binary ? GlbJsonChunk(bytes) : bytes;
+  const std::size_t too_deep = TooDeepAt(json, kMaxGltfJsonDepth);
+  if (too_deep != std::string_view::npos) {
+    const auto [line, column] = LineColumn(json, too_deep);
+    return MakeError(
+        file_name, binary ? 0 : line, binary ? 0 : column,
+        std::string(binary ? "JSON chunk at byte " + std::to_string(too_deep) + ": " : "") +
+            "expected JSON nested at most " + std::to_string(kMaxGltfJsonDepth) +
+            " arrays and objects deep (the limit), found deeper");
+  }
   const bool loaded =
       binary ? loader.LoadBinaryFromMemory(&gltf, &error, &warning,
                                            reinterpret_cast<const unsigned char*>(bytes.data()),
@@ -1704,6 +1767,13 @@ Status GltfImportJob::Run() const {
   if (!loaded) {
     return MakeError(file_name, 0, 0,
                      "not a readable glTF 2.0 file: " + FirstLine(error.empty() ? warning : error));
+  }
+  // glTF 1.0 has another layout (techniques, objects by id) that tinygltf reads as if it were 2.0.
+  const std::string& version = gltf.asset.version;
+  if (version.size() < 2 || version.compare(0, 2, "2.") != 0) {
+    return MakeError(file_name, 0, 0,
+                     "asset.version: expected \"2.0\" (a glTF 2 file), found \"" +
+                         DeclSafe(version, false) + "\"");
   }
   if (!warning.empty() && warnings != nullptr) {
     std::istringstream lines(warning);

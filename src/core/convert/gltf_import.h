@@ -27,6 +27,10 @@ struct GltfImportOptions {
 
 inline constexpr float kDefaultImportFps = 30.0f;
 
+// Deepest nesting of arrays and objects the JSON of a .gltf (or a .glb's JSON chunk) may have;
+// checked before tinygltf parses it. Real files nest fewer than 10 levels.
+inline constexpr int kMaxGltfJsonDepth = 64;
+
 struct ImportedAnimation {
   std::string name;  // the glTF animation's name made a file stem (unique, no path characters)
   md5::AnimFile file;

@@ -12,6 +12,7 @@
 #include <stb/stb_image.h>
 
 #include <cstring>
+#include <utility>
 
 #include "core/material/dds_decode.h"
 
@@ -56,6 +57,121 @@ std::string TgaTruncation(std::string_view bytes, int width, int height) {
   return "";
 }
 
+std::string TooLarge(int64_t width, int64_t height) {
+  return "image of " + std::to_string(width) + " x " + std::to_string(height) + " is larger than " +
+         std::to_string(kMaxImageSide) + " pixels a side";
+}
+
+// The width and height a PNG's IHDR or a BMP's header claims ({0, 0} for other files).
+std::pair<uint32_t, uint32_t> PngOrBmpHeaderSize(std::string_view bytes) {
+  const auto byte = [&](size_t i) { return i < bytes.size() ? static_cast<uint8_t>(bytes[i]) : 0; };
+  if (EmbeddableMimeType(bytes) == std::string_view("image/png") && bytes.size() >= 24) {
+    const auto be32 = [&](size_t i) {
+      return (static_cast<uint32_t>(byte(i)) << 24) | (static_cast<uint32_t>(byte(i + 1)) << 16) |
+             (static_cast<uint32_t>(byte(i + 2)) << 8) | byte(i + 3);
+    };
+    return {be32(16), be32(20)};
+  }
+  if (bytes.size() >= 26 && bytes[0] == 'B' && bytes[1] == 'M') {
+    const auto le32 = [&](size_t i) {
+      return static_cast<uint32_t>(byte(i)) | (static_cast<uint32_t>(byte(i + 1)) << 8) |
+             (static_cast<uint32_t>(byte(i + 2)) << 16) |
+             (static_cast<uint32_t>(byte(i + 3)) << 24);
+    };
+    if (le32(14) == 12) return {byte(18) | (byte(19) << 8), byte(20) | (byte(21) << 8)};
+    const int64_t height = static_cast<int32_t>(le32(22));  // negative: rows top-down
+    return {le32(18), static_cast<uint32_t>(height < 0 ? -height : height)};
+  }
+  return {0, 0};
+}
+
+// stb_image allocates a PNG's whole image (and its zlib output) from the header before it reads
+// the data, so a 200-byte file claiming 8192 x 8192 cost 256 MB, and a BMP shorter than its
+// pixels reads as zeros past its end: both must have the bytes their pixels need first. A PNG's
+// compressed data can be at most 1032 times smaller than the rows it inflates to (deflate's
+// limit). Returns "" when the bytes suffice, else what is missing.
+std::string PngOrBmpShortfall(std::string_view bytes, int width, int height) {
+  const auto byte = [&](size_t i) { return i < bytes.size() ? static_cast<uint8_t>(bytes[i]) : 0; };
+  const auto u32 = [&](size_t i) {
+    return static_cast<uint32_t>(byte(i)) | (static_cast<uint32_t>(byte(i + 1)) << 8) |
+           (static_cast<uint32_t>(byte(i + 2)) << 16) | (static_cast<uint32_t>(byte(i + 3)) << 24);
+  };
+  const uint64_t w = static_cast<uint64_t>(width), h = static_cast<uint64_t>(height);
+  if (EmbeddableMimeType(bytes) == std::string_view("image/png") && bytes.size() >= 26) {
+    const uint64_t depth = byte(24);
+    const int type = byte(25);
+    const uint64_t channels = type == 2 ? 3 : type == 4 ? 2 : type == 6 ? 4 : 1;
+    const uint64_t rows = h * (1 + (w * channels * depth + 7) / 8);
+    const uint64_t least = (rows + 1031) / 1032;
+    if (bytes.size() < least) {
+      return "a " + std::to_string(w) + " x " + std::to_string(h) + " PNG needs at least " +
+             std::to_string(least) + " bytes of compressed data (deflate packs at most 1032:1), " +
+             "found " + std::to_string(bytes.size()) + " bytes";
+    }
+  } else if (bytes.size() >= 34 && bytes[0] == 'B' && bytes[1] == 'M') {
+    const uint32_t header = u32(14);
+    const uint64_t bits = header == 12 ? byte(24) : byte(28);
+    const uint32_t compression = header == 12 ? 0 : u32(30);
+    if (compression == 0 || compression == 3) {  // rows as they are (not RLE)
+      const uint64_t need = u32(10) + h * (((w * bits + 31) / 32) * 4);
+      if (bytes.size() < need) {
+        return "truncated: " + std::to_string(need) + " bytes expected, found " +
+               std::to_string(bytes.size());
+      }
+    }
+  }
+  return "";
+}
+
+// stb_image 2.27 (Debian's) builds a JPEG Huffman table from a DHT segment's 16 counts without
+// checking that they sum to at most 256 codes, and writes past its 257-entry arrays when they do
+// (fuzz_image finding 1). This walks the segments as its decoder does (junk between segments
+// skipped, entropy-coded data skipped to the next marker) and returns what is wrong with the
+// first bad table, or "". `size` gets the first frame header's (SOFn) width and height.
+std::string JpegHuffmanProblem(std::string_view bytes, std::pair<uint32_t, uint32_t>* size) {
+  const auto byte = [&](size_t i) { return i < bytes.size() ? static_cast<uint8_t>(bytes[i]) : 0; };
+  size_t at = 0;
+  while (at < bytes.size()) {
+    while (at < bytes.size() && byte(at) != 0xFF) ++at;  // stb skips what is not a marker
+    while (at < bytes.size() && byte(at) == 0xFF) ++at;
+    if (at >= bytes.size()) break;
+    const uint8_t marker = byte(at++);
+    if (marker == 0xD9) break;  // end of image
+    if (marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) continue;
+    const size_t length = (static_cast<size_t>(byte(at)) << 8) | byte(at + 1);
+    const bool frame =
+        marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC;
+    if (frame && size->first == 0 && size->second == 0) {
+      size->second = (static_cast<uint32_t>(byte(at + 3)) << 8) | byte(at + 4);
+      size->first = (static_cast<uint32_t>(byte(at + 5)) << 8) | byte(at + 6);
+    }
+    if (marker == 0xC4) {
+      size_t left = length >= 2 ? length - 2 : 0;
+      size_t p = at + 2;
+      while (left > 0 && p < bytes.size()) {
+        size_t codes = 0;
+        for (size_t i = 0; i < 16; ++i) codes += byte(p + 1 + i);
+        if (codes > 256) {
+          return "a JPEG Huffman table (DHT at byte " + std::to_string(p) + ") of " +
+                 std::to_string(codes) + " codes, at most 256 expected";
+        }
+        const size_t used = 17 + codes;
+        if (used >= left) break;
+        left -= used;
+        p += used;
+      }
+    }
+    at += length;
+    if (marker == 0xDA) {  // a scan: its entropy-coded data runs to the next marker
+      while (at + 1 < bytes.size() && !(byte(at) == 0xFF && byte(at + 1) != 0 &&
+                                        !(byte(at + 1) >= 0xD0 && byte(at + 1) <= 0xD7))) {
+        ++at;
+      }
+    }
+  }
+  return "";
+}
+
 // As stbi_info_from_memory decides: TGA is the format tried last (it has no signature).
 bool IsTga(const stbi_uc* data, int length) {
   stbi__context context;
@@ -79,6 +195,20 @@ Result<RgbaImage> DecodeImage(const std::string& file_name, std::string_view byt
   if (bytes.size() > 512u * 1024u * 1024u)
     return MakeError(file_name, 0, 0, "image file too large");
   if (IsDds(bytes)) return DecodeDds(file_name, bytes);  // stb_image has no DDS reader
+  // Before stbi_info too: reading a JPEG's header already builds its Huffman tables.
+  std::pair<uint32_t, uint32_t> size{0, 0};  // as the header says, when stb_image may refuse it
+  if (static_cast<uint8_t>(bytes[0]) == 0xFF) {
+    const std::string huffman = JpegHuffmanProblem(bytes, &size);
+    if (!huffman.empty()) return MakeError(file_name, 0, 0, "could not decode: " + huffman);
+  } else {
+    size = PngOrBmpHeaderSize(bytes);
+  }
+  // stb_image (STBI_MAX_DIMENSIONS) refuses a larger header as "unknown image type": the limit
+  // is named here first.
+  if (size.first > static_cast<uint32_t>(kMaxImageSide) ||
+      size.second > static_cast<uint32_t>(kMaxImageSide)) {
+    return MakeError(file_name, 0, 0, TooLarge(size.first, size.second));
+  }
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   const int length = static_cast<int>(bytes.size());
   int width = 0, height = 0, channels = 0;
@@ -87,10 +217,10 @@ Result<RgbaImage> DecodeImage(const std::string& file_name, std::string_view byt
                      std::string("not a readable image: ") + stbi_failure_reason());
   }
   if (width <= 0 || height <= 0 || width > kMaxImageSide || height > kMaxImageSide) {
-    return MakeError(file_name, 0, 0,
-                     "image of " + std::to_string(width) + " x " + std::to_string(height) +
-                         " is larger than " + std::to_string(kMaxImageSide) + " pixels a side");
+    return MakeError(file_name, 0, 0, TooLarge(width, height));
   }
+  const std::string shortfall = PngOrBmpShortfall(bytes, width, height);
+  if (!shortfall.empty()) return MakeError(file_name, 0, 0, "could not decode: " + shortfall);
   if (IsTga(data, length)) {
     const std::string truncated = TgaTruncation(bytes, width, height);
     if (!truncated.empty()) return MakeError(file_name, 0, 0, "could not decode: " + truncated);

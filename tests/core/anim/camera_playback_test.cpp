@@ -56,6 +56,26 @@ TEST(CameraPlayback, InterpolatesPositionAndFieldOfViewWithinAShot) {
   ExpectNear(Sample(camera, 0.15).position, {15, 0, 10});
 }
 
+// fuzz_md5camera finding 1: fields of view 1e-3 and 1.79e-43 met at 0 (a degenerate projection),
+// and coordinates of opposite signs near the float limit interpolated to infinity.
+TEST(CameraPlayback, InterpolationStaysBetweenTheFramesAtTheFloatLimits) {
+  const md5::CameraFile camera = Parse(
+      "MD5Version 10\ncommandline \"\"\nnumFrames 3\nframeRate 10\nnumCuts 0\ncuts {\n}\n"
+      "camera {\n"
+      "( 0 0 0 ) ( 0 0 0 ) 1e-3\n"
+      "( 0 0 0 ) ( 0 0 0 ) 1.79e-43\n"
+      "( -3.4e38 3.4e38 1 ) ( 0 0 0 ) 90\n"
+      "}\n");
+  for (double time : {0.0, 0.05, 0.0999, 0.1, 0.15, 0.1999, 0.2}) {
+    const CameraView view = Sample(camera, time, PlayMode::kOnce);
+    EXPECT_GT(view.fov_x_degrees, 0.0f) << time;
+    EXPECT_LT(view.fov_x_degrees, 180.0f) << time;
+    EXPECT_TRUE(std::isfinite(view.position.x) && std::isfinite(view.position.y)) << time;
+  }
+  EXPECT_FLOAT_EQ(Sample(camera, 0.1, PlayMode::kOnce).fov_x_degrees, 1.79e-43f);
+  EXPECT_FLOAT_EQ(Sample(camera, 0.2, PlayMode::kOnce).position.x, -3.4e38f);
+}
+
 TEST(CameraPlayback, ACutJumpsInsteadOfInterpolating) {
   const md5::CameraFile camera = Parse(kCutCamera);
   // Just before the cut the camera reaches frame 2; at the cut it is on frame 3, never between.

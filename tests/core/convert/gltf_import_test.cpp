@@ -263,6 +263,7 @@ TEST(GltfImportJob, RefusesBadJobFieldsNamingTheField) {
     const Status run = job.Run();
     ASSERT_FALSE(run.ok());
     EXPECT_EQ(run.error().message, valid.error().message);
+    EXPECT_EQ(run.error().file, "a.glb") << "fuzz_gltf finding 1: the error named no file";
   }
   GltfImportJob good;
   good.bytes = glb;
@@ -389,6 +390,72 @@ TEST(GltfImportJob, RefusesWhatIsNotGltf) {
     const Imported result = Import(row.bytes);
     ASSERT_FALSE(result.status.ok()) << row.expected;
     EXPECT_NE(result.status.error().message.find(row.expected), std::string::npos)
+        << result.status.error().message;
+  }
+}
+
+// A .glb of one JSON chunk (no BIN), padded to 4 bytes as the format asks.
+std::string GlbOfJson(std::string json) {
+  while (json.size() % 4 != 0) json += ' ';
+  std::string glb = "glTF";
+  const auto put = [&glb](std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) glb += static_cast<char>((v >> (8 * i)) & 0xff);
+  };
+  put(2);
+  put(static_cast<std::uint32_t>(20 + json.size()));
+  put(static_cast<std::uint32_t>(json.size()));
+  glb += "JSON";
+  return glb + json;
+}
+
+// JSON nested `depth` arrays deep under "extras" (the document itself is one more level).
+std::string NestedExtras(int depth) {
+  return R"({"asset":{"version":"2.0"},"extras":)" + std::string(static_cast<size_t>(depth), '[') +
+         std::string(static_cast<size_t>(depth), ']') + "}";
+}
+
+// Limits checked before tinygltf reads a byte: its JSON reader recurses once per level (200,000
+// nested arrays overflowed the stack of `md5stage convert`), and glTF 1.0 would be read as 2.0.
+TEST(GltfImportJob, RefusesWhatPassesALimitBeforeParsing) {
+  tinygltf::Model version1 = BaseAsset();
+  version1.asset.version = "1.0";
+  const std::string prefix = R"({"asset":{"version":"2.0"},"extras":)";
+  const std::string too_deep =
+      "expected JSON nested at most 64 arrays and objects deep (the limit), found deeper";
+  const struct {
+    const char* name;
+    std::string bytes;
+    std::string message;  // the whole message
+    int line;
+    int column;
+  } rows[] = {
+      {"gltf nested 200000 deep", NestedExtras(200000), too_deep, 1,
+       static_cast<int>(prefix.size()) + 64},
+      {"gltf nested 64 deep after a line", "\n" + NestedExtras(64), too_deep, 2,
+       static_cast<int>(prefix.size()) + 64},
+      {"glb nested 200000 deep", GlbOfJson(NestedExtras(200000)),
+       "JSON chunk at byte " + std::to_string(prefix.size() + 63) + ": " + too_deep, 0, 0},
+      {"glb of glTF 1.0", ToGlb(version1),
+       R"(asset.version: expected "2.0" (a glTF 2 file), found "1.0")", 0, 0},
+      {"gltf of glTF 1.0", ToGltfText(version1),
+       R"(asset.version: expected "2.0" (a glTF 2 file), found "1.0")", 0, 0},
+      {"gltf of glTF 3", R"({"asset":{"version":"3.0"}})",
+       R"(asset.version: expected "2.0" (a glTF 2 file), found "3.0")", 0, 0},
+  };
+  for (const auto& row : rows) {
+    const Imported result = Import(row.bytes);
+    ASSERT_FALSE(result.status.ok()) << row.name;
+    EXPECT_EQ(result.status.error().file, "asset.glb") << row.name;
+    EXPECT_EQ(result.status.error().message, row.message) << row.name;
+    EXPECT_EQ(result.status.error().line, row.line) << row.name;
+    EXPECT_EQ(result.status.error().column, row.column) << row.name;
+  }
+  // At the limit, and with brackets inside strings, the file is read (and found to have no skin).
+  const std::string in_strings = prefix + "\"" + std::string(1000, '[') + "\"}";
+  for (const std::string& bytes : {NestedExtras(63), in_strings, GlbOfJson(NestedExtras(63))}) {
+    const Imported result = Import(bytes);
+    ASSERT_FALSE(result.status.ok());
+    EXPECT_NE(result.status.error().message.find("skins: expected a skin"), std::string::npos)
         << result.status.error().message;
   }
 }

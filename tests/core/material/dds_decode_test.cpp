@@ -141,6 +141,20 @@ std::string HugeDxt1() {
   return h;
 }
 
+// 65535 x 65535 with a few bytes of data, compressed and uncompressed (32-bit masks).
+std::string Huge65535(bool compressed) {
+  std::string h = Header(65535, 65535, "DXT1");
+  if (!compressed) {
+    PutU32(h, 80, 0x41);  // RGB + alpha pixels
+    PutU32(h, 88, 32);
+    PutU32(h, 92, 0xff0000);
+    PutU32(h, 96, 0xff00);
+    PutU32(h, 100, 0xff);
+    PutU32(h, 104, 0xff000000);
+  }
+  return h + std::string(16, '\0');
+}
+
 class BadDdsTable : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(BadDdsTable, IsAMessageNamingTheFile) {
@@ -157,6 +171,10 @@ const BadCase kBadCases[] = {
     {"truncated_blocks", Header(8, 8, "DXT5") + std::string(40, '\0'),
      "truncated: 64 bytes of blocks expected, found 40"},
     {"huge", HugeDxt1(), "larger than 8192 pixels a side"},
+    {"dxt1_65535_few_bytes", Huge65535(true),
+     "image of 65535 x 65535 is larger than 8192 pixels a side (or empty)"},
+    {"rgba_65535_few_bytes", Huge65535(false),
+     "image of 65535 x 65535 is larger than 8192 pixels a side (or empty)"},
     {"bc5", Header(4, 4, "ATI2") + std::string(16, '\0'), "DDS format 'ATI2' is not supported"},
     {"dx10", Header(4, 4, "DX10") + std::string(40, '\0'), "DDS format 'DX10' is not supported"},
 };

@@ -69,6 +69,55 @@ std::string HugeHeader() {
   return header;
 }
 
+// A PNG whose IHDR claims width x height (RGBA, 8 bits), with a tiny IDAT: stb_image would
+// allocate the whole image before finding the data short.
+std::string PngHeader(std::uint32_t width, std::uint32_t height) {
+  std::string png("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
+  for (std::uint32_t v : {width, height}) {
+    for (int i = 3; i >= 0; --i) png += static_cast<char>((v >> (8 * i)) & 0xff);
+  }
+  png += std::string("\x08\x06\0\0\0", 5) + std::string(4, '\0');  // no CRC check
+  png += std::string("\0\0\0\x02IDAT\x78\x9c", 10) + std::string(4, '\0');
+  return png + std::string("\0\0\0\0IEND\xae\x42\x60\x82", 12);
+}
+
+// A baseline JPEG whose SOF0 claims width x height, and nothing after it.
+std::string JpegHeader(int width, int height) {
+  std::string jpeg("\xff\xd8\xff\xc0\0\x11\x08", 7);
+  for (int v : {height, width}) {
+    jpeg += static_cast<char>((v >> 8) & 0xff);
+    jpeg += static_cast<char>(v & 0xff);
+  }
+  return jpeg + std::string("\x03\x01\x11\0\x02\x11\x01\x03\x11\x01\xff\xd9", 12);
+}
+
+// A BMP (24-bit, uncompressed) claiming width x height with `pixels` bytes of pixel data.
+std::string BmpHeader(std::int32_t width, std::int32_t height, std::size_t pixels) {
+  std::string bmp = "BM";
+  const auto put32 = [&bmp](std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) bmp += static_cast<char>((v >> (8 * i)) & 0xff);
+  };
+  put32(static_cast<std::uint32_t>(54 + pixels));
+  put32(0);
+  put32(54);
+  put32(40);
+  put32(static_cast<std::uint32_t>(width));
+  put32(static_cast<std::uint32_t>(height));
+  bmp += std::string("\x01\0\x18\0", 4);  // 1 plane, 24 bits
+  put32(0);                               // BI_RGB
+  for (int i = 0; i < 5; ++i) put32(0);
+  return bmp + std::string(pixels, '\x40');
+}
+
+std::string Regression(const std::string& name) {
+  std::ifstream in(std::string(MD5STAGE_SOURCE_DIR) + "/tests/core/material/regressions/" + name,
+                   std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  EXPECT_FALSE(out.str().empty()) << name;
+  return out.str();
+}
+
 class BadImageTable : public ::testing::TestWithParam<BadCase> {};
 
 TEST_P(BadImageTable, IsAMessageNamingTheFile) {
@@ -85,6 +134,27 @@ const BadCase kBadCases[] = {
     {"huge", HugeHeader(), "larger than 8192 pixels a side"},
     {"truncated_raw", Truncated({32, false, false}), "could not decode"},
     {"not_an_image", "MD5Version 10", "not a readable image"},
+    // Headers that claim more than the limit, with a few bytes of data: refused before any
+    // allocation, the message naming the limit.
+    {"png_60000", PngHeader(60000, 60000),
+     "image of 60000 x 60000 is larger than 8192 pixels a side"},
+    {"jpeg_60000", JpegHeader(60000, 60000),
+     "image of 60000 x 60000 is larger than 8192 pixels a side"},
+    {"tga_65535_few_bytes", HugeHeader() + std::string(16, '\x7f'),
+     "image of 65535 x 65535 is larger than 8192 pixels a side"},
+    {"bmp_60000", BmpHeader(60000, 60000, 16),
+     "image of 60000 x 60000 is larger than 8192 pixels a side"},
+    // Within the limit but with far fewer bytes than the pixels need: refused before stb_image
+    // allocates the image (and, for BMP and PNG, before it reads zeros past the end).
+    {"png_8192_few_bytes", PngHeader(8192, 8192),
+     "could not decode: a 8192 x 8192 PNG needs at least 260120 bytes of compressed data (deflate "
+     "packs at most 1032:1), found 59 bytes"},
+    {"bmp_8192_few_bytes", BmpHeader(8192, 8192, 16),
+     "could not decode: truncated: 201326646 bytes expected, found 70"},
+    // fuzz_image finding 1: a DHT segment of more than 256 codes (stb_image 2.27 wrote past its
+    // tables).
+    {"jpeg_dht_over_256_codes", Regression("dht_over_256_codes.jpg"),
+     "could not decode: a JPEG Huffman table"},
 };
 INSTANTIATE_TEST_SUITE_P(Cases, BadImageTable, ::testing::ValuesIn(kBadCases),
                          [](const auto& info) { return std::string(info.param.name); });

@@ -163,8 +163,11 @@ TEST(DarkRadiantDecls, FlagMeshesWithSkinsFromTheDef) {
   for (const md5::MeshPart& m : mesh.value().meshes) input.shaders.push_back(m.shader);
   input.materials = &table;
   input.images = &images;
+  ASSERT_EQ(input.shaders.size(), 2u) << "testflag.md5mesh has two parts";
   Result<ResolveOutput> plain = ResolveMaterials(input);
   ASSERT_TRUE(plain.ok());
+  // One answer per part: the loops below check each (an empty answer would pass them vacuously).
+  ASSERT_EQ(plain.value().parts.size(), 2u);
   for (const PartResolution& part : plain.value().parts) {
     EXPECT_EQ(part.material, nullptr);  // flag_pirate is defined nowhere: the default
     EXPECT_FALSE(part.map(MapKind::kDiffuse).present);
@@ -172,6 +175,7 @@ TEST(DarkRadiantDecls, FlagMeshesWithSkinsFromTheDef) {
   input.skin = caulk;
   Result<ResolveOutput> skinned = ResolveMaterials(input);
   ASSERT_TRUE(skinned.ok());
+  ASSERT_EQ(skinned.value().parts.size(), 2u);
   for (const PartResolution& part : skinned.value().parts) {
     EXPECT_EQ(part.shader, "flag_pirate");
     EXPECT_EQ(part.shader_after_skin, "textures/common/caulk");
@@ -231,6 +235,7 @@ TEST_P(UnvanquishedWeapons, Resolve) {
     shaders.push_back(ParseFile(entry.path()));
     EXPECT_TRUE(shaders.back().warnings.empty()) << entry.path();
   }
+  ASSERT_EQ(shaders.size(), 3u) << "scripts/ holds three .shader files";
   std::vector<const DeclFile*> files;
   for (const DeclFile& f : shaders) files.push_back(&f);
   const MaterialTable table(files);

@@ -108,6 +108,12 @@ INSTANTIATE_TEST_SUITE_P(
         ErrorCase{"HugeFrameCount", "numFrames 5", "numFrames 99999999999", 4, 11,
                   "expected numFrames of at most 1048576 (the loader's limit), found "
                   "'99999999999'"},
+        ErrorCase{"FrameCountOf2Pow31", "numFrames 5", "numFrames 2147483648", 4, 11,
+                  "expected numFrames of at most 1048576 (the loader's limit), found "
+                  "'2147483648'"},
+        ErrorCase{"FrameCountOfIntMax", "numFrames 5", "numFrames 2147483647", 4, 11,
+                  "expected numFrames of at most 1048576 (the loader's limit), found "
+                  "'2147483647'"},
         ErrorCase{"FrameCountBeyondTheBytes", "numFrames 5", "numFrames 500", 4, 11,
                   "expected numFrames of at most 13 (what the 198 bytes left in the file can "
                   "hold), found '500'"},
