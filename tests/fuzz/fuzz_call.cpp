@@ -1,5 +1,5 @@
 // libFuzzer harness: the page's command dispatcher. Each line of the input is one command's JSON
-// (what md5stage_call hands over), given to a fresh Viewer that has a small model ("walker", two
+// (what md5stage_call hands over), given to a fresh Stage that has a small model ("walker", two
 // joints, with a "walk" anim and an image) loaded; a frame runs between commands. Invariants:
 // every reply is an object with a bool "ok" (the data commands' - state, clock, sceneJson - are
 // objects without it, getRoutes' an array), a failure names what is wrong in "error"; replies
@@ -15,7 +15,7 @@
 #include "core/common/json.h"
 #include "fuzz_util.h"
 #include "viewer/render_interface.h"
-#include "viewer/viewer.h"
+#include "viewer/stage.h"
 
 using namespace md5stage;
 using namespace md5stage::viewer;
@@ -72,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view input(reinterpret_cast<const char*>(data), size);
   NullRenderBackend backend;
   {
-    Viewer viewer(&backend, nullptr);
+    Stage viewer(&backend, nullptr);
     viewer.SetViewport(320, 240, 1.0f);
     viewer.QueueFile({"walker.md5mesh", Mesh(), "local"});
     viewer.QueueFile({"walk.md5anim", Anim(), "local"});

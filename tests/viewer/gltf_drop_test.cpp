@@ -308,7 +308,7 @@ TEST(GltfDropTest, FilesPastALimitAreRefusedNamingItAndLeaveTheSceneAsItWas) {
        "found '2147483648'"},
   };
   for (const auto& row : rows) {
-    Stage stage;
+    TestStage stage;
     ASSERT_TRUE(Ok(stage.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
                                {"walk.md5anim", ReadBytes(WalkerPath("walk.md5anim"))}})));
     const JsonValue reply = stage.Drop({{row.file.name, row.file.bytes}});
