@@ -5,13 +5,13 @@
 #include <memory>
 
 #include "core/anim/binding.h"
-#include "viewer/gltf_bridge.h"
 #include "core/material/decl_lexer.h"
 #include "core/material/image_decode.h"
 #include "core/material/image_program.h"
 #include "core/material/material_parser.h"
 #include "core/material/material_resolve.h"
 #include "core/md5/md5_writer.h"
+#include "viewer/gltf_bridge.h"
 
 namespace md5stage::viewer {
 namespace {

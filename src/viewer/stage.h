@@ -39,9 +39,23 @@ struct ViewerRoute {
 enum class MouseButton { kLeft, kRight, kMiddle };
 // The keys the viewer answers (README's list); the platform maps its key codes to these.
 enum class Key {
-  kSpace, kF, kK, kW, kH, kComma, kPeriod, kEnter, kDelete, kEscape,
+  kSpace,
+  kF,
+  kK,
+  kW,
+  kH,
+  kComma,
+  kPeriod,
+  kEnter,
+  kDelete,
+  kEscape,
   // Camera keys (figures and the viewer): arrows orbit, + and - zoom.
-  kLeft, kRight, kUp, kDown, kZoomIn, kZoomOut
+  kLeft,
+  kRight,
+  kUp,
+  kDown,
+  kZoomIn,
+  kZoomOut
 };
 
 // A file a stage asks its host for while it opens a scene (the n-th of a batch, for progress).
