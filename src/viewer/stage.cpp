@@ -362,7 +362,13 @@ JsonValue Stage::LoadQueuedFiles() {
       texture_requests.emplace_back(JsonValue(std::move(candidates)));
     }
   }
-  reply.Set("texture_requests", JsonValue(std::move(texture_requests)));
+  // A part without its image and a material naming that image ask for the same file: once.
+  JsonArray unique_requests;
+  for (JsonValue& request : texture_requests) {
+    if (std::find(unique_requests.begin(), unique_requests.end(), request) == unique_requests.end())
+      unique_requests.push_back(std::move(request));
+  }
+  reply.Set("texture_requests", JsonValue(std::move(unique_requests)));
   reply.Set("animations", report.animations_bound);
   reply.Set("textures", report.textures_bound);
   return reply;

@@ -2,7 +2,6 @@
 // the applied scene (prepare -> fetch -> load -> fetch images -> apply, or cancel).
 #include "viewer/stage_opening.h"
 
-#include <algorithm>
 #include <regex>
 
 #include "core/scene/scene_json.h"
@@ -30,8 +29,6 @@ std::string BaseName(const std::string& source) {
   const std::string path = source.substr(0, source.find_first_of("?#"));
   return path.substr(path.find_last_of('/') + 1);
 }
-
-JsonValue OpeningFailure(const std::string& message) { return Failure(message); }
 
 // "#model: " before a message, without the made-up scene's position (it means nothing to the
 // person who wrote the URL).
@@ -133,14 +130,14 @@ void Stage::BeginOpening() {
       return;
     case Opening::Kind::kLink: {
       if (o.name.size() > kMaxSceneLinkChars) {
-        FinishOpening(OpeningFailure("#scene: error: expected a link of at most " +
-                                     std::to_string(kMaxSceneLinkChars) + " characters, found " +
-                                     std::to_string(o.name.size())));
+        FinishOpening(Failure("#scene: error: expected a link of at most " +
+                              std::to_string(kMaxSceneLinkChars) + " characters, found " +
+                              std::to_string(o.name.size())));
         return;
       }
       auto scene = DecodeSceneLink(o.name);
       if (!scene.ok()) {
-        FinishOpening(OpeningFailure(scene.error().ToString()));
+        FinishOpening(Failure(scene.error().ToString()));
         return;
       }
       BeginScene(SceneToJson(scene.value()));
@@ -148,8 +145,8 @@ void Stage::BeginOpening() {
     }
     case Opening::Kind::kDemo:
       if (!IsDemoName(o.name)) {
-        FinishOpening(OpeningFailure("demo: error: '" + o.name.substr(0, 64) +
-                                     "' is not a demo name (letters, digits, - and _)"));
+        FinishOpening(Failure("demo: error: '" + o.name.substr(0, 64) +
+                              "' is not a demo name (letters, digits, - and _)"));
         return;
       }
       o.phase = Opening::Phase::kDemo;
@@ -224,13 +221,12 @@ void Stage::OnFetched(int request, bool ok, std::string bytes, const std::string
   switch (o.phase) {
     case Opening::Phase::kDemo: {
       if (!ok) {
-        FinishOpening(
-            OpeningFailure("demo '" + o.name + "': error: could not be fetched: " + error));
+        FinishOpening(Failure("demo '" + o.name + "': error: could not be fetched: " + error));
         return;
       }
       auto scene = ParseJson("scene", bytes);
       if (!scene.ok()) {
-        FinishOpening(OpeningFailure(scene.error().ToString()));
+        FinishOpening(Failure(scene.error().ToString()));
         return;
       }
       BeginScene(scene.value());
@@ -240,7 +236,7 @@ void Stage::OnFetched(int request, bool ok, std::string bytes, const std::string
       const Opening::File& file = o.files[o.next_file];
       if (!ok) {
         CancelPendingScene();
-        FinishOpening(OpeningFailure(file.source + ": error: could not be fetched: " + error));
+        FinishOpening(Failure(file.source + ": error: could not be fetched: " + error));
         return;
       }
       o.fetched.push_back({BaseName(file.source), std::move(bytes), file.source});
@@ -289,15 +285,13 @@ void Stage::LoadFetchedFiles() {
     std::string errors;
     for (const JsonValue& e : loaded.Find("errors")->as_array())
       errors += (errors.empty() ? "" : "\n") + e.as_string();
-    FinishOpening(OpeningFailure(errors));
+    FinishOpening(Failure(errors));
     return;
   }
   for (const JsonValue& candidates : loaded.Find("texture_requests")->as_array()) {
     std::vector<std::string> list;
     for (const JsonValue& c : candidates.as_array()) list.push_back(c.as_string());
-    // A part without its image and a material naming it ask for the same file: asked once.
-    if (!list.empty() && std::find(o.textures.begin(), o.textures.end(), list) == o.textures.end())
-      o.textures.push_back(std::move(list));
+    if (!list.empty()) o.textures.push_back(std::move(list));
   }
   o.phase = Opening::Phase::kTextures;
   FetchNext();
