@@ -342,9 +342,10 @@ class CommandTable {
   static JsonValue OpenScene(Stage& v, CommandArgs& a) {
     const JsonValue& scene = a.Value("scene");
     // Commands may be larger than a scene (a page location holds a whole link): bounded here.
-    if (a.ok() && WriteJson(scene).size() > kMaxSceneJsonBytes) {
+    const size_t bytes = a.ok() ? WriteJson(scene).size() : 0;
+    if (bytes > kMaxSceneJsonBytes) {
       a.Fail("scene", "a scene of at most " + std::to_string(kMaxSceneJsonBytes) + " bytes",
-             "one of " + std::to_string(WriteJson(scene).size()));
+             "one of " + std::to_string(bytes));
     }
     return a.Finish() ? Opened(v.OpenScene(scene)) : Fail(a);
   }
