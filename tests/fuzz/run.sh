@@ -110,7 +110,21 @@ seed call "$ROOT"/tests/fuzz/seeds/call/*
 # glTF: the shared files, hand-made ones (with their files after "\n--file:NAME\n", see
 # fuzz_gltf.cpp) and the regression files.
 gltf_sources=("$ROOT/tests/fuzz/seeds/gltf")
-[ -d "$ROOT/../shared/gltf" ] && gltf_sources+=("$ROOT/../shared/gltf")
+if [ -d "$ROOT/../shared/gltf" ]; then
+  gltf_sources+=("$ROOT/../shared/gltf")
+  # Made here from the shared files, never kept in the repository (they are other projects'):
+  # each .glb with asset.version "1.0", which the importer must refuse.
+  mkdir -p "$FUZZ/generated/gltf"
+  find "$ROOT/../shared/gltf" -type f -iname '*.glb' -print0 |
+    while IFS= read -r -d '' glb; do
+      python3 - "$glb" "$FUZZ/generated/gltf/version_1_$(basename "$glb")" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(data.replace(b'"version":"2.0"', b'"version":"1.0"', 1))
+PY
+    done
+  gltf_sources+=("$FUZZ/generated/gltf")
+fi
 mapfile -t gltfs < <(find "${gltf_sources[@]}" -type f \( -iname '*.glb' -o -iname '*.gltf' \) | sort)
 seed gltf "${gltfs[@]}" "$ROOT"/tests/core/convert/regressions/*
 # Material and skin decls: the shared DarkRadiant and Unvanquished files, and the repository's own.
