@@ -82,10 +82,22 @@ build_wasm() {
   cmake --build "$BUILD/wasm" -j "$JOBS"
 }
 
+# The figures module of <md5-stage> (issue 27): its own tree, every library at -Oz, since its
+# bytes come before a documentation page's first picture (docs/design.md, "Figures").
+build_figures() {
+  log "figures build (lean wasm, -Oz)"
+  configure_once "$BUILD/figures" emcmake cmake -S "$ROOT" -B "$BUILD/figures" \
+    -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_CXX_FLAGS_MINSIZEREL="-Oz -DNDEBUG" \
+    -DCMAKE_C_FLAGS_MINSIZEREL="-Oz -DNDEBUG" -DMD5STAGE_FIGURES=ON \
+    -DIMGUI_DIR="$IMGUI_DIR" -DZLIB_SOURCE_DIR="$ZLIB_SOURCE_DIR" >/dev/null
+  cmake --build "$BUILD/figures" -j "$JOBS" --target md5stage_figures
+}
+
 stage_site() {
   mkdir -p "$SITE"
   cp -ru "$ROOT/web/." "$SITE/"
   cp -u "$BUILD/wasm/md5stage.js" "$BUILD/wasm/md5stage.wasm" "$SITE/"
+  cp -u "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" "$SITE/"
   mkdir -p "$SITE/assets"
   cp -ru "$ROOT/assets/." "$SITE/assets/"
   log "site staged in $SITE"
@@ -95,6 +107,7 @@ build_all() {
   setup
   build_native
   build_wasm
+  build_figures
   stage_site
 }
 

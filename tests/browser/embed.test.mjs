@@ -258,7 +258,7 @@ export const tests = [
     run: guarded(async (ctx) => {
       if (!demosStaged(ctx, ['turns', 'attach'])) return { skipped: 'demo scenes not staged yet' };
       const page = await trackedPage(ctx, { width: 1100, height: 1400 });
-      await page.goto(`${ctx.baseUrl}docs-example.html`);
+      await page.goto(`${ctx.baseUrl}embed-example.html`);
       await until(page, () => document.querySelectorAll('iframe').length === 4);
       const titles = await page.$$eval('iframe', (frames) => frames.map((f) => f.title));
       assert.deepEqual(titles, ['turns', 'attach', 'turns (script tag)', 'attach (script tag)']);

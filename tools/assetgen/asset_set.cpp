@@ -206,6 +206,10 @@ AssetSet GenerateAssets() {
   add("scenes/maze.json", MazeSceneJson());
   add("cameras/walker_orbit.md5camera", WalkerOrbitCamera());
   add("scenes/camera.json", CameraSceneJson());
+  for (const DubinsFigure& figure : kDubinsFigures) {
+    add(std::string("scenes/") + figure.name + ".json", DubinsSceneJson(figure));
+  }
+  add("scenes/arcline.json", ArcLineSceneJson());
   add("LICENSE.md", LicenseText(set));
   std::sort(set.files.begin(), set.files.end(),
             [](const GeneratedFile& a, const GeneratedFile& b) { return a.path < b.path; });

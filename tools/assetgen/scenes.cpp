@@ -220,6 +220,41 @@ std::string TurnsSceneJson() {
   return SceneJson({kWalkerModel}, {}, walkers, {0, 90, 35, -60, 55, 700}, true);
 }
 
+// Poses found with `md5stage turn --from 0,0,0 --to X,Y,HEADING --radius 60` (radians there).
+const DubinsFigure kDubinsFigures[6] = {
+    {"dubins_lsl", 300, 200, 90},  {"dubins_rsr", 300, -200, -90}, {"dubins_lsr", 300, 250, 0},
+    {"dubins_rsl", 300, -250, 0},  {"dubins_lrl", 50, -40, 180},   {"dubins_rlr", 50, 40, 180},
+};
+
+namespace {
+Instance TurnFigureWalker(double x, double y, double heading, bool has_heading) {
+  Instance w;
+  w.turn_radius = 60;
+  w.has_target = true;
+  w.target_x = x;
+  w.target_y = y;
+  w.target_heading = heading;
+  w.target_has_heading = has_heading;
+  w.start_delay = 1;
+  return w;
+}
+}  // namespace
+
+std::string DubinsSceneJson(const DubinsFigure& figure) {
+  const Instance walker = TurnFigureWalker(figure.x, figure.y, figure.heading_degrees, true);
+  // Seen from above and behind the start, framing start, goal and the circles between.
+  const double cx = figure.x * 0.5;
+  const double cy = figure.y * 0.5;
+  const double distance = figure.x > 100 ? 580 : 340;
+  return SceneJson({kWalkerModel}, {}, {walker}, {cx, cy, 35, -90, 62, distance}, true);
+}
+
+std::string ArcLineSceneJson() {
+  // (40, 50) lies 41 units from the left circle's centre (0, 60): inside it.
+  const Instance walker = TurnFigureWalker(40, 50, 0, false);
+  return SceneJson({kWalkerModel}, {}, {walker}, {20, -20, 35, -90, 58, 400}, true);
+}
+
 std::string AttachSceneJson() {
   std::vector<Bezier> loop = Ellipse(0, 0, 160, 110, 0);
   Instance walking;

@@ -19,4 +19,16 @@ std::string MazeSceneJson();
 // The walker idling at the origin, seen through the demo cinematic camera (camera.h).
 std::string CameraSceneJson();
 
+// The tutorial's turn figures (web/docs-example.html): one walker, turning radius 60, sent from
+// the origin facing +x to a pose whose shortest Dubins path is the given word.
+struct DubinsFigure {
+  const char* name;  // the scene's file name: dubins_lsl, ...
+  double x, y, heading_degrees;
+};
+extern const DubinsFigure kDubinsFigures[6];
+std::string DubinsSceneJson(const DubinsFigure& figure);
+// Arc then line to a point inside the left turning circle: that side cannot reach it, so the
+// walker turns right.
+std::string ArcLineSceneJson();
+
 }  // namespace md5stage::assetgen

@@ -1,0 +1,650 @@
+// <md5-stage>: live md5stage figures for documentation pages, from one script tag. Every element
+// of the page is a stage of one shared wasm module (md5stage-figures.wasm, found next to this
+// script) drawn with one WebGL2 context and copied into the element's own canvas.
+//
+//   <md5-stage scene="turns" alt="Three turning radii" camera-controls></md5-stage>
+//   <md5-stage src="models/imp.md5mesh" anims="models/idle.md5anim models/walk.md5anim"></md5-stage>
+//   <script src="md5stage-element.js"></script>
+//
+// Attributes (the iframe embed's option names, docs/embedding.md): scene | src + anims +
+// materials; animation, autoplay, paused, t, loop; camera, camera-controls, grid, skeleton,
+// joint_names, bounds, wireframe, normals, routes, turn_circles; loading (lazy | eager), poster,
+// alt, ui (none | timeline). Methods play(), pause(), seek(t), state(); properties currentTime,
+// paused, ready; events load, progress, error {message, attribute?, type?}, finished.
+// This file only moves bytes, events and attribute values into the module's exported functions;
+// what a value means is decided in C++ (src/viewer/embed_options.h, src/app/figures_main.cpp).
+'use strict';
+
+(function () {
+  if (window.customElements.get('md5-stage')) return;
+  const script = document.currentScript;
+  const base = new URL('.', script && script.src ? script.src : window.location.href);
+
+  const DISPLAY = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles'];
+  // Attributes that go to the stage as the embed's URL options.
+  const OPTIONS = ['autoplay', 'paused', 't', 'loop', 'camera', ...DISPLAY];
+  const SOURCE = ['scene', 'src', 'anims', 'materials'];
+  const PAGE = ['loading', 'poster', 'alt', 'ui', 'camera-controls', 'animation'];
+  const DEMO = /^[A-Za-z0-9_-]{1,64}$/;
+  const PAYLOAD = /^[A-Za-z0-9_-]+$/;
+  // viewer::Key (src/viewer/stage.h) for the keys a focused figure takes.
+  const KEYS = { ArrowLeft: 10, ArrowRight: 11, ArrowUp: 12, ArrowDown: 13, '+': 14, '=': 14, '-': 15, _: 15 };
+  const MAX_SIDE = 4096;  // device pixels of one figure, at most
+  const reducedMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)');
+
+  // ---- the page's one module, canvas and frame loop ------------------------------------------------
+  const runtime = {
+    module: null,
+    starting: null,   // the promise of the module, once something asked for it
+    canvas: null,     // the shared WebGL2 canvas, out of sight
+    lost: false,
+    stages: new Map(),  // stage id -> element
+    elements: new Set(),
+    frame: 0,
+    bytes: new Map(),  // absolute URL -> Promise of an ArrayBuffer: each file fetched once a page
+  };
+
+  function loadScript(url) {
+    return new Promise((resolve, reject) => {
+      const tag = document.createElement('script');
+      tag.src = url;
+      tag.async = true;
+      tag.onload = () => resolve();
+      tag.onerror = () => reject(new Error(`md5-stage: could not load ${url}`));
+      document.head.appendChild(tag);
+    });
+  }
+
+  function startModule() {
+    if (runtime.starting) return runtime.starting;
+    runtime.starting = (async () => {
+      if (typeof window.createMd5StageFigures !== 'function') await loadScript(new URL('md5stage-figures.js', base).href);
+      const canvas = document.createElement('canvas');
+      canvas.id = `md5stage-figures-${Math.random().toString(36).slice(2)}`;
+      canvas.width = 16;
+      canvas.height = 16;
+      canvas.setAttribute('aria-hidden', 'true');
+      canvas.style.cssText = 'position:fixed;left:0;top:0;width:1px;height:1px;opacity:0;pointer-events:none;';
+      document.body.appendChild(canvas);
+      canvas.addEventListener('webglcontextlost', onContextLost);
+      canvas.addEventListener('webglcontextrestored', onContextRestored);
+      const module = await window.createMd5StageFigures({
+        locateFile: (file) => new URL(file, base).href,
+        print: (text) => console.log(text),
+        printErr: (text) => console.warn(text),
+      });
+      module.md5stageFetch = (stage, request, url, label, index, count) => answerFetch(module, stage, request, url, label, index, count);
+      module.md5stageEvent = (name, detailJson, stage) => {
+        const element = runtime.stages.get(stage);
+        if (element) element._onStageEvent(name, JSON.parse(detailJson));
+      };
+      const error = module.ccall('md5stage_figures_start', 'string', ['string'], [`#${canvas.id}`]);
+      if (error) throw new Error(error);
+      runtime.module = module;
+      runtime.canvas = canvas;
+      return module;
+    })();
+    return runtime.starting;
+  }
+
+  function call(command) {
+    const reply = runtime.module.ccall('md5stage_call', 'string', ['string'], [JSON.stringify(command)]);
+    return JSON.parse(reply);
+  }
+
+  // A stage asks for a file: relative URLs are the package's own (demo scenes and their models);
+  // a page's own files reach C++ already absolute (the element resolves them against the page).
+  function answerFetch(module, stage, request, url, label, index, count) {
+    const element = runtime.stages.get(stage);
+    if (element) element._progress(index, count, label);
+    const absolute = new URL(url, base).href;
+    let bytes = runtime.bytes.get(absolute);
+    if (!bytes) {
+      bytes = fetch(absolute).then((response) => {
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        return response.arrayBuffer();
+      });
+      runtime.bytes.set(absolute, bytes);
+      bytes.catch(() => runtime.bytes.delete(absolute));  // a failed fetch may be tried again
+    }
+    bytes.then((buffer) => {
+      if (!runtime.stages.has(stage)) return;
+      const data = new Uint8Array(buffer);
+      const pointer = module._malloc(Math.max(1, data.length));
+      module.HEAPU8.set(data, pointer);
+      module.ccall('md5stage_fetched', null, ['number', 'number', 'number', 'number', 'number', 'string'],
+                   [stage, request, 1, pointer, data.length, '']);
+      module._free(pointer);
+      wake();
+    }, (error) => {
+      if (!runtime.stages.has(stage)) return;
+      module.ccall('md5stage_fetched', null, ['number', 'number', 'number', 'number', 'number', 'string'],
+                   [stage, request, 0, 0, 0, String(error && error.message || error)]);
+      wake();
+    });
+    return 1;
+  }
+
+  function wake() {
+    if (!runtime.frame && runtime.module && !runtime.lost) runtime.frame = requestAnimationFrame(drawFrame);
+  }
+
+  // One frame of the page: every visible figure whose picture changes is moved on and drawn into
+  // the shared canvas's top-left corner, then copied out before the next one overwrites it.
+  function drawFrame(now) {
+    runtime.frame = 0;
+    if (runtime.lost) return;
+    const due = [];
+    for (const element of runtime.elements) if (element._due()) due.push(element);
+    if (!due.length) return;
+    let width = runtime.canvas.width;
+    let height = runtime.canvas.height;
+    for (const element of due) {
+      width = Math.max(width, element._pixels.width);
+      height = Math.max(height, element._pixels.height);
+    }
+    if (width !== runtime.canvas.width || height !== runtime.canvas.height) {
+      runtime.canvas.width = width;
+      runtime.canvas.height = height;
+    }
+    let again = false;
+    for (const element of due) again = element._draw(now) || again;
+    if (again) wake();
+  }
+
+  function onContextLost(event) {
+    event.preventDefault();  // without it the browser never restores the context
+    runtime.lost = true;
+    if (runtime.frame) cancelAnimationFrame(runtime.frame);
+    runtime.frame = 0;
+    runtime.module.ccall('md5stage_context_lost', null, [], []);
+    for (const element of runtime.elements) {
+      element._fail('the WebGL context was lost; the figure comes back when the browser restores it', null, 'webglcontextlost');
+    }
+  }
+
+  function onContextRestored() {
+    const ok = runtime.module.ccall('md5stage_context_restored', 'number', [], []);
+    if (!ok) {
+      for (const element of runtime.elements) element._fail('the WebGL context could not be rebuilt', null, 'webglcontextrestored');
+      return;
+    }
+    runtime.lost = false;
+    for (const element of runtime.elements) {
+      element._dirty = true;
+      element.dispatchEvent(new CustomEvent('restored'));
+    }
+    wake();
+  }
+
+  // Near the viewport: lazy figures start once they are within a screen of it.
+  const nearObserver = new IntersectionObserver((entries) => {
+    for (const entry of entries) if (entry.isIntersecting) entry.target._near();
+  }, { rootMargin: '100% 0px' });
+  // Visible: only these are drawn; a hidden figure's clock waits.
+  const visibleObserver = new IntersectionObserver((entries) => {
+    for (const entry of entries) entry.target._setVisible(entry.isIntersecting);
+  });
+  const resizeObserver = new ResizeObserver((entries) => {
+    for (const entry of entries) entry.target._resized();
+  });
+
+  // ---- the element --------------------------------------------------------------------------
+  const STYLE = `
+    :host { display: inline-block; position: relative; width: 480px; height: 270px; contain: content;
+            background: #212329; outline-offset: 2px; }
+    :host([hidden]) { display: none; }
+    .frame { position: absolute; inset: 0; }
+    canvas { width: 100%; height: 100%; display: block; touch-action: pan-y; }
+    :host([camera-controls]) canvas { touch-action: none; cursor: grab; }
+    img { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; }
+    img[hidden], .bar[hidden] { display: none; }
+    .bar { position: absolute; left: 0; right: 0; bottom: 0; display: flex; gap: 6px; align-items: center;
+           padding: 4px 8px; background: rgba(16, 17, 20, 0.72); color: #eee; font: 12px system-ui, sans-serif; }
+    .bar button { min-width: 28px; font: inherit; background: #3a3d45; color: #eee; border: 0; border-radius: 3px; }
+    .bar input { flex: 1; }
+  `;
+
+  class Md5Stage extends HTMLElement {
+    static get observedAttributes() { return [...SOURCE, ...OPTIONS, ...PAGE]; }
+
+    constructor() {
+      super();
+      const root = this.attachShadow({ mode: 'open' });
+      root.innerHTML = `<style>${STYLE}</style><div class="frame"><canvas part="canvas"></canvas>` +
+        '<img part="poster" alt="" hidden></div>' +
+        '<div class="bar" part="timeline" hidden><button type="button" aria-label="Play">\u25b6</button>' +
+        '<input type="range" min="0" max="1" step="0.01" value="0" aria-label="Scene time"><span>0.0 s</span></div>';
+      this._canvas = root.querySelector('canvas');
+      this._context2d = this._canvas.getContext('2d', { alpha: false });
+      this._poster = root.querySelector('img');
+      this._bar = root.querySelector('.bar');
+      this._stage = -1;
+      this._opening = 0;        // the opening id C++ answered with, until its sceneOpened
+      this._loaded = false;     // a scene of this element has opened
+      this._drawn = false;      // a picture has been copied into the canvas
+      this._dirty = true;
+      this._animating = false;
+      this._visible = false;
+      this._started = false;
+      this._last = 0;           // time of the last frame drawn (ms), 0: the clock restarts
+      this._pixels = { width: 0, height: 0, ratio: 1 };
+      this._timelineEnd = 1;
+      this._ready = new Promise((resolve, reject) => { this._resolveReady = resolve; this._rejectReady = reject; });
+      this._ready.catch(() => {});
+      this._bindInput();
+      this._bindTimeline();
+    }
+
+    get ready() { return this._ready; }
+    get loaded() { return this._loaded; }
+    get currentTime() {
+      const clock = this._clock();
+      return clock ? clock.scene_time : 0;
+    }
+    set currentTime(value) { this.seek(value); }
+    get paused() {
+      const clock = this._clock();
+      return clock ? !clock.scene_playing : !this.hasAttribute('autoplay');
+    }
+    play() { this._command({ cmd: 'playScene' }); }
+    pause() { this._command({ cmd: 'pauseScene' }); }
+    seek(time) { this._command({ cmd: 'setSceneTime', time: Number(time) }); }
+    state() { return this._stage >= 0 ? call({ cmd: 'state', stage: this._stage }) : null; }
+    // Any page command (README, "Page API") on this figure's stage.
+    call(command) { return this._stage >= 0 ? call(Object.assign({}, command, { stage: this._stage })) : { ok: false, error: 'the figure has not started' }; }
+
+    connectedCallback() {
+      runtime.elements.add(this);
+      if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
+      if (!this.hasAttribute('role')) this.setAttribute('role', 'img');
+      this._applyPage();
+      nearObserver.observe(this);
+      visibleObserver.observe(this);
+      resizeObserver.observe(this);
+      if (this._loading() === 'eager') this._near();
+    }
+
+    disconnectedCallback() {
+      runtime.elements.delete(this);
+      nearObserver.unobserve(this);
+      visibleObserver.unobserve(this);
+      resizeObserver.unobserve(this);
+      if (this._stage >= 0) {
+        call({ cmd: 'closeStage', id: this._stage });
+        runtime.stages.delete(this._stage);
+        this._stage = -1;
+        this._started = false;
+        this._loaded = false;
+      }
+    }
+
+    attributeChangedCallback(name, previous, value) {
+      if (previous === value) return;
+      if (PAGE.includes(name)) this._applyPage(name);
+      if (this._stage < 0) return;
+      if (SOURCE.includes(name)) {
+        this._open();
+      } else if (OPTIONS.includes(name) && this._loaded) {
+        this._applyOptions([name], false);
+      }
+    }
+
+    // ---- the stage's life ----------------------------------------------------------------------
+    _loading() {
+      const value = (this.getAttribute('loading') || 'lazy').trim();
+      return value === 'eager' ? 'eager' : 'lazy';
+    }
+
+    _near() {
+      if (this._started || !this.isConnected) return;
+      this._started = true;
+      startModule().then(() => {
+        if (!this.isConnected) return;
+        const reply = call({ cmd: 'createStage' });
+        if (!reply.ok) {
+          this._fail(reply.error, null);
+          this._rejectReady(new Error(reply.error));
+          return;
+        }
+        this._stage = reply.stage;
+        runtime.stages.set(this._stage, this);
+        this._resized();
+        this._open();
+        wake();
+      }, (error) => {
+        const message = String(error && error.message || error);
+        this._fail(message, null);
+        this._rejectReady(error);
+      });
+    }
+
+    // Opens what scene or src names; a value that names nothing is an error naming the attribute,
+    // and the figure keeps what it shows.
+    _open() {
+      const made = this._openCommand();
+      if (made.error) {
+        this._fail(made.error, made.attribute);
+        if (!this._loaded) this._rejectReady(new Error(made.error));
+        return;
+      }
+      const reply = call(Object.assign(made.command, { stage: this._stage }));
+      if (!reply.ok) {
+        this._fail(reply.error, made.attribute);
+        return;
+      }
+      this._opening = reply.opening;
+      this._openedFrom = made.attribute;
+      this._dirty = true;
+      wake();
+    }
+
+    _openCommand() {
+      const src = (this.getAttribute('src') || '').trim();
+      const scene = (this.getAttribute('scene') || '').trim();
+      if (src) {
+        const page = document.baseURI;
+        const resolve = (text, attribute) => {
+          try { return new URL(text, page).href; } catch (error) { return { error: `${attribute}: '${text.slice(0, 80)}' is not a URL` }; }
+        };
+        const mesh = resolve(src, 'src');
+        if (mesh.error) return { error: mesh.error, attribute: 'src' };
+        const anims = [];
+        for (const item of (this.getAttribute('anims') || '').split(/[\s,]+/).filter(Boolean)) {
+          const url = resolve(item, 'anims');
+          if (url.error) return { error: url.error, attribute: 'anims' };
+          anims.push(url);
+        }
+        const materials = [];
+        for (const item of (this.getAttribute('materials') || '').split(/[\s,]+/).filter(Boolean)) {
+          const url = resolve(item, 'materials');
+          if (url.error) return { error: url.error, attribute: 'materials' };
+          materials.push(url);
+        }
+        const command = { cmd: 'openModel', mesh, anims };
+        if (materials.length) command.materials = materials;
+        return { command, attribute: 'src' };
+      }
+      if (!scene) return { command: { cmd: 'openDemo', name: 'default' }, attribute: 'scene' };
+      if (DEMO.test(scene)) return { command: { cmd: 'openDemo', name: scene }, attribute: 'scene' };
+      const at = scene.indexOf('scene=');
+      const payload = at >= 0 && (at === 0 || scene[at - 1] === '#' || scene[at - 1] === '&')
+        ? scene.slice(at + 6).split('&')[0] : scene;
+      if (!payload || !PAYLOAD.test(payload)) {
+        return { error: `scene: expected a demo name, a share link or its #scene= payload, found '${scene.slice(0, 64)}'`, attribute: 'scene' };
+      }
+      return { command: { cmd: 'openLink', payload }, attribute: 'scene' };
+    }
+
+    // The embed's URL options from the attributes `names` (all of them once a scene opened);
+    // each problem C++ finds is an error event naming its attribute, and the rest still applies.
+    _applyOptions(names, opening) {
+      const fragment = new URLSearchParams();
+      const add = (name) => {
+        if (!this.hasAttribute(name)) return;
+        const value = this.getAttribute(name);
+        fragment.append(name, value);
+      };
+      for (const name of names) add(name);
+      if (!names.includes('loop')) add('loop');  // the loop range is part of every options set
+      // Reduced motion starts a figure paused unless autoplay says otherwise (as the embed does).
+      const command = { cmd: 'embed', fragment: fragment.toString().replace(/=(?=&|$)/g, ''), apply_to_scene: true };
+      if (opening && reducedMotion && reducedMotion.matches) command.reduced_motion = true;
+      const reply = this.call(command);
+      const problems = reply.ok ? reply.problems : [reply.error];
+      for (const problem of problems) {
+        const match = /^(?:embed: )?([a-z_]+):/.exec(problem);
+        const attribute = match && OPTIONS.includes(match[1]) ? match[1] : null;
+        this._fail(problem, attribute);
+      }
+      if (names.includes('paused') && !this.hasAttribute('paused') && !opening) this.play();
+      const animation = this.getAttribute('animation');
+      if (opening && animation) this._setAnimation(animation);
+      if (names.includes('animation')) this._setAnimation(animation);
+      this._dirty = true;
+      wake();
+    }
+
+    _setAnimation(name) {
+      if (!name) return;
+      const state = this.state();
+      const instances = state && state.ok && Array.isArray(state.instances) ? state.instances : [];
+      if (!instances.length) return;
+      for (let i = 0; i < instances.length; ++i) {
+        const reply = this.call({ cmd: 'setAnimation', instance: i, name });
+        if (!reply.ok) {
+          this._fail(`animation: ${reply.error}`, 'animation');
+          return;
+        }
+      }
+    }
+
+    _onStageEvent(name, detail) {
+      if (name === 'sceneOpened') {
+        if (detail.id !== this._opening) return;
+        this._opening = 0;
+        if (!detail.ok) {
+          this._fail(detail.error, this._openedFrom || 'scene');
+          if (!this._loaded) this._rejectReady(new Error(detail.error));
+          this._dirty = true;
+          wake();
+          return;
+        }
+        for (const warning of detail.warnings || []) console.warn(`md5-stage: ${warning}`);
+        this._applyOptions(OPTIONS.filter((option) => option !== 'loop'), true);
+        this._measureTimeline();
+        const first = !this._loaded;
+        this._loaded = true;
+        this.dispatchEvent(new CustomEvent('progress', { detail: { progress: 1 } }));
+        this.dispatchEvent(new CustomEvent('load', { detail: { warnings: detail.warnings || [] } }));
+        if (first) this._resolveReady(this);
+      } else if (name === 'finished') {
+        this.dispatchEvent(new CustomEvent('finished', { detail }));
+      } else if (name === 'seeked') {
+        this._dirty = true;
+        wake();
+      }
+    }
+
+    _progress(index, count, label) {
+      const progress = count > 0 ? Math.min(1, index / count) : 0;
+      this.dispatchEvent(new CustomEvent('progress', { detail: { progress, file: label } }));
+    }
+
+    _fail(message, attribute, type) {
+      const detail = { message: String(message) };
+      if (attribute) detail.attribute = attribute;
+      if (type) detail.type = type;
+      if (!type) console.warn(`md5-stage${attribute ? ` [${attribute}]` : ''}: ${message}`);
+      this.dispatchEvent(new CustomEvent('error', { detail }));
+    }
+
+    _command(command) {
+      if (this._stage < 0) return;
+      this.call(command);
+      this._dirty = true;
+      wake();
+    }
+
+    _clock() {
+      if (this._stage < 0) return null;
+      const clock = this.call({ cmd: 'clock' });
+      return clock.ok ? clock : null;
+    }
+
+    // ---- drawing -----------------------------------------------------------------------------
+    _setVisible(visible) {
+      this._visible = visible;
+      this._last = 0;  // the clock waited while hidden: it resumes where it was
+      if (visible) {
+        this._dirty = true;
+        wake();
+      }
+    }
+
+    _resized() {
+      const ratio = Math.min(window.devicePixelRatio || 1, 2);
+      const width = Math.max(1, Math.min(MAX_SIDE, Math.round(this._canvas.clientWidth * ratio)));
+      const height = Math.max(1, Math.min(MAX_SIDE, Math.round(this._canvas.clientHeight * ratio)));
+      if (width === this._pixels.width && height === this._pixels.height) return;
+      this._pixels = { width, height, ratio };
+      this._canvas.width = width;
+      this._canvas.height = height;
+      this._dirty = true;
+      wake();
+    }
+
+    _due() {
+      return this._stage >= 0 && this._visible && (this._dirty || this._animating || this._opening !== 0);
+    }
+
+    // Draws the stage and copies it out; true while its picture keeps changing.
+    _draw(now) {
+      const dt = this._last ? Math.min(0.1, (now - this._last) / 1000) : 0;
+      this._last = now;
+      const { width, height, ratio } = this._pixels;
+      const module = runtime.module;
+      const drawn = module._md5stage_figure_frame(this._stage, dt, width, height, ratio, runtime.canvas.height);
+      if (drawn) {
+        this._context2d.drawImage(runtime.canvas, 0, 0, width, height, 0, 0, width, height);
+        if (this._loaded && !this._drawn) {
+          this._drawn = true;
+          this._poster.hidden = true;
+        }
+      }
+      this._dirty = false;
+      this._animating = module._md5stage_figure_animating(this._stage) !== 0;
+      if (!this._bar.hidden) this._showClock();
+      return this._animating || this._opening !== 0;
+    }
+
+    // ---- page attributes -----------------------------------------------------------------------
+    _applyPage(name) {
+      if (!name || name === 'alt') {
+        const alt = this.getAttribute('alt');
+        if (alt) this.setAttribute('aria-label', alt);
+        else if (name) this.removeAttribute('aria-label');
+      }
+      if (!name || name === 'poster') {
+        const poster = this.getAttribute('poster');
+        if (poster && !this._drawn) {
+          this._poster.src = new URL(poster, document.baseURI).href;
+          this._poster.hidden = false;
+        } else if (!poster) {
+          this._poster.hidden = true;
+        }
+      }
+      if (!name || name === 'ui') {
+        const ui = (this.getAttribute('ui') || 'none').trim();
+        if (ui !== 'none' && ui !== 'timeline') this._fail(`ui: expected none or timeline, found '${ui.slice(0, 40)}'`, 'ui');
+        this._bar.hidden = ui !== 'timeline';
+      }
+      if (name === 'loading') {
+        const loading = (this.getAttribute('loading') || 'lazy').trim();
+        if (loading !== 'lazy' && loading !== 'eager') this._fail(`loading: expected lazy or eager, found '${loading.slice(0, 40)}'`, 'loading');
+        else if (loading === 'eager' && this.isConnected) this._near();
+      }
+      if (name === 'animation' && this._loaded) this._setAnimation(this.getAttribute('animation'));
+    }
+
+    // ---- input: keys while focused; pointer and wheel with camera-controls ---------------------
+    _bindInput() {
+      this.addEventListener('keydown', (event) => {
+        if (this._stage < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+        if (event.key === ' ' || event.key === 'Spacebar') {
+          event.preventDefault();
+          if (event.repeat) return;
+          if (this.paused) this.play(); else this.pause();
+          return;
+        }
+        const key = KEYS[event.key];
+        if (key === undefined) return;
+        event.preventDefault();  // arrows would scroll the page
+        runtime.module._md5stage_figure_key(this._stage, key, 1);
+        runtime.module._md5stage_figure_key(this._stage, key, 0);
+        this._dirty = true;
+        wake();
+      });
+      const controls = () => this.hasAttribute('camera-controls') && this._stage >= 0;
+      const at = (event) => {
+        const box = this._canvas.getBoundingClientRect();
+        const ratio = this._pixels.ratio;
+        return [(event.clientX - box.left) * ratio, (event.clientY - box.top) * ratio];
+      };
+      const buttonOf = (event) => (event.button === 2 ? 1 : event.button === 1 ? 2 : 0);
+      this._canvas.addEventListener('pointerdown', (event) => {
+        if (!controls()) return;
+        this._canvas.setPointerCapture(event.pointerId);
+        const [x, y] = at(event);
+        runtime.module._md5stage_figure_pointer(this._stage, 1, x, y, buttonOf(event), event.shiftKey ? 1 : 0);
+        this._dirty = true;
+        wake();
+      });
+      this._canvas.addEventListener('pointermove', (event) => {
+        if (!controls()) return;
+        const [x, y] = at(event);
+        runtime.module._md5stage_figure_pointer(this._stage, 0, x, y, 0, event.shiftKey ? 1 : 0);
+        if (event.buttons) {
+          this._dirty = true;
+          wake();
+        }
+      });
+      const release = (event) => {
+        if (!controls()) return;
+        const [x, y] = at(event);
+        runtime.module._md5stage_figure_pointer(this._stage, 2, x, y, buttonOf(event), event.shiftKey ? 1 : 0);
+        this._dirty = true;
+        wake();
+      };
+      this._canvas.addEventListener('pointerup', release);
+      this._canvas.addEventListener('pointercancel', release);
+      this._canvas.addEventListener('contextmenu', (event) => { if (controls()) event.preventDefault(); });
+      this._canvas.addEventListener('wheel', (event) => {
+        if (!controls()) return;
+        event.preventDefault();
+        const lines = event.deltaMode === 1 ? event.deltaY : event.deltaY / 100;
+        runtime.module._md5stage_figure_wheel(this._stage, -lines);
+        this._dirty = true;
+        wake();
+      }, { passive: false });
+    }
+
+    // ---- ui=timeline ----------------------------------------------------------------------------
+    _bindTimeline() {
+      const [button, range] = [this._bar.querySelector('button'), this._bar.querySelector('input')];
+      button.addEventListener('click', () => { if (this.paused) this.play(); else this.pause(); this._showClock(); });
+      const scrub = (active) => this._command({ cmd: 'embedScrub', active });
+      range.addEventListener('pointerdown', () => scrub(true));
+      range.addEventListener('pointerup', () => scrub(false));
+      range.addEventListener('change', () => scrub(false));
+      range.addEventListener('input', () => this.seek(Number(range.value)));
+    }
+
+    _measureTimeline() {
+      const clock = this._clock();
+      if (!clock) return;
+      const range = clock.loop_range;
+      this._timelineEnd = range ? range.end
+        : clock.scene_end !== null && !clock.scene_repeats ? Math.max(clock.scene_end, 1) : Math.max(30, clock.scene_end || 0);
+      this._bar.querySelector('input').max = String(this._timelineEnd);
+    }
+
+    _showClock() {
+      const clock = this._clock();
+      if (!clock) return;
+      const [button, range, label] = [this._bar.querySelector('button'), this._bar.querySelector('input'), this._bar.querySelector('span')];
+      const playing = clock.scene_playing;
+      const text = playing ? 'Pause' : 'Play';
+      if (button.getAttribute('aria-label') !== text) {
+        button.setAttribute('aria-label', text);
+        button.textContent = playing ? '\u275a\u275a' : '\u25b6';
+      }
+      range.value = String(Math.min(clock.scene_time, this._timelineEnd));
+      label.textContent = `${clock.scene_time.toFixed(1)} s`;
+    }
+  }
+
+  window.customElements.define('md5-stage', Md5Stage);
+  // For tests and tools: the page's one module (null until a figure started it).
+  window.md5stageFigures = { get module() { return runtime.module; }, get canvas() { return runtime.canvas; }, call: (command) => call(command) };
+})();
