@@ -222,8 +222,8 @@ std::string TurnsSceneJson() {
 
 // Poses found with `md5stage turn --from 0,0,0 --to X,Y,HEADING --radius 60` (radians there).
 const DubinsFigure kDubinsFigures[6] = {
-    {"dubins_lsl", 300, 200, 90},  {"dubins_rsr", 300, -200, -90}, {"dubins_lsr", 300, 250, 0},
-    {"dubins_rsl", 300, -250, 0},  {"dubins_lrl", 50, -40, 180},   {"dubins_rlr", 50, 40, 180},
+    {"dubins_lsl", 300, 200, 90}, {"dubins_rsr", 300, -200, -90}, {"dubins_lsr", 300, 250, 0},
+    {"dubins_rsl", 300, -250, 0}, {"dubins_lrl", 50, -40, 180},   {"dubins_rlr", 50, 40, 180},
 };
 
 namespace {
