@@ -230,6 +230,7 @@
       this._last = 0;           // time of the last frame drawn (ms), 0: the clock restarts
       this._pixels = { width: 0, height: 0, ratio: 1 };
       this._timelineEnd = 1;
+      this._frames = 0;
       this._ready = new Promise((resolve, reject) => { this._resolveReady = resolve; this._rejectReady = reject; });
       this._ready.catch(() => {});
       this._bindInput();
@@ -238,6 +239,8 @@
 
     get ready() { return this._ready; }
     get loaded() { return this._loaded; }
+    // Pictures copied into this figure so far (tests and the bench read it).
+    get frames() { return this._frames; }
     get currentTime() {
       const clock = this._clock();
       return clock ? clock.scene_time : 0;
@@ -507,6 +510,7 @@
       const drawn = module._md5stage_figure_frame(this._stage, dt, width, height, ratio, runtime.canvas.height);
       if (drawn) {
         this._context2d.drawImage(runtime.canvas, 0, 0, width, height, 0, 0, width, height);
+        ++this._frames;
         if (this._loaded && !this._drawn) {
           this._drawn = true;
           this._poster.hidden = true;

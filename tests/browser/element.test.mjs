@@ -1,0 +1,242 @@
+// <md5-stage> (web/md5stage-element.js), acting as a reader does: the tutorial page's figures draw
+// when scrolled to and again when scrolled back, on one module, one wasm fetch and one WebGL
+// context; a forced context loss brings every figure back; nothing is fetched before a figure
+// nears the viewport; a focused figure takes arrow keys and Space; reduced motion starts figures
+// paused; attribute changes reopen or re-apply, and a bad value is an error event naming it.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { decodePng, distinctColours, countDifferentPixels } from './lib/png.mjs';
+import { guarded, trackedPage } from './share.test.mjs';
+
+const CLEAR = [33, 36, 43];  // the figures' clear colour (src/app/figures_main.cpp), as 8-bit sRGB
+
+function staged(ctx) {
+  return ['md5stage-element.js', 'md5stage-figures.js', 'md5stage-figures.wasm', 'docs-example.html']
+    .every((file) => fs.existsSync(path.join(ctx.site, file)));
+}
+
+// A picture of the figure's canvas without its lowest 32 pixels (where ui=timeline draws).
+async function upperPicture(page, selector) {
+  const box = await page.locator(selector).boundingBox();
+  const clip = { x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.max(1, Math.round(box.height) - 32) };
+  const png = decodePng(await page.screenshot({ clip }));
+  return png;
+}
+
+// Share of pixels that are not the clear colour: a figure that drew its grid and model is far from 0.
+function drawnShare(png) {
+  let drawn = 0;
+  for (let i = 0; i < png.width * png.height; ++i) {
+    const r = png.data[i * 4], g = png.data[i * 4 + 1], b = png.data[i * 4 + 2];
+    if (Math.abs(r - CLEAR[0]) > 6 || Math.abs(g - CLEAR[1]) > 6 || Math.abs(b - CLEAR[2]) > 6) ++drawn;
+  }
+  return drawn / (png.width * png.height);
+}
+
+function assertDrawn(png, what) {
+  const share = drawnShare(png);
+  assert.ok(share > 0.05 && distinctColours(png) > 8, `${what}: ${(share * 100).toFixed(1)}% drawn, ${distinctColours(png)} colours`);
+}
+
+async function until(page, predicate, arg, timeout = 60000) {
+  return page.waitForFunction(predicate, arg, { timeout, polling: 50 });
+}
+
+// The page's wasm and figures-script requests, and the console's WebGL warnings.
+function watch(page) {
+  const log = { wasm: [], scripts: [], warnings: [] };
+  page.on('request', (request) => {
+    const url = request.url();
+    if (url.endsWith('.wasm')) log.wasm.push(url);
+    if (url.endsWith('md5stage-figures.js')) log.scripts.push(url);
+  });
+  page.on('console', (message) => {
+    if (/WebGL|context/i.test(message.text())) log.warnings.push(message.text());
+  });
+  return log;
+}
+
+// Records every figure's error events in window.figureErrors.
+async function recordErrors(page) {
+  await page.addInitScript(() => {
+    window.figureErrors = [];
+    document.addEventListener('error', (event) => {
+      if (event.target && event.target.localName === 'md5-stage') {
+        window.figureErrors.push(Object.assign({ id: event.target.id }, event.detail));
+      }
+    }, true);
+  });
+}
+
+async function figureIds(page) {
+  return page.$$eval('md5-stage', (elements) => elements.map((e) => e.id));
+}
+
+// Scrolls the figure into view and waits until it has drawn pictures of its opened scene.
+async function scrollToFigure(page, id) {
+  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await until(page, (target) => {
+    const element = document.getElementById(target);
+    return element.loaded && element.frames > 2;
+  }, id);
+}
+
+// Whether the figure draws now: it copies new pictures, and they differ from `earlier` (a picture
+// of it while it played, at another time).
+async function assertDrawsNow(page, id, earlier, what) {
+  const before = await page.evaluate((target) => document.getElementById(target).frames, id);
+  await until(page, ([target, count]) => document.getElementById(target).frames > count + 1, [id, before]);
+  const now = await upperPicture(page, `#${id}`);
+  assertDrawn(now, `${id} ${what}`);
+  assert.ok(countDifferentPixels(earlier, now, 12) > 20, `${id} ${what}: the same picture as before`);
+  return now;
+}
+
+export const tests = [
+  {
+    name: 'tutorial page: every figure draws when scrolled to and again when scrolled back, one wasm fetch, no context lost; a forced loss brings every figure back',
+    timeoutMs: 240000,
+    run: guarded(async (ctx) => {
+      if (!staged(ctx)) return { skipped: 'the figures module is not staged' };
+      const page = await trackedPage(ctx, { width: 1000, height: 560 });
+      const log = watch(page);
+      await recordErrors(page);
+      await page.goto(`${ctx.baseUrl}docs-example.html`);
+      const ids = await figureIds(page);
+      assert.ok(ids.length >= 12, `${ids.length} figures`);
+      // Each figure's snippet is its own markup.
+      const snippets = await page.$$eval('figure pre code', (codes) => codes.map((c) => c.textContent));
+      assert.equal(snippets.length, ids.length);
+      for (const snippet of snippets) assert.match(snippet, /^<md5-stage scene="[a-z_]+"[^<]*><\/md5-stage>$/);
+
+      const pictures = new Map();
+      for (const id of ids) {
+        await scrollToFigure(page, id);
+        pictures.set(id, await upperPicture(page, `#${id}`));
+        assertDrawn(pictures.get(id), `${id} scrolled to`);
+      }
+      await page.screenshot({ path: ctx.screenshotPath('element-tutorial-bottom') });
+      for (const id of [...ids].reverse()) {
+        await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+        pictures.set(id, await assertDrawsNow(page, id, pictures.get(id), 'scrolled back'));
+      }
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: ctx.screenshotPath('element-tutorial-top') });
+      assert.equal(log.wasm.length, 1, `wasm fetches: ${log.wasm.join(', ')}`);
+      assert.match(log.wasm[0], /md5stage-figures\.wasm$/);
+      assert.equal(log.scripts.length, 1);
+      assert.deepEqual(log.warnings.filter((w) => /Too many active WebGL contexts|context lost/i.test(w)), []);
+      assert.deepEqual(await page.evaluate(() => window.figureErrors), []);
+      // One WebGL context: the module's canvas is the only one asked for WebGL.
+      assert.equal(await page.evaluate(() => document.querySelectorAll('canvas').length), 1);
+
+      // Context loss, forced: every started figure hears it, and all come back on restore.
+      const started = await page.$$eval('md5-stage', (elements) => elements.filter((e) => e.loaded).map((e) => e.id));
+      assert.equal(started.length, ids.length);
+      await page.evaluate(() => {
+        const gl = window.md5stageFigures.canvas.getContext('webgl2');
+        window.loseContext = gl.getExtension('WEBGL_lose_context');
+        window.loseContext.loseContext();
+      });
+      await until(page, (count) => window.figureErrors.filter((e) => e.type === 'webglcontextlost').length === count, started.length);
+      const lostAt = await page.evaluate((first) => document.getElementById(first).frames, ids[0]);
+      await page.waitForTimeout(300);
+      assert.equal(await page.evaluate((first) => document.getElementById(first).frames, ids[0]), lostAt, 'drew while the context was lost');
+      await page.evaluate(() => window.loseContext.restoreContext());
+      for (const id of [ids[0], ids[Math.floor(ids.length / 2)], ids[ids.length - 1]]) {
+        await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+        await assertDrawsNow(page, id, pictures.get(id), 'after the context came back');
+      }
+      await page.screenshot({ path: ctx.screenshotPath('element-tutorial-restored') });
+      assert.deepEqual((await page.evaluate(() => window.figureErrors)).filter((e) => e.type !== 'webglcontextlost'), []);
+    }),
+  },
+  {
+    name: 'lazy figures: nothing fetched until one nears the viewport; keys on a focused figure; reduced motion; attribute changes and bad values',
+    timeoutMs: 180000,
+    run: guarded(async (ctx) => {
+      if (!staged(ctx)) return { skipped: 'the figures module is not staged' };
+      const page = await trackedPage(ctx, { width: 900, height: 700 });
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      const log = watch(page);
+      await recordErrors(page);
+      const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
+        <div style="height:2400px">A long introduction.</div>
+        <md5-stage id="still" scene="turns" alt="Three walkers" style="width:480px;height:270px"></md5-stage>
+        <md5-stage id="moving" scene="turns" autoplay style="width:320px;height:200px"></md5-stage>
+        <script src="md5stage-element.js"></script></body></html>`;
+      await page.route(`${ctx.baseUrl}lazy-figures.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
+      await page.goto(`${ctx.baseUrl}lazy-figures.html`);
+      await page.waitForTimeout(1500);
+      assert.deepEqual(log.wasm, [], 'wasm fetched before any figure neared the viewport');
+      assert.deepEqual(log.scripts, []);
+      await scrollToFigure(page, 'still');
+      await scrollToFigure(page, 'moving');
+      assert.equal(log.wasm.length, 1);
+
+      // Accessibility: focusable, alt as aria-label; reduced motion starts paused unless autoplay.
+      assert.equal(await page.getAttribute('#still', 'aria-label'), 'Three walkers');
+      assert.equal(await page.getAttribute('#still', 'tabindex'), '0');
+      assert.equal(await page.evaluate(() => document.getElementById('still').paused), true);
+      assert.equal(await page.evaluate(() => document.getElementById('moving').paused), false);
+
+      // Keys: the paused figure's picture changes only through the camera.
+      await page.locator('#still').scrollIntoViewIfNeeded();
+      await page.focus('#still');
+      const before = await upperPicture(page, '#still');
+      const yaw = await page.evaluate(() => document.getElementById('still').state().camera.yaw);
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      await until(page, (y) => document.getElementById('still').state().camera.yaw !== y, yaw);
+      await page.waitForTimeout(200);
+      const turned = await upperPicture(page, '#still');
+      assert.ok(countDifferentPixels(before, turned) > 500, 'ArrowLeft did not change the picture');
+      const distance = await page.evaluate(() => document.getElementById('still').state().camera.distance);
+      await page.keyboard.press('-');
+      await until(page, (d) => document.getElementById('still').state().camera.distance > d, distance);
+      await page.keyboard.press('Space');
+      await until(page, () => !document.getElementById('still').paused);
+      await page.keyboard.press('Space');
+      await until(page, () => document.getElementById('still').paused);
+      // The other figure's camera did not move.
+      assert.notEqual(await page.evaluate(() => document.getElementById('moving').state().camera.yaw),
+                      await page.evaluate(() => document.getElementById('still').state().camera.yaw));
+
+      // An attribute change reopens the scene; display attributes apply at once.
+      await page.evaluate(() => {
+        const still = document.getElementById('still');
+        window.loads = 0;
+        still.addEventListener('load', () => { ++window.loads; });
+        still.setAttribute('scene', 'maze');
+      });
+      await until(page, () => window.loads === 1);
+      const maze = await page.evaluate(() => document.getElementById('still').state());
+      assert.equal(maze.instances.length, 3);
+      assert.ok(maze.obstacles.length > 0, 'the maze has no obstacles');
+      await page.evaluate(() => document.getElementById('still').setAttribute('skeleton', '1'));
+      await until(page, () => document.getElementById('still').state().display.skeleton === true);
+
+      // Bad values: an error naming the attribute; the figure keeps drawing what it had.
+      await page.evaluate(() => {
+        document.getElementById('still').setAttribute('t', 'soon');
+        document.getElementById('still').setAttribute('scene', 'no such scene!');
+      });
+      await until(page, () => window.figureErrors.length >= 2);
+      const errors = await page.evaluate(() => window.figureErrors);
+      assert.ok(errors.some((e) => e.id === 'still' && e.attribute === 't' && /soon/.test(e.message)), JSON.stringify(errors));
+      assert.ok(errors.some((e) => e.id === 'still' && e.attribute === 'scene'), JSON.stringify(errors));
+      await page.evaluate(() => document.getElementById('still').setAttribute('scene', 'nosuchdemo'));
+      await until(page, () => window.figureErrors.some((e) => e.attribute === 'scene' && /nosuchdemo/.test(e.message)));
+      assert.equal((await page.evaluate(() => document.getElementById('still').state())).instances.length, 3);
+      const afterErrors = await upperPicture(page, '#still');
+      assertDrawn(afterErrors, 'after bad values');
+      await page.focus('#still');
+      await page.keyboard.press('ArrowRight');
+      await page.keyboard.press('ArrowRight');
+      await page.waitForTimeout(300);
+      assert.ok(countDifferentPixels(afterErrors, await upperPicture(page, '#still')) > 500, 'keys stopped working after bad values');
+      await page.screenshot({ path: ctx.screenshotPath('element-lazy-keys') });
+    }),
+  },
+];
