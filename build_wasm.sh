@@ -103,12 +103,25 @@ stage_site() {
   log "site staged in $SITE"
 }
 
+# build/dist/md5stage-element/: the element's npm package (web/package/), `npm pack` makes it a
+# tarball a documentation site installs.
+stage_package() {
+  local dist="$BUILD/dist/md5stage-element"
+  rm -rf "$dist"
+  mkdir -p "$dist/assets"
+  cp "$ROOT/web/package/package.json" "$ROOT/web/package/README.md" "$ROOT/web/md5stage-element.js" \
+    "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" "$dist/"
+  cp -r "$ROOT/assets/." "$dist/assets/"
+  log "element package staged in $dist"
+}
+
 build_all() {
   setup
   build_native
   build_wasm
   build_figures
   stage_site
+  stage_package
 }
 
 # ---- tests ------------------------------------------------------------------------------------

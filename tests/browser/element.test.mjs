@@ -4,8 +4,11 @@
 // nears the viewport; a focused figure takes arrow keys and Space; reduced motion starts figures
 // paused; attribute changes reopen or re-apply, and a bad value is an error event naming it.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { serveDirectory } from './lib/harness.mjs';
 import { decodePng, distinctColours, countDifferentPixels } from './lib/png.mjs';
 import { guarded, trackedPage } from './share.test.mjs';
 
@@ -237,6 +240,41 @@ export const tests = [
       await page.waitForTimeout(300);
       assert.ok(countDifferentPixels(afterErrors, await upperPicture(page, '#still')) > 500, 'keys stopped working after bad values');
       await page.screenshot({ path: ctx.screenshotPath('element-lazy-keys') });
+    }),
+  },
+  {
+    name: 'package: npm pack makes a tarball that a docs site installs and serves; its figure draws',
+    run: guarded(async (ctx) => {
+      const dist = path.join(ctx.site, '..', 'dist', 'md5stage-element');
+      if (!fs.existsSync(path.join(dist, 'package.json'))) return { skipped: 'build/dist/md5stage-element is not staged' };
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'md5stage-docs-'));
+      let served = null;
+      try {
+        const packed = JSON.parse(execFileSync('npm', ['pack', dist, '--json', '--pack-destination', folder],
+                                               { cwd: folder, encoding: 'utf8' }));
+        const tarball = packed[0].filename;
+        const files = packed[0].files.map((f) => f.path);
+        for (const file of ['md5stage-element.js', 'md5stage-figures.js', 'md5stage-figures.wasm', 'README.md', 'assets/scenes/turns.json']) {
+          assert.ok(files.includes(file), `${file} is not in ${tarball}`);
+        }
+        fs.writeFileSync(path.join(folder, 'package.json'), JSON.stringify({ name: 'docs-site', private: true }));
+        execFileSync('npm', ['install', `./${path.basename(tarball)}`, '--offline', '--no-audit', '--no-fund', '--loglevel=error'],
+                     { cwd: folder, encoding: 'utf8' });
+        fs.writeFileSync(path.join(folder, 'index.html'), `<!doctype html><html><head><link rel="icon" href="data:,"></head><body>
+          <md5-stage id="installed" scene="turns" style="width:480px;height:270px"></md5-stage>
+          <script src="node_modules/md5stage-element/md5stage-element.js"></script></body></html>`);
+        served = await serveDirectory(folder);
+        const page = await trackedPage(ctx, { width: 600, height: 400 });
+        await recordErrors(page);
+        await page.goto(`${served.url}index.html`);
+        await scrollToFigure(page, 'installed');
+        assertDrawn(await upperPicture(page, '#installed'), 'the installed package\'s figure');
+        assert.deepEqual(await page.evaluate(() => window.figureErrors), []);
+        await page.screenshot({ path: ctx.screenshotPath('element-package') });
+      } finally {
+        if (served) served.server.close();
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
     }),
   },
 ];
