@@ -5,7 +5,9 @@
 //
 //   node bench/browser.mjs --site build/site --out build/bench/browser.json [--frames 300]
 //                          [--shading 1000] [--shading-canvas 640x360] [--shading-pairs 6]
-//                          [--shading-frames 4]
+//                          [--shading-frames 4] [--figures 1]
+//
+// --figures 1 (default): pages of <md5-stage> figures against iframe embeds (bench/figures.mjs).
 //
 // --shading N (0: none): the frame time with normal and specular mapping on against off at N
 // characters, in interleaved blocks on a larger canvas (the maps cost per pixel), as a ratio.
@@ -16,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, newPage, serveDirectory } from '../tests/browser/lib/harness.mjs';
+import { benchFigures } from './figures.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -34,6 +37,8 @@ const shadingSize = Number(option('--shading', 1000));
 const [shadingWidth, shadingHeight] = option('--shading-canvas', '640x360').split('x').map(Number);
 const shadingPairs = Number(option('--shading-pairs', 6));
 const shadingFrames = Number(option('--shading-frames', 4));  // frame intervals per block
+// --figures 1: the <md5-stage> rows (bench/figures.mjs) when the figures module is staged.
+const figures = Number(option('--figures', 1));
 
 const started = Date.now();
 const progress = (text) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
@@ -210,6 +215,9 @@ try {
       rows.push({ name: `crowd ${shadingSize} normal maps on / off`, value: null, unit: 'ratio', note: `not measured: ${set.error || 'no frames'}` });
     }
     await shading.context().close();
+  }
+  if (figures && fs.existsSync(path.join(site, 'md5stage-figures.wasm'))) {
+    rows.push(...await benchFigures({ siteUrl: url, site, browser, progress }));
   }
 } finally {
   await browser.close();

@@ -41,6 +41,7 @@
     stages: new Map(),  // stage id -> element
     elements: new Set(),
     frame: 0,
+    lastFrame: { ms: 0, figures: 0 },  // the page's last frame: update + render + copies, in ms
     bytes: new Map(),  // absolute URL -> Promise of an ArrayBuffer: each file fetched once a page
   };
 
@@ -130,25 +131,48 @@
   }
 
   // One frame of the page: every visible figure whose picture changes is moved on and drawn into
-  // the shared canvas's top-left corner, then copied out before the next one overwrites it.
+  // its own region of the shared canvas (rows of figures side by side), then all are copied out,
+  // so the GL queue is flushed once a frame rather than once a figure.
   function drawFrame(now) {
     runtime.frame = 0;
     if (runtime.lost) return;
     const due = [];
     for (const element of runtime.elements) if (element._due()) due.push(element);
     if (!due.length) return;
-    let width = runtime.canvas.width;
-    let height = runtime.canvas.height;
+    const start = performance.now();
+    let x = 0, y = 0, row = 0, width = 1, height = 1;
     for (const element of due) {
-      width = Math.max(width, element._pixels.width);
-      height = Math.max(height, element._pixels.height);
+      const { width: w, height: h } = element._pixels;
+      if (x > 0 && x + w > MAX_SIDE) {
+        x = 0;
+        y += row;
+        row = 0;
+      }
+      if (y + h > MAX_SIDE) {  // no room left this frame: it draws in the next one
+        element._slot = null;
+        continue;
+      }
+      element._slot = { x, y };
+      x += w;
+      row = Math.max(row, h);
+      width = Math.max(width, x);
+      height = Math.max(height, y + row);
     }
-    if (width !== runtime.canvas.width || height !== runtime.canvas.height) {
-      runtime.canvas.width = width;
-      runtime.canvas.height = height;
-    }
+    // The canvas only grows (a new size reallocates its buffers), up to what a frame needs.
+    if (width > runtime.canvas.width) runtime.canvas.width = width;
+    if (height > runtime.canvas.height) runtime.canvas.height = height;
     let again = false;
-    for (const element of due) again = element._draw(now) || again;
+    const drawn = [];
+    for (const element of due) {
+      if (!element._slot) {
+        again = true;
+        continue;
+      }
+      if (element._draw(now)) drawn.push(element);
+      again = element._keepsChanging() || again;
+    }
+    for (const element of drawn) element._copy();
+    runtime.lastFrame = { ms: performance.now() - start, figures: due.length };
     if (again) wake();
   }
 
@@ -231,6 +255,7 @@
       this._pixels = { width: 0, height: 0, ratio: 1 };
       this._timelineEnd = 1;
       this._frames = 0;
+      this._slot = null;        // where it draws in the shared canvas this frame
       this._ready = new Promise((resolve, reject) => { this._resolveReady = resolve; this._rejectReady = reject; });
       this._ready.catch(() => {});
       this._bindInput();
@@ -241,6 +266,8 @@
     get loaded() { return this._loaded; }
     // Pictures copied into this figure so far (tests and the bench read it).
     get frames() { return this._frames; }
+    // performance.now() when the first picture of an opened scene was copied (null before).
+    get firstPictureTime() { return this._drawn ? this._firstPictureAt : null; }
     get currentTime() {
       const clock = this._clock();
       return clock ? clock.scene_time : 0;
@@ -501,25 +528,32 @@
       return this._stage >= 0 && this._visible && (this._dirty || this._animating || this._opening !== 0);
     }
 
-    // Draws the stage and copies it out; true while its picture keeps changing.
+    // Moves the stage on and draws it into its slot of the shared canvas; true if it drew.
     _draw(now) {
       const dt = this._last ? Math.min(0.1, (now - this._last) / 1000) : 0;
       this._last = now;
       const { width, height, ratio } = this._pixels;
       const module = runtime.module;
-      const drawn = module._md5stage_figure_frame(this._stage, dt, width, height, ratio, runtime.canvas.height);
-      if (drawn) {
-        this._context2d.drawImage(runtime.canvas, 0, 0, width, height, 0, 0, width, height);
-        ++this._frames;
-        if (this._loaded && !this._drawn) {
-          this._drawn = true;
-          this._poster.hidden = true;
-        }
-      }
+      const drawn = module._md5stage_figure_frame(this._stage, dt, this._slot.x, this._slot.y, width, height, ratio,
+                                                  runtime.canvas.height) !== 0;
       this._dirty = false;
       this._animating = module._md5stage_figure_animating(this._stage) !== 0;
+      return drawn;
+    }
+
+    _keepsChanging() { return this._animating || this._opening !== 0; }
+
+    // Copies its slot of the shared canvas into its own canvas (the same frame's drawing buffer).
+    _copy() {
+      const { width, height } = this._pixels;
+      this._context2d.drawImage(runtime.canvas, this._slot.x, this._slot.y, width, height, 0, 0, width, height);
+      ++this._frames;
+      if (this._loaded && !this._drawn) {
+        this._drawn = true;
+        this._firstPictureAt = performance.now();
+        this._poster.hidden = true;
+      }
       if (!this._bar.hidden) this._showClock();
-      return this._animating || this._opening !== 0;
     }
 
     // ---- page attributes -----------------------------------------------------------------------
@@ -650,5 +684,10 @@
 
   window.customElements.define('md5-stage', Md5Stage);
   // For tests and tools: the page's one module (null until a figure started it).
-  window.md5stageFigures = { get module() { return runtime.module; }, get canvas() { return runtime.canvas; }, call: (command) => call(command) };
+  window.md5stageFigures = {
+    get module() { return runtime.module; },
+    get canvas() { return runtime.canvas; },
+    get lastFrame() { return runtime.lastFrame; },
+    call: (command) => call(command),
+  };
 })();

@@ -124,18 +124,20 @@ EMSCRIPTEN_KEEPALIVE void md5stage_fetched(int stage, int request, int ok, const
   target->OnFetched(request, ok != 0, std::move(bytes), error ? error : "");
 }
 
-// Moves the stage's clocks by dt and draws it into the top-left width x height pixels of the
-// drawing buffer (canvas_height tall); 0 when nothing was drawn (no stage, or the context is lost).
-EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int width, int height,
-                                               double ratio, int canvas_height) {
+// Moves the stage's clocks by dt and draws it into the width x height pixels whose top-left
+// corner is (x, y) in the drawing buffer (canvas_height tall, y down as on the page); 0 when
+// nothing was drawn (no stage, or the context is lost). The page lays every visible figure out
+// side by side, draws them all, then copies them out: one flush of the GL queue per frame.
+EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int y, int width,
+                                               int height, double ratio, int canvas_height) {
   viewer::Stage* target = StageOf(stage);
   if (target == nullptr || g.lost || width <= 0 || height <= 0) return 0;
   target->SetViewport(width, height, static_cast<float>(ratio));
   target->Update(dt);
   target->BuildDrawList(&g.list);
-  const int y = std::max(0, canvas_height - height);
-  glViewport(0, y, width, height);
-  glScissor(0, y, width, height);
+  const int bottom = std::max(0, canvas_height - y - height);
+  glViewport(x, bottom, width, height);
+  glScissor(x, bottom, width, height);
   glEnable(GL_SCISSOR_TEST);
   glClearColor(0.13f, 0.14f, 0.17f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);

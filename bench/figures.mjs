@@ -1,0 +1,233 @@
+// <md5-stage> figures in headless Chromium, for bench/browser.mjs (issue 27), in one run:
+//   - pages of 1, 20 and 40 figures against the same pages built of iframe embeds: the browser's
+//     memory once every figure has drawn (the sum of the resident memory of the browser's
+//     processes, each page in a fresh browser), WebGL contexts lost, wasm fetches;
+//   - the page's update + render + copy time per frame with 4 figures visible against 1;
+//   - bytes (gzipped, as a server would send them) and time before the first figure draws.
+//
+//   node bench/browser.mjs --figures 1          (part of the browser bench; --figures 0 skips it)
+//   node bench/figures.mjs --site build/site    (only this part, printed)
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM_ARGS, chromium, serveDirectory } from '../tests/browser/lib/harness.mjs';
+
+const DEMOS = ['turns', 'default', 'attach', 'maze', 'dubins_lsl', 'dubins_rsr', 'dubins_lsr', 'dubins_rsl',
+               'dubins_lrl', 'dubins_rlr', 'arcline', 'camera'];
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
+};
+
+// Resident memory of a process and all its descendants, in MB (Linux /proc).
+function treeRssMb(rootPid) {
+  const parents = new Map();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      parents.set(Number(entry), Number(fields[1]));
+    } catch { /* the process ended */ }
+  }
+  const inTree = new Set([rootPid]);
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, parent] of parents) {
+      if (!inTree.has(pid) && inTree.has(parent)) {
+        inTree.add(pid);
+        grew = true;
+      }
+    }
+  }
+  let kb = 0;
+  for (const pid of inTree) {
+    try {
+      const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (match) kb += Number(match[1]);
+    } catch { /* the process ended */ }
+  }
+  return kb / 1024;
+}
+
+// A page of `count` figures in a grid that fits the window, as elements or as iframe embeds.
+function pageHtml(count, kind) {
+  const items = [];
+  for (let i = 0; i < count; ++i) {
+    const demo = DEMOS[i % DEMOS.length];
+    items.push(kind === 'element'
+      ? `<md5-stage id="f${i}" scene="${demo}" loop style="width:160px;height:90px"></md5-stage>`
+      : `<iframe id="f${i}" src="embed.html#demo=${demo}&loop&ui=none" width="160" height="90" style="border:0"></iframe>`);
+  }
+  return `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
+    <div style="display:flex;flex-wrap:wrap;gap:4px;width:1320px">${items.join('\n')}</div>
+    ${kind === 'element' ? '<script src="md5stage-element.js"></script>' : ''}</body></html>`;
+}
+
+async function freshBrowser() {
+  const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.connect(server.wsEndpoint());
+  return { server, browser, pid: server.process().pid };
+}
+
+// Every figure of the page has drawn: elements count their pictures, embeds report md5stage.opened.
+async function allDrawn(page, count, kind, timeout) {
+  if (kind === 'element') {
+    await page.waitForFunction((n) => Array.from(document.querySelectorAll('md5-stage')).filter((e) => e.frames > 2).length >= n,
+                                count, { timeout, polling: 200 });
+    return count;
+  }
+  const deadline = Date.now() + timeout;
+  let opened = 0;
+  while (Date.now() < deadline) {
+    opened = 0;
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      if (await frame.evaluate(() => Boolean(window.md5stage && window.md5stage.opened)).catch(() => false)) ++opened;
+    }
+    if (opened >= count) break;
+    await page.waitForTimeout(500);
+  }
+  return opened;
+}
+
+async function measurePage(siteUrl, count, kind, progress) {
+  const { server, browser, pid } = await freshBrowser();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1320, height: 900 } });
+    const page = await context.newPage();
+    const log = { wasm: 0, lost: 0 };
+    page.on('request', (request) => { if (request.url().endsWith('.wasm')) ++log.wasm; });
+    const onConsole = (message) => { if (/Too many active WebGL contexts|CONTEXT_LOST/i.test(message.text())) ++log.lost; };
+    page.on('console', onConsole);
+    context.on('page', (p) => p.on('console', onConsole));
+    const name = `figures-bench-${kind}-${count}.html`;
+    await page.route(`${siteUrl}${name}`, (route) => route.fulfill({ body: pageHtml(count, kind), contentType: 'text/html' }));
+    const started = Date.now();
+    await page.goto(`${siteUrl}${name}`);
+    const drawn = await allDrawn(page, count, kind, 180000).catch(() => -1);
+    const seconds = (Date.now() - started) / 1000;
+    await page.waitForTimeout(2000);  // let the allocations of the last figures settle
+    const mb = treeRssMb(pid);
+    progress(`${kind} x${count}: ${mb.toFixed(0)} MB, ${drawn} drawn in ${seconds.toFixed(1)} s, ${log.wasm} wasm fetches, ${log.lost} context warnings`);
+    return { mb, drawn, seconds, wasm: log.wasm, lost: log.lost };
+  } finally {
+    await browser.close().catch(() => {});
+    await server.close().catch(() => {});
+  }
+}
+
+// Median page frame (update + render + copies, md5stage-element.js's own clock) with `visible`
+// figures on screen, over `frames` frames.
+async function frameCost(browser, siteUrl, visible, frames) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 600 } });
+  const page = await context.newPage();
+  const figures = Array.from({ length: visible }, (_, i) => `<md5-stage id="v${i}" scene="turns" loop style="width:240px;height:135px"></md5-stage>`);
+  const name = `figures-bench-visible-${visible}.html`;
+  await page.route(`${siteUrl}${name}`, (route) => route.fulfill({
+    body: `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">${figures.join('')}
+           <script src="md5stage-element.js"></script></body></html>`, contentType: 'text/html' }));
+  await page.goto(`${siteUrl}${name}`);
+  await page.waitForFunction((n) => Array.from(document.querySelectorAll('md5-stage')).filter((e) => e.frames > 5).length >= n,
+                              visible, { timeout: 120000, polling: 100 });
+  const samples = await page.evaluate(({ count, want }) => new Promise((resolve) => {
+    const out = [];
+    let last = null;
+    const tick = () => {
+      const frame = window.md5stageFigures.lastFrame;
+      if (frame !== last && frame.figures === want) out.push(frame.ms);
+      last = frame;
+      if (out.length >= count) resolve(out); else requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }), { count: frames, want: visible });
+  await context.close();
+  return median(samples);
+}
+
+// Bytes (gzip -6 of each response body, as a compressing server sends them) and time from
+// navigation to the first picture of a page with one figure.
+async function firstFigure(browser, siteUrl, site) {
+  const context = await browser.newContext({ viewport: { width: 800, height: 500 } });
+  const page = await context.newPage();
+  const seen = [];
+  page.on('requestfinished', (request) => seen.push({ url: request.url(), at: Date.now() }));
+  const name = 'figures-bench-first.html';
+  await page.route(`${siteUrl}${name}`, (route) => route.fulfill({
+    body: '<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">' +
+          '<md5-stage id="first" scene="turns" style="width:480px;height:270px"></md5-stage>' +
+          '<script src="md5stage-element.js"></script></body></html>', contentType: 'text/html' }));
+  await page.goto(`${siteUrl}${name}`);
+  await page.waitForFunction(() => document.getElementById('first').firstPictureTime !== null, null, { timeout: 120000 });
+  const ms = await page.evaluate(() => document.getElementById('first').firstPictureTime);
+  const drawnAt = Date.now();
+  const gz = (file) => zlib.gzipSync(fs.readFileSync(file), { level: 6 }).length;
+  let total = 0;
+  let code = 0;
+  for (const { url, at } of seen) {
+    if (at > drawnAt) continue;
+    const relative = decodeURIComponent(new URL(url).pathname).replace(/^\//, '');
+    const file = path.join(site, relative);
+    if (!relative || !fs.existsSync(file)) continue;  // the page itself, served from memory
+    const bytes = gz(file);
+    total += bytes;
+    if (/^md5stage-(element|figures)\./.test(relative)) code += bytes;
+  }
+  await context.close();
+  return { ms, total, code, files: seen.length };
+}
+
+export async function benchFigures({ siteUrl, site, browser, progress, frames = 60 }) {
+  const rows = [];
+  const pages = {};
+  for (const kind of ['element', 'iframe']) {
+    for (const count of [1, 20, 40]) pages[`${kind}${count}`] = await measurePage(siteUrl, count, kind, progress);
+  }
+  for (const kind of ['element', 'iframe']) {
+    for (const count of [1, 20, 40]) {
+      const m = pages[`${kind}${count}`];
+      rows.push({ name: `figures: ${count} ${kind === 'element' ? '<md5-stage>' : 'iframe embed'}${count > 1 ? 's' : ''}, browser memory`,
+                  value: m.mb, unit: 'MB',
+                  note: `${m.drawn} of ${count} drawn in ${m.seconds.toFixed(1)} s, ${m.wasm} wasm fetches, ${m.lost} lost-context warnings; sum of the browser's processes' RSS` });
+    }
+  }
+  rows.push({ name: 'figures: 40 <md5-stage> / 1, browser memory', value: pages.element40.mb / pages.element1.mb, unit: 'ratio',
+              target: ['<=', 1.5], note: 'same run, each page in a fresh browser' });
+  rows.push({ name: 'figures: 40 iframes / 1, browser memory', value: pages.iframe40.mb / pages.iframe1.mb, unit: 'ratio',
+              note: 'the embeds the element replaces on documentation pages' });
+  const one = await frameCost(browser, siteUrl, 1, frames);
+  const four = await frameCost(browser, siteUrl, 4, frames);
+  progress(`frame: 1 visible ${one.toFixed(2)} ms, 4 visible ${four.toFixed(2)} ms`);
+  rows.push({ name: 'figures: page frame, 1 visible', value: one, unit: 'ms/frame', note: `median of ${frames}; 240x135 figures, software WebGL` });
+  rows.push({ name: 'figures: page frame, 4 visible', value: four, unit: 'ms/frame', note: `median of ${frames}` });
+  rows.push({ name: 'figures: page frame, 4 visible / 1', value: four / one, unit: 'ratio', target: ['<=', 1.5] });
+  const first = await firstFigure(browser, siteUrl, site);
+  progress(`first figure: ${first.ms.toFixed(0)} ms, ${(first.total / 1024).toFixed(0)} KB gzipped (${(first.code / 1024).toFixed(0)} KB module and element)`);
+  rows.push({ name: 'figures: time to the first picture', value: first.ms, unit: 'ms', note: 'navigation start to the first copied picture, one figure (turns)' });
+  rows.push({ name: 'figures: module bytes before the first picture', value: first.code / 1024, unit: 'KB',
+              target: ['<=', 400], note: 'md5stage-element.js + md5stage-figures.js + .wasm, gzip -6' });
+  rows.push({ name: 'figures: all bytes before the first picture', value: first.total / 1024, unit: 'KB',
+              note: 'the module plus the scene, the walker model, its animations and textures, gzip -6' });
+  return rows;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const i = args.indexOf('--site');
+  const site = path.resolve(i >= 0 ? args[i + 1] : 'build/site');
+  const started = Date.now();
+  const progress = (text) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
+  const { server, url } = await serveDirectory(site);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  try {
+    const rows = await benchFigures({ siteUrl: url, site, browser, progress });
+    for (const row of rows) console.log(`${row.name}: ${row.value} ${row.unit}${row.note ? ` (${row.note})` : ''}`);
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
