@@ -137,7 +137,18 @@ add_counts() {  # add_counts PASSED FAILED SKIPPED
   SKIPPED=$((SKIPPED + $3))
 }
 
-summary() {  # prints the summary line; fails when anything failed
+# timed NAME COMMAND...: runs a stage and keeps its wall time for the summary.
+STAGE_TIMES=()
+timed() {
+  local name="$1" start=$SECONDS
+  shift
+  "$@"
+  STAGE_TIMES+=("$name $((SECONDS - start)) s")
+}
+
+summary() {  # prints each stage's time and the summary line; fails when anything failed
+  local stage
+  for stage in "${STAGE_TIMES[@]}"; do echo "  time: $stage"; done
   echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
   [ "$FAILED" -eq 0 ]
 }
@@ -247,12 +258,17 @@ case "$cmd" in
     log "serving the viewer: http://127.0.0.1:$port/"
     exec python3 -m http.server --bind 127.0.0.1 "$port" -d "$SITE" ;;
   test)
-    build_all
-    run_format_check
-    run_native_tests
-    run_sanitizer_tests
-    run_fuzz_smoke
-    run_browser_tests
+    timed setup setup
+    timed native-build build_native
+    timed wasm-build build_wasm
+    timed figures-build build_figures
+    stage_site
+    stage_package
+    timed format run_format_check
+    timed native-tests run_native_tests
+    timed sanitizer-tests run_sanitizer_tests
+    timed fuzz run_fuzz_smoke
+    timed browser-tests run_browser_tests
     summary ;;
   native-test)
     ensure_packages
