@@ -400,6 +400,7 @@ void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
   if (ImGui::Button("Follow")) requests.follow_selected = true;
   ImGui::SameLine();
   if (ImGui::Button("Screenshot")) requests.screenshot = true;
+  record("Screenshot");
   ImGui::End();
 }
 
