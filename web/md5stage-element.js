@@ -256,6 +256,7 @@
       this._timelineEnd = 1;
       this._frames = 0;
       this._slot = null;        // where it draws in the shared canvas this frame
+      this._progressValue = 0;  // of the opening under way
       this._ready = new Promise((resolve, reject) => { this._resolveReady = resolve; this._rejectReady = reject; });
       this._ready.catch(() => {});
       this._bindInput();
@@ -364,6 +365,7 @@
         return;
       }
       this._opening = reply.opening;
+      this._progressValue = 0;
       this._openedFrom = made.attribute;
       this._dirty = true;
       wake();
@@ -476,8 +478,11 @@
       }
     }
 
+    // Files are asked for in batches (the scene's, then images its models lack), each counted from
+    // 0: the figure's progress only rises, from 0 at the opening to 1 when it ends.
     _progress(index, count, label) {
-      const progress = count > 0 ? Math.min(1, index / count) : 0;
+      const progress = Math.max(this._progressValue, count > 0 ? Math.min(1, index / count) : 0);
+      this._progressValue = progress;
       this.dispatchEvent(new CustomEvent('progress', { detail: { progress, file: label } }));
     }
 

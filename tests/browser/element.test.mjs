@@ -167,16 +167,48 @@ export const tests = [
       const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
         <div style="height:2400px">A long introduction.</div>
         <md5-stage id="still" scene="turns" alt="Three walkers" style="width:480px;height:270px"></md5-stage>
-        <md5-stage id="moving" scene="turns" autoplay style="width:320px;height:200px"></md5-stage>
+        <md5-stage id="moving" scene="turns" autoplay poster="assets/models/walker/walker.png" style="width:320px;height:200px"></md5-stage>
+        <md5-stage id="done" scene="turns" autoplay style="width:160px;height:90px"></md5-stage>
         <script src="md5stage-element.js"></script></body></html>`;
       await page.route(`${ctx.baseUrl}lazy-figures.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
+      await page.addInitScript(() => {
+        window.figureEvents = [];
+        for (const type of ['load', 'progress', 'finished']) {
+          document.addEventListener(type, (event) => {
+            if (event.target && event.target.localName === 'md5-stage') window.figureEvents.push({ id: event.target.id, type, detail: event.detail });
+          }, true);
+        }
+      });
       await page.goto(`${ctx.baseUrl}lazy-figures.html`);
       await page.waitForTimeout(1500);
       assert.deepEqual(log.wasm, [], 'wasm fetched before any figure neared the viewport');
       assert.deepEqual(log.scripts, []);
+      // The poster shows until the figure draws.
+      const poster = () => page.evaluate(() => {
+        const img = document.getElementById('moving').shadowRoot.querySelector('img');
+        return { hidden: img.hidden, src: img.src };
+      });
+      assert.deepEqual(await poster(), { hidden: false, src: `${ctx.baseUrl}assets/models/walker/walker.png` });
       await scrollToFigure(page, 'still');
       await scrollToFigure(page, 'moving');
+      await scrollToFigure(page, 'done');
+      assert.equal((await poster()).hidden, true);
       assert.equal(log.wasm.length, 1);
+      assert.equal(await page.evaluate(async () => (await document.getElementById('still').ready).id), 'still');
+      // progress up to 1, load, and `finished` for the figure sought to just before its scene's end.
+      await page.evaluate(() => {
+        const done = document.getElementById('done');
+        done.seek(done.call({ cmd: 'clock' }).scene_end - 0.3);
+      });
+      await until(page, () => window.figureEvents.some((e) => e.id === 'done' && e.type === 'finished'));
+      const events = await page.evaluate(() => window.figureEvents);
+      for (const id of ['still', 'moving', 'done']) {
+        assert.ok(events.some((e) => e.id === id && e.type === 'load'), `${id}: no load event`);
+        const progress = events.filter((e) => e.id === id && e.type === 'progress').map((e) => e.detail.progress);
+        assert.ok(progress.length >= 2 && progress[progress.length - 1] === 1 && progress.every((p, i) => i === 0 || p >= progress[i - 1]),
+                  `${id}: progress ${JSON.stringify(progress)}`);
+      }
+      assert.ok(!events.some((e) => e.id !== 'done' && e.type === 'finished'), 'a playing figure finished');
 
       // Accessibility: focusable, alt as aria-label; reduced motion starts paused unless autoplay.
       assert.equal(await page.getAttribute('#still', 'aria-label'), 'Three walkers');
