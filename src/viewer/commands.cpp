@@ -58,12 +58,13 @@ JsonValue Stage::State() const {
   JsonValue state = JsonValue::MakeObject();
   state.Set("webgl", stats_.gl_version);
   state.Set("frame", static_cast<double>(frame_));
-  state.Set("canvas", JsonValue(JsonArray{JsonValue(width_), JsonValue(height_)}));
+  state.Set("canvas",
+            JsonValue(JsonArray{JsonValue(viewport_.width), JsonValue(viewport_.height)}));
   JsonValue camera = JsonValue::MakeObject();
-  camera.Set("target", Vec(camera_.target));
-  camera.Set("yaw", static_cast<double>(camera_.yaw_degrees));
-  camera.Set("pitch", static_cast<double>(camera_.pitch_degrees));
-  camera.Set("distance", static_cast<double>(camera_.distance));
+  camera.Set("target", Vec(view_.orbit.target));
+  camera.Set("yaw", static_cast<double>(view_.orbit.yaw_degrees));
+  camera.Set("pitch", static_cast<double>(view_.orbit.pitch_degrees));
+  camera.Set("distance", static_cast<double>(view_.orbit.distance));
   state.Set("camera", std::move(camera));
   state.Set("cinematic", CamerasJson());
   const auto& models = library_->models();
@@ -160,35 +161,36 @@ JsonValue Stage::State() const {
   state.Set("scene_playing", scene_playing_);
   // Finished: every character with somewhere to go has arrived (never, on looping routes).
   SetClock(MeasureSceneClock(characters_, scene_time_), state);
-  state.Set("panels", panels_visible_);
+  state.Set("panels", options_.panels_visible);
   state.Set("routes", RoutesJson());
-  state.Set("obstacles", *ObstaclesToJson(obstacles_).Find("obstacles"));
-  state.Set("selected_obstacle", selected_obstacle_);
-  state.Set("polygon_draft", static_cast<double>(polygon_draft_.size()));
+  state.Set("obstacles", *ObstaclesToJson(obstacles_.set).Find("obstacles"));
+  state.Set("selected_obstacle", selection_.obstacle);
+  state.Set("polygon_draft", static_cast<double>(obstacle_tool_.draft().size()));
   const char* const tool_names[] = {"camera", "goto", "route", "obstacle"};
   state.Set("tool", std::string(tool_names[static_cast<int>(tool_)]));
-  state.Set("selected", selected_);
-  state.Set("selected_joint", selected_joint_);
-  state.Set("last_error", last_error_.empty() ? JsonValue() : JsonValue(last_error_));
+  state.Set("selected", selection_.instance);
+  state.Set("selected_joint", selection_.joint);
+  state.Set("last_error", report_.error.empty() ? JsonValue() : JsonValue(report_.error));
   JsonArray warnings;
-  for (const std::string& w : last_warnings_) warnings.emplace_back(w);
+  for (const std::string& w : report_.warnings) warnings.emplace_back(w);
   state.Set("warnings", JsonValue(std::move(warnings)));
-  state.Set("status", status_);
+  state.Set("status", report_.status);
   JsonValue display = JsonValue::MakeObject();
   for (const DisplayToggleName& toggle : kDisplayToggleNames) {
-    display.Set(toggle.name, display_.*toggle.member);
+    display.Set(toggle.name, options_.display.*toggle.member);
   }
   state.Set("display", std::move(display));
   JsonValue light = JsonValue::MakeObject();
-  light.Set("azimuth", static_cast<double>(shading_.light_azimuth));
-  light.Set("elevation", static_cast<double>(shading_.light_elevation));
-  const glm::vec3 towards = shading_.LightDirection();
+  light.Set("azimuth", static_cast<double>(options_.shading.light_azimuth));
+  light.Set("elevation", static_cast<double>(options_.shading.light_elevation));
+  const glm::vec3 towards = options_.shading.LightDirection();
   light.Set("direction", Vec(towards));
   state.Set("light", std::move(light));
   JsonValue shading = JsonValue::MakeObject();
-  shading.Set("normalMaps", shading_.normal_maps);
-  shading.Set("specular", shading_.specular);
-  shading.Set("channel", std::string(kShadingChannelNames[static_cast<int>(shading_.channel)]));
+  shading.Set("normalMaps", options_.shading.normal_maps);
+  shading.Set("specular", options_.shading.specular);
+  shading.Set("channel",
+              std::string(kShadingChannelNames[static_cast<int>(options_.shading.channel)]));
   state.Set("shading", std::move(shading));
   JsonValue items = JsonValue::MakeObject();
   for (const auto& [label, rect] : item_rects_) {
@@ -218,7 +220,7 @@ JsonValue Stage::ClockJson() const {
   reply.Set("scene_time", scene_time_);
   reply.Set("scene_playing", scene_playing_);
   SetClock(MeasureSceneClock(characters_, scene_time_), reply);
-  reply.Set("last_error", last_error_.empty() ? JsonValue() : JsonValue(last_error_));
+  reply.Set("last_error", report_.error.empty() ? JsonValue() : JsonValue(report_.error));
   // The embed's loop for this clock (the timeline slider's end), null without one.
   const std::optional<EmbedLoop> loop = embed_timeline_.LoopRange(MeasureEmbedClock());
   JsonValue range;
@@ -427,7 +429,7 @@ class CommandTable {
     Status status = v.SetRoute(index, std::move(description.value().segments),
                                description.value().closed, name);
     if (!status.ok()) return Failure(status.error().ToString());
-    if (index == v.edited_route_) v.StartEditingRoute(index);
+    if (index == v.route_tool_.edited_route()) v.StartEditingRoute(index);
     JsonValue reply = Reply(true);
     reply.Set("index", index);
     return reply;
@@ -530,8 +532,8 @@ class CommandTable {
     if (shape) request.obstacle_polygon_shape = *shape == 1;
     v.ApplyRequests(request);
     JsonValue reply = Reply(true);
-    reply.Set("edited_route", v.edited_route_);
-    reply.Set("anchors", static_cast<double>(v.editor_.anchor_count()));
+    reply.Set("edited_route", v.route_tool_.edited_route());
+    reply.Set("anchors", static_cast<double>(v.route_tool_.editor().anchor_count()));
     return reply;
   }
   // What the Scene panel's "Screenshot" does: the frame as a PNG download.
@@ -558,7 +560,7 @@ class CommandTable {
     return Reply(true);
   }
   static JsonValue Display(Stage& v, CommandArgs& a) {
-    DisplayToggles display = v.display_;
+    DisplayToggles display = v.options_.display;
     for (const DisplayToggleName& toggle : kDisplayToggleNames) {
       if (const std::optional<bool> value = a.OptionalBool(toggle.name)) {
         display.*toggle.member = *value;
@@ -570,7 +572,7 @@ class CommandTable {
   }
   // The key light: {"azimuth": degrees, "elevation": degrees}, either may be left out.
   static JsonValue SetLight(Stage& v, CommandArgs& a) {
-    ShadingOptions shading = v.shading_;
+    ShadingOptions shading = v.options_.shading;
     if (const std::optional<double> azimuth = a.OptionalNumber("azimuth", -360.0, 360.0))
       shading.light_azimuth = static_cast<float>(*azimuth);
     const float limit = ShadingOptions::kMaxElevation;
@@ -582,7 +584,7 @@ class CommandTable {
   }
   // {"normalMaps": bool, "specular": bool, "channel": "lit|diffuse|normals|specular"}.
   static JsonValue SetShading(Stage& v, CommandArgs& a) {
-    ShadingOptions shading = v.shading_;
+    ShadingOptions shading = v.options_.shading;
     if (const std::optional<bool> on = a.OptionalBool("normalMaps")) shading.normal_maps = *on;
     if (const std::optional<bool> on = a.OptionalBool("specular")) shading.specular = *on;
     if (const std::optional<int> channel =
@@ -594,7 +596,7 @@ class CommandTable {
     return Reply(true);
   }
   static JsonValue Camera(Stage& v, CommandArgs& a) {
-    OrbitCamera camera = v.camera_;
+    OrbitCamera camera = v.view_.orbit;
     camera.target = a.OptionalVec3("target", kCoordinateLimit).value_or(camera.target);
     camera.yaw_degrees =
         static_cast<float>(a.OptionalNumber("yaw", -1e6, 1e6).value_or(camera.yaw_degrees));
@@ -632,16 +634,16 @@ class CommandTable {
     const EmbedOptions& options = parsed.value();
     v.embed_timeline_.SetLoop(options.loop);
     if (apply) {
-      v.display_ = options.display.AppliedTo(v.display_);
+      v.options_.display = options.display.AppliedTo(v.options_.display);
       if (options.camera) {
-        OrbitCamera& camera = v.camera_;
+        OrbitCamera& camera = v.view_.orbit;
         camera.yaw_degrees = static_cast<float>(options.camera->yaw_degrees);
         camera.pitch_degrees = std::clamp(static_cast<float>(options.camera->pitch_degrees),
                                           OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch);
         camera.distance = std::clamp(static_cast<float>(options.camera->distance),
                                      OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance);
         if (options.camera->target) camera.target = glm::vec3(*options.camera->target);
-        v.follow_selected_ = false;
+        v.view_.follow_selected = false;
       }
       if (const std::optional<bool> playing = EmbedStartsPlaying(options, reduced_motion)) {
         v.SetScenePlaying(*playing);
@@ -855,7 +857,7 @@ class CommandTable {
   static JsonValue AddObstacle(Stage& v, CommandArgs& a) {
     const JsonValue& obstacle = a.Value("obstacle");
     if (!a.Finish()) return Fail(a);
-    if (v.obstacles_.size() >= kMaxObstacles) {
+    if (v.obstacles_.set.size() >= kMaxObstacles) {
       return Failure("addObstacle.obstacle: the scene already has " +
                      std::to_string(kMaxObstacles) + " obstacles, the most it can hold");
     }
@@ -871,18 +873,18 @@ class CommandTable {
         message.replace(at, from.size(), "addObstacle.obstacle");
       return Failure(message);
     }
-    std::vector<Obstacle> list = v.obstacles_.obstacles();
+    std::vector<Obstacle> list = v.obstacles_.set.obstacles();
     list.push_back(parsed.value().obstacles().front());
     Status status = v.SetObstacles(std::move(list));
     if (!status.ok()) return Failure(status.error().ToString());
     JsonValue reply = Reply(true);
-    reply.Set("index", static_cast<int>(v.obstacles_.size()) - 1);
+    reply.Set("index", static_cast<int>(v.obstacles_.set.size()) - 1);
     return reply;
   }
   // The "index" field of an obstacle edit, or -1 (with the failure recorded in `a`) when the
   // scene has no obstacles to name.
   static int ObstacleIndex(const Stage& v, CommandArgs& a) {
-    const int count = static_cast<int>(v.obstacles_.size());
+    const int count = static_cast<int>(v.obstacles_.set.size());
     if (count == 0) {
       a.Fail("index", "an obstacle index (the scene has no obstacles)",
              DescribeJson(a.OptionalValue("index")));
@@ -904,7 +906,7 @@ class CommandTable {
     const double dx = a.Number("dx", -kCoordinateLimit, kCoordinateLimit);
     const double dy = a.Number("dy", -kCoordinateLimit, kCoordinateLimit);
     if (!a.Finish()) return Fail(a);
-    std::vector<Obstacle> list = v.obstacles_.obstacles();
+    std::vector<Obstacle> list = v.obstacles_.set.obstacles();
     Obstacle& moved = list[static_cast<size_t>(index)];
     moved.centre += glm::dvec2(dx, dy);
     for (glm::dvec2& p : moved.vertices) p += glm::dvec2(dx, dy);
@@ -1034,8 +1036,8 @@ JsonValue CommandTable::ScreenBounds(Stage& v, CommandArgs& a) {
                            (i & 4) ? model.bind_max.z : model.bind_min.z);
     const glm::vec4 clip = view_projection * root * glm::vec4(corner, 1.0f);
     if (clip.w <= 1e-6f) continue;
-    const float x = (clip.x / clip.w * 0.5f + 0.5f) * static_cast<float>(v.width_);
-    const float y = (0.5f - clip.y / clip.w * 0.5f) * static_cast<float>(v.height_);
+    const float x = (clip.x / clip.w * 0.5f + 0.5f) * static_cast<float>(v.viewport_.width);
+    const float y = (0.5f - clip.y / clip.w * 0.5f) * static_cast<float>(v.viewport_.height);
     x0 = std::min(x0, x);
     y0 = std::min(y0, y);
     x1 = std::max(x1, x);
@@ -1123,7 +1125,7 @@ JsonValue CommandTable::PlayCamera(Stage& v, CommandArgs& a) {
   const int index = name.empty() ? -1 : v.FindCamera(name);
   if (!name.empty() && index < 0) {
     std::string names;
-    for (const Stage::CinematicCamera& camera : v.cameras_) {
+    for (const CinematicCamera& camera : v.view_.cinematics) {
       names += (names.empty() ? "" : ", ") + camera.name;
     }
     a.Fail("camera",

@@ -19,8 +19,8 @@ bool Stage::IsPlaying(int instance) const {
 }
 
 bool Stage::Animating() const {
-  if (opening_ != nullptr) return true;  // it will change when the files arrive
-  if (playing_camera_ >= 0 && scene_playing_) return true;
+  if (openings_.current != nullptr) return true;  // it will change when the files arrive
+  if (view_.playing >= 0 && scene_playing_) return true;
   for (size_t i = 0; i < characters_.size(); ++i) {
     if (IsPlaying(static_cast<int>(i))) return true;
     if (scene_playing_ && characters_[i].locomotion.enabled) return true;
@@ -81,26 +81,26 @@ void Stage::StepFrames(int instance, int frames) {
 
 void Stage::SetShading(ShadingOptions shading) {
   shading.Normalize();
-  shading_ = shading;
+  options_.shading = shading;
 }
 
 void Stage::SetCamera(const OrbitCamera& camera) {
-  camera_ = camera;
-  follow_selected_ = false;
+  view_.orbit = camera;
+  view_.follow_selected = false;
 }
 
 void Stage::OrbitBy(float yaw_degrees, float pitch_degrees) {
   PlayCamera(-1);  // as an orbit drag does, a cinematic camera is left
-  camera_.yaw_degrees = std::fmod(camera_.yaw_degrees + yaw_degrees, 360.0f);
-  camera_.pitch_degrees = std::clamp(camera_.pitch_degrees + pitch_degrees, OrbitCamera::kMinPitch,
-                                     OrbitCamera::kMaxPitch);
+  view_.orbit.yaw_degrees = std::fmod(view_.orbit.yaw_degrees + yaw_degrees, 360.0f);
+  view_.orbit.pitch_degrees = std::clamp(view_.orbit.pitch_degrees + pitch_degrees,
+                                         OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch);
 }
 
-void Stage::ZoomBy(float steps) { camera_.Zoom(steps); }
+void Stage::ZoomBy(float steps) { view_.orbit.Zoom(steps); }
 
 void Stage::Select(int instance, int joint) {
-  selected_ = InstanceAt(instance) ? instance : -1;
-  selected_joint_ = selected_ >= 0 ? joint : -1;
+  selection_.instance = InstanceAt(instance) ? instance : -1;
+  selection_.joint = selection_.instance >= 0 ? joint : -1;
 }
 
 glm::vec2 Stage::FreePlaceFor(int model) const {
@@ -119,34 +119,34 @@ glm::vec2 Stage::FreePlaceFor(int model) const {
 int Stage::AddInstance(int model, std::optional<glm::vec2> position, float heading) {
   if (model < 0 || model >= static_cast<int>(library_->models().size())) return -1;
   const glm::vec2 at = position ? *position : FreePlaceFor(model);
-  selected_ = AddCharacter(model, at, heading);
-  selected_joint_ = -1;
-  return selected_;
+  selection_.instance = AddCharacter(model, at, heading);
+  selection_.joint = -1;
+  return selection_.instance;
 }
 
 Status Stage::RemoveObstacle(int index) {
-  if (index < 0 || index >= static_cast<int>(obstacles_.size())) {
+  if (index < 0 || index >= static_cast<int>(obstacles_.set.size())) {
     return MakeError("", 0, 0,
                      "obstacle " + std::to_string(index) + ": the scene has " +
-                         std::to_string(obstacles_.size()) + " obstacles");
+                         std::to_string(obstacles_.set.size()) + " obstacles");
   }
-  std::vector<Obstacle> list = obstacles_.obstacles();
+  std::vector<Obstacle> list = obstacles_.set.obstacles();
   list.erase(list.begin() + index);
-  selected_obstacle_ = -1;
+  selection_.obstacle = -1;
   Status status = SetObstacles(std::move(list));
   if (!status.ok()) SetError(status.error().ToString());
   return status;
 }
 
 Status Stage::ClearObstacles() {
-  selected_obstacle_ = -1;
+  selection_.obstacle = -1;
   Status status = SetObstacles({});
   if (!status.ok()) SetError(status.error().ToString());
   return status;
 }
 
 void Stage::LeaveCinematicCamera() {
-  polygon_draft_.clear();
+  obstacle_tool_.DropDraft();
   PlayCamera(-1);
 }
 

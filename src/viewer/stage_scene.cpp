@@ -99,7 +99,7 @@ Status Stage::GoTo(Character& character, glm::dvec2 point, const double* heading
   // Around obstacles when there are any (a plan that is already clear is the same arc-line or
   // Dubins path); with no path the plan is unchanged and the reason is the error.
   Status status;
-  if (!obstacles_.empty()) {
+  if (!obstacles_.set.empty()) {
     status = PlanGoTo(character, point, heading);
   } else {
     locomotion.plan_message.clear();
@@ -224,17 +224,19 @@ Scene Stage::CurrentScene() const {
     }
     scene.instances.push_back(std::move(instance));
   }
-  scene.camera.target = glm::dvec3(camera_.target);
-  scene.camera.yaw_degrees = camera_.yaw_degrees;
-  scene.camera.pitch_degrees = camera_.pitch_degrees;
-  scene.camera.distance = camera_.distance;
-  if (playing_camera_ >= 0 && cameras_[static_cast<size_t>(playing_camera_)].source != "local") {
-    scene.camera.cinematic = cameras_[static_cast<size_t>(playing_camera_)].source;
+  scene.camera.target = glm::dvec3(view_.orbit.target);
+  scene.camera.yaw_degrees = view_.orbit.yaw_degrees;
+  scene.camera.pitch_degrees = view_.orbit.pitch_degrees;
+  scene.camera.distance = view_.orbit.distance;
+  if (view_.playing >= 0 &&
+      view_.cinematics[static_cast<size_t>(view_.playing)].source != "local") {
+    scene.camera.cinematic = view_.cinematics[static_cast<size_t>(view_.playing)].source;
   }
-  scene.display = DisplayToggles{display_.grid,   display_.skeleton,    display_.joint_names,
-                                 display_.bounds, display_.wireframe,   display_.normals,
-                                 display_.routes, display_.turn_circles};
-  scene.obstacles = obstacles_;
+  scene.display = DisplayToggles{options_.display.grid,        options_.display.skeleton,
+                                 options_.display.joint_names, options_.display.bounds,
+                                 options_.display.wireframe,   options_.display.normals,
+                                 options_.display.routes,      options_.display.turn_circles};
+  scene.obstacles = obstacles_.set;
   scene.time = scene_time_;
   scene.playing = scene_playing_;
   return scene;
@@ -278,23 +280,23 @@ JsonValue Stage::PrepareScene(const JsonValue& scene_json) {
     }
   }
   if (const std::string& cinematic = scene.camera.cinematic;
-      !cinematic.empty() && std::none_of(cameras_.begin(), cameras_.end(),
+      !cinematic.empty() && std::none_of(view_.cinematics.begin(), view_.cinematics.end(),
                                          [&](const auto& c) { return c.source == cinematic; })) {
     JsonValue file = JsonValue::MakeObject();
     file.Set("source", cinematic);
     file.Set("url", cinematic.rfind("https://", 0) == 0 ? cinematic : "assets/" + cinematic);
     files.push_back(std::move(file));
   }
-  pending_scene_ = std::make_unique<Scene>(std::move(scene));
+  openings_.pending_scene = std::make_unique<Scene>(std::move(scene));
   JsonValue reply = Reply(true);
   reply.Set("files", JsonValue(std::move(files)));
   return reply;
 }
 
 JsonValue Stage::ApplyPendingScene() {
-  if (!pending_scene_) return Failure("no scene is being opened");
-  const Scene scene = std::move(*pending_scene_);
-  pending_scene_.reset();
+  if (!openings_.pending_scene) return Failure("no scene is being opened");
+  const Scene scene = std::move(*openings_.pending_scene);
+  openings_.pending_scene.reset();
   // Every model must now be loaded; find each by its source.
   std::vector<int> model_index(scene.models.size(), -1);
   for (size_t m = 0; m < scene.models.size(); ++m) {
@@ -310,12 +312,12 @@ JsonValue Stage::ApplyPendingScene() {
   characters_.clear();
   routes_.clear();
   // Before the characters, whose targets are planned around them.
-  obstacles_ = scene.obstacles;
-  obstacle_fill_dirty_ = true;
-  selected_obstacle_ = -1;
-  polygon_draft_.clear();
-  selected_ = -1;
-  selected_joint_ = -1;
+  obstacles_.set = scene.obstacles;
+  obstacles_.fill_dirty = true;
+  selection_.obstacle = -1;
+  obstacle_tool_.DropDraft();
+  selection_.instance = -1;
+  selection_.joint = -1;
   scene_time_ = scene.time;
   scene_playing_ = scene.playing;
   std::string problems;
@@ -328,7 +330,7 @@ JsonValue Stage::ApplyPendingScene() {
     const Status skinned = library_->SetSkin(model_index[m], scene.models[m].skin, &report);
     if (!skinned.ok())
       problems += "models[" + std::to_string(m) + "]." + skinned.error().message + "\n";
-    for (const std::string& warning : report.warnings) last_warnings_.push_back(warning);
+    for (const std::string& warning : report.warnings) report_.warnings.push_back(warning);
   }
   for (size_t r = 0; r < scene.routes.size(); ++r) {
     const SceneRoute& route = scene.routes[r];
@@ -425,13 +427,13 @@ JsonValue Stage::ApplyPendingScene() {
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
     if (std::find(model_index.begin(), model_index.end(), m) == model_index.end()) RemoveModel(m);
   }
-  camera_.target = glm::vec3(scene.camera.target);
-  camera_.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
-  camera_.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
-  camera_.distance = static_cast<float>(scene.camera.distance);
+  view_.orbit.target = glm::vec3(scene.camera.target);
+  view_.orbit.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
+  view_.orbit.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
+  view_.orbit.distance = static_cast<float>(scene.camera.distance);
   int cinematic = -1;
-  for (size_t i = 0; i < cameras_.size(); ++i) {
-    if (!scene.camera.cinematic.empty() && cameras_[i].source == scene.camera.cinematic) {
+  for (size_t i = 0; i < view_.cinematics.size(); ++i) {
+    if (!scene.camera.cinematic.empty() && view_.cinematics[i].source == scene.camera.cinematic) {
       cinematic = static_cast<int>(i);
     }
   }
@@ -439,13 +441,13 @@ JsonValue Stage::ApplyPendingScene() {
   if (!scene.camera.cinematic.empty() && cinematic < 0) {
     problems += "camera.cinematic: '" + scene.camera.cinematic + "' could not be loaded\n";
   }
-  display_ =
+  options_.display =
       DisplayToggles{scene.display.grid,   scene.display.skeleton,    scene.display.joint_names,
                      scene.display.bounds, scene.display.wireframe,   scene.display.normals,
                      scene.display.routes, scene.display.turn_circles};
-  follow_selected_ = false;
+  view_.follow_selected = false;
   crowd_templates_ = static_cast<int>(characters_.size());
-  selected_ = characters_.empty() ? -1 : 0;
+  selection_.instance = characters_.empty() ? -1 : 0;
   for (Character& character : characters_) {
     UpdateLocomotion(character);
     PoseCharacter(character, library_->models());
@@ -456,9 +458,9 @@ JsonValue Stage::ApplyPendingScene() {
     problems.pop_back();
     SetError(problems);
   } else {
-    last_error_.clear();
-    status_ = "Scene: " + std::to_string(characters_.size()) + " character(s), " +
-              std::to_string(routes_.size()) + " route(s)";
+    report_.error.clear();
+    report_.status = "Scene: " + std::to_string(characters_.size()) + " character(s), " +
+                     std::to_string(routes_.size()) + " route(s)";
   }
   JsonValue reply = Reply(problems.empty());
   if (!problems.empty()) reply.Set("error", problems);
@@ -526,9 +528,9 @@ JsonValue Stage::RoutesJson() const {
     const double clearance = RouteClearance(static_cast<int>(r));
     json.Set("check_clearance", clearance);
     JsonArray crossing;
-    if (route.route && !obstacles_.empty()) {
+    if (route.route && !obstacles_.set.empty()) {
       for (const ObstacleStretch& stretch :
-           FindObstacleStretches(*route.route, obstacles_, clearance)) {
+           FindObstacleStretches(*route.route, obstacles_.set, clearance)) {
         JsonValue c = JsonValue::MakeObject();
         c.Set("start", stretch.start_distance);
         c.Set("end", stretch.end_distance);
@@ -545,7 +547,7 @@ JsonValue Stage::RoutesJson() const {
 
 void Stage::DrawRouteOverlays(DrawList& list) {
   const float lift = 0.05f;  // just above the grid
-  if (display_.routes) {
+  if (options_.display.routes) {
     for (size_t r = 0; r < routes_.size(); ++r) {
       const ViewerRoute& route = routes_[r];
       if (!route.route) continue;
@@ -567,9 +569,9 @@ void Stage::DrawRouteOverlays(DrawList& list) {
       };
       // Stretches that come within the clearance of an obstacle: magenta, and thicker.
       const std::vector<ObstacleStretch> crossing =
-          obstacles_.empty() ? std::vector<ObstacleStretch>{}
-                             : FindObstacleStretches(*route.route, obstacles_,
-                                                     RouteClearance(static_cast<int>(r)));
+          obstacles_.set.empty() ? std::vector<ObstacleStretch>{}
+                                 : FindObstacleStretches(*route.route, obstacles_.set,
+                                                         RouteClearance(static_cast<int>(r)));
       auto is_crossing = [&](double d) {
         for (const ObstacleStretch& c : crossing) {
           if (d >= c.start_distance - 1e-9 && d <= c.end_distance + 1e-9) return true;
@@ -588,8 +590,8 @@ void Stage::DrawRouteOverlays(DrawList& list) {
           const bool warn = is_tight(mid);
           if (is_crossing(mid)) {
             const glm::vec3 side(
-                static_cast<float>(-std::sin(pose.heading) * camera_.distance * 0.002),
-                static_cast<float>(std::cos(pose.heading) * camera_.distance * 0.002), 0.0f);
+                static_cast<float>(-std::sin(pose.heading) * view_.orbit.distance * 0.002),
+                static_cast<float>(std::cos(pose.heading) * view_.orbit.distance * 0.002), 0.0f);
             for (const float k : {-1.0f, 0.0f, 1.0f}) {
               list.AddLine(previous + k * side, p + k * side, {255, 60, 220, 255},
                            LineDepth::kOnTop);
@@ -652,7 +654,7 @@ void Stage::DrawRouteOverlays(DrawList& list) {
     }
     const TurnPath& path = locomotion.follower.approach();
     if (!path.ok() || !(path.length > 1e-9)) continue;
-    if (display_.routes) {
+    if (options_.display.routes) {
       const int samples = 96;
       glm::vec3 previous(0.0f);
       for (int i = 0; i <= samples; ++i) {
@@ -663,7 +665,7 @@ void Stage::DrawRouteOverlays(DrawList& list) {
         previous = p;
       }
     }
-    if (display_.turn_circles) {
+    if (options_.display.turn_circles) {
       for (int s = 0; s < path.segment_count; ++s) {
         const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
         if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;
