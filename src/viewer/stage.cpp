@@ -612,13 +612,7 @@ ui::ViewerModel Stage::BuildViewerModel() const {
 }
 
 void Stage::ApplyRequests(const ui::ViewerRequests& r) {
-  if (r.play_camera) {
-    if (*r.play_camera < 0) {
-      LeaveCinematicCamera();
-    } else {
-      PlayCamera(*r.play_camera);
-    }
-  }
+  if (r.play_camera) SelectCamera(*r.play_camera);
   if (r.select_instance) Select(*r.select_instance, -1);
   if (r.select_joint) selection_.joint = *r.select_joint;
   if (r.display) SetDisplay(*r.display);
@@ -650,9 +644,7 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.remove_obstacle) RemoveObstacle(*r.remove_obstacle);
   if (r.clear_obstacles) ClearObstacles();
   if (r.route_around) {
-    const int route = *r.route_around;
-    double radius = RoundingRadius(route);
-    Status status = RouteAround(route, radius, RouteClearance(route));
+    Status status = RouteAround(*r.route_around, std::nullopt);
     if (!status.ok()) SetError(status.error().ToString());
   }
   if (r.edit_route) StartEditingRoute(*r.edit_route);
@@ -662,79 +654,38 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   }
   if (r.close_route && route_tool_.ToggleClosed()) CommitEditedRoute();
   if (r.delete_route_point && route_tool_.DeleteSelectedPoint()) CommitEditedRoute();
-  Character* character = Selected();
-  if (character == nullptr) return;
-  anim::PlaybackClock& playback = character->playback;
-  if (r.set_crossfade) playback.crossfade_seconds = std::max(0.0f, *r.set_crossfade);
-  if (r.set_animation) SetAnimation(*character, *r.set_animation);
+  // The panels act on the selected character.
+  const int i = selection_.instance;
+  if (Selected() == nullptr) return;
+  if (r.set_crossfade) SetCrossfade(i, std::max(0.0f, *r.set_crossfade));
+  if (r.set_animation) SetAnimation(i, *r.set_animation);
   if (r.set_playing) {
     if (*r.set_playing) {
-      Play(selection_.instance);
+      Play(i);
     } else {
-      Pause(selection_.instance);
+      Pause(i);
     }
   }
-  if (r.set_rate) playback.rate = *r.set_rate;
-  if (r.set_mode) anim::SetClockMode(playback, *r.set_mode);
-  if (r.set_time) anim::SetClockTime(playback, *r.set_time);
-  if (r.step_frames) StepFrames(selection_.instance, *r.step_frames);
-  if (r.set_speed) SetSpeed(*character, std::max(0.0f, *r.set_speed));
-  if (r.set_turn_radius) SetTurnRadius(*character, std::max(0.0f, *r.set_turn_radius));
-  if (r.set_clearance) SetClearance(*character, std::max(0.0f, *r.set_clearance));
-  if (r.set_locomotion_animation)
-    character->locomotion.walk_animation = *r.set_locomotion_animation;
+  if (r.set_rate) SetRate(i, *r.set_rate);
+  if (r.set_mode) SetPlayMode(i, *r.set_mode);
+  if (r.set_time) SetClipTime(i, *r.set_time);
+  if (r.step_frames) StepFrames(i, *r.step_frames);
+  if (r.set_speed) SetSpeed(i, std::max(0.0f, *r.set_speed));
+  if (r.set_turn_radius) SetTurnRadius(i, std::max(0.0f, *r.set_turn_radius));
+  if (r.set_clearance) SetClearance(i, std::max(0.0f, *r.set_clearance));
+  if (r.set_locomotion_animation) SetLocomotionAnimation(i, *r.set_locomotion_animation);
   if (r.assign_route) {
-    EnsureLocomotionAnimations(*character);
-    Status status = AssignRoute(*character, r.assign_route->first, r.assign_route->second);
+    Status status = AssignRoute(i, r.assign_route->first, r.assign_route->second);
     if (!status.ok()) SetError(status.error().ToString());
   }
   if (r.attach) {
-    Attach(*character, r.attach->model, r.attach->joint, r.attach->offset,
-           r.attach->rotation_degrees);
+    Attach(i, r.attach->model, r.attach->joint, r.attach->offset, r.attach->rotation_degrees);
   }
   if (r.edit_attachment) {
-    const int index = r.edit_attachment->first;
-    if (index >= 0 && index < static_cast<int>(character->attachments.size())) {
-      character->attachments[static_cast<size_t>(index)].offset = r.edit_attachment->second.offset;
-      character->attachments[static_cast<size_t>(index)].rotation_degrees =
-          r.edit_attachment->second.rotation_degrees;
-    }
+    EditAttachment(i, r.edit_attachment->first, r.edit_attachment->second.offset,
+                   r.edit_attachment->second.rotation_degrees);
   }
-  if (r.detach && *r.detach >= 0 && *r.detach < static_cast<int>(character->attachments.size())) {
-    character->attachments.erase(character->attachments.begin() + *r.detach);
-  }
-}
-
-// ---- one character
-// -------------------------------------------------------------------------------
-
-void Stage::SetAnimation(Character& character, int animation) {
-  anim::SwitchClip(character.playback, animation);
-}
-
-void Stage::Attach(Character& character, int model, int joint, glm::vec3 offset,
-                   glm::vec3 rotation) {
-  const LoadedModel& carrier = library_->models()[static_cast<size_t>(character.model)];
-  if (model < 0 || model >= static_cast<int>(library_->models().size()) || joint < 0 ||
-      joint >= carrier.model->skeleton().joint_count()) {
-    return;
-  }
-  Attachment attachment;
-  attachment.model = model;
-  attachment.joint = joint;
-  attachment.offset = offset;
-  attachment.rotation_degrees = rotation;
-  character.attachments.push_back(std::move(attachment));
-}
-
-void Stage::SetSpeed(Character& character, double speed) {
-  character.locomotion.speed = speed;
-  if (character.locomotion.enabled) character.locomotion.follower.SetSpeed(scene_time_, speed);
-}
-
-void Stage::SetTurnRadius(Character& character, double radius) {
-  character.locomotion.turn_radius = radius;
-  if (character.locomotion.enabled) character.locomotion.follower.SetTurningRadius(radius);
+  if (r.detach) Detach(i, *r.detach);
 }
 
 void Stage::SetScenePlaying(bool playing) {
@@ -963,7 +914,7 @@ void Stage::SetCrowdSize(int count) {
       locomotion.start_delay += spacing * (k / templates);
       const double now = scene_time_;
       scene_time_ = 0.0;
-      AssignRoute(clone, locomotion.route, locomotion.route_mode);
+      StartRoute(clone, locomotion.route, locomotion.route_mode);
       scene_time_ = now;
     } else {
       // Standing characters spread out on a grid beside their template.

@@ -149,6 +149,86 @@ class Stage {
   // The loaded cinematic camera of that name, or -1.
   int FindCamera(const std::string& name) const;
 
+  // One character's playback, placement and locomotion (the panels act on the selected one).
+  // The clip shown (-1: the bind pose); the crossfade from the one before.
+  void SetAnimation(int instance, int animation);
+  void SetCrossfade(int instance, float seconds);
+  void SetClipTime(int instance, double time);
+  void SetRate(int instance, float rate);
+  void SetPlayMode(int instance, PlayMode mode);
+  // Placed by hand: a plan it was following ends, and it stands where it was put.
+  void SetPlacement(int instance, std::optional<glm::vec2> position, std::optional<float> heading);
+  // A model carried at a joint of the instance (a bad model or joint changes nothing).
+  void Attach(int instance, int model, int joint, glm::vec3 offset, glm::vec3 rotation_degrees);
+  void EditAttachment(int instance, int attachment, glm::vec3 offset, glm::vec3 rotation_degrees);
+  void Detach(int instance, int attachment);
+  void SetSpeed(int instance, double speed);
+  void SetTurnRadius(int instance, double radius);
+  // The distance it keeps from obstacles; walkers going somewhere plan again.
+  void SetClearance(int instance, double clearance);
+  void SetLocomotionAnimation(int instance, int animation);
+  // Walks the route (-1: stops where it is); walk and idle clips default to "walk" and "idle".
+  Status AssignRoute(int instance, int route, PlayMode mode);
+  // Walks to the point (and heading), around the obstacles; "no path" is the error.
+  Status GoTo(int instance, glm::dvec2 point, std::optional<double> heading);
+
+  // Routes: set one (index == the count: a new one; the route being edited is edited anew), and
+  // replace its stretches that cross obstacles by planned paths, with the instance's turning
+  // radius and clearance or, without one, those of the route's characters.
+  Status SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
+                  const std::string& name);
+  Status RouteAround(int route, std::optional<int> instance);
+  // Obstacles: each edit is refused whole when the set does not validate; walkers replan.
+  Status AddObstacle(Obstacle obstacle);
+  Status MoveObstacle(int index, glm::dvec2 offset);
+
+  // A cinematic camera by index, or -1: Leave (the orbit camera as it was).
+  void SelectCamera(int index);
+  // The embed's URL options: its loop always, and with apply_to_scene its display, camera, play
+  // state and start time on the open scene (the timeline starts again from there).
+  void ApplyEmbedOptions(const EmbedOptions& options, bool reduced_motion, bool apply_to_scene);
+  // While the timeline slider is held the loop does not jump.
+  void SetEmbedScrubbing(bool scrubbing) { embed_timeline_.SetScrubbing(scrubbing); }
+  // A message from the page for the status line (e.g. a fetch that failed).
+  void ReportError(const std::string& message) { SetError(message); }
+  // Removes the model, its characters and what carries it.
+  void RemoveModel(int model);
+  // Shows a model under a loaded skin ("" for its own shaders): its textures are re-bound, and
+  // the reply carries the warnings (missing images) of the new resolution.
+  JsonValue SetModelSkin(int model, const std::string& skin);
+  // "Download glTF" (gltf_download.cpp): the model as a .glb handed to the host; the reply says
+  // what went in, or the exporter's error (also shown on the status line).
+  JsonValue DownloadGltf(int model);
+  // "Download MD5" (md5_download.cpp): the md5mesh and each md5anim as separate downloads.
+  JsonValue DownloadMd5(int model);
+  // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
+  void SetCrowdSize(int count);
+  // The engine's part of a frame alone (locomotion, playback, poses), for benchmarks: no keys,
+  // embed timeline, hover or camera follow.
+  void StepEngine(double dt) { Update(dt, false); }
+
+  // The steps of opening a scene one by one (OpenScene runs them all): validate it and list the
+  // files to fetch, then apply it once they are loaded, or cancel it.
+  JsonValue PrepareScene(const JsonValue& scene_json);
+  JsonValue ApplyPendingScene();
+  void CancelPendingScene();
+
+  // ---- queries ----
+  Scene CurrentScene() const;
+  JsonValue RoutesJson() const;
+  JsonValue PathJson(const Character& character) const;
+  JsonValue ClockJson() const;
+  // The ground point under a framebuffer pixel: what a click there would hit.
+  std::optional<glm::vec3> GroundUnderCursor(double x, double y) const;
+  bool ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const;
+  // The instance's bind-pose box on screen [x0, y0, x1, y1], framebuffer pixels; false when none
+  // of it shows in front of the camera.
+  bool ScreenBounds(int instance, glm::vec4* rect) const;
+  // The joint's model-to-world matrix in the instance's current pose (posed now).
+  glm::mat4 JointWorld(int instance, int joint);
+  // GPU skinning read back from the renderer against the core's CPU skinning of the current pose.
+  JsonValue GpuSkinCheck(int instance);
+
   // Whether the picture changes with time alone (a clip or the scene clock runs): a figure that
   // does not is drawn again only when something acts on it.
   bool Animating() const;
@@ -176,6 +256,7 @@ class Stage {
   JsonValue State() const;
 
   ui::FrameStats& stats() { return stats_; }
+  const ui::FrameStats& stats() const { return stats_; }
   bool panels_visible() const { return options_.panels_visible; }
   bool* help_open() { return &options_.help_open; }
   std::string StatusLine() const {
@@ -188,6 +269,11 @@ class Stage {
   int character_count() const { return static_cast<int>(characters_.size()); }
   const std::vector<Character>& characters() const { return characters_; }
   const std::vector<LoadedModel>& models() const { return library_->models(); }
+  const ModelLibrary& library() const { return *library_; }
+  const std::vector<ViewerRoute>& routes() const { return routes_; }
+  const ObstacleSet& obstacles() const { return obstacles_.set; }
+  const RouteTool& route_tool() const { return route_tool_; }
+  const std::vector<CinematicCamera>& cinematic_cameras() const { return view_.cinematics; }
   const std::string& last_error() const { return report_.error; }
 
   // The box (world space) that framing fits for a character: its skinned mesh over every frame
@@ -195,54 +281,29 @@ class Stage {
   bool CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const;
 
  private:
-  friend class CommandTable;
-
   glm::mat4 ViewProjection() const;
   void HandleKeyPress(Key key);
   void Update(double dt, bool from_frame);
   void DrawCharacterOverlays(DrawList& list);
   int AddCharacter(int model, glm::vec2 position, float heading);
-  void RemoveModel(int model);
-  // Shows a model under a loaded skin ("" for its own shaders): its textures are re-bound, and
-  // the reply carries the warnings (missing images) of the new resolution.
-  JsonValue SetModelSkin(int model, const std::string& skin);
   Character* Selected();
   Character* InstanceAt(int instance);
   // Where a new character of the model stands when nobody says: right of everything shown.
   glm::vec2 FreePlaceFor(int model) const;
   void SetError(const std::string& message);
-  // "Download glTF" (gltf_download.cpp): the model as a .glb handed to the host; the reply says
-  // what went in, or the exporter's error (also shown on the status line).
-  JsonValue DownloadGltf(int model);
-  // "Download MD5" (md5_download.cpp): the md5mesh and each md5anim as separate downloads.
-  JsonValue DownloadMd5(int model);
-
-  // Playback and placement of one character (shared by the panels and the commands).
-  void SetAnimation(Character& character, int animation);
-  void Attach(Character& character, int model, int joint, glm::vec3 offset, glm::vec3 rotation);
-  void SetSpeed(Character& character, double speed);
-  void SetTurnRadius(Character& character, double radius);
 
   // Scenes, routes and locomotion (viewer_scene.cpp).
-  Scene CurrentScene() const;
-  JsonValue PrepareScene(const JsonValue& scene_json);
-  JsonValue ApplyPendingScene();
-  void CancelPendingScene();
-  Status SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
-                  const std::string& name);
-  Status AssignRoute(Character& character, int route, PlayMode mode);
-  Status GoTo(Character& character, glm::dvec2 point, const double* heading);
+  // Builds the route at index (== the count: a new one); characters on it take the new one.
+  Status BuildRoute(int index, std::vector<RouteSegment> segments, bool closed,
+                    const std::string& name);
+  Status StartRoute(Character& character, int route, PlayMode mode);
+  Status StartGoTo(Character& character, glm::dvec2 point, const double* heading);
   void UpdateLocomotion(Character& character);
   // Walk and idle default to the model's "walk" and "idle" animations.
   void EnsureLocomotionAnimations(Character& character);
   void DrawRouteOverlays(DrawList& list);
-  JsonValue RoutesJson() const;
-  JsonValue PathJson(const Character& character) const;
-  JsonValue ClockJson() const;
 
   // Mouse tools: go-to and route drawing (viewer_tools.cpp).
-  std::optional<glm::vec3> GroundUnderCursor(double x, double y) const;
-  bool ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const;
   bool ToolPress(double x, double y);
   void ToolMove(double x, double y);
   void ToolRelease(double x, double y);
@@ -261,13 +322,12 @@ class Stage {
   // Characters going to a target plan again from where they are (after obstacles or clearances
   // change); returns the messages of those that found no path (they stop).
   std::string ReplanTargets();
-  void SetClearance(Character& character, double clearance);
   // The clearance and turning radius a route is checked (and routed around) with: the largest of
   // the characters assigned to it, else the selected character's.
   double RouteClearance(int route) const;
   // Replaces each segment of the route that comes within the clearance of an obstacle by a
   // planned path between its ends (same end headings), as Beziers; all or nothing.
-  Status RouteAround(int route, double turning_radius, double clearance);
+  Status RouteAroundWith(int route, double turning_radius, double clearance);
   void DrawObstacles(DrawList& list);
   void DrawPlannedPath(const PlannedPath& path, DrawList& list) const;
   bool ObstacleToolPress(glm::dvec2 ground, glm::dvec2 screen, double pick_radius);
@@ -283,8 +343,6 @@ class Stage {
   EmbedClock MeasureEmbedClock() const;
   void RunEmbedTimeline();
 
-  // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
-  void SetCrowdSize(int count);
   bool IsVisible(const Character& character, const Frustum& frustum) const;
 
   // Scene openings (stage_opening.cpp): the one under way and those waiting.

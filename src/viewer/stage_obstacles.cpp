@@ -83,15 +83,6 @@ int Stage::ObstacleAt(glm::dvec2 ground) const {
   return -1;
 }
 
-void Stage::SetClearance(Character& character, double clearance) {
-  character.locomotion.clearance = clearance;
-  character.locomotion.clearance_set = true;
-  if (!obstacles_.set.empty()) {
-    const std::string problems = ReplanTargets();
-    if (!problems.empty()) SetError(problems);
-  }
-}
-
 // ---- planning ----------------------------------------------------------------------------------
 
 Status Stage::PlanGoTo(Character& character, glm::dvec2 point, const double* heading) {
@@ -141,7 +132,8 @@ std::string Stage::ReplanTargets() {
     scene_time_ = std::max(scene_time_, locomotion.plan_start);
     const glm::dvec2 target = locomotion.target;
     const double heading = locomotion.target_heading;
-    Status status = GoTo(character, target, locomotion.target_has_heading ? &heading : nullptr);
+    Status status =
+        StartGoTo(character, target, locomotion.target_has_heading ? &heading : nullptr);
     scene_time_ = now;
     if (!status.ok()) {
       // No way there any more: it stops where it is and keeps the target for the next change.
@@ -167,7 +159,7 @@ double Stage::RouteClearance(int route) const {
   return std::max(clearance, 0.0);
 }
 
-Status Stage::RouteAround(int route, double turning_radius, double clearance) {
+Status Stage::RouteAroundWith(int route, double turning_radius, double clearance) {
   if (route < 0 || route >= static_cast<int>(routes_.size()) ||
       !routes_[static_cast<size_t>(route)].route) {
     return MakeError("routeAround", 0, 0, "no valid route " + std::to_string(route));
@@ -227,7 +219,7 @@ Status Stage::RouteAround(int route, double turning_radius, double clearance) {
   }
   const bool closed = current.closed;
   const std::string name = current.name;
-  Status status = SetRoute(route, std::move(segments), closed, name);
+  Status status = BuildRoute(route, std::move(segments), closed, name);
   if (!status.ok()) return status;
   if (route == route_tool_.edited_route()) StartEditingRoute(route);
   return Status();
@@ -275,9 +267,7 @@ void Stage::ObstacleToolRelease() {
 }
 
 void Stage::AddObstacleShape(Obstacle obstacle) {
-  std::vector<Obstacle> list = obstacles_.set.obstacles();
-  list.push_back(std::move(obstacle));
-  Status status = SetObstacles(std::move(list));
+  Status status = AddObstacle(std::move(obstacle));
   if (!status.ok()) {
     SetError(status.error().ToString());
     return;

@@ -31,8 +31,8 @@ bool IsAllowedSource(const std::string& source) {
 // ---- routes
 // --------------------------------------------------------------------------------------
 
-Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
-                       const std::string& name) {
+Status Stage::BuildRoute(int index, std::vector<RouteSegment> segments, bool closed,
+                         const std::string& name) {
   if (index < 0 || index > static_cast<int>(routes_.size()) ||
       index >= static_cast<int>(kMaxSceneRoutes)) {
     return MakeError("route", 0, 0, "route index " + std::to_string(index) + " is out of range");
@@ -57,13 +57,13 @@ Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool close
   // Characters on an edited route take the new one from where they are.
   for (Character& character : characters_) {
     if (character.locomotion.enabled && character.locomotion.route == index) {
-      AssignRoute(character, index, character.locomotion.route_mode);
+      StartRoute(character, index, character.locomotion.route_mode);
     }
   }
   return Status();
 }
 
-Status Stage::AssignRoute(Character& character, int route, PlayMode mode) {
+Status Stage::StartRoute(Character& character, int route, PlayMode mode) {
   Locomotion& locomotion = character.locomotion;
   if (route < 0) {
     locomotion.follower.Stop(scene_time_);
@@ -89,7 +89,7 @@ Status Stage::AssignRoute(Character& character, int route, PlayMode mode) {
   return Status();
 }
 
-Status Stage::GoTo(Character& character, glm::dvec2 point, const double* heading) {
+Status Stage::StartGoTo(Character& character, glm::dvec2 point, const double* heading) {
   Locomotion& locomotion = character.locomotion;
   if (!locomotion.enabled) {
     locomotion.follower = Follower(Pose2{glm::dvec2(character.position), character.heading},
@@ -334,7 +334,7 @@ JsonValue Stage::ApplyPendingScene() {
   }
   for (size_t r = 0; r < scene.routes.size(); ++r) {
     const SceneRoute& route = scene.routes[r];
-    Status status = SetRoute(static_cast<int>(r), route.segments, route.closed, route.name);
+    Status status = BuildRoute(static_cast<int>(r), route.segments, route.closed, route.name);
     if (!status.ok()) {
       problems += "routes[" + std::to_string(r) + "]: " + status.error().message + "\n";
       ViewerRoute broken;
@@ -396,12 +396,12 @@ JsonValue Stage::ApplyPendingScene() {
       locomotion.enabled = true;
       Status status;
       if (instance.route >= 0) {
-        status = AssignRoute(character, instance.route, instance.route_mode);
+        status = StartRoute(character, instance.route, instance.route_mode);
       } else {
         scene_time_ = instance.start_delay;
         const double heading = instance.target->heading_degrees.value_or(0.0) / kDegrees;
-        status = GoTo(character, instance.target->position,
-                      instance.target->heading_degrees ? &heading : nullptr);
+        status = StartGoTo(character, instance.target->position,
+                           instance.target->heading_degrees ? &heading : nullptr);
       }
       scene_time_ = now;
       if (!status.ok())

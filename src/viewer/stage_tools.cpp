@@ -66,7 +66,7 @@ void Stage::CommitEditedRoute() {
   }
   const std::string name =
       index < static_cast<int>(routes_.size()) ? routes_[static_cast<size_t>(index)].name : "";
-  Status status = SetRoute(index, std::move(segments), closed, name);
+  Status status = BuildRoute(index, std::move(segments), closed, name);
   if (!status.ok()) {
     report_.status = status.error().message;
     return;
@@ -127,10 +127,7 @@ void Stage::ToolRelease(double x, double y) {
   const std::optional<GoToTarget> target =
       go_to_.Release(glm::dvec2(x, y), stats_.device_pixel_ratio);
   if (target && Selected() != nullptr) {
-    Character& character = *Selected();
-    EnsureLocomotionAnimations(character);
-    const double heading = target->heading.value_or(0.0);
-    const Status status = GoTo(character, target->point, target->heading ? &heading : nullptr);
+    const Status status = GoTo(selection_.instance, target->point, target->heading);
     if (!status.ok()) SetError(status.error().ToString());
   }
   route_tool_.Release();
