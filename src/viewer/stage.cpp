@@ -36,6 +36,85 @@ void AddBox(DrawList& list, const glm::mat4& transform, const glm::vec3& lo, con
   for (const auto& e : edges) list.AddLine(c[e[0]], c[e[1]], color, LineDepth::kOnTop);
 }
 
+// The Model panel's facts of one model (`index` of the library, shown by `characters`).
+ui::ModelSummary SummarizeModel(const LoadedModel& model, int index, std::vector<std::string> skins,
+                                const std::vector<Character>& characters) {
+  ui::ModelSummary summary;
+  summary.name = model.name;
+  summary.files.push_back(model.mesh_file);
+  for (const std::string& name : model.animation_names) summary.files.push_back(name + ".md5anim");
+  for (const auto* maps : {&model.texture_files, &model.normal_files, &model.specular_files}) {
+    for (const std::string& texture : *maps) {
+      if (!texture.empty() &&
+          std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
+        summary.files.push_back(texture);
+      }
+    }
+  }
+  summary.skins = std::move(skins);
+  summary.skin = model.skin;
+  summary.local = model.local;
+  const md5::MeshFile& file = model.model->source();
+  summary.joints = model.model->skeleton().joint_count();
+  summary.meshes = model.model->mesh_count();
+  summary.vertices = file.vertex_count();
+  summary.triangles = file.triangle_count();
+  summary.weights = file.weight_count();
+  summary.max_influences = file.max_weights_per_vertex();
+  summary.top4_error = model.model->gpu().worst_dropped_weight;
+  summary.warnings = model.warnings;
+  summary.warnings.insert(summary.warnings.end(), model.material_warnings.begin(),
+                          model.material_warnings.end());
+  summary.joint_names = model.model->skeleton().names();
+  summary.parents = model.model->skeleton().parents();
+  summary.animations = model.animation_names;
+  summary.shared_bytes = model.cpu_bytes + model.gpu_bytes;
+  for (const Character& character : characters) summary.instances += character.model == index;
+  return summary;
+}
+
+// The Animation panel's view of one character of the model.
+ui::InstanceSummary SummarizeInstance(const Character& character, const LoadedModel& model,
+                                      bool playing) {
+  ui::InstanceSummary summary;
+  summary.label = character.label;
+  summary.model = character.model;
+  summary.animation = character.playback.animation;
+  summary.time = static_cast<float>(character.playback.time);
+  if (character.playback.animation >= 0) {
+    const anim::Animation& animation =
+        *model.animations[static_cast<size_t>(character.playback.animation)];
+    summary.duration = animation.duration();
+    summary.frame_rate = animation.frame_rate();
+    summary.frame_count = animation.frame_count();
+  }
+  summary.rate = character.playback.rate;
+  summary.mode = character.playback.mode;
+  summary.playing = playing;
+  summary.crossfade_seconds = character.playback.crossfade_seconds;
+  summary.position = character.position;
+  summary.speed = static_cast<float>(character.locomotion.speed);
+  summary.turn_radius = static_cast<float>(character.locomotion.turn_radius);
+  summary.clearance = static_cast<float>(character.locomotion.clearance);
+  summary.plan_message = character.locomotion.plan_message;
+  summary.route = character.locomotion.enabled ? character.locomotion.route : -1;
+  summary.route_mode = character.locomotion.route_mode;
+  summary.locomotion_animation = character.locomotion.walk_animation;
+  summary.moving = character.locomotion.moving;
+  summary.heading_degrees = glm::degrees(character.heading);
+  for (const Attachment& attachment : character.attachments) {
+    ui::AttachmentSummary a;
+    a.model = attachment.model;
+    a.joint = model.model->skeleton().name(attachment.joint);
+    a.offset = attachment.offset;
+    a.rotation_degrees = attachment.rotation_degrees;
+    summary.attachments.push_back(a);
+  }
+  summary.instance_bytes =
+      character.pose.locals.size() * (2 * sizeof(anim::JointTransform) + 2 * sizeof(glm::mat4));
+  return summary;
+}
+
 // One arrow press turns the camera by this much (a held key does not repeat: 24 presses go round).
 constexpr float kKeyOrbitDegrees = 15.0f;
 
@@ -476,80 +555,14 @@ ui::ViewerModel Stage::BuildViewerModel() const {
   }
   const auto& models = library_->models();
   for (const LoadedModel& model : models) {
-    ui::ModelSummary summary;
-    summary.name = model.name;
-    summary.files.push_back(model.mesh_file);
-    for (const std::string& name : model.animation_names)
-      summary.files.push_back(name + ".md5anim");
-    for (const auto* maps : {&model.texture_files, &model.normal_files, &model.specular_files}) {
-      for (const std::string& texture : *maps) {
-        if (!texture.empty() &&
-            std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
-          summary.files.push_back(texture);
-        }
-      }
-    }
-    summary.skins = library_->SkinsFor(static_cast<int>(&model - models.data()));
-    summary.skin = model.skin;
-    summary.local = model.local;
-    const md5::MeshFile& file = model.model->source();
-    summary.joints = model.model->skeleton().joint_count();
-    summary.meshes = model.model->mesh_count();
-    summary.vertices = file.vertex_count();
-    summary.triangles = file.triangle_count();
-    summary.weights = file.weight_count();
-    summary.max_influences = file.max_weights_per_vertex();
-    summary.top4_error = model.model->gpu().worst_dropped_weight;
-    summary.warnings = model.warnings;
-    summary.warnings.insert(summary.warnings.end(), model.material_warnings.begin(),
-                            model.material_warnings.end());
-    summary.joint_names = model.model->skeleton().names();
-    summary.parents = model.model->skeleton().parents();
-    summary.animations = model.animation_names;
-    summary.shared_bytes = model.cpu_bytes + model.gpu_bytes;
-    for (const Character& character : characters_)
-      summary.instances += &models[static_cast<size_t>(character.model)] == &model;
-    view.models.push_back(std::move(summary));
+    view.models.push_back(
+        SummarizeModel(model, static_cast<int>(&model - models.data()),
+                       library_->SkinsFor(static_cast<int>(&model - models.data())), characters_));
   }
   for (const Character& character : characters_) {
-    const LoadedModel& model = models[static_cast<size_t>(character.model)];
-    ui::InstanceSummary summary;
-    summary.label = character.label;
-    summary.model = character.model;
-    summary.animation = character.playback.animation;
-    summary.time = static_cast<float>(character.playback.time);
-    if (character.playback.animation >= 0) {
-      const anim::Animation& animation =
-          *model.animations[static_cast<size_t>(character.playback.animation)];
-      summary.duration = animation.duration();
-      summary.frame_rate = animation.frame_rate();
-      summary.frame_count = animation.frame_count();
-    }
-    summary.rate = character.playback.rate;
-    summary.mode = character.playback.mode;
-    summary.playing = IsPlaying(static_cast<int>(&character - characters_.data()));
-    summary.crossfade_seconds = character.playback.crossfade_seconds;
-    summary.position = character.position;
-    summary.speed = static_cast<float>(character.locomotion.speed);
-    summary.turn_radius = static_cast<float>(character.locomotion.turn_radius);
-    summary.clearance = static_cast<float>(character.locomotion.clearance);
-    summary.plan_message = character.locomotion.plan_message;
-    summary.route = character.locomotion.enabled ? character.locomotion.route : -1;
-    summary.route_mode = character.locomotion.route_mode;
-    summary.locomotion_animation = character.locomotion.walk_animation;
-    summary.moving = character.locomotion.moving;
-    summary.heading_degrees = glm::degrees(character.heading);
-    for (const Attachment& attachment : character.attachments) {
-      ui::AttachmentSummary a;
-      a.model = attachment.model;
-      a.joint = model.model->skeleton().name(attachment.joint);
-      a.offset = attachment.offset;
-      a.rotation_degrees = attachment.rotation_degrees;
-      summary.attachments.push_back(a);
-    }
-    summary.instance_bytes =
-        character.pose.locals.size() * (2 * sizeof(anim::JointTransform) + 2 * sizeof(glm::mat4));
-    view.instances.push_back(std::move(summary));
+    const int index = static_cast<int>(&character - characters_.data());
+    view.instances.push_back(SummarizeInstance(
+        character, models[static_cast<size_t>(character.model)], IsPlaying(index)));
   }
   view.selected_instance = selection_.instance;
   view.selected_joint = selection_.joint;

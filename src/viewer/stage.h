@@ -299,9 +299,16 @@ class Stage {
   Status StartRoute(Character& character, int route, PlayMode mode);
   Status StartGoTo(Character& character, glm::dvec2 point, const double* heading);
   void UpdateLocomotion(Character& character);
+  // One character of a scene being applied (its models at model_index); its problems, one a line.
+  std::string AddSceneInstance(const Scene& scene, size_t i, const std::vector<int>& model_index);
+  // Parts of State(): the models and the characters.
+  JsonValue ModelsJson() const;
+  JsonValue InstancesJson() const;
   // Walk and idle default to the model's "walk" and "idle" animations.
   void EnsureLocomotionAnimations(Character& character);
   void DrawRouteOverlays(DrawList& list);
+  void DrawRoute(int route, DrawList& list);
+  void DrawApproachPaths(DrawList& list);
 
   // Mouse tools: go-to and route drawing (viewer_tools.cpp).
   bool ToolPress(double x, double y);

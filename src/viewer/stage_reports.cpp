@@ -49,19 +49,7 @@ void SetClock(const SceneClock& clock, JsonValue& reply) {
 // ---- the page's commands
 // -------------------------------------------------------------------------
 
-JsonValue Stage::State() const {
-  JsonValue state = JsonValue::MakeObject();
-  state.Set("webgl", stats_.gl_version);
-  state.Set("frame", static_cast<double>(frame_));
-  state.Set("canvas",
-            JsonValue(JsonArray{JsonValue(viewport_.width), JsonValue(viewport_.height)}));
-  JsonValue camera = JsonValue::MakeObject();
-  camera.Set("target", Vec(view_.orbit.target));
-  camera.Set("yaw", static_cast<double>(view_.orbit.yaw_degrees));
-  camera.Set("pitch", static_cast<double>(view_.orbit.pitch_degrees));
-  camera.Set("distance", static_cast<double>(view_.orbit.distance));
-  state.Set("camera", std::move(camera));
-  state.Set("cinematic", CamerasJson());
+JsonValue Stage::ModelsJson() const {
   const auto& models = library_->models();
   JsonArray model_list;
   for (const LoadedModel& model : models) {
@@ -98,7 +86,11 @@ JsonValue Stage::State() const {
     m.Set("shared_bytes", static_cast<double>(model.cpu_bytes + model.gpu_bytes));
     model_list.push_back(std::move(m));
   }
-  state.Set("models", JsonValue(std::move(model_list)));
+  return JsonValue(std::move(model_list));
+}
+
+JsonValue Stage::InstancesJson() const {
+  const auto& models = library_->models();
   JsonArray instances;
   for (const Character& character : characters_) {
     const LoadedModel& model = models[static_cast<size_t>(character.model)];
@@ -151,7 +143,24 @@ JsonValue Stage::State() const {
     }
     instances.push_back(std::move(i));
   }
-  state.Set("instances", JsonValue(std::move(instances)));
+  return JsonValue(std::move(instances));
+}
+
+JsonValue Stage::State() const {
+  JsonValue state = JsonValue::MakeObject();
+  state.Set("webgl", stats_.gl_version);
+  state.Set("frame", static_cast<double>(frame_));
+  state.Set("canvas",
+            JsonValue(JsonArray{JsonValue(viewport_.width), JsonValue(viewport_.height)}));
+  JsonValue camera = JsonValue::MakeObject();
+  camera.Set("target", Vec(view_.orbit.target));
+  camera.Set("yaw", static_cast<double>(view_.orbit.yaw_degrees));
+  camera.Set("pitch", static_cast<double>(view_.orbit.pitch_degrees));
+  camera.Set("distance", static_cast<double>(view_.orbit.distance));
+  state.Set("camera", std::move(camera));
+  state.Set("cinematic", CamerasJson());
+  state.Set("models", ModelsJson());
+  state.Set("instances", InstancesJson());
   state.Set("scene_time", scene_time_);
   state.Set("scene_playing", scene_playing_);
   // Finished: every character with somewhere to go has arrived (never, on looping routes).

@@ -293,6 +293,88 @@ JsonValue Stage::PrepareScene(const JsonValue& scene_json) {
   return reply;
 }
 
+std::string Stage::AddSceneInstance(const Scene& scene, size_t i,
+                                    const std::vector<int>& model_index) {
+  std::string problems;
+  auto find_model = [&](const std::string& name) {
+    for (size_t m = 0; m < scene.models.size(); ++m) {
+      if (scene.models[m].name == name) return model_index[m];
+    }
+    return -1;
+  };
+  const SceneInstance& instance = scene.instances[i];
+  const int model = find_model(instance.model);
+  if (model < 0) return problems;  // SceneFromJson checked the reference
+  const int index = AddCharacter(model, glm::vec2(instance.position),
+                                 static_cast<float>(instance.heading_degrees / kDegrees));
+  Character& character = characters_[static_cast<size_t>(index)];
+  const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
+  character.playback.animation =
+      instance.animation.empty() ? -1 : loaded.FindAnimation(instance.animation);
+  anim::SetClockTime(character.playback, instance.time);
+  character.playback.rate = static_cast<float>(instance.rate);
+  anim::SetClockMode(character.playback, instance.mode);
+  character.playback.playing = scene.playing;
+  Locomotion& locomotion = character.locomotion;
+  locomotion.speed = instance.speed;
+  locomotion.turn_radius = instance.turn_radius;
+  locomotion.start_delay = instance.start_delay;
+  if (instance.clearance) {
+    locomotion.clearance = *instance.clearance;
+    locomotion.clearance_set = true;
+  }
+  locomotion.walk_animation =
+      loaded.FindAnimation(instance.locomotion.empty() ? "walk" : instance.locomotion);
+  locomotion.idle_animation = loaded.FindAnimation(instance.idle.empty() ? "idle" : instance.idle);
+  if (locomotion.idle_animation < 0) locomotion.idle_animation = character.playback.animation;
+  if (instance.route >= 0 || instance.target) {
+    // Plans start at time 0 (after start_delay) so that a scene replays the same at any time.
+    const double now = scene_time_;
+    scene_time_ = 0.0;
+    Pose2 start{instance.position, instance.heading_degrees / kDegrees};
+    // Standing on its route's start, a character faces along the route rather than looping
+    // round to align with it.
+    if (instance.route >= 0 && instance.route < static_cast<int>(routes_.size()) &&
+        routes_[static_cast<size_t>(instance.route)].route) {
+      const Pose2 route_start = routes_[static_cast<size_t>(instance.route)].route->Sample(0.0);
+      if (RoutePointsMeet(route_start.position, instance.position))
+        start.heading = route_start.heading;
+    }
+    character.position = glm::vec2(start.position);
+    character.heading = static_cast<float>(start.heading);
+    locomotion.follower = Follower(start, instance.turn_radius, instance.speed, 0.0);
+    locomotion.enabled = true;
+    Status status;
+    if (instance.route >= 0) {
+      status = StartRoute(character, instance.route, instance.route_mode);
+    } else {
+      scene_time_ = instance.start_delay;
+      const double heading = instance.target->heading_degrees.value_or(0.0) / kDegrees;
+      status = StartGoTo(character, instance.target->position,
+                         instance.target->heading_degrees ? &heading : nullptr);
+    }
+    scene_time_ = now;
+    if (!status.ok())
+      problems += "instances[" + std::to_string(i) + "]: " + status.error().message + "\n";
+  }
+  for (const SceneAttachment& a : instance.attachments) {
+    const int attached = find_model(a.model);
+    const int joint = loaded.model->skeleton().FindJoint(a.joint);
+    if (attached < 0 || joint < 0) {
+      problems += "instances[" + std::to_string(i) + "]: cannot attach '" + a.model +
+                  "' to joint '" + a.joint + "'\n";
+      continue;
+    }
+    Attachment attachment;
+    attachment.model = attached;
+    attachment.joint = joint;
+    attachment.offset = glm::vec3(a.offset);
+    attachment.rotation_degrees = glm::vec3(a.rotation_degrees);
+    character.attachments.push_back(std::move(attachment));
+  }
+  return problems;
+}
+
 JsonValue Stage::ApplyPendingScene() {
   if (!openings_.pending_scene) return Failure("no scene is being opened");
   const Scene scene = std::move(*openings_.pending_scene);
@@ -344,85 +426,8 @@ JsonValue Stage::ApplyPendingScene() {
       routes_.push_back(std::move(broken));
     }
   }
-  auto find_model = [&](const std::string& name) {
-    for (size_t m = 0; m < scene.models.size(); ++m) {
-      if (scene.models[m].name == name) return model_index[m];
-    }
-    return -1;
-  };
-  for (size_t i = 0; i < scene.instances.size(); ++i) {
-    const SceneInstance& instance = scene.instances[i];
-    const int model = find_model(instance.model);
-    if (model < 0) continue;  // SceneFromJson checked the reference
-    const int index = AddCharacter(model, glm::vec2(instance.position),
-                                   static_cast<float>(instance.heading_degrees / kDegrees));
-    Character& character = characters_[static_cast<size_t>(index)];
-    const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
-    character.playback.animation =
-        instance.animation.empty() ? -1 : loaded.FindAnimation(instance.animation);
-    anim::SetClockTime(character.playback, instance.time);
-    character.playback.rate = static_cast<float>(instance.rate);
-    anim::SetClockMode(character.playback, instance.mode);
-    character.playback.playing = scene.playing;
-    Locomotion& locomotion = character.locomotion;
-    locomotion.speed = instance.speed;
-    locomotion.turn_radius = instance.turn_radius;
-    locomotion.start_delay = instance.start_delay;
-    if (instance.clearance) {
-      locomotion.clearance = *instance.clearance;
-      locomotion.clearance_set = true;
-    }
-    locomotion.walk_animation =
-        loaded.FindAnimation(instance.locomotion.empty() ? "walk" : instance.locomotion);
-    locomotion.idle_animation =
-        loaded.FindAnimation(instance.idle.empty() ? "idle" : instance.idle);
-    if (locomotion.idle_animation < 0) locomotion.idle_animation = character.playback.animation;
-    if (instance.route >= 0 || instance.target) {
-      // Plans start at time 0 (after start_delay) so that a scene replays the same at any time.
-      const double now = scene_time_;
-      scene_time_ = 0.0;
-      Pose2 start{instance.position, instance.heading_degrees / kDegrees};
-      // Standing on its route's start, a character faces along the route rather than looping
-      // round to align with it.
-      if (instance.route >= 0 && instance.route < static_cast<int>(routes_.size()) &&
-          routes_[static_cast<size_t>(instance.route)].route) {
-        const Pose2 route_start = routes_[static_cast<size_t>(instance.route)].route->Sample(0.0);
-        if (RoutePointsMeet(route_start.position, instance.position))
-          start.heading = route_start.heading;
-      }
-      character.position = glm::vec2(start.position);
-      character.heading = static_cast<float>(start.heading);
-      locomotion.follower = Follower(start, instance.turn_radius, instance.speed, 0.0);
-      locomotion.enabled = true;
-      Status status;
-      if (instance.route >= 0) {
-        status = StartRoute(character, instance.route, instance.route_mode);
-      } else {
-        scene_time_ = instance.start_delay;
-        const double heading = instance.target->heading_degrees.value_or(0.0) / kDegrees;
-        status = StartGoTo(character, instance.target->position,
-                           instance.target->heading_degrees ? &heading : nullptr);
-      }
-      scene_time_ = now;
-      if (!status.ok())
-        problems += "instances[" + std::to_string(i) + "]: " + status.error().message + "\n";
-    }
-    for (const SceneAttachment& a : instance.attachments) {
-      const int attached = find_model(a.model);
-      const int joint = loaded.model->skeleton().FindJoint(a.joint);
-      if (attached < 0 || joint < 0) {
-        problems += "instances[" + std::to_string(i) + "]: cannot attach '" + a.model +
-                    "' to joint '" + a.joint + "'\n";
-        continue;
-      }
-      Attachment attachment;
-      attachment.model = attached;
-      attachment.joint = joint;
-      attachment.offset = glm::vec3(a.offset);
-      attachment.rotation_degrees = glm::vec3(a.rotation_degrees);
-      character.attachments.push_back(std::move(attachment));
-    }
-  }
+  for (size_t i = 0; i < scene.instances.size(); ++i)
+    problems += AddSceneInstance(scene, i, model_index);
   // Models the scene does not use are released (the parse cache keeps them cheap to reload).
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
     if (std::find(model_index.begin(), model_index.end(), m) == model_index.end()) RemoveModel(m);
@@ -546,103 +551,111 @@ JsonValue Stage::RoutesJson() const {
 }
 
 void Stage::DrawRouteOverlays(DrawList& list) {
-  const float lift = 0.05f;  // just above the grid
   if (options_.display.routes) {
-    for (size_t r = 0; r < routes_.size(); ++r) {
-      const ViewerRoute& route = routes_[r];
-      if (!route.route) continue;
-      const double length = route.route->length();
-      if (!(length > 0.0)) continue;
-      double radius = 0.0;
-      for (const Character& character : characters_) {
-        if (character.locomotion.enabled && character.locomotion.route == static_cast<int>(r)) {
-          radius = std::max(radius, character.locomotion.turn_radius);
-        }
-      }
-      const std::vector<TightStretch> tight =
-          radius > 0.0 ? route.route->FindTightStretches(radius) : std::vector<TightStretch>{};
-      auto is_tight = [&](double d) {
-        for (const TightStretch& t : tight) {
-          if (d >= t.start_distance - 1e-9 && d <= t.end_distance + 1e-9) return true;
-        }
-        return false;
-      };
-      // Stretches that come within the clearance of an obstacle: magenta, and thicker.
-      const std::vector<ObstacleStretch> crossing =
-          obstacles_.set.empty() ? std::vector<ObstacleStretch>{}
-                                 : FindObstacleStretches(*route.route, obstacles_.set,
-                                                         RouteClearance(static_cast<int>(r)));
-      auto is_crossing = [&](double d) {
-        for (const ObstacleStretch& c : crossing) {
-          if (d >= c.start_distance - 1e-9 && d <= c.end_distance + 1e-9) return true;
-        }
-        return false;
-      };
-      const int samples = std::clamp(static_cast<int>(length / 2.0), 64, 2000);
-      glm::vec3 previous(0.0f);
-      for (int i = 0; i <= samples; ++i) {
-        const double d = length * i / samples;
-        const Pose2 pose = route.route->Sample(d);
-        const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
-                          lift);
-        if (i > 0) {
-          const double mid = d - 0.5 * length / samples;
-          const bool warn = is_tight(mid);
-          if (is_crossing(mid)) {
-            const glm::vec3 side(
-                static_cast<float>(-std::sin(pose.heading) * view_.orbit.distance * 0.002),
-                static_cast<float>(std::cos(pose.heading) * view_.orbit.distance * 0.002), 0.0f);
-            for (const float k : {-1.0f, 0.0f, 1.0f}) {
-              list.AddLine(previous + k * side, p + k * side, {255, 60, 220, 255},
-                           LineDepth::kOnTop);
-            }
-          } else {
-            list.AddLine(previous, p, warn ? Rgba8{255, 70, 60, 255} : Rgba8{255, 210, 80, 255},
-                         LineDepth::kOnTop);
-          }
-        }
-        previous = p;
-      }
-      // A kink has no length to colour: mark every tight stretch where it is tightest.
-      for (const TightStretch& stretch : tight) {
-        const Pose2 pose = route.route->Sample(stretch.min_radius_distance);
-        const glm::vec2 p(pose.position);
-        const float r = static_cast<float>(std::max(length / 80.0, 1.0));
-        glm::vec3 previous_ring(0.0f);
-        for (int i = 0; i <= 24; ++i) {
-          const float a = glm::two_pi<float>() * static_cast<float>(i) / 24.0f;
-          const glm::vec3 q(p.x + r * std::cos(a), p.y + r * std::sin(a), lift);
-          if (i > 0) list.AddLine(previous_ring, q, {255, 60, 50, 255}, LineDepth::kOnTop);
-          previous_ring = q;
-        }
-      }
-      // Distance ticks every "nice" step of true arc length, and arrows for the direction.
-      const double raw_step = length / 20.0;
-      const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
-      const double step = raw_step / magnitude < 2.0   ? magnitude
-                          : raw_step / magnitude < 5.0 ? 2.0 * magnitude
-                                                       : 5.0 * magnitude;
-      const float tick = static_cast<float>(step * 0.15);
-      for (double d = 0.0; d <= length + 1e-9; d += step) {
-        const Pose2 pose = route.route->Sample(d);
-        const glm::vec2 n(-std::sin(pose.heading), std::cos(pose.heading));
-        const glm::vec2 p(pose.position);
-        list.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift),
-                     {240, 240, 240, 220}, LineDepth::kOnTop);
-      }
-      for (double d = step * 0.5; d < length; d += step * 2.0) {
-        const Pose2 pose = route.route->Sample(d);
-        const glm::vec2 f(std::cos(pose.heading), std::sin(pose.heading));
-        const glm::vec2 n(-f.y, f.x);
-        const glm::vec2 p(pose.position);
-        const float size = tick * 1.5f;
-        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift),
-                     {255, 240, 150, 255}, LineDepth::kOnTop);
-        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift),
-                     {255, 240, 150, 255}, LineDepth::kOnTop);
-      }
+    for (size_t r = 0; r < routes_.size(); ++r) DrawRoute(static_cast<int>(r), list);
+  }
+  DrawApproachPaths(list);
+}
+
+// The route with its tight stretches (red, ringed where tightest), the stretches crossing
+// obstacles (magenta), distance ticks and direction arrows.
+void Stage::DrawRoute(int index, DrawList& list) {
+  const float lift = 0.05f;  // just above the grid
+  const ViewerRoute& route = routes_[static_cast<size_t>(index)];
+  if (!route.route) return;
+  const double length = route.route->length();
+  if (!(length > 0.0)) return;
+  double radius = 0.0;
+  for (const Character& character : characters_) {
+    if (character.locomotion.enabled && character.locomotion.route == index) {
+      radius = std::max(radius, character.locomotion.turn_radius);
     }
   }
+  const std::vector<TightStretch> tight =
+      radius > 0.0 ? route.route->FindTightStretches(radius) : std::vector<TightStretch>{};
+  auto is_tight = [&](double d) {
+    for (const TightStretch& t : tight) {
+      if (d >= t.start_distance - 1e-9 && d <= t.end_distance + 1e-9) return true;
+    }
+    return false;
+  };
+  // Stretches that come within the clearance of an obstacle: magenta, and thicker.
+  const std::vector<ObstacleStretch> crossing =
+      obstacles_.set.empty()
+          ? std::vector<ObstacleStretch>{}
+          : FindObstacleStretches(*route.route, obstacles_.set, RouteClearance(index));
+  auto is_crossing = [&](double d) {
+    for (const ObstacleStretch& c : crossing) {
+      if (d >= c.start_distance - 1e-9 && d <= c.end_distance + 1e-9) return true;
+    }
+    return false;
+  };
+  const int samples = std::clamp(static_cast<int>(length / 2.0), 64, 2000);
+  glm::vec3 previous(0.0f);
+  for (int i = 0; i <= samples; ++i) {
+    const double d = length * i / samples;
+    const Pose2 pose = route.route->Sample(d);
+    const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
+                      lift);
+    if (i > 0) {
+      const double mid = d - 0.5 * length / samples;
+      const bool warn = is_tight(mid);
+      if (is_crossing(mid)) {
+        const glm::vec3 side(
+            static_cast<float>(-std::sin(pose.heading) * view_.orbit.distance * 0.002),
+            static_cast<float>(std::cos(pose.heading) * view_.orbit.distance * 0.002), 0.0f);
+        for (const float k : {-1.0f, 0.0f, 1.0f}) {
+          list.AddLine(previous + k * side, p + k * side, {255, 60, 220, 255}, LineDepth::kOnTop);
+        }
+      } else {
+        list.AddLine(previous, p, warn ? Rgba8{255, 70, 60, 255} : Rgba8{255, 210, 80, 255},
+                     LineDepth::kOnTop);
+      }
+    }
+    previous = p;
+  }
+  // A kink has no length to colour: mark every tight stretch where it is tightest.
+  for (const TightStretch& stretch : tight) {
+    const Pose2 pose = route.route->Sample(stretch.min_radius_distance);
+    const glm::vec2 p(pose.position);
+    const float r = static_cast<float>(std::max(length / 80.0, 1.0));
+    glm::vec3 previous_ring(0.0f);
+    for (int i = 0; i <= 24; ++i) {
+      const float a = glm::two_pi<float>() * static_cast<float>(i) / 24.0f;
+      const glm::vec3 q(p.x + r * std::cos(a), p.y + r * std::sin(a), lift);
+      if (i > 0) list.AddLine(previous_ring, q, {255, 60, 50, 255}, LineDepth::kOnTop);
+      previous_ring = q;
+    }
+  }
+  // Distance ticks every "nice" step of true arc length, and arrows for the direction.
+  const double raw_step = length / 20.0;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
+  const double step = raw_step / magnitude < 2.0   ? magnitude
+                      : raw_step / magnitude < 5.0 ? 2.0 * magnitude
+                                                   : 5.0 * magnitude;
+  const float tick = static_cast<float>(step * 0.15);
+  for (double d = 0.0; d <= length + 1e-9; d += step) {
+    const Pose2 pose = route.route->Sample(d);
+    const glm::vec2 n(-std::sin(pose.heading), std::cos(pose.heading));
+    const glm::vec2 p(pose.position);
+    list.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift), {240, 240, 240, 220},
+                 LineDepth::kOnTop);
+  }
+  for (double d = step * 0.5; d < length; d += step * 2.0) {
+    const Pose2 pose = route.route->Sample(d);
+    const glm::vec2 f(std::cos(pose.heading), std::sin(pose.heading));
+    const glm::vec2 n(-f.y, f.x);
+    const glm::vec2 p(pose.position);
+    const float size = tick * 1.5f;
+    list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift),
+                 {255, 240, 150, 255}, LineDepth::kOnTop);
+    list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift),
+                 {255, 240, 150, 255}, LineDepth::kOnTop);
+  }
+}
+
+void Stage::DrawApproachPaths(DrawList& list) {
+  const float lift = 0.05f;
   // The current turn path of each character going to a target (or to its route's start), and
   // its turning circles.
   for (const Character& character : characters_) {
