@@ -288,9 +288,10 @@ class CommandTable {
     if (!a.Finish()) return Fail(a);
     ui::ViewerRequests request;
     request.set_tool = static_cast<ui::Tool>(tool);
-    if (route) request.edit_route = *route;
-    if (round) request.auto_round_corners = *round;
-    request.close_route = close.value_or(false) && tool == static_cast<int>(ui::Tool::kRoute);
+    if (route) request.routes.edit_route = *route;
+    if (round) request.routes.auto_round_corners = *round;
+    request.routes.close_route =
+        close.value_or(false) && tool == static_cast<int>(ui::Tool::kRoute);
     request.close_polygon = close.value_or(false) && tool == static_cast<int>(ui::Tool::kObstacle);
     if (shape) request.obstacle_polygon_shape = *shape == 1;
     v.ApplyRequests(request);

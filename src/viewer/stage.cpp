@@ -639,11 +639,12 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.crowd_size) SetCrowdSize(*r.crowd_size);
   if (r.scene_time) SetSceneTime(static_cast<double>(*r.scene_time));
   if (r.scene_playing) SetScenePlaying(*r.scene_playing);
-  if (r.add_instance_of_model) AddInstance(*r.add_instance_of_model, std::nullopt, 0.0f);
-  if (r.download_gltf) DownloadGltf(*r.download_gltf);
-  if (r.download_md5) DownloadMd5(*r.download_md5);
-  if (r.set_skin) SetModelSkin(r.set_skin->first, r.set_skin->second);
-  if (r.remove_model) RemoveModel(*r.remove_model);
+  if (r.models.add_instance_of_model)
+    AddInstance(*r.models.add_instance_of_model, std::nullopt, 0.0f);
+  if (r.models.download_gltf) DownloadGltf(*r.models.download_gltf);
+  if (r.models.download_md5) DownloadMd5(*r.models.download_md5);
+  if (r.models.set_skin) SetModelSkin(r.models.set_skin->first, r.models.set_skin->second);
+  if (r.models.remove_model) RemoveModel(*r.models.remove_model);
   if (r.set_tool) {
     tool_ = *r.set_tool;
     if (tool_ == ui::Tool::kRoute && route_tool_.edited_route() < 0 &&
@@ -656,17 +657,17 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.close_polygon) ClosePolygonDraft();
   if (r.remove_obstacle) RemoveObstacle(*r.remove_obstacle);
   if (r.clear_obstacles) ClearObstacles();
-  if (r.route_around) {
-    Status status = RouteAround(*r.route_around, std::nullopt);
+  if (r.routes.route_around) {
+    Status status = RouteAround(*r.routes.route_around, std::nullopt);
     if (!status.ok()) SetError(status.error().ToString());
   }
-  if (r.edit_route) StartEditingRoute(*r.edit_route);
-  if (r.auto_round_corners) {
-    route_tool_.SetAutoRound(*r.auto_round_corners);
+  if (r.routes.edit_route) StartEditingRoute(*r.routes.edit_route);
+  if (r.routes.auto_round_corners) {
+    route_tool_.SetAutoRound(*r.routes.auto_round_corners);
     CommitEditedRoute();
   }
-  if (r.close_route && route_tool_.ToggleClosed()) CommitEditedRoute();
-  if (r.delete_route_point && route_tool_.DeleteSelectedPoint()) CommitEditedRoute();
+  if (r.routes.close_route && route_tool_.ToggleClosed()) CommitEditedRoute();
+  if (r.routes.delete_route_point && route_tool_.DeleteSelectedPoint()) CommitEditedRoute();
   // The panels act on the selected character.
   const int i = selection_.instance;
   if (Selected() == nullptr) return;
@@ -683,22 +684,26 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.set_mode) SetPlayMode(i, *r.set_mode);
   if (r.set_time) SetClipTime(i, *r.set_time);
   if (r.step_frames) StepFrames(i, *r.step_frames);
-  if (r.set_speed) SetSpeed(i, std::max(0.0f, *r.set_speed));
-  if (r.set_turn_radius) SetTurnRadius(i, std::max(0.0f, *r.set_turn_radius));
-  if (r.set_clearance) SetClearance(i, std::max(0.0f, *r.set_clearance));
-  if (r.set_locomotion_animation) SetLocomotionAnimation(i, *r.set_locomotion_animation);
-  if (r.assign_route) {
-    Status status = AssignRoute(i, r.assign_route->first, r.assign_route->second);
+  if (r.locomotion.set_speed) SetSpeed(i, std::max(0.0f, *r.locomotion.set_speed));
+  if (r.locomotion.set_turn_radius) SetTurnRadius(i, std::max(0.0f, *r.locomotion.set_turn_radius));
+  if (r.locomotion.set_clearance) SetClearance(i, std::max(0.0f, *r.locomotion.set_clearance));
+  if (r.locomotion.set_locomotion_animation)
+    SetLocomotionAnimation(i, *r.locomotion.set_locomotion_animation);
+  if (r.locomotion.assign_route) {
+    Status status =
+        AssignRoute(i, r.locomotion.assign_route->first, r.locomotion.assign_route->second);
     if (!status.ok()) SetError(status.error().ToString());
   }
-  if (r.attach) {
-    Attach(i, r.attach->model, r.attach->joint, r.attach->offset, r.attach->rotation_degrees);
+  if (r.attachments.attach) {
+    Attach(i, r.attachments.attach->model, r.attachments.attach->joint,
+           r.attachments.attach->offset, r.attachments.attach->rotation_degrees);
   }
-  if (r.edit_attachment) {
-    EditAttachment(i, r.edit_attachment->first, r.edit_attachment->second.offset,
-                   r.edit_attachment->second.rotation_degrees);
+  if (r.attachments.edit_attachment) {
+    EditAttachment(i, r.attachments.edit_attachment->first,
+                   r.attachments.edit_attachment->second.offset,
+                   r.attachments.edit_attachment->second.rotation_degrees);
   }
-  if (r.detach) Detach(i, *r.detach);
+  if (r.attachments.detach) Detach(i, *r.attachments.detach);
 }
 
 void Stage::SetScenePlaying(bool playing) {
