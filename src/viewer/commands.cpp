@@ -1,5 +1,6 @@
-// The page's commands (window.md5stage -> md5stage_call) as a table of {name, handler}, each
-// handler reading its typed fields through CommandArgs, and the state() snapshot.
+// The page's commands (window.md5stage -> md5stage_call) as a table of {name, handler}: each
+// handler reads its typed fields through CommandArgs and calls the stage's public actions and
+// queries, so a command does what the key or panel for it does.
 #include <algorithm>
 #include <chrono>
 #include <cmath>

@@ -46,8 +46,7 @@ void SetClock(const SceneClock& clock, JsonValue& reply) {
 
 }  // namespace
 
-// ---- the page's commands
-// -------------------------------------------------------------------------
+// ---- state() ----------------------------------------------------------------------------------
 
 JsonValue Stage::ModelsJson() const {
   const auto& models = library_->models();

@@ -1,7 +1,7 @@
-// The mouse tools on the ground: "go to" (click a point, drag to also give a final heading) and
-// the route pen (click: corner, drag: smooth point; drag anchors and handles to edit), with the
-// hover readout of tight stretches. The geometry lives in core/path (route_editor,
-// corner_rounding).
+// The stage's side of the mouse tools on the ground (ground_tools.h decides): it finds the ground
+// and screen points they take, and does what they ask: "go to" plans, the route pen's edits
+// build the route (corner rounding from core/path), the obstacle tool edits the set; and the hover
+// readout of tight stretches.
 #include <algorithm>
 #include <cmath>
 
