@@ -857,25 +857,28 @@ void Stage::DrawCharacterOverlays(DrawList& list) {
       }
       AddBox(list, character.RootMatrix(), lo, hi, {255, 200, 60, 255});
     }
-    if (options_.display.normals && is_selected) {
-      const anim::GpuSkinData& gpu = model.model->gpu();
-      std::vector<glm::vec3>& positions = scratch_.normal_positions;
-      std::vector<glm::vec3>& normals = scratch_.normal_directions;
-      positions.resize(gpu.vertices.size());
-      normals.resize(gpu.vertices.size());
-      anim::PaletteSkinningJob skin;
-      skin.model = model.model.get();
-      skin.palette =
-          anim::Span<const glm::mat4>(character.pose.palette.data(), character.pose.palette.size());
-      skin.positions = anim::Span<glm::vec3>(positions.data(), positions.size());
-      skin.normals = anim::Span<glm::vec3>(normals.data(), normals.size());
-      if (skin.Run()) {
-        const float length = 0.03f * std::max(model.bind_max.z - model.bind_min.z, 1.0f);
-        const size_t step = std::max<size_t>(1, positions.size() / 20000);
-        for (size_t v = 0; v < positions.size(); v += step) {
-          list.AddLine(positions[v], positions[v] + normals[v] * length, {120, 255, 140, 255});
-        }
-      }
+    if (options_.display.normals && is_selected) DrawNormals(character, model, list);
+  }
+}
+
+// The selected character's skinned normals (at most about 20,000 of them).
+void Stage::DrawNormals(const Character& character, const LoadedModel& model, DrawList& list) {
+  const anim::GpuSkinData& gpu = model.model->gpu();
+  std::vector<glm::vec3>& positions = scratch_.normal_positions;
+  std::vector<glm::vec3>& normals = scratch_.normal_directions;
+  positions.resize(gpu.vertices.size());
+  normals.resize(gpu.vertices.size());
+  anim::PaletteSkinningJob skin;
+  skin.model = model.model.get();
+  skin.palette =
+      anim::Span<const glm::mat4>(character.pose.palette.data(), character.pose.palette.size());
+  skin.positions = anim::Span<glm::vec3>(positions.data(), positions.size());
+  skin.normals = anim::Span<glm::vec3>(normals.data(), normals.size());
+  if (skin.Run()) {
+    const float length = 0.03f * std::max(model.bind_max.z - model.bind_min.z, 1.0f);
+    const size_t step = std::max<size_t>(1, positions.size() / 20000);
+    for (size_t v = 0; v < positions.size(); v += step) {
+      list.AddLine(positions[v], positions[v] + normals[v] * length, {120, 255, 140, 255});
     }
   }
 }

@@ -285,6 +285,7 @@ class Stage {
   void HandleKeyPress(Key key);
   void Update(double dt, bool from_frame);
   void DrawCharacterOverlays(DrawList& list);
+  void DrawNormals(const Character& character, const LoadedModel& model, DrawList& list);
   int AddCharacter(int model, glm::vec2 position, float heading);
   Character* Selected();
   Character* InstanceAt(int instance);
