@@ -110,6 +110,7 @@ bool Stage::ToolPress(double x, double y) {
 void Stage::ToolMove(double x, double y) {
   if (!go_to_.active() && !route_tool_.active() && !obstacle_tool_.active()) {
     // The polygon being drawn follows the cursor to its next corner.
+    if (obstacle_tool_.draft().empty()) return;
     if (const auto ground = GroundUnderCursor(x, y))
       obstacle_tool_.Hover(glm::dvec2(ground->x, ground->y));
     return;
