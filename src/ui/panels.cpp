@@ -110,23 +110,24 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
           ImGui::BeginCombo("skin",
                             summary.skin.empty() ? "(own shaders)" : summary.skin.c_str())) {
         if (ImGui::Selectable("(own shaders)", summary.skin.empty())) {
-          requests.set_skin = std::make_pair(static_cast<int>(m), std::string());
+          requests.models.set_skin = std::make_pair(static_cast<int>(m), std::string());
         }
         for (const std::string& skin : summary.skins) {
           if (ImGui::Selectable(skin.c_str(), skin == summary.skin)) {
-            requests.set_skin = std::make_pair(static_cast<int>(m), skin);
+            requests.models.set_skin = std::make_pair(static_cast<int>(m), skin);
           }
         }
         ImGui::EndCombo();
       }
-      if (ImGui::Button("Add instance")) requests.add_instance_of_model = static_cast<int>(m);
+      if (ImGui::Button("Add instance"))
+        requests.models.add_instance_of_model = static_cast<int>(m);
       ImGui::SameLine();
-      if (ImGui::Button("Remove model")) requests.remove_model = static_cast<int>(m);
+      if (ImGui::Button("Remove model")) requests.models.remove_model = static_cast<int>(m);
       // The model and every animation bound to it, as one binary glTF file (<model>.glb).
-      if (ImGui::Button("Download glTF")) requests.download_gltf = static_cast<int>(m);
+      if (ImGui::Button("Download glTF")) requests.models.download_gltf = static_cast<int>(m);
       ImGui::SameLine();
       // The md5mesh and each md5anim as separate files, as md5stage writes them.
-      if (ImGui::Button("Download MD5")) requests.download_md5 = static_cast<int>(m);
+      if (ImGui::Button("Download MD5")) requests.models.download_md5 = static_cast<int>(m);
     }
     ImGui::PopID();
   }
@@ -224,13 +225,13 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
   ImGui::TextUnformatted(instance->moving ? "Movement (moving)" : "Movement");
   float speed = instance->speed;
   if (ImGui::SliderFloat("ground speed", &speed, 0.0f, 400.0f, "%.0f u/s"))
-    requests.set_speed = speed;
+    requests.locomotion.set_speed = speed;
   float radius = instance->turn_radius;
   if (ImGui::SliderFloat("turn radius", &radius, 0.0f, 300.0f, "%.0f u"))
-    requests.set_turn_radius = radius;
+    requests.locomotion.set_turn_radius = radius;
   float clearance = instance->clearance;
   if (ImGui::SliderFloat("clearance", &clearance, 0.0f, 200.0f, "%.0f u"))
-    requests.set_clearance = clearance;
+    requests.locomotion.set_clearance = clearance;
   if (!instance->plan_message.empty())
     ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", instance->plan_message.c_str());
   const char* walk =
@@ -242,7 +243,7 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
     for (size_t a = 0; a < summary->animations.size(); ++a) {
       if (ImGui::Selectable(summary->animations[a].c_str(),
                             static_cast<int>(a) == instance->locomotion_animation)) {
-        requests.set_locomotion_animation = static_cast<int>(a);
+        requests.locomotion.set_locomotion_animation = static_cast<int>(a);
       }
     }
     ImGui::EndCombo();
@@ -254,16 +255,18 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
   int route_mode = static_cast<int>(instance->route_mode);
   if (ImGui::BeginCombo("route", route_label.c_str())) {
     if (ImGui::Selectable("(none)", instance->route < 0))
-      requests.assign_route = std::make_pair(-1, instance->route_mode);
+      requests.locomotion.assign_route = std::make_pair(-1, instance->route_mode);
     for (size_t r = 0; r < model.routes.size(); ++r) {
       if (ImGui::Selectable(model.routes[r].name.c_str(), static_cast<int>(r) == instance->route)) {
-        requests.assign_route = std::make_pair(static_cast<int>(r), instance->route_mode);
+        requests.locomotion.assign_route =
+            std::make_pair(static_cast<int>(r), instance->route_mode);
       }
     }
     ImGui::EndCombo();
   }
   if (ImGui::Combo("along route", &route_mode, "loop\0once\0ping-pong\0") && instance->route >= 0) {
-    requests.assign_route = std::make_pair(instance->route, static_cast<PlayMode>(route_mode));
+    requests.locomotion.assign_route =
+        std::make_pair(instance->route, static_cast<PlayMode>(route_mode));
   }
   ImGui::End();
 }
@@ -320,9 +323,9 @@ void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
   ImGui::DragFloat3("offset", offset, 0.1f);
   ImGui::DragFloat3("rotation", rotation, 1.0f, -180.0f, 180.0f, "%.0f deg");
   if (ImGui::Button("Attach") && !model.models.empty()) {
-    requests.attach = ViewerRequests::Attach{model_choice, joint_choice,
-                                             glm::vec3(offset[0], offset[1], offset[2]),
-                                             glm::vec3(rotation[0], rotation[1], rotation[2])};
+    requests.attachments.attach = ViewerRequests::Attach{
+        model_choice, joint_choice, glm::vec3(offset[0], offset[1], offset[2]),
+        glm::vec3(rotation[0], rotation[1], rotation[2])};
   }
   for (size_t a = 0; a < instance->attachments.size(); ++a) {
     const AttachmentSummary& attachment = instance->attachments[a];
@@ -337,8 +340,8 @@ void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
     bool changed = ImGui::DragFloat3("offset", &edited.offset.x, 0.1f);
     changed |= ImGui::DragFloat3("rotation", &edited.rotation_degrees.x, 1.0f, -180.0f, 180.0f,
                                  "%.0f deg");
-    if (changed) requests.edit_attachment = std::make_pair(static_cast<int>(a), edited);
-    if (ImGui::SmallButton("detach")) requests.detach = static_cast<int>(a);
+    if (changed) requests.attachments.edit_attachment = std::make_pair(static_cast<int>(a), edited);
+    if (ImGui::SmallButton("detach")) requests.attachments.detach = static_cast<int>(a);
     ImGui::PopID();
   }
   ImGui::End();
@@ -519,21 +522,21 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
             ? model.routes[static_cast<size_t>(model.edited_route)].name
             : std::string("(new route)");
     if (ImGui::BeginCombo("editing", current.c_str())) {
-      if (ImGui::Selectable("(new route)", model.edited_route < 0)) requests.edit_route = -1;
+      if (ImGui::Selectable("(new route)", model.edited_route < 0)) requests.routes.edit_route = -1;
       for (size_t r = 0; r < model.routes.size(); ++r) {
         if (ImGui::Selectable(model.routes[r].name.c_str(),
                               static_cast<int>(r) == model.edited_route)) {
-          requests.edit_route = static_cast<int>(r);
+          requests.routes.edit_route = static_cast<int>(r);
         }
       }
       ImGui::EndCombo();
     }
-    if (ImGui::Button("Close loop")) requests.close_route = true;
+    if (ImGui::Button("Close loop")) requests.routes.close_route = true;
     ImGui::SameLine();
-    if (ImGui::Button("Delete point")) requests.delete_route_point = true;
+    if (ImGui::Button("Delete point")) requests.routes.delete_route_point = true;
     ImGui::SameLine();
     bool round = model.auto_round_corners;
-    if (ImGui::Checkbox("round corners", &round)) requests.auto_round_corners = round;
+    if (ImGui::Checkbox("round corners", &round)) requests.routes.auto_round_corners = round;
   }
   if (model.routes.size() <= 4) {
     for (size_t r = 0; r < model.routes.size(); ++r) {
@@ -545,7 +548,7 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
       if (route.obstacle_crossings > 0) {
         ImGui::SameLine();
         ImGui::PushID(static_cast<int>(r));
-        if (ImGui::SmallButton("Route around")) requests.route_around = static_cast<int>(r);
+        if (ImGui::SmallButton("Route around")) requests.routes.route_around = static_cast<int>(r);
         ImGui::PopID();
       }
     }

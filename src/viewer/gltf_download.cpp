@@ -78,11 +78,11 @@ JsonValue Stage::DownloadGltf(int model) {
   }
   const GlbDownload& download = exported.value();
   if (host_) host_->DownloadFile(download.file_name, kGlbMimeType, download.bytes);
-  last_warnings_ = download.warnings;
-  status_ = download.file_name + ": " + std::to_string(download.bytes.size()) + " bytes, " +
-            std::to_string(download.animations) + " animation(s), " +
-            std::to_string(download.images) + " image(s)";
-  last_error_.clear();
+  report_.warnings = download.warnings;
+  report_.status = download.file_name + ": " + std::to_string(download.bytes.size()) + " bytes, " +
+                   std::to_string(download.animations) + " animation(s), " +
+                   std::to_string(download.images) + " image(s)";
+  report_.error.clear();
   JsonValue reply = Reply(true);
   reply.Set("file", download.file_name);
   reply.Set("bytes", static_cast<double>(download.bytes.size()));

@@ -38,13 +38,13 @@ JsonValue Stage::DownloadMd5(int model) {
     names.emplace_back(file.file_name);
     bytes += file.text.size();
   }
-  last_warnings_.clear();
-  status_ = files.front().file_name + " + " + std::to_string(animations) + " animation(s)";
+  report_.warnings.clear();
+  report_.status = files.front().file_name + " + " + std::to_string(animations) + " animation(s)";
   if (files.size() > animations + 1) {
-    status_ += " + " + std::to_string(files.size() - animations - 1) + " material file(s)";
+    report_.status += " + " + std::to_string(files.size() - animations - 1) + " material file(s)";
   }
-  status_ += ": " + std::to_string(bytes) + " bytes";
-  last_error_.clear();
+  report_.status += ": " + std::to_string(bytes) + " bytes";
+  report_.error.clear();
   JsonValue reply = Reply(true);
   reply.Set("files", JsonValue(std::move(names)));
   reply.Set("bytes", static_cast<double>(bytes));

@@ -332,6 +332,25 @@ std::string ModelLibrary::ResolutionKey(const material::ResolveOutput& resolved)
   return key;
 }
 
+namespace {
+
+// The images the resolved maps name and no file gave, each once.
+std::vector<std::string> MissingImages(const material::ResolveOutput& resolved) {
+  std::vector<std::string> missing;
+  for (const material::PartResolution& part : resolved.parts) {
+    for (const material::ResolvedMap& map : part.maps) {
+      for (const material::ImageLookup& lookup : map.images) {
+        if (lookup.how != material::ImageLookup::How::kMissing) continue;
+        if (std::find(missing.begin(), missing.end(), lookup.requested) == missing.end())
+          missing.push_back(lookup.requested);
+      }
+    }
+  }
+  return missing;
+}
+
+}  // namespace
+
 void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& context,
                                    LoadReport& report) {
   std::vector<std::string> current;
@@ -343,13 +362,7 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
     (error ? report.errors : report.warnings).push_back(message);
   };
   const anim::GpuSkinData& gpu = model.model->gpu();
-  material::ResolveInput input;
-  for (const anim::GpuSubmesh& submesh : gpu.submeshes) input.shaders.push_back(submesh.shader);
-  input.model_name = model.name;
-  input.materials = &context.table;
-  input.images = &context.images;
-  input.skin = model.skin.empty() ? nullptr : FindSkin(model.skin);
-  auto resolved = material::ResolveMaterials(input);
+  auto resolved = ResolveNow(model, context);
   if (!resolved.ok()) {
     report_once(resolved.error().ToString(), true);
     model.material_warnings = std::move(current);
@@ -362,18 +375,7 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
   for (const Diagnostic& warning : resolved.value().warnings) {
     report_once(warning.ToString(), false);
   }
-  model.missing_images.clear();
-  for (const material::PartResolution& part : resolved.value().parts) {
-    for (const material::ResolvedMap& map : part.maps) {
-      for (const material::ImageLookup& lookup : map.images) {
-        if (lookup.how != material::ImageLookup::How::kMissing) continue;
-        if (std::find(model.missing_images.begin(), model.missing_images.end(), lookup.requested) ==
-            model.missing_images.end()) {
-          model.missing_images.push_back(lookup.requested);
-        }
-      }
-    }
-  }
+  model.missing_images = MissingImages(resolved.value());
 
   // Decoded once per resolve, by image file; null when the file does not decode.
   std::vector<std::unique_ptr<material::RgbaImage>> decoded(images_.size());

@@ -4,6 +4,15 @@
 
 namespace md5stage::viewer {
 
+bool WorldToPixel(const glm::mat4& view_projection, int width, int height, const glm::vec3& world,
+                  glm::dvec2* pixel) {
+  const glm::vec4 clip = view_projection * glm::vec4(world, 1.0f);
+  if (clip.w <= 1e-6f) return false;
+  pixel->x = (clip.x / clip.w * 0.5 + 0.5) * width;
+  pixel->y = (0.5 - clip.y / clip.w * 0.5) * height;
+  return true;
+}
+
 void AddGroundGrid(DrawList& list, float half_extent, float spacing) {
   const Rgba8 minor{90, 96, 110, 110};
   const Rgba8 major{130, 138, 155, 190};

@@ -80,6 +80,11 @@ struct LineVertex {
 // Lines are depth-tested against the models, or drawn on top of everything (overlays).
 enum class LineDepth { kTested, kOnTop };
 
+// Where a world point shows, in framebuffer pixels (y down) of a width x height view: the one
+// projection of picking, overlays and the page's screenAt/screenBounds. False behind the camera.
+bool WorldToPixel(const glm::mat4& view_projection, int width, int height, const glm::vec3& world,
+                  glm::dvec2* pixel);
+
 struct DrawList {
   struct Instance {
     MeshHandle mesh;

@@ -36,7 +36,84 @@ void AddBox(DrawList& list, const glm::mat4& transform, const glm::vec3& lo, con
   for (const auto& e : edges) list.AddLine(c[e[0]], c[e[1]], color, LineDepth::kOnTop);
 }
 
-uint32_t KeyBit(Key key) { return 1u << static_cast<uint32_t>(key); }
+// The Model panel's facts of one model (`index` of the library, shown by `characters`).
+ui::ModelSummary SummarizeModel(const LoadedModel& model, int index, std::vector<std::string> skins,
+                                const std::vector<Character>& characters) {
+  ui::ModelSummary summary;
+  summary.name = model.name;
+  summary.files.push_back(model.mesh_file);
+  for (const std::string& name : model.animation_names) summary.files.push_back(name + ".md5anim");
+  for (const auto* maps : {&model.texture_files, &model.normal_files, &model.specular_files}) {
+    for (const std::string& texture : *maps) {
+      if (!texture.empty() &&
+          std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
+        summary.files.push_back(texture);
+      }
+    }
+  }
+  summary.skins = std::move(skins);
+  summary.skin = model.skin;
+  summary.local = model.local;
+  const md5::MeshFile& file = model.model->source();
+  summary.joints = model.model->skeleton().joint_count();
+  summary.meshes = model.model->mesh_count();
+  summary.vertices = file.vertex_count();
+  summary.triangles = file.triangle_count();
+  summary.weights = file.weight_count();
+  summary.max_influences = file.max_weights_per_vertex();
+  summary.top4_error = model.model->gpu().worst_dropped_weight;
+  summary.warnings = model.warnings;
+  summary.warnings.insert(summary.warnings.end(), model.material_warnings.begin(),
+                          model.material_warnings.end());
+  summary.joint_names = model.model->skeleton().names();
+  summary.parents = model.model->skeleton().parents();
+  summary.animations = model.animation_names;
+  summary.shared_bytes = model.cpu_bytes + model.gpu_bytes;
+  for (const Character& character : characters) summary.instances += character.model == index;
+  return summary;
+}
+
+// The Animation panel's view of one character of the model.
+ui::InstanceSummary SummarizeInstance(const Character& character, const LoadedModel& model,
+                                      bool playing) {
+  ui::InstanceSummary summary;
+  summary.label = character.label;
+  summary.model = character.model;
+  summary.animation = character.playback.animation;
+  summary.time = static_cast<float>(character.playback.time);
+  if (character.playback.animation >= 0) {
+    const anim::Animation& animation =
+        *model.animations[static_cast<size_t>(character.playback.animation)];
+    summary.duration = animation.duration();
+    summary.frame_rate = animation.frame_rate();
+    summary.frame_count = animation.frame_count();
+  }
+  summary.rate = character.playback.rate;
+  summary.mode = character.playback.mode;
+  summary.playing = playing;
+  summary.crossfade_seconds = character.playback.crossfade_seconds;
+  summary.position = character.position;
+  summary.speed = static_cast<float>(character.locomotion.speed);
+  summary.turn_radius = static_cast<float>(character.locomotion.turn_radius);
+  summary.clearance = static_cast<float>(character.locomotion.clearance);
+  summary.plan_message = character.locomotion.plan_message;
+  summary.route = character.locomotion.enabled ? character.locomotion.route : -1;
+  summary.route_mode = character.locomotion.route_mode;
+  summary.locomotion_animation = character.locomotion.walk_animation;
+  summary.moving = character.locomotion.moving;
+  summary.heading_degrees = glm::degrees(character.heading);
+  for (const Attachment& attachment : character.attachments) {
+    ui::AttachmentSummary a;
+    a.model = attachment.model;
+    a.joint = model.model->skeleton().name(attachment.joint);
+    a.offset = attachment.offset;
+    a.rotation_degrees = attachment.rotation_degrees;
+    summary.attachments.push_back(a);
+  }
+  summary.instance_bytes =
+      character.pose.locals.size() * (2 * sizeof(anim::JointTransform) + 2 * sizeof(glm::mat4));
+  return summary;
+}
 
 // One arrow press turns the camera by this much (a held key does not repeat: 24 presses go round).
 constexpr float kKeyOrbitDegrees = 15.0f;
@@ -51,123 +128,114 @@ Stage::Stage(RenderBackend* backend, StageHost* host, anim::ResourceCache* share
 Stage::~Stage() = default;
 
 void Stage::SetViewport(int width, int height, float device_pixel_ratio) {
-  width_ = std::max(width, 1);
-  height_ = std::max(height, 1);
-  stats_.framebuffer_width = width_;
-  stats_.framebuffer_height = height_;
+  viewport_.width = std::max(width, 1);
+  viewport_.height = std::max(height, 1);
+  stats_.framebuffer_width = viewport_.width;
+  stats_.framebuffer_height = viewport_.height;
   stats_.device_pixel_ratio = device_pixel_ratio > 0.0f ? device_pixel_ratio : 1.0f;
 }
 
 void Stage::SetUiCapture(bool mouse, bool keyboard) {
-  ui_wants_mouse_ = mouse;
-  ui_wants_keyboard_ = keyboard;
+  pointer_.ui_wants_mouse = mouse;
+  pointer_.ui_wants_keyboard = keyboard;
 }
 
 // ---- input -------------------------------------------------------------------------------------
 
 void Stage::OnMouseButton(MouseButton button, bool pressed) {
-  if (pressed && ui_wants_mouse_) return;
+  if (pressed && pointer_.ui_wants_mouse) return;
   if (button == MouseButton::kLeft) {
-    if (pressed && shift_held_) {
+    if (pressed && pointer_.shift_held) {
       // Shift + drag turns the key light, whatever the tool.
-      turning_light_ = true;
-      orbiting_ = false;
+      pointer_.turning_light = true;
+      pointer_.orbiting = false;
     } else if (pressed) {
       // The ground tools take the click when they can; otherwise the left button orbits.
-      orbiting_ = !ToolPress(cursor_x_, cursor_y_);
-      if (orbiting_) PlayCamera(-1);  // an orbit drag leaves a cinematic camera
+      pointer_.orbiting = !ToolPress(pointer_.x, pointer_.y);
+      if (pointer_.orbiting) PlayCamera(-1);  // an orbit drag leaves a cinematic camera
     } else {
-      if (drag_ != Drag::kNone) ToolRelease(cursor_x_, cursor_y_);
-      orbiting_ = false;
-      turning_light_ = false;
+      ToolRelease(pointer_.x, pointer_.y);
+      pointer_.orbiting = false;
+      pointer_.turning_light = false;
     }
   } else {
-    panning_ = pressed;
+    pointer_.panning = pressed;
   }
 }
 
 void Stage::OnCursor(double x, double y) {
-  const float dx = static_cast<float>(x - cursor_x_);
-  const float dy = static_cast<float>(y - cursor_y_);
-  cursor_x_ = x;
-  cursor_y_ = y;
+  const float dx = static_cast<float>(x - pointer_.x);
+  const float dy = static_cast<float>(y - pointer_.y);
+  pointer_.x = x;
+  pointer_.y = y;
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
-  if (orbiting_) camera_.Orbit(dx / ratio, dy / ratio);
-  if (turning_light_) shading_.TurnLight(dx / ratio, dy / ratio);
-  if (drag_ != Drag::kNone) ToolMove(x, y);
-  if (drag_ == Drag::kNone && !polygon_draft_.empty()) {
-    // The polygon being drawn follows the cursor to its next corner.
-    if (const auto ground = GroundUnderCursor(x, y))
-      drag_current_ground_ = glm::dvec2(ground->x, ground->y);
-  }
-  if (panning_) {
-    camera_.Pan(dx, dy, static_cast<float>(height_));
-    follow_selected_ = false;
+  if (pointer_.orbiting) view_.orbit.Orbit(dx / ratio, dy / ratio);
+  if (pointer_.turning_light) options_.shading.TurnLight(dx / ratio, dy / ratio);
+  ToolMove(x, y);
+  if (pointer_.panning) {
+    view_.orbit.Pan(dx, dy, static_cast<float>(viewport_.height));
+    view_.follow_selected = false;
   }
 }
 
 void Stage::OnScroll(double steps) {
-  if (ui_wants_mouse_) return;
-  camera_.Zoom(static_cast<float>(steps));
+  if (pointer_.ui_wants_mouse) return;
+  view_.orbit.Zoom(static_cast<float>(steps));
 }
 
 void Stage::OnTouch(int touches, const double* xs, const double* ys) {
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
-  if (touches == 1 && touch_count_ == 1) {
-    camera_.Orbit(static_cast<float>(xs[0] - touch_x_) / ratio,
-                  static_cast<float>(ys[0] - touch_y_) / ratio);
-  } else if (touches == 2 && touch_count_ == 2) {
+  if (touches == 1 && pointer_.touch_count == 1) {
+    view_.orbit.Orbit(static_cast<float>(xs[0] - pointer_.touch_x) / ratio,
+                      static_cast<float>(ys[0] - pointer_.touch_y) / ratio);
+  } else if (touches == 2 && pointer_.touch_count == 2) {
     const double cx = 0.5 * (xs[0] + xs[1]), cy = 0.5 * (ys[0] + ys[1]);
     const double spread = std::hypot(xs[0] - xs[1], ys[0] - ys[1]);
-    camera_.Pan(static_cast<float>(cx - touch_x_), static_cast<float>(cy - touch_y_),
-                static_cast<float>(height_));
-    if (touch_spread_ > 1.0 && spread > 1.0) {
-      camera_.Zoom(static_cast<float>(std::log(spread / touch_spread_) / std::log(1.0 / 0.9)));
+    view_.orbit.Pan(static_cast<float>(cx - pointer_.touch_x),
+                    static_cast<float>(cy - pointer_.touch_y),
+                    static_cast<float>(viewport_.height));
+    if (pointer_.touch_spread > 1.0 && spread > 1.0) {
+      view_.orbit.Zoom(
+          static_cast<float>(std::log(spread / pointer_.touch_spread) / std::log(1.0 / 0.9)));
     }
   }
-  touch_count_ = touches;
+  pointer_.touch_count = touches;
   if (touches == 1) {
-    touch_x_ = xs[0];
-    touch_y_ = ys[0];
+    pointer_.touch_x = xs[0];
+    pointer_.touch_y = ys[0];
   } else if (touches == 2) {
-    touch_x_ = 0.5 * (xs[0] + xs[1]);
-    touch_y_ = 0.5 * (ys[0] + ys[1]);
-    touch_spread_ = std::hypot(xs[0] - xs[1], ys[0] - ys[1]);
+    pointer_.touch_x = 0.5 * (xs[0] + xs[1]);
+    pointer_.touch_y = 0.5 * (ys[0] + ys[1]);
+    pointer_.touch_spread = std::hypot(xs[0] - xs[1], ys[0] - ys[1]);
   }
 }
 
-void Stage::OnKeyDown(Key key) {
-  if (keys_down_ & KeyBit(key)) return;  // held: the browser's auto-repeat is not a new press
-  keys_down_ |= KeyBit(key);
-  if (ui_wants_keyboard_) return;
-  // Bounded: a page that floods key events cannot grow the queue between two frames.
-  if (pending_keys_.size() < 64) pending_keys_.push_back(key);
-}
+void Stage::OnKeyDown(Key key) { keys_.Down(key, pointer_.ui_wants_keyboard); }
 
-void Stage::OnKeyUp(Key key) { keys_down_ &= ~KeyBit(key); }
+void Stage::OnKeyUp(Key key) { keys_.Up(key); }
 
 void Stage::HandleKeyPress(Key key) {
   switch (key) {
     case Key::kSpace:
-      TogglePlay(selected_);
+      TogglePlay(selection_.instance);
       break;
     case Key::kF:
       FrameSelection();
       break;
     case Key::kPeriod:
-      StepFrames(selected_, 1);
+      StepFrames(selection_.instance, 1);
       break;
     case Key::kComma:
-      StepFrames(selected_, -1);
+      StepFrames(selection_.instance, -1);
       break;
     case Key::kK: {
-      DisplayToggles display = display_;
+      DisplayToggles display = options_.display;
       display.skeleton = !display.skeleton;
       SetDisplay(display);
       break;
     }
     case Key::kW: {
-      DisplayToggles display = display_;
+      DisplayToggles display = options_.display;
       display.wireframe = !display.wireframe;
       SetDisplay(display);
       break;
@@ -182,8 +250,8 @@ void Stage::HandleKeyPress(Key key) {
       LeaveCinematicCamera();
       break;
     case Key::kDelete:
-      if (tool_ == ui::Tool::kObstacle && selected_obstacle_ >= 0)
-        RemoveObstacle(selected_obstacle_);
+      if (tool_ == ui::Tool::kObstacle && selection_.obstacle >= 0)
+        RemoveObstacle(selection_.obstacle);
       break;
     case Key::kLeft:
       OrbitBy(-kKeyOrbitDegrees, 0.0f);
@@ -209,13 +277,14 @@ void Stage::HandleKeyPress(Key key) {
 // ---- scene -------------------------------------------------------------------------------------
 
 Character* Stage::Selected() {
-  if (selected_ < 0 || selected_ >= static_cast<int>(characters_.size())) return nullptr;
-  return &characters_[static_cast<size_t>(selected_)];
+  if (selection_.instance < 0 || selection_.instance >= static_cast<int>(characters_.size()))
+    return nullptr;
+  return &characters_[static_cast<size_t>(selection_.instance)];
 }
 
 void Stage::SetError(const std::string& message) {
-  last_error_ = message;
-  if (!message.empty()) status_ = message.substr(0, message.find('\n'));
+  report_.error = message;
+  if (!message.empty()) report_.status = message.substr(0, message.find('\n'));
 }
 
 int Stage::AddCharacter(int model, glm::vec2 position, float heading) {
@@ -257,20 +326,20 @@ void Stage::RemoveModel(int model) {
   }
   characters_ = std::move(kept);
   library_->RemoveModel(model);
-  if (selected_ >= static_cast<int>(characters_.size())) {
-    selected_ = static_cast<int>(characters_.size()) - 1;
+  if (selection_.instance >= static_cast<int>(characters_.size())) {
+    selection_.instance = static_cast<int>(characters_.size()) - 1;
   }
-  selected_joint_ = -1;
+  selection_.joint = -1;
 }
 
 JsonValue Stage::SetModelSkin(int model, const std::string& skin) {
   LoadReport report;
   const Status status = library_->SetSkin(model, skin, &report);
   if (!status.ok()) return Failure(status.error().message);
-  last_warnings_ = report.warnings;
+  report_.warnings = report.warnings;
   const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
-  status_ = loaded.skin.empty() ? loaded.name + ": its own shaders"
-                                : loaded.name + ": skin " + loaded.skin;
+  report_.status = loaded.skin.empty() ? loaded.name + ": its own shaders"
+                                       : loaded.name + ": skin " + loaded.skin;
   JsonValue reply = Reply(true);
   JsonArray warnings;
   for (const std::string& w : report.warnings) warnings.emplace_back(w);
@@ -289,7 +358,7 @@ JsonValue Stage::LoadQueuedFiles() {
   report.errors.insert(report.errors.end(), camera_errors.begin(), camera_errors.end());
   // New models appear beside what is already shown, and the camera turns to them. Files
   // fetched for a scene being opened get their characters when the scene is applied.
-  if (pending_scene_) report.new_models_to_show.clear();
+  if (openings_.pending_scene) report.new_models_to_show.clear();
   for (int index : report.new_models_to_show) AddInstance(index, std::nullopt, 0.0f);
   if (!report.new_models_to_show.empty()) FrameSelection();
   if (report.new_models.empty() && report.animations_bound > 0 && Selected() != nullptr) {
@@ -297,14 +366,14 @@ JsonValue Stage::LoadQueuedFiles() {
     const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
     anim::SwitchClip(character.playback, static_cast<int>(model.animations.size()) - 1);
   }
-  last_warnings_ = report.warnings;
+  report_.warnings = report.warnings;
   if (!report.errors.empty()) {
     std::string joined;
     for (const std::string& e : report.errors) joined += (joined.empty() ? "" : "\n") + e;
     SetError(joined);
   } else {
-    last_error_.clear();
-    status_ =
+    report_.error.clear();
+    report_.status =
         "Loaded " + std::to_string(static_cast<int>(library_->models().size()) - models_before) +
         " model(s), " + std::to_string(report.animations_bound) + " animation(s), " +
         std::to_string(report.textures_bound) + " texture(s)" +
@@ -428,19 +497,21 @@ bool Stage::CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const {
 
 void Stage::FrameSelection() {
   glm::vec3 lo, hi;
-  if (!CharacterExtent(selected_, &lo, &hi)) {
-    camera_.Frame({-40, -40, 0}, {40, 40, 70}, static_cast<float>(width_) / height_);
+  if (!CharacterExtent(selection_.instance, &lo, &hi)) {
+    view_.orbit.Frame({-40, -40, 0}, {40, 40, 70},
+                      static_cast<float>(viewport_.width) / viewport_.height);
     return;
   }
-  camera_.Frame(lo, hi, static_cast<float>(width_) / static_cast<float>(height_));
+  view_.orbit.Frame(lo, hi,
+                    static_cast<float>(viewport_.width) / static_cast<float>(viewport_.height));
 }
 
 // ---- frame -------------------------------------------------------------------------------------
 
 void Stage::Update(double dt) {
   const double start = NowMs();
-  for (Key key : pending_keys_) HandleKeyPress(key);
-  pending_keys_.clear();
+  for (Key key : keys_.pending()) HandleKeyPress(key);
+  keys_.Clear();
   if (dt > 0.0) {
     const float blend = frame_ < 2 ? 1.0f : 0.05f;
     stats_.frame_ms += blend * (static_cast<float>(dt) * 1000.0f - stats_.frame_ms);
@@ -467,117 +538,52 @@ void Stage::Update(double dt, bool from_frame) {
   if (!from_frame) return;
   RunEmbedTimeline();
   UpdateHover();
-  if (follow_selected_ && Selected() != nullptr) {
+  if (view_.follow_selected && Selected() != nullptr) {
     const Character& character = *Selected();
-    camera_.target.x = character.position.x;
-    camera_.target.y = character.position.y;
+    view_.orbit.target.x = character.position.x;
+    view_.orbit.target.y = character.position.y;
   }
 }
 
 ui::ViewerModel Stage::BuildViewerModel() const {
   ui::ViewerModel view;
-  for (const CinematicCamera& camera : cameras_) view.cameras.push_back(camera.name);
-  view.playing_camera = playing_camera_;
+  for (const CinematicCamera& camera : view_.cinematics) view.cameras.push_back(camera.name);
+  view.playing_camera = view_.playing;
   if (anim::CameraView sampled; SampleCinematic(&sampled)) {
     view.camera_frame = sampled.frame;
     view.camera_shot = sampled.shot;
   }
   const auto& models = library_->models();
   for (const LoadedModel& model : models) {
-    ui::ModelSummary summary;
-    summary.name = model.name;
-    summary.files.push_back(model.mesh_file);
-    for (const std::string& name : model.animation_names)
-      summary.files.push_back(name + ".md5anim");
-    for (const auto* maps : {&model.texture_files, &model.normal_files, &model.specular_files}) {
-      for (const std::string& texture : *maps) {
-        if (!texture.empty() &&
-            std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
-          summary.files.push_back(texture);
-        }
-      }
-    }
-    summary.skins = library_->SkinsFor(static_cast<int>(&model - models.data()));
-    summary.skin = model.skin;
-    summary.local = model.local;
-    const md5::MeshFile& file = model.model->source();
-    summary.joints = model.model->skeleton().joint_count();
-    summary.meshes = model.model->mesh_count();
-    summary.vertices = file.vertex_count();
-    summary.triangles = file.triangle_count();
-    summary.weights = file.weight_count();
-    summary.max_influences = file.max_weights_per_vertex();
-    summary.top4_error = model.model->gpu().worst_dropped_weight;
-    summary.warnings = model.warnings;
-    summary.warnings.insert(summary.warnings.end(), model.material_warnings.begin(),
-                            model.material_warnings.end());
-    summary.joint_names = model.model->skeleton().names();
-    summary.parents = model.model->skeleton().parents();
-    summary.animations = model.animation_names;
-    summary.shared_bytes = model.cpu_bytes + model.gpu_bytes;
-    for (const Character& character : characters_)
-      summary.instances += &models[static_cast<size_t>(character.model)] == &model;
-    view.models.push_back(std::move(summary));
+    view.models.push_back(
+        SummarizeModel(model, static_cast<int>(&model - models.data()),
+                       library_->SkinsFor(static_cast<int>(&model - models.data())), characters_));
   }
   for (const Character& character : characters_) {
-    const LoadedModel& model = models[static_cast<size_t>(character.model)];
-    ui::InstanceSummary summary;
-    summary.label = character.label;
-    summary.model = character.model;
-    summary.animation = character.playback.animation;
-    summary.time = static_cast<float>(character.playback.time);
-    if (character.playback.animation >= 0) {
-      const anim::Animation& animation =
-          *model.animations[static_cast<size_t>(character.playback.animation)];
-      summary.duration = animation.duration();
-      summary.frame_rate = animation.frame_rate();
-      summary.frame_count = animation.frame_count();
-    }
-    summary.rate = character.playback.rate;
-    summary.mode = character.playback.mode;
-    summary.playing = IsPlaying(static_cast<int>(&character - characters_.data()));
-    summary.crossfade_seconds = character.playback.crossfade_seconds;
-    summary.position = character.position;
-    summary.speed = static_cast<float>(character.locomotion.speed);
-    summary.turn_radius = static_cast<float>(character.locomotion.turn_radius);
-    summary.clearance = static_cast<float>(character.locomotion.clearance);
-    summary.plan_message = character.locomotion.plan_message;
-    summary.route = character.locomotion.enabled ? character.locomotion.route : -1;
-    summary.route_mode = character.locomotion.route_mode;
-    summary.locomotion_animation = character.locomotion.walk_animation;
-    summary.moving = character.locomotion.moving;
-    summary.heading_degrees = glm::degrees(character.heading);
-    for (const Attachment& attachment : character.attachments) {
-      ui::AttachmentSummary a;
-      a.model = attachment.model;
-      a.joint = model.model->skeleton().name(attachment.joint);
-      a.offset = attachment.offset;
-      a.rotation_degrees = attachment.rotation_degrees;
-      summary.attachments.push_back(a);
-    }
-    summary.instance_bytes =
-        character.pose.locals.size() * (2 * sizeof(anim::JointTransform) + 2 * sizeof(glm::mat4));
-    view.instances.push_back(std::move(summary));
+    const int index = static_cast<int>(&character - characters_.data());
+    view.instances.push_back(SummarizeInstance(
+        character, models[static_cast<size_t>(character.model)], IsPlaying(index)));
   }
-  view.selected_instance = selected_;
-  view.selected_joint = selected_joint_;
-  const Character* selected = selected_ >= 0 && selected_ < static_cast<int>(characters_.size())
-                                  ? &characters_[static_cast<size_t>(selected_)]
-                                  : nullptr;
-  if (selected != nullptr && selected_joint_ >= 0 &&
-      selected_joint_ < static_cast<int>(selected->pose.models.size())) {
-    const size_t j = static_cast<size_t>(selected_joint_);
-    view.joint_detail.joint = selected_joint_;
+  view.selected_instance = selection_.instance;
+  view.selected_joint = selection_.joint;
+  const Character* selected =
+      selection_.instance >= 0 && selection_.instance < static_cast<int>(characters_.size())
+          ? &characters_[static_cast<size_t>(selection_.instance)]
+          : nullptr;
+  if (selected != nullptr && selection_.joint >= 0 &&
+      selection_.joint < static_cast<int>(selected->pose.models.size())) {
+    const size_t j = static_cast<size_t>(selection_.joint);
+    view.joint_detail.joint = selection_.joint;
     view.joint_detail.local_translation = selected->pose.locals[j].translation;
     view.joint_detail.local_rotation = selected->pose.locals[j].rotation;
     view.joint_detail.world_translation = glm::vec3(selected->pose.models[j][3]);
     view.joint_detail.world_rotation = glm::quat_cast(glm::mat3(selected->pose.models[j]));
   }
-  view.display = display_;
-  view.shading = shading_;
+  view.display = options_.display;
+  view.shading = options_.shading;
   view.stats = stats_;
-  view.last_error = last_error_;
-  view.status = status_;
+  view.last_error = report_.error;
+  view.status = report_.status;
   view.tool = tool_;
   view.crowd_size = static_cast<int>(characters_.size());
   for (size_t r = 0; r < routes_.size(); ++r) {
@@ -591,19 +597,19 @@ ui::ViewerModel Stage::BuildViewerModel() const {
     const double radius = RoundingRadius(static_cast<int>(r));
     if (route.route && radius > 0.0)
       summary.tight_stretches = static_cast<int>(route.route->FindTightStretches(radius).size());
-    if (route.route && !obstacles_.empty()) {
+    if (route.route && !obstacles_.set.empty()) {
       summary.obstacle_crossings = static_cast<int>(
-          FindObstacleStretches(*route.route, obstacles_, RouteClearance(static_cast<int>(r)))
+          FindObstacleStretches(*route.route, obstacles_.set, RouteClearance(static_cast<int>(r)))
               .size());
     }
     view.routes.push_back(std::move(summary));
   }
-  view.edited_route = edited_route_;
-  view.auto_round_corners = auto_round_;
+  view.edited_route = route_tool_.edited_route();
+  view.auto_round_corners = route_tool_.auto_round();
   view.hover_text = hover_text_;
   view.scene_time = static_cast<float>(scene_time_);
   view.scene_playing = scene_playing_;
-  for (const Obstacle& obstacle : obstacles_.obstacles()) {
+  for (const Obstacle& obstacle : obstacles_.set.obstacles()) {
     ui::ObstacleSummary summary;
     summary.circle = obstacle.kind == Obstacle::Kind::kCircle;
     summary.centre = summary.circle ? glm::vec2(obstacle.centre)
@@ -612,147 +618,92 @@ ui::ViewerModel Stage::BuildViewerModel() const {
     summary.vertices = static_cast<int>(obstacle.vertices.size());
     view.obstacles.push_back(summary);
   }
-  view.selected_obstacle = selected_obstacle_;
-  view.obstacle_polygon_shape = obstacle_polygon_shape_;
-  view.polygon_draft_corners = static_cast<int>(polygon_draft_.size());
+  view.selected_obstacle = selection_.obstacle;
+  view.obstacle_polygon_shape = obstacle_tool_.polygon_shape();
+  view.polygon_draft_corners = static_cast<int>(obstacle_tool_.draft().size());
   return view;
 }
 
 void Stage::ApplyRequests(const ui::ViewerRequests& r) {
-  if (r.play_camera) {
-    if (*r.play_camera < 0) {
-      LeaveCinematicCamera();
-    } else {
-      PlayCamera(*r.play_camera);
-    }
-  }
+  if (r.play_camera) SelectCamera(*r.play_camera);
   if (r.select_instance) Select(*r.select_instance, -1);
-  if (r.select_joint) selected_joint_ = *r.select_joint;
+  if (r.select_joint) selection_.joint = *r.select_joint;
   if (r.display) SetDisplay(*r.display);
   item_rects_ = r.item_rects;
   if (r.shading) SetShading(*r.shading);
   if (r.frame_model) FrameSelection();
-  if (r.follow_selected) follow_selected_ = !follow_selected_;
+  if (r.follow_selected) view_.follow_selected = !view_.follow_selected;
   if (r.screenshot) Screenshot();
   if (r.open_files && host_) host_->OpenFilePicker();
   if (r.page_action && host_) host_->PageAction(*r.page_action);
   if (r.crowd_size) SetCrowdSize(*r.crowd_size);
   if (r.scene_time) SetSceneTime(static_cast<double>(*r.scene_time));
   if (r.scene_playing) SetScenePlaying(*r.scene_playing);
-  if (r.add_instance_of_model) AddInstance(*r.add_instance_of_model, std::nullopt, 0.0f);
-  if (r.download_gltf) DownloadGltf(*r.download_gltf);
-  if (r.download_md5) DownloadMd5(*r.download_md5);
-  if (r.set_skin) SetModelSkin(r.set_skin->first, r.set_skin->second);
-  if (r.remove_model) RemoveModel(*r.remove_model);
+  if (r.models.add_instance_of_model)
+    AddInstance(*r.models.add_instance_of_model, std::nullopt, 0.0f);
+  if (r.models.download_gltf) DownloadGltf(*r.models.download_gltf);
+  if (r.models.download_md5) DownloadMd5(*r.models.download_md5);
+  if (r.models.set_skin) SetModelSkin(r.models.set_skin->first, r.models.set_skin->second);
+  if (r.models.remove_model) RemoveModel(*r.models.remove_model);
   if (r.set_tool) {
     tool_ = *r.set_tool;
-    if (tool_ == ui::Tool::kRoute && edited_route_ < 0 && editor_.anchor_count() == 0 &&
-        !routes_.empty()) {
+    if (tool_ == ui::Tool::kRoute && route_tool_.edited_route() < 0 &&
+        route_tool_.editor().anchor_count() == 0 && !routes_.empty()) {
       StartEditingRoute(static_cast<int>(routes_.size()) - 1);
     }
   }
-  if (r.set_tool && tool_ != ui::Tool::kObstacle) polygon_draft_.clear();
-  if (r.obstacle_polygon_shape) {
-    obstacle_polygon_shape_ = *r.obstacle_polygon_shape;
-    polygon_draft_.clear();
-  }
+  if (r.set_tool && tool_ != ui::Tool::kObstacle) obstacle_tool_.DropDraft();
+  if (r.obstacle_polygon_shape) obstacle_tool_.SetPolygonShape(*r.obstacle_polygon_shape);
   if (r.close_polygon) ClosePolygonDraft();
   if (r.remove_obstacle) RemoveObstacle(*r.remove_obstacle);
   if (r.clear_obstacles) ClearObstacles();
-  if (r.route_around) {
-    const int route = *r.route_around;
-    double radius = RoundingRadius(route);
-    Status status = RouteAround(route, radius, RouteClearance(route));
+  if (r.routes.route_around) {
+    Status status = RouteAround(*r.routes.route_around, std::nullopt);
     if (!status.ok()) SetError(status.error().ToString());
   }
-  if (r.edit_route) StartEditingRoute(*r.edit_route);
-  if (r.auto_round_corners) {
-    auto_round_ = *r.auto_round_corners;
+  if (r.routes.edit_route) StartEditingRoute(*r.routes.edit_route);
+  if (r.routes.auto_round_corners) {
+    route_tool_.SetAutoRound(*r.routes.auto_round_corners);
     CommitEditedRoute();
   }
-  if (r.close_route) {
-    if (editor_.closed() ? editor_.Open().ok() : editor_.Close().ok()) CommitEditedRoute();
-  }
-  if (r.delete_route_point && editor_selected_anchor_ >= 0) {
-    if (editor_.DeletePoint(static_cast<size_t>(editor_selected_anchor_)).ok()) {
-      editor_selected_anchor_ =
-          std::min(editor_selected_anchor_, static_cast<int>(editor_.anchor_count()) - 1);
-      CommitEditedRoute();
-    }
-  }
-  Character* character = Selected();
-  if (character == nullptr) return;
-  anim::PlaybackClock& playback = character->playback;
-  if (r.set_crossfade) playback.crossfade_seconds = std::max(0.0f, *r.set_crossfade);
-  if (r.set_animation) SetAnimation(*character, *r.set_animation);
+  if (r.routes.close_route && route_tool_.ToggleClosed()) CommitEditedRoute();
+  if (r.routes.delete_route_point && route_tool_.DeleteSelectedPoint()) CommitEditedRoute();
+  // The panels act on the selected character.
+  const int i = selection_.instance;
+  if (Selected() == nullptr) return;
+  if (r.set_crossfade) SetCrossfade(i, std::max(0.0f, *r.set_crossfade));
+  if (r.set_animation) SetAnimation(i, *r.set_animation);
   if (r.set_playing) {
     if (*r.set_playing) {
-      Play(selected_);
+      Play(i);
     } else {
-      Pause(selected_);
+      Pause(i);
     }
   }
-  if (r.set_rate) playback.rate = *r.set_rate;
-  if (r.set_mode) anim::SetClockMode(playback, *r.set_mode);
-  if (r.set_time) anim::SetClockTime(playback, *r.set_time);
-  if (r.step_frames) StepFrames(selected_, *r.step_frames);
-  if (r.set_speed) SetSpeed(*character, std::max(0.0f, *r.set_speed));
-  if (r.set_turn_radius) SetTurnRadius(*character, std::max(0.0f, *r.set_turn_radius));
-  if (r.set_clearance) SetClearance(*character, std::max(0.0f, *r.set_clearance));
-  if (r.set_locomotion_animation)
-    character->locomotion.walk_animation = *r.set_locomotion_animation;
-  if (r.assign_route) {
-    EnsureLocomotionAnimations(*character);
-    Status status = AssignRoute(*character, r.assign_route->first, r.assign_route->second);
+  if (r.set_rate) SetRate(i, *r.set_rate);
+  if (r.set_mode) SetPlayMode(i, *r.set_mode);
+  if (r.set_time) SetClipTime(i, *r.set_time);
+  if (r.step_frames) StepFrames(i, *r.step_frames);
+  if (r.locomotion.set_speed) SetSpeed(i, std::max(0.0f, *r.locomotion.set_speed));
+  if (r.locomotion.set_turn_radius) SetTurnRadius(i, std::max(0.0f, *r.locomotion.set_turn_radius));
+  if (r.locomotion.set_clearance) SetClearance(i, std::max(0.0f, *r.locomotion.set_clearance));
+  if (r.locomotion.set_locomotion_animation)
+    SetLocomotionAnimation(i, *r.locomotion.set_locomotion_animation);
+  if (r.locomotion.assign_route) {
+    Status status =
+        AssignRoute(i, r.locomotion.assign_route->first, r.locomotion.assign_route->second);
     if (!status.ok()) SetError(status.error().ToString());
   }
-  if (r.attach) {
-    Attach(*character, r.attach->model, r.attach->joint, r.attach->offset,
-           r.attach->rotation_degrees);
+  if (r.attachments.attach) {
+    Attach(i, r.attachments.attach->model, r.attachments.attach->joint,
+           r.attachments.attach->offset, r.attachments.attach->rotation_degrees);
   }
-  if (r.edit_attachment) {
-    const int index = r.edit_attachment->first;
-    if (index >= 0 && index < static_cast<int>(character->attachments.size())) {
-      character->attachments[static_cast<size_t>(index)].offset = r.edit_attachment->second.offset;
-      character->attachments[static_cast<size_t>(index)].rotation_degrees =
-          r.edit_attachment->second.rotation_degrees;
-    }
+  if (r.attachments.edit_attachment) {
+    EditAttachment(i, r.attachments.edit_attachment->first,
+                   r.attachments.edit_attachment->second.offset,
+                   r.attachments.edit_attachment->second.rotation_degrees);
   }
-  if (r.detach && *r.detach >= 0 && *r.detach < static_cast<int>(character->attachments.size())) {
-    character->attachments.erase(character->attachments.begin() + *r.detach);
-  }
-}
-
-// ---- one character
-// -------------------------------------------------------------------------------
-
-void Stage::SetAnimation(Character& character, int animation) {
-  anim::SwitchClip(character.playback, animation);
-}
-
-void Stage::Attach(Character& character, int model, int joint, glm::vec3 offset,
-                   glm::vec3 rotation) {
-  const LoadedModel& carrier = library_->models()[static_cast<size_t>(character.model)];
-  if (model < 0 || model >= static_cast<int>(library_->models().size()) || joint < 0 ||
-      joint >= carrier.model->skeleton().joint_count()) {
-    return;
-  }
-  Attachment attachment;
-  attachment.model = model;
-  attachment.joint = joint;
-  attachment.offset = offset;
-  attachment.rotation_degrees = rotation;
-  character.attachments.push_back(std::move(attachment));
-}
-
-void Stage::SetSpeed(Character& character, double speed) {
-  character.locomotion.speed = speed;
-  if (character.locomotion.enabled) character.locomotion.follower.SetSpeed(scene_time_, speed);
-}
-
-void Stage::SetTurnRadius(Character& character, double radius) {
-  character.locomotion.turn_radius = radius;
-  if (character.locomotion.enabled) character.locomotion.follower.SetTurningRadius(radius);
+  if (r.attachments.detach) Detach(i, *r.attachments.detach);
 }
 
 void Stage::SetScenePlaying(bool playing) {
@@ -762,7 +713,7 @@ void Stage::SetScenePlaying(bool playing) {
 
 void Stage::CancelPendingScene() {
   // The scene being opened failed: drop it and the models loaded for it (no character uses them).
-  pending_scene_.reset();
+  openings_.pending_scene.reset();
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
     bool used = false;
     for (const Character& character : characters_) {
@@ -777,11 +728,11 @@ void Stage::CancelPendingScene() {
 void Stage::BuildDrawList(DrawList* list) {
   DrawList& out = *list;
   out.Clear();
-  out.width = width_;
-  out.height = height_;
+  out.width = viewport_.width;
+  out.height = viewport_.height;
   out.view_projection = ViewProjection();
-  out.wireframe = display_.wireframe;
-  out.shading = shading_;
+  out.wireframe = options_.display.wireframe;
+  out.shading = options_.shading;
   const auto& models = library_->models();
   const Frustum frustum = Frustum::FromViewProjection(out.view_projection);
   culled_ = 0;
@@ -799,10 +750,10 @@ void Stage::BuildDrawList(DrawList* list) {
           {models[static_cast<size_t>(attachment.model)].gpu_mesh, attachment.pose.palette.data()});
     }
   }
-  if (display_.grid) {
+  if (options_.display.grid) {
     // A power of ten that suits the viewing distance, so tiny and huge models both get a grid.
     const float spacing =
-        std::pow(10.0f, std::floor(std::log10(std::max(camera_.distance, 1e-3f) / 20.0f)));
+        std::pow(10.0f, std::floor(std::log10(std::max(view_.orbit.distance, 1e-3f) / 20.0f)));
     AddGroundGrid(out, spacing * 50.0f, spacing);
   }
   DrawObstacles(out);
@@ -817,22 +768,21 @@ void Stage::DrawCharacterOverlays(DrawList& list) {
   const glm::mat4 view_projection = list.view_projection;
   const auto& models = library_->models();
   auto project = [&](const glm::vec3& p, glm::vec2* out) {
-    const glm::vec4 clip = view_projection * glm::vec4(p, 1.0f);
-    if (clip.w <= 1e-6f) return false;
-    out->x = (clip.x / clip.w * 0.5f + 0.5f) * static_cast<float>(width_);
-    out->y = (0.5f - clip.y / clip.w * 0.5f) * static_cast<float>(height_);
+    glm::dvec2 pixel;
+    if (!WorldToPixel(view_projection, viewport_.width, viewport_.height, p, &pixel)) return false;
+    *out = glm::vec2(pixel);
     return true;
   };
   for (size_t c = 0; c < characters_.size(); ++c) {
     const Character& character = characters_[c];
     const LoadedModel& model = models[static_cast<size_t>(character.model)];
     const anim::Skeleton& skeleton = model.model->skeleton();
-    const bool is_selected = static_cast<int>(c) == selected_;
-    if (display_.skeleton) {
+    const bool is_selected = static_cast<int>(c) == selection_.instance;
+    if (options_.display.skeleton) {
       for (int j = 0; j < skeleton.joint_count(); ++j) {
         const glm::vec3 p(character.pose.models[static_cast<size_t>(j)][3]);
         const int parent = skeleton.parent(j);
-        const bool highlighted = is_selected && j == selected_joint_;
+        const bool highlighted = is_selected && j == selection_.joint;
         const Rgba8 color = highlighted ? Rgba8{255, 80, 80, 255} : Rgba8{90, 230, 255, 255};
         if (parent >= 0) {
           list.AddLine(glm::vec3(character.pose.models[static_cast<size_t>(parent)][3]), p, color,
@@ -849,28 +799,28 @@ void Stage::DrawCharacterOverlays(DrawList& list) {
     }
     // With the skeleton shown, the joint under the cursor is named too (hover).
     // Screen positions are projected once per frame and joint, for the hover test and the names.
-    joint_screen_.assign(static_cast<size_t>(skeleton.joint_count()), glm::vec2(0.0f));
-    joint_on_screen_.assign(static_cast<size_t>(skeleton.joint_count()), 0);
-    const bool hover_test = display_.skeleton && !ui_wants_mouse_;
-    const bool any_names =
-        is_selected && (display_.joint_names || (display_.skeleton && selected_joint_ >= 0));
+    scratch_.joint_screen.assign(static_cast<size_t>(skeleton.joint_count()), glm::vec2(0.0f));
+    scratch_.joint_on_screen.assign(static_cast<size_t>(skeleton.joint_count()), 0);
+    const bool hover_test = options_.display.skeleton && !pointer_.ui_wants_mouse;
+    const bool any_names = is_selected && (options_.display.joint_names ||
+                                           (options_.display.skeleton && selection_.joint >= 0));
     if (hover_test || any_names) {
       for (int j = 0; j < skeleton.joint_count(); ++j) {
         glm::vec2 screen(0.0f);
         const bool on_screen =
             project(glm::vec3(character.pose.models[static_cast<size_t>(j)][3]), &screen);
-        joint_on_screen_[static_cast<size_t>(j)] = on_screen;
-        joint_screen_[static_cast<size_t>(j)] = {screen.x, screen.y};
+        scratch_.joint_on_screen[static_cast<size_t>(j)] = on_screen;
+        scratch_.joint_screen[static_cast<size_t>(j)] = {screen.x, screen.y};
       }
     }
     int hovered = -1;
     if (hover_test) {
       float best = 8.0f * stats_.device_pixel_ratio;
       for (int j = 0; j < skeleton.joint_count(); ++j) {
-        if (!joint_on_screen_[static_cast<size_t>(j)]) continue;
-        const glm::vec2 screen = joint_screen_[static_cast<size_t>(j)];
-        const float d = std::hypot(screen.x - static_cast<float>(cursor_x_),
-                                   screen.y - static_cast<float>(cursor_y_));
+        if (!scratch_.joint_on_screen[static_cast<size_t>(j)]) continue;
+        const glm::vec2 screen = scratch_.joint_screen[static_cast<size_t>(j)];
+        const float d = std::hypot(screen.x - static_cast<float>(pointer_.x),
+                                   screen.y - static_cast<float>(pointer_.y));
         if (d < best) {
           best = d;
           hovered = j;
@@ -879,18 +829,19 @@ void Stage::DrawCharacterOverlays(DrawList& list) {
     }
     if (hovered >= 0 || any_names) {
       for (int j = 0; j < skeleton.joint_count(); ++j) {
-        const bool named =
-            j == hovered || (is_selected && (display_.joint_names || j == selected_joint_));
+        const bool named = j == hovered ||
+                           (is_selected && (options_.display.joint_names || j == selection_.joint));
         if (!named) continue;
-        if (joint_on_screen_[static_cast<size_t>(j)]) {
-          const glm::vec2 screen = joint_screen_[static_cast<size_t>(j)];
+        if (scratch_.joint_on_screen[static_cast<size_t>(j)]) {
+          const glm::vec2 screen = scratch_.joint_screen[static_cast<size_t>(j)];
           list.texts.push_back(
-              {screen, j == selected_joint_ ? Rgba8{255, 120, 120, 255} : Rgba8{230, 240, 255, 230},
+              {screen,
+               j == selection_.joint ? Rgba8{255, 120, 120, 255} : Rgba8{230, 240, 255, 230},
                skeleton.name(j)});
         }
       }
     }
-    if (display_.bounds) {
+    if (options_.display.bounds) {
       glm::vec3 lo = model.bind_min, hi = model.bind_max;
       if (character.playback.animation >= 0) {
         const anim::Animation& animation =
@@ -906,25 +857,28 @@ void Stage::DrawCharacterOverlays(DrawList& list) {
       }
       AddBox(list, character.RootMatrix(), lo, hi, {255, 200, 60, 255});
     }
-    if (display_.normals && is_selected) {
-      const anim::GpuSkinData& gpu = model.model->gpu();
-      std::vector<glm::vec3>& positions = normal_positions_;
-      std::vector<glm::vec3>& normals = normal_directions_;
-      positions.resize(gpu.vertices.size());
-      normals.resize(gpu.vertices.size());
-      anim::PaletteSkinningJob skin;
-      skin.model = model.model.get();
-      skin.palette =
-          anim::Span<const glm::mat4>(character.pose.palette.data(), character.pose.palette.size());
-      skin.positions = anim::Span<glm::vec3>(positions.data(), positions.size());
-      skin.normals = anim::Span<glm::vec3>(normals.data(), normals.size());
-      if (skin.Run()) {
-        const float length = 0.03f * std::max(model.bind_max.z - model.bind_min.z, 1.0f);
-        const size_t step = std::max<size_t>(1, positions.size() / 20000);
-        for (size_t v = 0; v < positions.size(); v += step) {
-          list.AddLine(positions[v], positions[v] + normals[v] * length, {120, 255, 140, 255});
-        }
-      }
+    if (options_.display.normals && is_selected) DrawNormals(character, model, list);
+  }
+}
+
+// The selected character's skinned normals (at most about 20,000 of them).
+void Stage::DrawNormals(const Character& character, const LoadedModel& model, DrawList& list) {
+  const anim::GpuSkinData& gpu = model.model->gpu();
+  std::vector<glm::vec3>& positions = scratch_.normal_positions;
+  std::vector<glm::vec3>& normals = scratch_.normal_directions;
+  positions.resize(gpu.vertices.size());
+  normals.resize(gpu.vertices.size());
+  anim::PaletteSkinningJob skin;
+  skin.model = model.model.get();
+  skin.palette =
+      anim::Span<const glm::mat4>(character.pose.palette.data(), character.pose.palette.size());
+  skin.positions = anim::Span<glm::vec3>(positions.data(), positions.size());
+  skin.normals = anim::Span<glm::vec3>(normals.data(), normals.size());
+  if (skin.Run()) {
+    const float length = 0.03f * std::max(model.bind_max.z - model.bind_min.z, 1.0f);
+    const size_t step = std::max<size_t>(1, positions.size() / 20000);
+    for (size_t v = 0; v < positions.size(); v += step) {
+      list.AddLine(positions[v], positions[v] + normals[v] * length, {120, 255, 140, 255});
     }
   }
 }
@@ -981,7 +935,7 @@ void Stage::SetCrowdSize(int count) {
       locomotion.start_delay += spacing * (k / templates);
       const double now = scene_time_;
       scene_time_ = 0.0;
-      AssignRoute(clone, locomotion.route, locomotion.route_mode);
+      StartRoute(clone, locomotion.route, locomotion.route_mode);
       scene_time_ = now;
     } else {
       // Standing characters spread out on a grid beside their template.
@@ -994,7 +948,7 @@ void Stage::SetCrowdSize(int count) {
     }
     characters_.push_back(std::move(clone));
   }
-  if (selected_ >= static_cast<int>(characters_.size())) selected_ = 0;
+  if (selection_.instance >= static_cast<int>(characters_.size())) selection_.instance = 0;
 }
 
 }  // namespace md5stage::viewer

@@ -19,9 +19,11 @@
 #include "viewer/character.h"
 #include "viewer/embed_options.h"
 #include "viewer/embed_timeline.h"
+#include "viewer/ground_tools.h"
 #include "viewer/model_library.h"
 #include "viewer/render_interface.h"
 #include "viewer/shading.h"
+#include "viewer/stage_state.h"
 #include "viewer/viewer_model.h"
 
 namespace md5stage::viewer {
@@ -37,26 +39,6 @@ struct ViewerRoute {
 };
 
 enum class MouseButton { kLeft, kRight, kMiddle };
-// The keys the viewer answers (README's list); the platform maps its key codes to these.
-enum class Key {
-  kSpace,
-  kF,
-  kK,
-  kW,
-  kH,
-  kComma,
-  kPeriod,
-  kEnter,
-  kDelete,
-  kEscape,
-  // Camera keys (figures and the viewer): arrows orbit, + and - zoom.
-  kLeft,
-  kRight,
-  kUp,
-  kDown,
-  kZoomIn,
-  kZoomOut
-};
 
 // A file a stage asks its host for while it opens a scene (the n-th of a batch, for progress).
 struct FetchRequest {
@@ -115,7 +97,7 @@ class Stage {
   void OnKeyDown(Key key);
   void OnKeyUp(Key key);
   // Whether Shift is held: a left drag with Shift turns the key light instead of the camera.
-  void SetShiftHeld(bool held) { shift_held_ = held; }
+  void SetShiftHeld(bool held) { pointer_.shift_held = held; }
 
   // One frame: queued key presses, scene clock, locomotion, playback, poses, embed timeline.
   void Update(double dt);
@@ -144,7 +126,7 @@ class Stage {
   // the panel's label say it.
   bool IsPlaying(int instance) const;
   void StepFrames(int instance, int frames);
-  void SetDisplay(const DisplayToggles& display) { display_ = display; }
+  void SetDisplay(const DisplayToggles& display) { options_.display = display; }
   void SetShading(ShadingOptions shading);
   void SetCamera(const OrbitCamera& camera);
   // The arrow keys' and +/-'s camera steps: degrees of yaw and pitch, zoom steps (as the wheel).
@@ -161,8 +143,91 @@ class Stage {
   // Escape and "Leave camera": the polygon being drawn is dropped and the orbit camera is back.
   void LeaveCinematicCamera();
   void Screenshot();
-  void SetPanelsVisible(bool visible) { panels_visible_ = visible; }
-  void ToggleHelp() { help_open_ = !help_open_; }
+  void SetPanelsVisible(bool visible) { options_.panels_visible = visible; }
+  void ToggleHelp() { options_.help_open = !options_.help_open; }
+
+  // The loaded cinematic camera of that name, or -1.
+  int FindCamera(const std::string& name) const;
+
+  // One character's playback, placement and locomotion (the panels act on the selected one).
+  // The clip shown (-1: the bind pose); the crossfade from the one before.
+  void SetAnimation(int instance, int animation);
+  void SetCrossfade(int instance, float seconds);
+  void SetClipTime(int instance, double time);
+  void SetRate(int instance, float rate);
+  void SetPlayMode(int instance, PlayMode mode);
+  // Placed by hand: a plan it was following ends, and it stands where it was put.
+  void SetPlacement(int instance, std::optional<glm::vec2> position, std::optional<float> heading);
+  // A model carried at a joint of the instance (a bad model or joint changes nothing).
+  void Attach(int instance, int model, int joint, glm::vec3 offset, glm::vec3 rotation_degrees);
+  void EditAttachment(int instance, int attachment, glm::vec3 offset, glm::vec3 rotation_degrees);
+  void Detach(int instance, int attachment);
+  void SetSpeed(int instance, double speed);
+  void SetTurnRadius(int instance, double radius);
+  // The distance it keeps from obstacles; walkers going somewhere plan again.
+  void SetClearance(int instance, double clearance);
+  void SetLocomotionAnimation(int instance, int animation);
+  // Walks the route (-1: stops where it is); walk and idle clips default to "walk" and "idle".
+  Status AssignRoute(int instance, int route, PlayMode mode);
+  // Walks to the point (and heading), around the obstacles; "no path" is the error.
+  Status GoTo(int instance, glm::dvec2 point, std::optional<double> heading);
+
+  // Routes: set one (index == the count: a new one; the route being edited is edited anew), and
+  // replace its stretches that cross obstacles by planned paths, with the instance's turning
+  // radius and clearance or, without one, those of the route's characters.
+  Status SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
+                  const std::string& name);
+  Status RouteAround(int route, std::optional<int> instance);
+  // Obstacles: each edit is refused whole when the set does not validate; walkers replan.
+  Status AddObstacle(Obstacle obstacle);
+  Status MoveObstacle(int index, glm::dvec2 offset);
+
+  // A cinematic camera by index, or -1: Leave (the orbit camera as it was).
+  void SelectCamera(int index);
+  // The embed's URL options: its loop always, and with apply_to_scene its display, camera, play
+  // state and start time on the open scene (the timeline starts again from there).
+  void ApplyEmbedOptions(const EmbedOptions& options, bool reduced_motion, bool apply_to_scene);
+  // While the timeline slider is held the loop does not jump.
+  void SetEmbedScrubbing(bool scrubbing) { embed_timeline_.SetScrubbing(scrubbing); }
+  // A message from the page for the status line (e.g. a fetch that failed).
+  void ReportError(const std::string& message) { SetError(message); }
+  // Removes the model, its characters and what carries it.
+  void RemoveModel(int model);
+  // Shows a model under a loaded skin ("" for its own shaders): its textures are re-bound, and
+  // the reply carries the warnings (missing images) of the new resolution.
+  JsonValue SetModelSkin(int model, const std::string& skin);
+  // "Download glTF" (gltf_download.cpp): the model as a .glb handed to the host; the reply says
+  // what went in, or the exporter's error (also shown on the status line).
+  JsonValue DownloadGltf(int model);
+  // "Download MD5" (md5_download.cpp): the md5mesh and each md5anim as separate downloads.
+  JsonValue DownloadMd5(int model);
+  // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
+  void SetCrowdSize(int count);
+  // The engine's part of a frame alone (locomotion, playback, poses), for benchmarks: no keys,
+  // embed timeline, hover or camera follow.
+  void StepEngine(double dt) { Update(dt, false); }
+
+  // The steps of opening a scene one by one (OpenScene runs them all): validate it and list the
+  // files to fetch, then apply it once they are loaded, or cancel it.
+  JsonValue PrepareScene(const JsonValue& scene_json);
+  JsonValue ApplyPendingScene();
+  void CancelPendingScene();
+
+  // ---- queries ----
+  Scene CurrentScene() const;
+  JsonValue RoutesJson() const;
+  JsonValue PathJson(const Character& character) const;
+  JsonValue ClockJson() const;
+  // The ground point under a framebuffer pixel: what a click there would hit.
+  std::optional<glm::vec3> GroundUnderCursor(double x, double y) const;
+  bool ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const;
+  // The instance's bind-pose box on screen [x0, y0, x1, y1], framebuffer pixels; false when none
+  // of it shows in front of the camera.
+  bool ScreenBounds(int instance, glm::vec4* rect) const;
+  // The joint's model-to-world matrix in the instance's current pose (posed now).
+  glm::mat4 JointWorld(int instance, int joint);
+  // GPU skinning read back from the renderer against the core's CPU skinning of the current pose.
+  JsonValue GpuSkinCheck(int instance);
 
   // Whether the picture changes with time alone (a clip or the scene clock runs): a figure that
   // does not is drawn again only when something acts on it.
@@ -183,7 +248,7 @@ class Stage {
   int OpenLocation(const std::string& query, const std::string& fragment);
   // The host's answer to Fetch: the bytes, or what went wrong ("HTTP 404 Not Found").
   void OnFetched(int request, bool ok, std::string bytes, const std::string& error);
-  bool opening() const { return opening_ != nullptr; }
+  bool opening() const { return openings_.current != nullptr; }
 
   // One command: {"cmd": NAME, ...} -> a JSON reply; {"ok": false, "error"} names the field
   // that is wrong or missing. The table is in commands.cpp.
@@ -191,71 +256,62 @@ class Stage {
   JsonValue State() const;
 
   ui::FrameStats& stats() { return stats_; }
-  bool panels_visible() const { return panels_visible_; }
-  bool* help_open() { return &help_open_; }
-  std::string StatusLine() const { return last_error_.empty() ? status_ : "Error: " + status_; }
+  const ui::FrameStats& stats() const { return stats_; }
+  bool panels_visible() const { return options_.panels_visible; }
+  bool* help_open() { return &options_.help_open; }
+  std::string StatusLine() const {
+    return report_.error.empty() ? report_.status : "Error: " + report_.status;
+  }
   uint64_t frame() const { return frame_; }
-  const OrbitCamera& camera() const { return camera_; }
-  const DisplayToggles& display() const { return display_; }
-  const ShadingOptions& shading() const { return shading_; }
+  const OrbitCamera& camera() const { return view_.orbit; }
+  const DisplayToggles& display() const { return options_.display; }
+  const ShadingOptions& shading() const { return options_.shading; }
   int character_count() const { return static_cast<int>(characters_.size()); }
   const std::vector<Character>& characters() const { return characters_; }
   const std::vector<LoadedModel>& models() const { return library_->models(); }
-  const std::string& last_error() const { return last_error_; }
+  const ModelLibrary& library() const { return *library_; }
+  const std::vector<ViewerRoute>& routes() const { return routes_; }
+  const ObstacleSet& obstacles() const { return obstacles_.set; }
+  const RouteTool& route_tool() const { return route_tool_; }
+  const std::vector<CinematicCamera>& cinematic_cameras() const { return view_.cinematics; }
+  const std::string& last_error() const { return report_.error; }
 
   // The box (world space) that framing fits for a character: its skinned mesh over every frame
   // of its current animation, with its placement.
   bool CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const;
 
  private:
-  friend class CommandTable;
-
   glm::mat4 ViewProjection() const;
   void HandleKeyPress(Key key);
   void Update(double dt, bool from_frame);
   void DrawCharacterOverlays(DrawList& list);
+  void DrawNormals(const Character& character, const LoadedModel& model, DrawList& list);
   int AddCharacter(int model, glm::vec2 position, float heading);
-  void RemoveModel(int model);
-  // Shows a model under a loaded skin ("" for its own shaders): its textures are re-bound, and
-  // the reply carries the warnings (missing images) of the new resolution.
-  JsonValue SetModelSkin(int model, const std::string& skin);
   Character* Selected();
   Character* InstanceAt(int instance);
   // Where a new character of the model stands when nobody says: right of everything shown.
   glm::vec2 FreePlaceFor(int model) const;
   void SetError(const std::string& message);
-  // "Download glTF" (gltf_download.cpp): the model as a .glb handed to the host; the reply says
-  // what went in, or the exporter's error (also shown on the status line).
-  JsonValue DownloadGltf(int model);
-  // "Download MD5" (md5_download.cpp): the md5mesh and each md5anim as separate downloads.
-  JsonValue DownloadMd5(int model);
-
-  // Playback and placement of one character (shared by the panels and the commands).
-  void SetAnimation(Character& character, int animation);
-  void Attach(Character& character, int model, int joint, glm::vec3 offset, glm::vec3 rotation);
-  void SetSpeed(Character& character, double speed);
-  void SetTurnRadius(Character& character, double radius);
 
   // Scenes, routes and locomotion (viewer_scene.cpp).
-  Scene CurrentScene() const;
-  JsonValue PrepareScene(const JsonValue& scene_json);
-  JsonValue ApplyPendingScene();
-  void CancelPendingScene();
-  Status SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
-                  const std::string& name);
-  Status AssignRoute(Character& character, int route, PlayMode mode);
-  Status GoTo(Character& character, glm::dvec2 point, const double* heading);
+  // Builds the route at index (== the count: a new one); characters on it take the new one.
+  Status BuildRoute(int index, std::vector<RouteSegment> segments, bool closed,
+                    const std::string& name);
+  Status StartRoute(Character& character, int route, PlayMode mode);
+  Status StartGoTo(Character& character, glm::dvec2 point, const double* heading);
   void UpdateLocomotion(Character& character);
+  // One character of a scene being applied (its models at model_index); its problems, one a line.
+  std::string AddSceneInstance(const Scene& scene, size_t i, const std::vector<int>& model_index);
+  // Parts of State(): the models and the characters.
+  JsonValue ModelsJson() const;
+  JsonValue InstancesJson() const;
   // Walk and idle default to the model's "walk" and "idle" animations.
   void EnsureLocomotionAnimations(Character& character);
   void DrawRouteOverlays(DrawList& list);
-  JsonValue RoutesJson() const;
-  JsonValue PathJson(const Character& character) const;
-  JsonValue ClockJson() const;
+  void DrawRoute(int route, DrawList& list);
+  void DrawApproachPaths(DrawList& list);
 
   // Mouse tools: go-to and route drawing (viewer_tools.cpp).
-  std::optional<glm::vec3> GroundUnderCursor(double x, double y) const;
-  bool ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const;
   bool ToolPress(double x, double y);
   void ToolMove(double x, double y);
   void ToolRelease(double x, double y);
@@ -274,19 +330,20 @@ class Stage {
   // Characters going to a target plan again from where they are (after obstacles or clearances
   // change); returns the messages of those that found no path (they stop).
   std::string ReplanTargets();
-  void SetClearance(Character& character, double clearance);
   // The clearance and turning radius a route is checked (and routed around) with: the largest of
   // the characters assigned to it, else the selected character's.
   double RouteClearance(int route) const;
   // Replaces each segment of the route that comes within the clearance of an obstacle by a
   // planned path between its ends (same end headings), as Beziers; all or nothing.
-  Status RouteAround(int route, double turning_radius, double clearance);
+  Status RouteAroundWith(int route, double turning_radius, double clearance);
   void DrawObstacles(DrawList& list);
   void DrawPlannedPath(const PlannedPath& path, DrawList& list) const;
-  bool ObstacleToolPress(glm::dvec2 ground, double x, double y);
+  bool ObstacleToolPress(glm::dvec2 ground, glm::dvec2 screen, double pick_radius);
   void ObstacleToolMove(glm::dvec2 ground);
   void ObstacleToolRelease();
   void ClosePolygonDraft();
+  // Adds a drawn shape and selects it; a shape that does not validate is an error and no change.
+  void AddObstacleShape(Obstacle obstacle);
   int ObstacleAt(glm::dvec2 ground) const;
 
   // Embeds: the loop range and "finished", run each frame after the clock moves; events go to
@@ -294,109 +351,65 @@ class Stage {
   EmbedClock MeasureEmbedClock() const;
   void RunEmbedTimeline();
 
-  // Stress and performance: grow or shrink the crowd by cloning the scene's characters.
-  void SetCrowdSize(int count);
   bool IsVisible(const Character& character, const Frustum& frustum) const;
 
-  RenderBackend* backend_;
-  StageHost* host_;
-  OrbitCamera camera_;
-  std::unique_ptr<ModelLibrary> library_;
-  std::vector<Character> characters_;
-  std::vector<InputFile> pending_files_;
-  std::vector<ViewerRoute> routes_;
-  ObstacleSet obstacles_;  // the scene's obstacles
-  // The filled shapes' triangles (ground coordinates), rebuilt when the obstacles change.
-  std::vector<glm::vec2> obstacle_fill_;
-  bool obstacle_fill_dirty_ = true;
-  int selected_obstacle_ = -1;
-  bool obstacle_polygon_shape_ = false;    // the obstacle tool draws polygons (else circles)
-  std::vector<glm::dvec2> polygon_draft_;  // corners clicked so far
-  glm::dvec2 obstacle_drag_origin_{0.0};
-  Obstacle obstacle_drag_start_;  // the dragged obstacle as it was when the drag began
-  // Scratch for the overlays: one projection per joint serves the hover test and the names.
-  std::vector<glm::vec2> joint_screen_;
-  std::vector<char> joint_on_screen_;
-  std::vector<glm::vec3> normal_positions_, normal_directions_;
-  std::unique_ptr<Scene> pending_scene_;
-  // The opening under way and those waiting (stage_opening.cpp).
+  // Scene openings (stage_opening.cpp): the one under way and those waiting.
   struct Opening;
-  std::unique_ptr<Opening> opening_;
-  std::vector<std::unique_ptr<Opening>> queued_openings_;
-  int next_opening_id_ = 1;
-  int next_request_ = 1;
+  struct Openings {
+    std::unique_ptr<Scene> pending_scene;  // prepared, waiting for its files
+    std::unique_ptr<Opening> current;
+    std::vector<std::unique_ptr<Opening>> queued;
+    int next_id = 1;
+    int next_request = 1;
+  };
   int Enqueue(std::unique_ptr<Opening> opening);
   void BeginOpening();
   void BeginScene(const JsonValue& scene_json);
   void FetchNext();
   void LoadFetchedFiles();
   void FinishOpening(JsonValue result);
-  bool scene_playing_ = true;
-  DisplayToggles display_;
-  ShadingOptions shading_;
-  bool shift_held_ = false;
-  bool turning_light_ = false;                                 // a Shift + left drag is under way
-  std::vector<std::pair<std::string, glm::vec4>> item_rects_;  // the panels' last frame
-  ui::FrameStats stats_;
-  int selected_ = -1;
-  int selected_joint_ = -1;
-  bool follow_selected_ = false;
-  bool help_open_ = false;
-  bool panels_visible_ = true;
-  bool ui_wants_mouse_ = false;
-  bool ui_wants_keyboard_ = false;
-  // Presses since the last update, and which keys are down (a held key does not repeat).
-  std::vector<Key> pending_keys_;
-  uint32_t keys_down_ = 0;
-  ui::Tool tool_ = ui::Tool::kCamera;
-  enum class Drag { kNone, kGoTo, kNewPoint, kMoveAnchor, kMoveHandle, kNewCircle, kMoveObstacle };
-  Drag drag_ = Drag::kNone;
-  glm::dvec2 drag_start_ground_{0.0};
-  glm::dvec2 drag_current_ground_{0.0};
-  double drag_start_x_ = 0.0, drag_start_y_ = 0.0;
-  size_t drag_anchor_ = 0;
-  HandleSide drag_side_ = HandleSide::kOut;
-  RouteEditor editor_;
-  int edited_route_ = -1;  // index into routes_, -1 while a new route has fewer than 2 points
-  int editor_selected_anchor_ = -1;
-  bool auto_round_ = false;
-  std::string hover_text_;
-  int crowd_templates_ = 0;  // characters of the applied scene that SetCrowdSize clones
-  int culled_ = 0;
-  std::string status_ = "Ready";
-  std::string last_error_;
-  std::vector<std::string> last_warnings_;
-  uint64_t frame_ = 0;
-  double scene_time_ = 0.0;
-  bool orbiting_ = false;
-  bool panning_ = false;
-  double cursor_x_ = 0.0;
-  double cursor_y_ = 0.0;
-  int touch_count_ = 0;
-  double touch_x_ = 0.0, touch_y_ = 0.0, touch_spread_ = 0.0;
-  EmbedTimeline embed_timeline_;
-  int width_ = 1;  // framebuffer pixels
-  int height_ = 1;
 
-  // Cinematic cameras (viewer_camera.cpp): .md5camera files dropped or fetched; one at a time
+  // Cinematic cameras (stage_camera.cpp): .md5camera files dropped or fetched; one at a time
   // plays on the scene clock (so the clock's scrubbing scrubs it), and the orbit camera stays as
   // it was for when playback is left (a button, Escape, an orbit drag, playCamera "").
-  struct CinematicCamera {
-    std::string name;    // the file's base name
-    std::string source;  // "local" when dropped, else the asset path or URL
-    std::shared_ptr<const md5::CameraFile> file;
-  };
   // Takes the .md5camera files out of a batch and loads them (a camera of the same name is
   // replaced); their names go to *loaded, their errors to *errors.
   void LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::string>* loaded,
                        std::vector<std::string>* errors);
-  int FindCamera(const std::string& name) const;
   void PlayCamera(int index);  // -1: back to the orbit camera
   // The playing camera at the scene time; false when the orbit camera is in use.
   bool SampleCinematic(anim::CameraView* view) const;
   JsonValue CamerasJson() const;
-  std::vector<CinematicCamera> cameras_;
-  int playing_camera_ = -1;
+
+  RenderBackend* backend_;
+  StageHost* host_;
+  std::unique_ptr<ModelLibrary> library_;
+  std::vector<Character> characters_;
+  std::vector<InputFile> pending_files_;
+  std::vector<ViewerRoute> routes_;
+  ObstacleLayer obstacles_;
+  Openings openings_;
+  CameraState view_;
+  Selection selection_;
+  ViewOptions options_;
+  Viewport viewport_;
+  PointerState pointer_;
+  KeyQueue keys_;
+  ui::Tool tool_ = ui::Tool::kCamera;
+  GoToTool go_to_;
+  RouteTool route_tool_;
+  ObstacleTool obstacle_tool_;
+  std::string hover_text_;
+  double scene_time_ = 0.0;
+  bool scene_playing_ = true;
+  EmbedTimeline embed_timeline_;
+  StatusReport report_;
+  ui::FrameStats stats_;
+  std::vector<std::pair<std::string, glm::vec4>> item_rects_;  // the panels' last frame
+  OverlayScratch scratch_;
+  int crowd_templates_ = 0;  // characters of the applied scene that SetCrowdSize clones
+  int culled_ = 0;
+  uint64_t frame_ = 0;
 };
 
 }  // namespace md5stage::viewer

@@ -19,8 +19,8 @@ bool Stage::IsPlaying(int instance) const {
 }
 
 bool Stage::Animating() const {
-  if (opening_ != nullptr) return true;  // it will change when the files arrive
-  if (playing_camera_ >= 0 && scene_playing_) return true;
+  if (openings_.current != nullptr) return true;  // it will change when the files arrive
+  if (view_.playing >= 0 && scene_playing_) return true;
   for (size_t i = 0; i < characters_.size(); ++i) {
     if (IsPlaying(static_cast<int>(i))) return true;
     if (scene_playing_ && characters_[i].locomotion.enabled) return true;
@@ -81,26 +81,26 @@ void Stage::StepFrames(int instance, int frames) {
 
 void Stage::SetShading(ShadingOptions shading) {
   shading.Normalize();
-  shading_ = shading;
+  options_.shading = shading;
 }
 
 void Stage::SetCamera(const OrbitCamera& camera) {
-  camera_ = camera;
-  follow_selected_ = false;
+  view_.orbit = camera;
+  view_.follow_selected = false;
 }
 
 void Stage::OrbitBy(float yaw_degrees, float pitch_degrees) {
   PlayCamera(-1);  // as an orbit drag does, a cinematic camera is left
-  camera_.yaw_degrees = std::fmod(camera_.yaw_degrees + yaw_degrees, 360.0f);
-  camera_.pitch_degrees = std::clamp(camera_.pitch_degrees + pitch_degrees, OrbitCamera::kMinPitch,
-                                     OrbitCamera::kMaxPitch);
+  view_.orbit.yaw_degrees = std::fmod(view_.orbit.yaw_degrees + yaw_degrees, 360.0f);
+  view_.orbit.pitch_degrees = std::clamp(view_.orbit.pitch_degrees + pitch_degrees,
+                                         OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch);
 }
 
-void Stage::ZoomBy(float steps) { camera_.Zoom(steps); }
+void Stage::ZoomBy(float steps) { view_.orbit.Zoom(steps); }
 
 void Stage::Select(int instance, int joint) {
-  selected_ = InstanceAt(instance) ? instance : -1;
-  selected_joint_ = selected_ >= 0 ? joint : -1;
+  selection_.instance = InstanceAt(instance) ? instance : -1;
+  selection_.joint = selection_.instance >= 0 ? joint : -1;
 }
 
 glm::vec2 Stage::FreePlaceFor(int model) const {
@@ -119,39 +119,243 @@ glm::vec2 Stage::FreePlaceFor(int model) const {
 int Stage::AddInstance(int model, std::optional<glm::vec2> position, float heading) {
   if (model < 0 || model >= static_cast<int>(library_->models().size())) return -1;
   const glm::vec2 at = position ? *position : FreePlaceFor(model);
-  selected_ = AddCharacter(model, at, heading);
-  selected_joint_ = -1;
-  return selected_;
+  selection_.instance = AddCharacter(model, at, heading);
+  selection_.joint = -1;
+  return selection_.instance;
 }
 
 Status Stage::RemoveObstacle(int index) {
-  if (index < 0 || index >= static_cast<int>(obstacles_.size())) {
+  if (index < 0 || index >= static_cast<int>(obstacles_.set.size())) {
     return MakeError("", 0, 0,
                      "obstacle " + std::to_string(index) + ": the scene has " +
-                         std::to_string(obstacles_.size()) + " obstacles");
+                         std::to_string(obstacles_.set.size()) + " obstacles");
   }
-  std::vector<Obstacle> list = obstacles_.obstacles();
+  std::vector<Obstacle> list = obstacles_.set.obstacles();
   list.erase(list.begin() + index);
-  selected_obstacle_ = -1;
+  selection_.obstacle = -1;
   Status status = SetObstacles(std::move(list));
   if (!status.ok()) SetError(status.error().ToString());
   return status;
 }
 
 Status Stage::ClearObstacles() {
-  selected_obstacle_ = -1;
+  selection_.obstacle = -1;
   Status status = SetObstacles({});
   if (!status.ok()) SetError(status.error().ToString());
   return status;
 }
 
 void Stage::LeaveCinematicCamera() {
-  polygon_draft_.clear();
+  obstacle_tool_.DropDraft();
   PlayCamera(-1);
 }
 
 void Stage::Screenshot() {
   if (host_) host_->DownloadScreenshot();
+}
+
+// ---- one character ----------------------------------------------------------------------------
+
+void Stage::SetAnimation(int instance, int animation) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  anim::SwitchClip(character->playback, animation);
+  PoseCharacter(*character, library_->models());
+}
+
+void Stage::SetCrossfade(int instance, float seconds) {
+  if (Character* character = InstanceAt(instance)) character->playback.crossfade_seconds = seconds;
+}
+
+void Stage::SetClipTime(int instance, double time) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  anim::SetClockTime(character->playback, time);
+  PoseCharacter(*character, library_->models());
+}
+
+void Stage::SetRate(int instance, float rate) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  character->playback.rate = rate;
+  PoseCharacter(*character, library_->models());
+}
+
+void Stage::SetPlayMode(int instance, PlayMode mode) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  anim::SetClockMode(character->playback, mode);
+  PoseCharacter(*character, library_->models());
+}
+
+void Stage::SetPlacement(int instance, std::optional<glm::vec2> position,
+                         std::optional<float> heading) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  if (position) character->position = *position;
+  if (heading) character->heading = *heading;
+  Locomotion& locomotion = character->locomotion;
+  if (locomotion.enabled && (position || heading)) {
+    locomotion.follower = Follower(Pose2{glm::dvec2(character->position), character->heading},
+                                   locomotion.turn_radius, locomotion.speed, scene_time_);
+    locomotion.route = -1;
+    locomotion.has_target = false;
+    locomotion.start_delay = 0.0;
+    locomotion.plan_start = scene_time_;
+  }
+  PoseCharacter(*character, library_->models());
+}
+
+void Stage::Attach(int instance, int model, int joint, glm::vec3 offset,
+                   glm::vec3 rotation_degrees) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  const LoadedModel& carrier = library_->models()[static_cast<size_t>(character->model)];
+  if (model < 0 || model >= static_cast<int>(library_->models().size()) || joint < 0 ||
+      joint >= carrier.model->skeleton().joint_count()) {
+    return;
+  }
+  Attachment attachment;
+  attachment.model = model;
+  attachment.joint = joint;
+  attachment.offset = offset;
+  attachment.rotation_degrees = rotation_degrees;
+  character->attachments.push_back(std::move(attachment));
+  PoseCharacter(*character, library_->models());
+}
+
+void Stage::EditAttachment(int instance, int attachment, glm::vec3 offset,
+                           glm::vec3 rotation_degrees) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr || attachment < 0 ||
+      attachment >= static_cast<int>(character->attachments.size())) {
+    return;
+  }
+  character->attachments[static_cast<size_t>(attachment)].offset = offset;
+  character->attachments[static_cast<size_t>(attachment)].rotation_degrees = rotation_degrees;
+}
+
+void Stage::Detach(int instance, int attachment) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr || attachment < 0 ||
+      attachment >= static_cast<int>(character->attachments.size())) {
+    return;
+  }
+  character->attachments.erase(character->attachments.begin() + attachment);
+}
+
+void Stage::SetSpeed(int instance, double speed) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  character->locomotion.speed = speed;
+  if (character->locomotion.enabled) character->locomotion.follower.SetSpeed(scene_time_, speed);
+}
+
+void Stage::SetTurnRadius(int instance, double radius) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  character->locomotion.turn_radius = radius;
+  if (character->locomotion.enabled) character->locomotion.follower.SetTurningRadius(radius);
+}
+
+void Stage::SetClearance(int instance, double clearance) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) return;
+  character->locomotion.clearance = clearance;
+  character->locomotion.clearance_set = true;
+  if (!obstacles_.set.empty()) {
+    const std::string problems = ReplanTargets();
+    if (!problems.empty()) SetError(problems);
+  }
+}
+
+void Stage::SetLocomotionAnimation(int instance, int animation) {
+  if (Character* character = InstanceAt(instance)) character->locomotion.walk_animation = animation;
+}
+
+Status Stage::AssignRoute(int instance, int route, PlayMode mode) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr)
+    return MakeError("route", 0, 0, "no instance " + std::to_string(instance));
+  Status status = StartRoute(*character, route, mode);
+  if (status.ok()) EnsureLocomotionAnimations(*character);
+  return status;
+}
+
+Status Stage::GoTo(int instance, glm::dvec2 point, std::optional<double> heading) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr)
+    return MakeError("goTo", 0, 0, "no instance " + std::to_string(instance));
+  EnsureLocomotionAnimations(*character);
+  const double heading_value = heading.value_or(0.0);
+  return StartGoTo(*character, point, heading ? &heading_value : nullptr);
+}
+
+// ---- routes and obstacles ----------------------------------------------------------------------
+
+Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
+                       const std::string& name) {
+  Status status = BuildRoute(index, std::move(segments), closed, name);
+  if (status.ok() && index == route_tool_.edited_route()) StartEditingRoute(index);
+  return status;
+}
+
+Status Stage::RouteAround(int route, std::optional<int> instance) {
+  const Character* character = instance ? InstanceAt(*instance) : nullptr;
+  const double radius = character ? character->locomotion.turn_radius : RoundingRadius(route);
+  const double clearance = character ? character->locomotion.clearance : RouteClearance(route);
+  return RouteAroundWith(route, radius, clearance);
+}
+
+Status Stage::AddObstacle(Obstacle obstacle) {
+  std::vector<Obstacle> list = obstacles_.set.obstacles();
+  list.push_back(std::move(obstacle));
+  return SetObstacles(std::move(list));
+}
+
+Status Stage::MoveObstacle(int index, glm::dvec2 offset) {
+  if (index < 0 || index >= static_cast<int>(obstacles_.set.size())) {
+    return MakeError("", 0, 0,
+                     "obstacle " + std::to_string(index) + ": the scene has " +
+                         std::to_string(obstacles_.set.size()) + " obstacles");
+  }
+  std::vector<Obstacle> list = obstacles_.set.obstacles();
+  Obstacle& moved = list[static_cast<size_t>(index)];
+  moved.centre += offset;
+  for (glm::dvec2& p : moved.vertices) p += offset;
+  return SetObstacles(std::move(list));
+}
+
+// ---- camera and embeds -------------------------------------------------------------------------
+
+void Stage::SelectCamera(int index) {
+  if (index < 0) {
+    LeaveCinematicCamera();
+  } else {
+    PlayCamera(index);
+  }
+}
+
+void Stage::ApplyEmbedOptions(const EmbedOptions& options, bool reduced_motion,
+                              bool apply_to_scene) {
+  embed_timeline_.SetLoop(options.loop);
+  if (!apply_to_scene) return;
+  options_.display = options.display.AppliedTo(options_.display);
+  if (options.camera) {
+    OrbitCamera& camera = view_.orbit;
+    camera.yaw_degrees = static_cast<float>(options.camera->yaw_degrees);
+    camera.pitch_degrees = std::clamp(static_cast<float>(options.camera->pitch_degrees),
+                                      OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch);
+    camera.distance = std::clamp(static_cast<float>(options.camera->distance),
+                                 OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance);
+    if (options.camera->target) camera.target = glm::vec3(*options.camera->target);
+    view_.follow_selected = false;
+  }
+  if (const std::optional<bool> playing = EmbedStartsPlaying(options, reduced_motion)) {
+    SetScenePlaying(*playing);
+  }
+  if (const std::optional<double> time = EmbedStartTime(options)) scene_time_ = *time;
+  embed_timeline_.Restart(MeasureEmbedClock().finished);
 }
 
 }  // namespace md5stage::viewer

@@ -37,9 +37,9 @@ void Stage::LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::stri
     camera.file = std::make_shared<const md5::CameraFile>(std::move(parsed).value());
     const int existing = FindCamera(camera.name);
     if (existing >= 0) {
-      cameras_[static_cast<size_t>(existing)] = std::move(camera);
+      view_.cinematics[static_cast<size_t>(existing)] = std::move(camera);
     } else {
-      cameras_.push_back(std::move(camera));
+      view_.cinematics.push_back(std::move(camera));
     }
     loaded->push_back(BaseName(file.name));
   }
@@ -47,26 +47,26 @@ void Stage::LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::stri
 }
 
 int Stage::FindCamera(const std::string& name) const {
-  for (size_t i = 0; i < cameras_.size(); ++i) {
-    if (cameras_[i].name == name) return static_cast<int>(i);
+  for (size_t i = 0; i < view_.cinematics.size(); ++i) {
+    if (view_.cinematics[i].name == name) return static_cast<int>(i);
   }
   return -1;
 }
 
 void Stage::PlayCamera(int index) {
-  playing_camera_ = index >= 0 && index < static_cast<int>(cameras_.size()) ? index : -1;
-  if (playing_camera_ >= 0) {
+  view_.playing = index >= 0 && index < static_cast<int>(view_.cinematics.size()) ? index : -1;
+  if (view_.playing >= 0) {
     // A drag that began under the orbit camera does not carry on into the cinematic one.
-    orbiting_ = false;
-    panning_ = false;
-    follow_selected_ = false;
+    pointer_.orbiting = false;
+    pointer_.panning = false;
+    view_.follow_selected = false;
   }
 }
 
 bool Stage::SampleCinematic(anim::CameraView* view) const {
-  if (playing_camera_ < 0) return false;
+  if (view_.playing < 0) return false;
   anim::CameraSampleJob job;
-  job.camera = cameras_[static_cast<size_t>(playing_camera_)].file.get();
+  job.camera = view_.cinematics[static_cast<size_t>(view_.playing)].file.get();
   job.time = scene_time_;
   job.mode = PlayMode::kLoop;
   job.output = view;
@@ -74,19 +74,20 @@ bool Stage::SampleCinematic(anim::CameraView* view) const {
 }
 
 glm::mat4 Stage::ViewProjection() const {
-  const float aspect = static_cast<float>(width_) / static_cast<float>(std::max(height_, 1));
+  const float aspect =
+      static_cast<float>(viewport_.width) / static_cast<float>(std::max(viewport_.height, 1));
   anim::CameraView view;
   if (SampleCinematic(&view)) {
     return CinematicProjectionMatrix(view.fov_x_degrees, aspect) *
            CinematicViewMatrix(view.position, view.forward(), view.up());
   }
-  return camera_.ProjectionMatrix(aspect) * camera_.ViewMatrix();
+  return view_.orbit.ProjectionMatrix(aspect) * view_.orbit.ViewMatrix();
 }
 
 JsonValue Stage::CamerasJson() const {
   JsonValue out = JsonValue::MakeObject();
   JsonArray list;
-  for (const CinematicCamera& camera : cameras_) {
+  for (const CinematicCamera& camera : view_.cinematics) {
     JsonValue c = JsonValue::MakeObject();
     c.Set("name", camera.name);
     c.Set("source", camera.source);
@@ -101,7 +102,7 @@ JsonValue Stage::CamerasJson() const {
   out.Set("cameras", JsonValue(std::move(list)));
   anim::CameraView view;
   if (SampleCinematic(&view)) {
-    out.Set("playing", cameras_[static_cast<size_t>(playing_camera_)].name);
+    out.Set("playing", view_.cinematics[static_cast<size_t>(view_.playing)].name);
     out.Set("frame", view.frame);
     out.Set("shot", view.shot);
     out.Set("position", JsonValue(JsonArray{JsonValue(static_cast<double>(view.position.x)),

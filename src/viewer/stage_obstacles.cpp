@@ -15,7 +15,6 @@ namespace {
 
 constexpr float kFillLift = 0.02f;     // just above the grid, below the route lines
 constexpr float kOutlineLift = 0.06f;  // the outlines draw with the routes
-constexpr double kPickRadiusCssPixels = 10.0;
 // The planner needs a turning radius > 0; a character that turns on the spot plans with this.
 constexpr double kMinPlanRadius = 1.0;
 // Route-around writes arcs as Beziers of at most 15°: the cubic's distance from the circle is then
@@ -68,9 +67,9 @@ void AppendPlannedSegments(const PlannedPath& path, std::vector<RouteSegment>* o
 Status Stage::SetObstacles(std::vector<Obstacle> obstacles) {
   auto built = ObstacleSet::Build(std::move(obstacles));
   if (!built.ok()) return built.error();
-  obstacles_ = std::move(built).value();
-  obstacle_fill_dirty_ = true;
-  if (selected_obstacle_ >= static_cast<int>(obstacles_.size())) selected_obstacle_ = -1;
+  obstacles_.set = std::move(built).value();
+  obstacles_.fill_dirty = true;
+  if (selection_.obstacle >= static_cast<int>(obstacles_.set.size())) selection_.obstacle = -1;
   const std::string problems = ReplanTargets();
   if (!problems.empty()) SetError(problems);
   return Status();
@@ -78,19 +77,10 @@ Status Stage::SetObstacles(std::vector<Obstacle> obstacles) {
 
 int Stage::ObstacleAt(glm::dvec2 ground) const {
   // The last drawn is on top: picked first.
-  for (int i = static_cast<int>(obstacles_.size()) - 1; i >= 0; --i) {
-    if (ObstacleContains(obstacles_.obstacles()[static_cast<size_t>(i)], ground)) return i;
+  for (int i = static_cast<int>(obstacles_.set.size()) - 1; i >= 0; --i) {
+    if (ObstacleContains(obstacles_.set.obstacles()[static_cast<size_t>(i)], ground)) return i;
   }
   return -1;
-}
-
-void Stage::SetClearance(Character& character, double clearance) {
-  character.locomotion.clearance = clearance;
-  character.locomotion.clearance_set = true;
-  if (!obstacles_.empty()) {
-    const std::string problems = ReplanTargets();
-    if (!problems.empty()) SetError(problems);
-  }
 }
 
 // ---- planning ----------------------------------------------------------------------------------
@@ -105,7 +95,7 @@ Status Stage::PlanGoTo(Character& character, glm::dvec2 point, const double* hea
   job.goal_heading = heading != nullptr ? *heading : 0.0;
   job.turning_radius = std::max(locomotion.turn_radius, kMinPlanRadius);
   job.clearance = locomotion.clearance;
-  job.obstacles = &obstacles_;
+  job.obstacles = &obstacles_.set;
   // A click may wait up to a second for a hard plan (the expansion bound ends most searches
   // sooner); under load the default quarter second would answer "no path" to a reachable goal.
   job.limits.time_limit_seconds = 1.0;
@@ -142,7 +132,8 @@ std::string Stage::ReplanTargets() {
     scene_time_ = std::max(scene_time_, locomotion.plan_start);
     const glm::dvec2 target = locomotion.target;
     const double heading = locomotion.target_heading;
-    Status status = GoTo(character, target, locomotion.target_has_heading ? &heading : nullptr);
+    Status status =
+        StartGoTo(character, target, locomotion.target_has_heading ? &heading : nullptr);
     scene_time_ = now;
     if (!status.ok()) {
       // No way there any more: it stops where it is and keeps the target for the next change.
@@ -161,13 +152,14 @@ double Stage::RouteClearance(int route) const {
       clearance = std::max(clearance, character.locomotion.clearance);
     }
   }
-  if (clearance < 0.0 && selected_ >= 0 && selected_ < static_cast<int>(characters_.size())) {
-    clearance = characters_[static_cast<size_t>(selected_)].locomotion.clearance;
+  if (clearance < 0.0 && selection_.instance >= 0 &&
+      selection_.instance < static_cast<int>(characters_.size())) {
+    clearance = characters_[static_cast<size_t>(selection_.instance)].locomotion.clearance;
   }
   return std::max(clearance, 0.0);
 }
 
-Status Stage::RouteAround(int route, double turning_radius, double clearance) {
+Status Stage::RouteAroundWith(int route, double turning_radius, double clearance) {
   if (route < 0 || route >= static_cast<int>(routes_.size()) ||
       !routes_[static_cast<size_t>(route)].route) {
     return MakeError("routeAround", 0, 0, "no valid route " + std::to_string(route));
@@ -180,7 +172,7 @@ Status Stage::RouteAround(int route, double turning_radius, double clearance) {
   for (size_t i = 0; i < current.segments.size(); ++i) {
     const RouteSegment& segment = current.segments[i];
     auto single = Route::Build({segment}, false);
-    if (!single.ok() || FindObstacleStretches(single.value(), obstacles_, clearance).empty()) {
+    if (!single.ok() || FindObstacleStretches(single.value(), obstacles_.set, clearance).empty()) {
       segments.push_back(segment);
       continue;
     }
@@ -195,7 +187,7 @@ Status Stage::RouteAround(int route, double turning_radius, double clearance) {
     job.goal_heading = end.heading;
     job.turning_radius = std::max(turning_radius, kMinPlanRadius) * kBezierRadiusMargin;
     job.clearance = clearance * kBezierRadiusMargin;
-    job.obstacles = &obstacles_;
+    job.obstacles = &obstacles_.set;
     job.scratch = &scratch;
     job.path = &path;
     job.result = &result;
@@ -227,119 +219,83 @@ Status Stage::RouteAround(int route, double turning_radius, double clearance) {
   }
   const bool closed = current.closed;
   const std::string name = current.name;
-  Status status = SetRoute(route, std::move(segments), closed, name);
+  Status status = BuildRoute(route, std::move(segments), closed, name);
   if (!status.ok()) return status;
-  if (route == edited_route_) StartEditingRoute(route);
+  if (route == route_tool_.edited_route()) StartEditingRoute(route);
   return Status();
 }
 
 // ---- the obstacle tool -------------------------------------------------------------------------
 
-bool Stage::ObstacleToolPress(glm::dvec2 ground, double x, double y) {
-  const double pick = kPickRadiusCssPixels * stats_.device_pixel_ratio;
-  auto near_on_screen = [&](glm::dvec2 corner) {
-    glm::dvec2 screen;
-    return ProjectToScreen(Ground(corner, kOutlineLift), &screen) &&
-           std::hypot(screen.x - x, screen.y - y) <= pick;
-  };
-  if (!polygon_draft_.empty()) {
-    // Clicking the first corner, or the last one again (a double-click), closes the polygon.
-    if (polygon_draft_.size() >= 3 &&
-        (near_on_screen(polygon_draft_.front()) || near_on_screen(polygon_draft_.back()))) {
-      ClosePolygonDraft();
-    } else if (!near_on_screen(polygon_draft_.back())) {
-      if (polygon_draft_.size() < kMaxPolygonVertices) polygon_draft_.push_back(ground);
-    }
-    return true;
-  }
+bool Stage::ObstacleToolPress(glm::dvec2 ground, glm::dvec2 screen, double pick) {
   const int picked = ObstacleAt(ground);
-  if (picked >= 0) {
-    selected_obstacle_ = picked;
-    drag_ = Drag::kMoveObstacle;
-    obstacle_drag_origin_ = ground;
-    obstacle_drag_start_ = obstacles_.obstacles()[static_cast<size_t>(picked)];
-    return true;
-  }
-  selected_obstacle_ = -1;
-  if (obstacle_polygon_shape_) {
-    polygon_draft_.push_back(ground);
-    return true;
-  }
-  drag_ = Drag::kNewCircle;
-  drag_start_ground_ = drag_current_ground_ = ground;
+  const ObstaclePressStep step = obstacle_tool_.Press(
+      ground, picked,
+      picked >= 0 ? &obstacles_.set.obstacles()[static_cast<size_t>(picked)] : nullptr,
+      [&](glm::dvec2 corner) {
+        glm::dvec2 pixel;
+        return ProjectToScreen(Ground(corner, kOutlineLift), &pixel) &&
+               std::hypot(pixel.x - screen.x, pixel.y - screen.y) <= pick;
+      });
+  if (step.select) selection_.obstacle = *step.select;
+  if (step.close_polygon) ClosePolygonDraft();
   return true;
 }
 
 void Stage::ObstacleToolMove(glm::dvec2 ground) {
-  drag_current_ground_ = ground;
-  if (drag_ != Drag::kMoveObstacle || selected_obstacle_ < 0) return;
+  const std::optional<Obstacle> moved = obstacle_tool_.Move(ground);
+  if (!moved || selection_.obstacle < 0) return;
   // The shape follows the mouse; walkers replan once, when it is let go.
-  Obstacle moved = obstacle_drag_start_;
-  const glm::dvec2 offset = ground - obstacle_drag_origin_;
-  moved.centre += offset;
-  for (glm::dvec2& v : moved.vertices) v += offset;
-  std::vector<Obstacle> list = obstacles_.obstacles();
-  list[static_cast<size_t>(selected_obstacle_)] = std::move(moved);
+  std::vector<Obstacle> list = obstacles_.set.obstacles();
+  list[static_cast<size_t>(selection_.obstacle)] = *moved;
   auto built = ObstacleSet::Build(std::move(list));
   if (built.ok()) {
-    obstacles_ = std::move(built).value();
-    obstacle_fill_dirty_ = true;
+    obstacles_.set = std::move(built).value();
+    obstacles_.fill_dirty = true;
   }
 }
 
 void Stage::ObstacleToolRelease() {
-  if (drag_ == Drag::kNewCircle) {
-    const double radius = glm::length(drag_current_ground_ - drag_start_ground_);
-    // A click without a drag makes no circle (nothing to see, nothing to plan around).
-    if (radius > 1e-3 * std::max(1.0, static_cast<double>(camera_.distance))) {
-      std::vector<Obstacle> list = obstacles_.obstacles();
-      list.push_back(Obstacle::Circle(drag_start_ground_, radius));
-      Status status = SetObstacles(std::move(list));
-      if (!status.ok()) {
-        SetError(status.error().ToString());
-      } else {
-        selected_obstacle_ = static_cast<int>(obstacles_.size()) - 1;
-      }
-    }
-  } else if (drag_ == Drag::kMoveObstacle) {
+  const ObstacleReleaseStep step =
+      obstacle_tool_.Release(static_cast<double>(view_.orbit.distance));
+  if (step.add) AddObstacleShape(*step.add);
+  if (step.replan) {
     // Set again (the same shapes) so that walkers replan around where it was put.
-    Status status = SetObstacles(obstacles_.obstacles());
+    Status status = SetObstacles(obstacles_.set.obstacles());
     if (!status.ok()) SetError(status.error().ToString());
   }
 }
 
-void Stage::ClosePolygonDraft() {
-  if (polygon_draft_.size() < 3) {
-    polygon_draft_.clear();
-    return;
-  }
-  std::vector<Obstacle> list = obstacles_.obstacles();
-  list.push_back(Obstacle::Polygon(polygon_draft_));
-  polygon_draft_.clear();
-  Status status = SetObstacles(std::move(list));
+void Stage::AddObstacleShape(Obstacle obstacle) {
+  Status status = AddObstacle(std::move(obstacle));
   if (!status.ok()) {
     SetError(status.error().ToString());
     return;
   }
-  selected_obstacle_ = static_cast<int>(obstacles_.size()) - 1;
+  selection_.obstacle = static_cast<int>(obstacles_.set.size()) - 1;
+}
+
+void Stage::ClosePolygonDraft() {
+  if (std::optional<Obstacle> polygon = obstacle_tool_.ClosePolygon())
+    AddObstacleShape(std::move(*polygon));
 }
 
 // ---- drawing -----------------------------------------------------------------------------------
 
 void Stage::DrawObstacles(DrawList& list) {
-  if (obstacle_fill_dirty_) {
-    obstacle_fill_.clear();
+  if (obstacles_.fill_dirty) {
+    obstacles_.fill.clear();
     std::vector<std::array<int, 3>> triangles;
     std::vector<int> remaining;
-    for (const Obstacle& obstacle : obstacles_.obstacles()) {
+    for (const Obstacle& obstacle : obstacles_.set.obstacles()) {
       if (obstacle.kind == Obstacle::Kind::kCircle) {
         const int n = 48;
         for (int i = 0; i < n; ++i) {
           const double a0 = glm::two_pi<double>() * i / n, a1 = glm::two_pi<double>() * (i + 1) / n;
-          obstacle_fill_.push_back(glm::vec2(obstacle.centre));
-          obstacle_fill_.push_back(glm::vec2(
+          obstacles_.fill.push_back(glm::vec2(obstacle.centre));
+          obstacles_.fill.push_back(glm::vec2(
               obstacle.centre + obstacle.radius * glm::dvec2(std::cos(a0), std::sin(a0))));
-          obstacle_fill_.push_back(glm::vec2(
+          obstacles_.fill.push_back(glm::vec2(
               obstacle.centre + obstacle.radius * glm::dvec2(std::cos(a1), std::sin(a1))));
         }
         continue;
@@ -348,21 +304,21 @@ void Stage::DrawObstacles(DrawList& list) {
       if (!TriangulatePolygon(obstacle.vertices, &triangles, &remaining)) continue;
       for (const auto& t : triangles) {
         for (int k : t)
-          obstacle_fill_.push_back(glm::vec2(obstacle.vertices[static_cast<size_t>(k)]));
+          obstacles_.fill.push_back(glm::vec2(obstacle.vertices[static_cast<size_t>(k)]));
       }
     }
-    obstacle_fill_dirty_ = false;
+    obstacles_.fill_dirty = false;
   }
   const Rgba8 fill{200, 70, 60, 210};
-  for (size_t i = 0; i + 2 < obstacle_fill_.size(); i += 3) {
-    list.AddTriangle(glm::vec3(obstacle_fill_[i], kFillLift),
-                     glm::vec3(obstacle_fill_[i + 1], kFillLift),
-                     glm::vec3(obstacle_fill_[i + 2], kFillLift), fill);
+  for (size_t i = 0; i + 2 < obstacles_.fill.size(); i += 3) {
+    list.AddTriangle(glm::vec3(obstacles_.fill[i], kFillLift),
+                     glm::vec3(obstacles_.fill[i + 1], kFillLift),
+                     glm::vec3(obstacles_.fill[i + 2], kFillLift), fill);
   }
-  for (size_t o = 0; o < obstacles_.size(); ++o) {
-    const Obstacle& obstacle = obstacles_.obstacles()[o];
-    const Rgba8 outline = static_cast<int>(o) == selected_obstacle_ ? Rgba8{255, 255, 255, 255}
-                                                                    : Rgba8{255, 140, 110, 255};
+  for (size_t o = 0; o < obstacles_.set.size(); ++o) {
+    const Obstacle& obstacle = obstacles_.set.obstacles()[o];
+    const Rgba8 outline = static_cast<int>(o) == selection_.obstacle ? Rgba8{255, 255, 255, 255}
+                                                                     : Rgba8{255, 140, 110, 255};
     if (obstacle.kind == Obstacle::Kind::kCircle) {
       glm::vec3 previous(0.0f);
       for (int i = 0; i <= 48; ++i) {
@@ -382,23 +338,24 @@ void Stage::DrawObstacles(DrawList& list) {
     }
   }
   // What the tool is drawing: the circle being dragged out, the polygon's corners so far.
-  if (drag_ == Drag::kNewCircle) {
-    const double radius = glm::length(drag_current_ground_ - drag_start_ground_);
+  const ObstacleTool& tool = obstacle_tool_;
+  if (tool.drawing_circle()) {
+    const double radius = glm::length(tool.current() - tool.start());
     glm::vec3 previous(0.0f);
     for (int i = 0; i <= 48; ++i) {
       const double a = glm::two_pi<double>() * i / 48;
       const glm::vec3 p =
-          Ground(drag_start_ground_ + radius * glm::dvec2(std::cos(a), std::sin(a)), kOutlineLift);
+          Ground(tool.start() + radius * glm::dvec2(std::cos(a), std::sin(a)), kOutlineLift);
       if (i > 0) list.AddLine(previous, p, {255, 255, 255, 255}, LineDepth::kOnTop);
       previous = p;
     }
   }
-  for (size_t i = 0; i < polygon_draft_.size(); ++i) {
-    const glm::dvec2 next =
-        i + 1 < polygon_draft_.size() ? polygon_draft_[i + 1] : drag_current_ground_;
-    if (i + 1 < polygon_draft_.size() || tool_ == ui::Tool::kObstacle) {
-      list.AddLine(Ground(polygon_draft_[i], kOutlineLift), Ground(next, kOutlineLift),
-                   {255, 255, 255, 255}, LineDepth::kOnTop);
+  const std::vector<glm::dvec2>& draft = tool.draft();
+  for (size_t i = 0; i < draft.size(); ++i) {
+    const glm::dvec2 next = i + 1 < draft.size() ? draft[i + 1] : tool.current();
+    if (i + 1 < draft.size() || tool_ == ui::Tool::kObstacle) {
+      list.AddLine(Ground(draft[i], kOutlineLift), Ground(next, kOutlineLift), {255, 255, 255, 255},
+                   LineDepth::kOnTop);
     }
   }
 }
@@ -406,7 +363,7 @@ void Stage::DrawObstacles(DrawList& list) {
 void Stage::DrawPlannedPath(const PlannedPath& path, DrawList& list) const {
   const float lift = 0.05f;
   for (const TurnSegment& segment : path.segments) {
-    if (display_.routes) {
+    if (options_.display.routes) {
       const int samples = segment.kind == TurnSegment::Kind::kArc
                               ? std::clamp(static_cast<int>(std::abs(segment.sweep) * 24.0), 2, 96)
                               : 1;
@@ -420,7 +377,8 @@ void Stage::DrawPlannedPath(const PlannedPath& path, DrawList& list) const {
         previous = p;
       }
     }
-    if (display_.turn_circles && segment.kind == TurnSegment::Kind::kArc && segment.radius > 0.0) {
+    if (options_.display.turn_circles && segment.kind == TurnSegment::Kind::kArc &&
+        segment.radius > 0.0) {
       glm::vec3 previous(0.0f);
       for (int i = 0; i <= 72; ++i) {
         const double a = glm::two_pi<double>() * i / 72;

@@ -41,12 +41,12 @@ std::string ModelLinkMessage(const std::string& message) {
 }  // namespace
 
 int Stage::Enqueue(std::unique_ptr<Opening> opening) {
-  const int id = next_opening_id_++;
+  const int id = openings_.next_id++;
   opening->id = id;
-  if (opening_) {
-    queued_openings_.push_back(std::move(opening));
+  if (openings_.current) {
+    openings_.queued.push_back(std::move(opening));
   } else {
-    opening_ = std::move(opening);
+    openings_.current = std::move(opening);
     BeginOpening();
   }
   return id;
@@ -90,7 +90,7 @@ int Stage::OpenLocation(const std::string& query, const std::string& fragment) {
 }
 
 void Stage::BeginOpening() {
-  Opening& o = *opening_;
+  Opening& o = *openings_.current;
   if (o.kind == Opening::Kind::kLocation) {
     const PageLocation location = ParsePageLocation(o.query, o.fragment);
     o.fall_back = location.asked();
@@ -158,7 +158,7 @@ void Stage::BeginOpening() {
 }
 
 void Stage::BeginScene(const JsonValue& scene_json) {
-  Opening& o = *opening_;
+  Opening& o = *openings_.current;
   const JsonValue prepared = PrepareScene(scene_json);
   if (!prepared.Find("ok")->as_bool()) {
     FinishOpening(prepared);
@@ -172,7 +172,7 @@ void Stage::BeginScene(const JsonValue& scene_json) {
 
 // Asks the host for the next file of the current phase, or moves on when the phase is done.
 void Stage::FetchNext() {
-  Opening& o = *opening_;
+  Opening& o = *openings_.current;
   FetchRequest request;
   if (o.phase == Opening::Phase::kDemo) {
     request.url = "assets/scenes/" + o.name + ".json";
@@ -195,8 +195,8 @@ void Stage::FetchNext() {
       }
       JsonValue applied = ApplyPendingScene();
       if (applied.Find("ok")->as_bool() && o.is_model_link && !characters_.empty()) {
-        selected_ = 0;
-        selected_joint_ = -1;
+        selection_.instance = 0;
+        selection_.joint = -1;
         FrameSelection();
       }
       FinishOpening(std::move(applied));
@@ -206,7 +206,7 @@ void Stage::FetchNext() {
     request.url = UrlOf(source);
     request.label = BaseName(source);
   }
-  request.request = next_request_++;
+  request.request = openings_.next_request++;
   o.request = request.request;
   if (host_ == nullptr || !host_->Fetch(request)) {
     // Answered here, as a host that cannot reach anything would.
@@ -215,8 +215,9 @@ void Stage::FetchNext() {
 }
 
 void Stage::OnFetched(int request, bool ok, std::string bytes, const std::string& error) {
-  if (!opening_ || request != opening_->request) return;  // a late answer to an ended opening
-  Opening& o = *opening_;
+  if (!openings_.current || request != openings_.current->request)
+    return;  // a late answer to an ended opening
+  Opening& o = *openings_.current;
   o.request = 0;
   switch (o.phase) {
     case Opening::Phase::kDemo: {
@@ -271,7 +272,7 @@ void Stage::OnFetched(int request, bool ok, std::string bytes, const std::string
 }
 
 void Stage::LoadFetchedFiles() {
-  Opening& o = *opening_;
+  Opening& o = *openings_.current;
   if (o.fetched.empty()) {
     o.phase = Opening::Phase::kTextures;
     FetchNext();
@@ -298,7 +299,7 @@ void Stage::LoadFetchedFiles() {
 }
 
 void Stage::FinishOpening(JsonValue result) {
-  Opening& o = *opening_;
+  Opening& o = *openings_.current;
   const bool ok = result.Find("ok")->as_bool();
   if (!ok && o.is_model_link) {
     result.Set("error", ModelLinkMessage(result.Find("error")->as_string()));
@@ -310,7 +311,7 @@ void Stage::FinishOpening(JsonValue result) {
     fallback->kind = Opening::Kind::kDemo;
     fallback->name = "default";
     fallback->asked_error = result.Find("error")->as_string();
-    opening_ = std::move(fallback);
+    openings_.current = std::move(fallback);
     BeginOpening();
     return;
   }
@@ -323,14 +324,14 @@ void Stage::FinishOpening(JsonValue result) {
     for (const JsonValue& w : more->as_array()) warnings.push_back(w);
   }
   if (!o.warnings.empty())
-    last_warnings_.insert(last_warnings_.end(), o.warnings.begin(), o.warnings.end());
+    report_.warnings.insert(report_.warnings.end(), o.warnings.begin(), o.warnings.end());
   result.Set("warnings", JsonValue(std::move(warnings)));
   result.Set("id", o.id);
-  std::unique_ptr<Opening> ended = std::move(opening_);
+  std::unique_ptr<Opening> ended = std::move(openings_.current);
   if (host_) host_->Event("sceneOpened", result);
-  if (!queued_openings_.empty()) {
-    opening_ = std::move(queued_openings_.front());
-    queued_openings_.erase(queued_openings_.begin());
+  if (!openings_.queued.empty()) {
+    openings_.current = std::move(openings_.queued.front());
+    openings_.queued.erase(openings_.queued.begin());
     BeginOpening();
   }
 }

@@ -31,8 +31,8 @@ bool IsAllowedSource(const std::string& source) {
 // ---- routes
 // --------------------------------------------------------------------------------------
 
-Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
-                       const std::string& name) {
+Status Stage::BuildRoute(int index, std::vector<RouteSegment> segments, bool closed,
+                         const std::string& name) {
   if (index < 0 || index > static_cast<int>(routes_.size()) ||
       index >= static_cast<int>(kMaxSceneRoutes)) {
     return MakeError("route", 0, 0, "route index " + std::to_string(index) + " is out of range");
@@ -57,13 +57,13 @@ Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool close
   // Characters on an edited route take the new one from where they are.
   for (Character& character : characters_) {
     if (character.locomotion.enabled && character.locomotion.route == index) {
-      AssignRoute(character, index, character.locomotion.route_mode);
+      StartRoute(character, index, character.locomotion.route_mode);
     }
   }
   return Status();
 }
 
-Status Stage::AssignRoute(Character& character, int route, PlayMode mode) {
+Status Stage::StartRoute(Character& character, int route, PlayMode mode) {
   Locomotion& locomotion = character.locomotion;
   if (route < 0) {
     locomotion.follower.Stop(scene_time_);
@@ -89,7 +89,7 @@ Status Stage::AssignRoute(Character& character, int route, PlayMode mode) {
   return Status();
 }
 
-Status Stage::GoTo(Character& character, glm::dvec2 point, const double* heading) {
+Status Stage::StartGoTo(Character& character, glm::dvec2 point, const double* heading) {
   Locomotion& locomotion = character.locomotion;
   if (!locomotion.enabled) {
     locomotion.follower = Follower(Pose2{glm::dvec2(character.position), character.heading},
@@ -99,7 +99,7 @@ Status Stage::GoTo(Character& character, glm::dvec2 point, const double* heading
   // Around obstacles when there are any (a plan that is already clear is the same arc-line or
   // Dubins path); with no path the plan is unchanged and the reason is the error.
   Status status;
-  if (!obstacles_.empty()) {
+  if (!obstacles_.set.empty()) {
     status = PlanGoTo(character, point, heading);
   } else {
     locomotion.plan_message.clear();
@@ -224,17 +224,19 @@ Scene Stage::CurrentScene() const {
     }
     scene.instances.push_back(std::move(instance));
   }
-  scene.camera.target = glm::dvec3(camera_.target);
-  scene.camera.yaw_degrees = camera_.yaw_degrees;
-  scene.camera.pitch_degrees = camera_.pitch_degrees;
-  scene.camera.distance = camera_.distance;
-  if (playing_camera_ >= 0 && cameras_[static_cast<size_t>(playing_camera_)].source != "local") {
-    scene.camera.cinematic = cameras_[static_cast<size_t>(playing_camera_)].source;
+  scene.camera.target = glm::dvec3(view_.orbit.target);
+  scene.camera.yaw_degrees = view_.orbit.yaw_degrees;
+  scene.camera.pitch_degrees = view_.orbit.pitch_degrees;
+  scene.camera.distance = view_.orbit.distance;
+  if (view_.playing >= 0 &&
+      view_.cinematics[static_cast<size_t>(view_.playing)].source != "local") {
+    scene.camera.cinematic = view_.cinematics[static_cast<size_t>(view_.playing)].source;
   }
-  scene.display = DisplayToggles{display_.grid,   display_.skeleton,    display_.joint_names,
-                                 display_.bounds, display_.wireframe,   display_.normals,
-                                 display_.routes, display_.turn_circles};
-  scene.obstacles = obstacles_;
+  scene.display = DisplayToggles{options_.display.grid,        options_.display.skeleton,
+                                 options_.display.joint_names, options_.display.bounds,
+                                 options_.display.wireframe,   options_.display.normals,
+                                 options_.display.routes,      options_.display.turn_circles};
+  scene.obstacles = obstacles_.set;
   scene.time = scene_time_;
   scene.playing = scene_playing_;
   return scene;
@@ -278,23 +280,105 @@ JsonValue Stage::PrepareScene(const JsonValue& scene_json) {
     }
   }
   if (const std::string& cinematic = scene.camera.cinematic;
-      !cinematic.empty() && std::none_of(cameras_.begin(), cameras_.end(),
+      !cinematic.empty() && std::none_of(view_.cinematics.begin(), view_.cinematics.end(),
                                          [&](const auto& c) { return c.source == cinematic; })) {
     JsonValue file = JsonValue::MakeObject();
     file.Set("source", cinematic);
     file.Set("url", cinematic.rfind("https://", 0) == 0 ? cinematic : "assets/" + cinematic);
     files.push_back(std::move(file));
   }
-  pending_scene_ = std::make_unique<Scene>(std::move(scene));
+  openings_.pending_scene = std::make_unique<Scene>(std::move(scene));
   JsonValue reply = Reply(true);
   reply.Set("files", JsonValue(std::move(files)));
   return reply;
 }
 
+std::string Stage::AddSceneInstance(const Scene& scene, size_t i,
+                                    const std::vector<int>& model_index) {
+  std::string problems;
+  auto find_model = [&](const std::string& name) {
+    for (size_t m = 0; m < scene.models.size(); ++m) {
+      if (scene.models[m].name == name) return model_index[m];
+    }
+    return -1;
+  };
+  const SceneInstance& instance = scene.instances[i];
+  const int model = find_model(instance.model);
+  if (model < 0) return problems;  // SceneFromJson checked the reference
+  const int index = AddCharacter(model, glm::vec2(instance.position),
+                                 static_cast<float>(instance.heading_degrees / kDegrees));
+  Character& character = characters_[static_cast<size_t>(index)];
+  const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
+  character.playback.animation =
+      instance.animation.empty() ? -1 : loaded.FindAnimation(instance.animation);
+  anim::SetClockTime(character.playback, instance.time);
+  character.playback.rate = static_cast<float>(instance.rate);
+  anim::SetClockMode(character.playback, instance.mode);
+  character.playback.playing = scene.playing;
+  Locomotion& locomotion = character.locomotion;
+  locomotion.speed = instance.speed;
+  locomotion.turn_radius = instance.turn_radius;
+  locomotion.start_delay = instance.start_delay;
+  if (instance.clearance) {
+    locomotion.clearance = *instance.clearance;
+    locomotion.clearance_set = true;
+  }
+  locomotion.walk_animation =
+      loaded.FindAnimation(instance.locomotion.empty() ? "walk" : instance.locomotion);
+  locomotion.idle_animation = loaded.FindAnimation(instance.idle.empty() ? "idle" : instance.idle);
+  if (locomotion.idle_animation < 0) locomotion.idle_animation = character.playback.animation;
+  if (instance.route >= 0 || instance.target) {
+    // Plans start at time 0 (after start_delay) so that a scene replays the same at any time.
+    const double now = scene_time_;
+    scene_time_ = 0.0;
+    Pose2 start{instance.position, instance.heading_degrees / kDegrees};
+    // Standing on its route's start, a character faces along the route rather than looping
+    // round to align with it.
+    if (instance.route >= 0 && instance.route < static_cast<int>(routes_.size()) &&
+        routes_[static_cast<size_t>(instance.route)].route) {
+      const Pose2 route_start = routes_[static_cast<size_t>(instance.route)].route->Sample(0.0);
+      if (RoutePointsMeet(route_start.position, instance.position))
+        start.heading = route_start.heading;
+    }
+    character.position = glm::vec2(start.position);
+    character.heading = static_cast<float>(start.heading);
+    locomotion.follower = Follower(start, instance.turn_radius, instance.speed, 0.0);
+    locomotion.enabled = true;
+    Status status;
+    if (instance.route >= 0) {
+      status = StartRoute(character, instance.route, instance.route_mode);
+    } else {
+      scene_time_ = instance.start_delay;
+      const double heading = instance.target->heading_degrees.value_or(0.0) / kDegrees;
+      status = StartGoTo(character, instance.target->position,
+                         instance.target->heading_degrees ? &heading : nullptr);
+    }
+    scene_time_ = now;
+    if (!status.ok())
+      problems += "instances[" + std::to_string(i) + "]: " + status.error().message + "\n";
+  }
+  for (const SceneAttachment& a : instance.attachments) {
+    const int attached = find_model(a.model);
+    const int joint = loaded.model->skeleton().FindJoint(a.joint);
+    if (attached < 0 || joint < 0) {
+      problems += "instances[" + std::to_string(i) + "]: cannot attach '" + a.model +
+                  "' to joint '" + a.joint + "'\n";
+      continue;
+    }
+    Attachment attachment;
+    attachment.model = attached;
+    attachment.joint = joint;
+    attachment.offset = glm::vec3(a.offset);
+    attachment.rotation_degrees = glm::vec3(a.rotation_degrees);
+    character.attachments.push_back(std::move(attachment));
+  }
+  return problems;
+}
+
 JsonValue Stage::ApplyPendingScene() {
-  if (!pending_scene_) return Failure("no scene is being opened");
-  const Scene scene = std::move(*pending_scene_);
-  pending_scene_.reset();
+  if (!openings_.pending_scene) return Failure("no scene is being opened");
+  const Scene scene = std::move(*openings_.pending_scene);
+  openings_.pending_scene.reset();
   // Every model must now be loaded; find each by its source.
   std::vector<int> model_index(scene.models.size(), -1);
   for (size_t m = 0; m < scene.models.size(); ++m) {
@@ -310,12 +394,12 @@ JsonValue Stage::ApplyPendingScene() {
   characters_.clear();
   routes_.clear();
   // Before the characters, whose targets are planned around them.
-  obstacles_ = scene.obstacles;
-  obstacle_fill_dirty_ = true;
-  selected_obstacle_ = -1;
-  polygon_draft_.clear();
-  selected_ = -1;
-  selected_joint_ = -1;
+  obstacles_.set = scene.obstacles;
+  obstacles_.fill_dirty = true;
+  selection_.obstacle = -1;
+  obstacle_tool_.DropDraft();
+  selection_.instance = -1;
+  selection_.joint = -1;
   scene_time_ = scene.time;
   scene_playing_ = scene.playing;
   std::string problems;
@@ -328,11 +412,11 @@ JsonValue Stage::ApplyPendingScene() {
     const Status skinned = library_->SetSkin(model_index[m], scene.models[m].skin, &report);
     if (!skinned.ok())
       problems += "models[" + std::to_string(m) + "]." + skinned.error().message + "\n";
-    for (const std::string& warning : report.warnings) last_warnings_.push_back(warning);
+    for (const std::string& warning : report.warnings) report_.warnings.push_back(warning);
   }
   for (size_t r = 0; r < scene.routes.size(); ++r) {
     const SceneRoute& route = scene.routes[r];
-    Status status = SetRoute(static_cast<int>(r), route.segments, route.closed, route.name);
+    Status status = BuildRoute(static_cast<int>(r), route.segments, route.closed, route.name);
     if (!status.ok()) {
       problems += "routes[" + std::to_string(r) + "]: " + status.error().message + "\n";
       ViewerRoute broken;
@@ -342,96 +426,19 @@ JsonValue Stage::ApplyPendingScene() {
       routes_.push_back(std::move(broken));
     }
   }
-  auto find_model = [&](const std::string& name) {
-    for (size_t m = 0; m < scene.models.size(); ++m) {
-      if (scene.models[m].name == name) return model_index[m];
-    }
-    return -1;
-  };
-  for (size_t i = 0; i < scene.instances.size(); ++i) {
-    const SceneInstance& instance = scene.instances[i];
-    const int model = find_model(instance.model);
-    if (model < 0) continue;  // SceneFromJson checked the reference
-    const int index = AddCharacter(model, glm::vec2(instance.position),
-                                   static_cast<float>(instance.heading_degrees / kDegrees));
-    Character& character = characters_[static_cast<size_t>(index)];
-    const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
-    character.playback.animation =
-        instance.animation.empty() ? -1 : loaded.FindAnimation(instance.animation);
-    anim::SetClockTime(character.playback, instance.time);
-    character.playback.rate = static_cast<float>(instance.rate);
-    anim::SetClockMode(character.playback, instance.mode);
-    character.playback.playing = scene.playing;
-    Locomotion& locomotion = character.locomotion;
-    locomotion.speed = instance.speed;
-    locomotion.turn_radius = instance.turn_radius;
-    locomotion.start_delay = instance.start_delay;
-    if (instance.clearance) {
-      locomotion.clearance = *instance.clearance;
-      locomotion.clearance_set = true;
-    }
-    locomotion.walk_animation =
-        loaded.FindAnimation(instance.locomotion.empty() ? "walk" : instance.locomotion);
-    locomotion.idle_animation =
-        loaded.FindAnimation(instance.idle.empty() ? "idle" : instance.idle);
-    if (locomotion.idle_animation < 0) locomotion.idle_animation = character.playback.animation;
-    if (instance.route >= 0 || instance.target) {
-      // Plans start at time 0 (after start_delay) so that a scene replays the same at any time.
-      const double now = scene_time_;
-      scene_time_ = 0.0;
-      Pose2 start{instance.position, instance.heading_degrees / kDegrees};
-      // Standing on its route's start, a character faces along the route rather than looping
-      // round to align with it.
-      if (instance.route >= 0 && instance.route < static_cast<int>(routes_.size()) &&
-          routes_[static_cast<size_t>(instance.route)].route) {
-        const Pose2 route_start = routes_[static_cast<size_t>(instance.route)].route->Sample(0.0);
-        if (RoutePointsMeet(route_start.position, instance.position))
-          start.heading = route_start.heading;
-      }
-      character.position = glm::vec2(start.position);
-      character.heading = static_cast<float>(start.heading);
-      locomotion.follower = Follower(start, instance.turn_radius, instance.speed, 0.0);
-      locomotion.enabled = true;
-      Status status;
-      if (instance.route >= 0) {
-        status = AssignRoute(character, instance.route, instance.route_mode);
-      } else {
-        scene_time_ = instance.start_delay;
-        const double heading = instance.target->heading_degrees.value_or(0.0) / kDegrees;
-        status = GoTo(character, instance.target->position,
-                      instance.target->heading_degrees ? &heading : nullptr);
-      }
-      scene_time_ = now;
-      if (!status.ok())
-        problems += "instances[" + std::to_string(i) + "]: " + status.error().message + "\n";
-    }
-    for (const SceneAttachment& a : instance.attachments) {
-      const int attached = find_model(a.model);
-      const int joint = loaded.model->skeleton().FindJoint(a.joint);
-      if (attached < 0 || joint < 0) {
-        problems += "instances[" + std::to_string(i) + "]: cannot attach '" + a.model +
-                    "' to joint '" + a.joint + "'\n";
-        continue;
-      }
-      Attachment attachment;
-      attachment.model = attached;
-      attachment.joint = joint;
-      attachment.offset = glm::vec3(a.offset);
-      attachment.rotation_degrees = glm::vec3(a.rotation_degrees);
-      character.attachments.push_back(std::move(attachment));
-    }
-  }
+  for (size_t i = 0; i < scene.instances.size(); ++i)
+    problems += AddSceneInstance(scene, i, model_index);
   // Models the scene does not use are released (the parse cache keeps them cheap to reload).
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
     if (std::find(model_index.begin(), model_index.end(), m) == model_index.end()) RemoveModel(m);
   }
-  camera_.target = glm::vec3(scene.camera.target);
-  camera_.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
-  camera_.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
-  camera_.distance = static_cast<float>(scene.camera.distance);
+  view_.orbit.target = glm::vec3(scene.camera.target);
+  view_.orbit.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
+  view_.orbit.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
+  view_.orbit.distance = static_cast<float>(scene.camera.distance);
   int cinematic = -1;
-  for (size_t i = 0; i < cameras_.size(); ++i) {
-    if (!scene.camera.cinematic.empty() && cameras_[i].source == scene.camera.cinematic) {
+  for (size_t i = 0; i < view_.cinematics.size(); ++i) {
+    if (!scene.camera.cinematic.empty() && view_.cinematics[i].source == scene.camera.cinematic) {
       cinematic = static_cast<int>(i);
     }
   }
@@ -439,13 +446,13 @@ JsonValue Stage::ApplyPendingScene() {
   if (!scene.camera.cinematic.empty() && cinematic < 0) {
     problems += "camera.cinematic: '" + scene.camera.cinematic + "' could not be loaded\n";
   }
-  display_ =
+  options_.display =
       DisplayToggles{scene.display.grid,   scene.display.skeleton,    scene.display.joint_names,
                      scene.display.bounds, scene.display.wireframe,   scene.display.normals,
                      scene.display.routes, scene.display.turn_circles};
-  follow_selected_ = false;
+  view_.follow_selected = false;
   crowd_templates_ = static_cast<int>(characters_.size());
-  selected_ = characters_.empty() ? -1 : 0;
+  selection_.instance = characters_.empty() ? -1 : 0;
   for (Character& character : characters_) {
     UpdateLocomotion(character);
     PoseCharacter(character, library_->models());
@@ -456,9 +463,9 @@ JsonValue Stage::ApplyPendingScene() {
     problems.pop_back();
     SetError(problems);
   } else {
-    last_error_.clear();
-    status_ = "Scene: " + std::to_string(characters_.size()) + " character(s), " +
-              std::to_string(routes_.size()) + " route(s)";
+    report_.error.clear();
+    report_.status = "Scene: " + std::to_string(characters_.size()) + " character(s), " +
+                     std::to_string(routes_.size()) + " route(s)";
   }
   JsonValue reply = Reply(problems.empty());
   if (!problems.empty()) reply.Set("error", problems);
@@ -526,9 +533,9 @@ JsonValue Stage::RoutesJson() const {
     const double clearance = RouteClearance(static_cast<int>(r));
     json.Set("check_clearance", clearance);
     JsonArray crossing;
-    if (route.route && !obstacles_.empty()) {
+    if (route.route && !obstacles_.set.empty()) {
       for (const ObstacleStretch& stretch :
-           FindObstacleStretches(*route.route, obstacles_, clearance)) {
+           FindObstacleStretches(*route.route, obstacles_.set, clearance)) {
         JsonValue c = JsonValue::MakeObject();
         c.Set("start", stretch.start_distance);
         c.Set("end", stretch.end_distance);
@@ -544,103 +551,111 @@ JsonValue Stage::RoutesJson() const {
 }
 
 void Stage::DrawRouteOverlays(DrawList& list) {
+  if (options_.display.routes) {
+    for (size_t r = 0; r < routes_.size(); ++r) DrawRoute(static_cast<int>(r), list);
+  }
+  DrawApproachPaths(list);
+}
+
+// The route with its tight stretches (red, ringed where tightest), the stretches crossing
+// obstacles (magenta), distance ticks and direction arrows.
+void Stage::DrawRoute(int index, DrawList& list) {
   const float lift = 0.05f;  // just above the grid
-  if (display_.routes) {
-    for (size_t r = 0; r < routes_.size(); ++r) {
-      const ViewerRoute& route = routes_[r];
-      if (!route.route) continue;
-      const double length = route.route->length();
-      if (!(length > 0.0)) continue;
-      double radius = 0.0;
-      for (const Character& character : characters_) {
-        if (character.locomotion.enabled && character.locomotion.route == static_cast<int>(r)) {
-          radius = std::max(radius, character.locomotion.turn_radius);
-        }
-      }
-      const std::vector<TightStretch> tight =
-          radius > 0.0 ? route.route->FindTightStretches(radius) : std::vector<TightStretch>{};
-      auto is_tight = [&](double d) {
-        for (const TightStretch& t : tight) {
-          if (d >= t.start_distance - 1e-9 && d <= t.end_distance + 1e-9) return true;
-        }
-        return false;
-      };
-      // Stretches that come within the clearance of an obstacle: magenta, and thicker.
-      const std::vector<ObstacleStretch> crossing =
-          obstacles_.empty() ? std::vector<ObstacleStretch>{}
-                             : FindObstacleStretches(*route.route, obstacles_,
-                                                     RouteClearance(static_cast<int>(r)));
-      auto is_crossing = [&](double d) {
-        for (const ObstacleStretch& c : crossing) {
-          if (d >= c.start_distance - 1e-9 && d <= c.end_distance + 1e-9) return true;
-        }
-        return false;
-      };
-      const int samples = std::clamp(static_cast<int>(length / 2.0), 64, 2000);
-      glm::vec3 previous(0.0f);
-      for (int i = 0; i <= samples; ++i) {
-        const double d = length * i / samples;
-        const Pose2 pose = route.route->Sample(d);
-        const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
-                          lift);
-        if (i > 0) {
-          const double mid = d - 0.5 * length / samples;
-          const bool warn = is_tight(mid);
-          if (is_crossing(mid)) {
-            const glm::vec3 side(
-                static_cast<float>(-std::sin(pose.heading) * camera_.distance * 0.002),
-                static_cast<float>(std::cos(pose.heading) * camera_.distance * 0.002), 0.0f);
-            for (const float k : {-1.0f, 0.0f, 1.0f}) {
-              list.AddLine(previous + k * side, p + k * side, {255, 60, 220, 255},
-                           LineDepth::kOnTop);
-            }
-          } else {
-            list.AddLine(previous, p, warn ? Rgba8{255, 70, 60, 255} : Rgba8{255, 210, 80, 255},
-                         LineDepth::kOnTop);
-          }
-        }
-        previous = p;
-      }
-      // A kink has no length to colour: mark every tight stretch where it is tightest.
-      for (const TightStretch& stretch : tight) {
-        const Pose2 pose = route.route->Sample(stretch.min_radius_distance);
-        const glm::vec2 p(pose.position);
-        const float r = static_cast<float>(std::max(length / 80.0, 1.0));
-        glm::vec3 previous_ring(0.0f);
-        for (int i = 0; i <= 24; ++i) {
-          const float a = glm::two_pi<float>() * static_cast<float>(i) / 24.0f;
-          const glm::vec3 q(p.x + r * std::cos(a), p.y + r * std::sin(a), lift);
-          if (i > 0) list.AddLine(previous_ring, q, {255, 60, 50, 255}, LineDepth::kOnTop);
-          previous_ring = q;
-        }
-      }
-      // Distance ticks every "nice" step of true arc length, and arrows for the direction.
-      const double raw_step = length / 20.0;
-      const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
-      const double step = raw_step / magnitude < 2.0   ? magnitude
-                          : raw_step / magnitude < 5.0 ? 2.0 * magnitude
-                                                       : 5.0 * magnitude;
-      const float tick = static_cast<float>(step * 0.15);
-      for (double d = 0.0; d <= length + 1e-9; d += step) {
-        const Pose2 pose = route.route->Sample(d);
-        const glm::vec2 n(-std::sin(pose.heading), std::cos(pose.heading));
-        const glm::vec2 p(pose.position);
-        list.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift),
-                     {240, 240, 240, 220}, LineDepth::kOnTop);
-      }
-      for (double d = step * 0.5; d < length; d += step * 2.0) {
-        const Pose2 pose = route.route->Sample(d);
-        const glm::vec2 f(std::cos(pose.heading), std::sin(pose.heading));
-        const glm::vec2 n(-f.y, f.x);
-        const glm::vec2 p(pose.position);
-        const float size = tick * 1.5f;
-        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift),
-                     {255, 240, 150, 255}, LineDepth::kOnTop);
-        list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift),
-                     {255, 240, 150, 255}, LineDepth::kOnTop);
-      }
+  const ViewerRoute& route = routes_[static_cast<size_t>(index)];
+  if (!route.route) return;
+  const double length = route.route->length();
+  if (!(length > 0.0)) return;
+  double radius = 0.0;
+  for (const Character& character : characters_) {
+    if (character.locomotion.enabled && character.locomotion.route == index) {
+      radius = std::max(radius, character.locomotion.turn_radius);
     }
   }
+  const std::vector<TightStretch> tight =
+      radius > 0.0 ? route.route->FindTightStretches(radius) : std::vector<TightStretch>{};
+  auto is_tight = [&](double d) {
+    for (const TightStretch& t : tight) {
+      if (d >= t.start_distance - 1e-9 && d <= t.end_distance + 1e-9) return true;
+    }
+    return false;
+  };
+  // Stretches that come within the clearance of an obstacle: magenta, and thicker.
+  const std::vector<ObstacleStretch> crossing =
+      obstacles_.set.empty()
+          ? std::vector<ObstacleStretch>{}
+          : FindObstacleStretches(*route.route, obstacles_.set, RouteClearance(index));
+  auto is_crossing = [&](double d) {
+    for (const ObstacleStretch& c : crossing) {
+      if (d >= c.start_distance - 1e-9 && d <= c.end_distance + 1e-9) return true;
+    }
+    return false;
+  };
+  const int samples = std::clamp(static_cast<int>(length / 2.0), 64, 2000);
+  glm::vec3 previous(0.0f);
+  for (int i = 0; i <= samples; ++i) {
+    const double d = length * i / samples;
+    const Pose2 pose = route.route->Sample(d);
+    const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
+                      lift);
+    if (i > 0) {
+      const double mid = d - 0.5 * length / samples;
+      const bool warn = is_tight(mid);
+      if (is_crossing(mid)) {
+        const glm::vec3 side(
+            static_cast<float>(-std::sin(pose.heading) * view_.orbit.distance * 0.002),
+            static_cast<float>(std::cos(pose.heading) * view_.orbit.distance * 0.002), 0.0f);
+        for (const float k : {-1.0f, 0.0f, 1.0f}) {
+          list.AddLine(previous + k * side, p + k * side, {255, 60, 220, 255}, LineDepth::kOnTop);
+        }
+      } else {
+        list.AddLine(previous, p, warn ? Rgba8{255, 70, 60, 255} : Rgba8{255, 210, 80, 255},
+                     LineDepth::kOnTop);
+      }
+    }
+    previous = p;
+  }
+  // A kink has no length to colour: mark every tight stretch where it is tightest.
+  for (const TightStretch& stretch : tight) {
+    const Pose2 pose = route.route->Sample(stretch.min_radius_distance);
+    const glm::vec2 p(pose.position);
+    const float r = static_cast<float>(std::max(length / 80.0, 1.0));
+    glm::vec3 previous_ring(0.0f);
+    for (int i = 0; i <= 24; ++i) {
+      const float a = glm::two_pi<float>() * static_cast<float>(i) / 24.0f;
+      const glm::vec3 q(p.x + r * std::cos(a), p.y + r * std::sin(a), lift);
+      if (i > 0) list.AddLine(previous_ring, q, {255, 60, 50, 255}, LineDepth::kOnTop);
+      previous_ring = q;
+    }
+  }
+  // Distance ticks every "nice" step of true arc length, and arrows for the direction.
+  const double raw_step = length / 20.0;
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
+  const double step = raw_step / magnitude < 2.0   ? magnitude
+                      : raw_step / magnitude < 5.0 ? 2.0 * magnitude
+                                                   : 5.0 * magnitude;
+  const float tick = static_cast<float>(step * 0.15);
+  for (double d = 0.0; d <= length + 1e-9; d += step) {
+    const Pose2 pose = route.route->Sample(d);
+    const glm::vec2 n(-std::sin(pose.heading), std::cos(pose.heading));
+    const glm::vec2 p(pose.position);
+    list.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift), {240, 240, 240, 220},
+                 LineDepth::kOnTop);
+  }
+  for (double d = step * 0.5; d < length; d += step * 2.0) {
+    const Pose2 pose = route.route->Sample(d);
+    const glm::vec2 f(std::cos(pose.heading), std::sin(pose.heading));
+    const glm::vec2 n(-f.y, f.x);
+    const glm::vec2 p(pose.position);
+    const float size = tick * 1.5f;
+    list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift),
+                 {255, 240, 150, 255}, LineDepth::kOnTop);
+    list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift),
+                 {255, 240, 150, 255}, LineDepth::kOnTop);
+  }
+}
+
+void Stage::DrawApproachPaths(DrawList& list) {
+  const float lift = 0.05f;
   // The current turn path of each character going to a target (or to its route's start), and
   // its turning circles.
   for (const Character& character : characters_) {
@@ -652,7 +667,7 @@ void Stage::DrawRouteOverlays(DrawList& list) {
     }
     const TurnPath& path = locomotion.follower.approach();
     if (!path.ok() || !(path.length > 1e-9)) continue;
-    if (display_.routes) {
+    if (options_.display.routes) {
       const int samples = 96;
       glm::vec3 previous(0.0f);
       for (int i = 0; i <= samples; ++i) {
@@ -663,7 +678,7 @@ void Stage::DrawRouteOverlays(DrawList& list) {
         previous = p;
       }
     }
-    if (display_.turn_circles) {
+    if (options_.display.turn_circles) {
       for (int s = 0; s < path.segment_count; ++s) {
         const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
         if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;

@@ -149,8 +149,50 @@ struct ViewerModel {
   int camera_shot = 0;
 };
 
+// The Model panel's requests, each naming a model by index.
+struct ModelRequests {
+  std::optional<int> add_instance_of_model;
+  std::optional<int> remove_model;
+  std::optional<int> download_gltf;                     // its .glb goes to the page as a download
+  std::optional<int> download_md5;                      // its md5mesh and md5anims, as downloads
+  std::optional<std::pair<int, std::string>> set_skin;  // (model, skin or "")
+};
+
+// A model carried at a joint of the selected character.
+struct AttachRequest {
+  int model = -1;
+  int joint = -1;
+  glm::vec3 offset{0.0f};
+  glm::vec3 rotation_degrees{0.0f};
+};
+
+struct AttachmentRequests {
+  std::optional<AttachRequest> attach;
+  std::optional<std::pair<int, AttachmentSummary>> edit_attachment;  // (index, new values)
+  std::optional<int> detach;
+};
+
+// The selected character's ground movement.
+struct LocomotionRequests {
+  std::optional<float> set_speed;
+  std::optional<float> set_turn_radius;
+  std::optional<float> set_clearance;
+  std::optional<int> set_locomotion_animation;
+  std::optional<std::pair<int, PlayMode>> assign_route;  // (route or -1, mode)
+};
+
+// The route pen's panel.
+struct RouteRequests {
+  std::optional<int> edit_route;  // -1: start a new route
+  bool close_route = false;
+  bool delete_route_point = false;
+  std::optional<bool> auto_round_corners;
+  std::optional<int> route_around;
+};
+
 // Requests from the panels, applied by the app after the UI pass.
 struct ViewerRequests {
+  using Attach = AttachRequest;
   std::optional<int> select_instance;
   std::optional<int> select_joint;
   std::optional<int> set_animation;
@@ -160,21 +202,10 @@ struct ViewerRequests {
   std::optional<PlayMode> set_mode;
   std::optional<float> set_crossfade;
   std::optional<int> step_frames;  // +1 / -1
-  std::optional<int> add_instance_of_model;
-  std::optional<int> remove_instance;
-  std::optional<int> remove_model;
-  std::optional<int> download_gltf;  // a model index: its .glb goes to the page as a download
-  std::optional<int> download_md5;   // a model index: its md5mesh and md5anims, as downloads
-  std::optional<std::pair<int, std::string>> set_skin;  // (model, skin or "")
-  struct Attach {
-    int model = -1;
-    int joint = -1;
-    glm::vec3 offset{0.0f};
-    glm::vec3 rotation_degrees{0.0f};
-  };
-  std::optional<Attach> attach;
-  std::optional<std::pair<int, AttachmentSummary>> edit_attachment;  // (index, new values)
-  std::optional<int> detach;
+  ModelRequests models;
+  AttachmentRequests attachments;
+  LocomotionRequests locomotion;
+  RouteRequests routes;
   std::optional<DisplayToggles> display;
   std::optional<viewer::ShadingOptions> shading;
   bool frame_model = false;
@@ -183,20 +214,10 @@ struct ViewerRequests {
   bool open_files = false;
   std::optional<Tool> set_tool;
   std::optional<int> crowd_size;
-  std::optional<float> set_speed;
-  std::optional<float> set_turn_radius;
-  std::optional<float> set_clearance;
   std::optional<bool> obstacle_polygon_shape;
   std::optional<int> remove_obstacle;
   bool clear_obstacles = false;
   bool close_polygon = false;
-  std::optional<int> route_around;
-  std::optional<int> set_locomotion_animation;
-  std::optional<std::pair<int, PlayMode>> assign_route;  // (route or -1, mode)
-  std::optional<int> edit_route;                         // -1: start a new route
-  bool close_route = false;
-  bool delete_route_point = false;
-  std::optional<bool> auto_round_corners;
   std::optional<float> scene_time;
   std::optional<bool> scene_playing;
   // Something the page does: "copyLink", "copyEmbed", "demo:NAME".

@@ -103,7 +103,7 @@ TEST(GltfDownloadTest, PanelRequestGivesTheSameBytesAsTheCommandEveryTime) {
                              {"lamp/lamp.md5mesh", "lamp.md5mesh"},
                              {"lamp/lamp.png", "lamp.png"}})));
   ui::ViewerRequests requests;
-  requests.download_gltf = 1;  // the lamp: the second model loaded
+  requests.models.download_gltf = 1;  // the lamp: the second model loaded
   stage.viewer.ApplyRequests(requests);
   ASSERT_EQ(stage.host.downloads.size(), 1u);
   EXPECT_EQ(stage.host.downloads[0].name, "lamp.glb");

@@ -401,7 +401,7 @@ TEST(GltfDropTest, PanelRequestDownloadsTheMd5FilesOfThatModel) {
   ASSERT_TRUE(Ok(stage.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
                              {"run.md5anim", ReadBytes(WalkerPath("run.md5anim"))}})));
   ui::ViewerRequests requests;
-  requests.download_md5 = 0;
+  requests.models.download_md5 = 0;
   stage.viewer.ApplyRequests(requests);
   ASSERT_EQ(stage.host.downloads.size(), 2u);
   EXPECT_EQ(stage.host.downloads[0].name, "walker.md5mesh");

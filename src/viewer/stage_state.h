@@ -1,0 +1,137 @@
+// The plain state groups a Stage is made of (its camera, selection, view options, pointer, keys,
+// status, obstacles, scratch): each read and written only by the stage, kept apart so that no
+// class holds more than a few dozen fields and each group is reset or copied as one.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/md5/md5_camera.h"
+#include "core/path/obstacles.h"
+#include "core/scene/scene.h"
+#include "core/view/orbit_camera.h"
+#include "viewer/shading.h"
+
+namespace md5stage::viewer {
+
+// The keys the viewer answers (README's list); the platform maps its key codes to these.
+enum class Key {
+  kSpace,
+  kF,
+  kK,
+  kW,
+  kH,
+  kComma,
+  kPeriod,
+  kEnter,
+  kDelete,
+  kEscape,
+  // Camera keys (figures and the viewer): arrows orbit, + and - zoom.
+  kLeft,
+  kRight,
+  kUp,
+  kDown,
+  kZoomIn,
+  kZoomOut
+};
+
+// Key presses between two updates: a press counts once however short (pressed and released
+// between two frames) or long (held: the browser's auto-repeat is not a new press).
+class KeyQueue {
+ public:
+  // Not queued while the UI has the keyboard (the key still counts as down); at most 64 wait,
+  // so a page that floods key events cannot grow the queue between two frames.
+  void Down(Key key, bool ui_has_keyboard);
+  void Up(Key key) { down_ &= ~Bit(key); }
+  const std::vector<Key>& pending() const { return pending_; }
+  void Clear() { pending_.clear(); }
+
+ private:
+  static uint32_t Bit(Key key) { return 1u << static_cast<uint32_t>(key); }
+  std::vector<Key> pending_;
+  uint32_t down_ = 0;
+};
+
+inline void KeyQueue::Down(Key key, bool ui_has_keyboard) {
+  if (down_ & Bit(key)) return;
+  down_ |= Bit(key);
+  if (ui_has_keyboard) return;
+  if (pending_.size() < 64) pending_.push_back(key);
+}
+
+// A .md5camera file dropped or fetched, by its base name.
+struct CinematicCamera {
+  std::string name;    // the file's base name
+  std::string source;  // "local" when dropped, else the asset path or URL
+  std::shared_ptr<const md5::CameraFile> file;
+};
+
+// What the view looks from: the orbit camera, or one cinematic camera played on the scene clock
+// (the orbit camera stays as it was for when playback is left).
+struct CameraState {
+  OrbitCamera orbit;
+  bool follow_selected = false;  // the orbit target follows the selected character
+  std::vector<CinematicCamera> cinematics;
+  int playing = -1;  // index into cinematics; -1: the orbit camera
+};
+
+struct Selection {
+  int instance = -1;
+  int joint = -1;
+  int obstacle = -1;
+};
+
+// What is drawn and how, and which parts of the page's UI show.
+struct ViewOptions {
+  DisplayToggles display;
+  ShadingOptions shading;
+  bool help_open = false;
+  bool panels_visible = true;
+};
+
+// The framebuffer in pixels.
+struct Viewport {
+  int width = 1;
+  int height = 1;
+};
+
+// The pointer (mouse or touch) between events: where it is and which drag is under way.
+struct PointerState {
+  double x = 0.0, y = 0.0;  // framebuffer pixels
+  bool orbiting = false;
+  bool panning = false;
+  bool turning_light = false;  // a Shift + left drag
+  bool shift_held = false;
+  bool ui_wants_mouse = false;
+  bool ui_wants_keyboard = false;
+  int touch_count = 0;
+  double touch_x = 0.0, touch_y = 0.0, touch_spread = 0.0;
+};
+
+// The status line and what the last load or edit reported.
+struct StatusReport {
+  std::string status = "Ready";
+  std::string error;  // the last error, in full ("" when the last action went well)
+  std::vector<std::string> warnings;
+};
+
+// The scene's obstacles and their filled shapes' triangles (ground coordinates), rebuilt when
+// the obstacles change.
+struct ObstacleLayer {
+  ObstacleSet set;
+  std::vector<glm::vec2> fill;
+  bool fill_dirty = true;
+};
+
+// Per-frame scratch of the overlays, kept to avoid allocating each frame: one projection per
+// joint serves the hover test and the names; the selected model's skinned normals.
+struct OverlayScratch {
+  std::vector<glm::vec2> joint_screen;
+  std::vector<char> joint_on_screen;
+  std::vector<glm::vec3> normal_positions, normal_directions;
+};
+
+}  // namespace md5stage::viewer
