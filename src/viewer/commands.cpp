@@ -122,24 +122,29 @@ class CommandTable {
     const std::string payload = a.String("payload", kMaxEmbedUrlChars);
     return a.Finish() ? Opened(v.OpenLink(payload)) : Fail(a);
   }
+  // An optional array field of URLs (`anims`, `materials`), at most `most` of them.
+  static std::vector<std::string> UrlList(CommandArgs& a, const char* field, size_t most) {
+    std::vector<std::string> urls;
+    const JsonValue* list = a.OptionalValue(field);
+    if (list == nullptr) return urls;
+    if (!list->is_array() || list->as_array().size() > most) {
+      a.Fail(field, "an array of at most " + std::to_string(most) + " URLs", DescribeJson(*list));
+      return urls;
+    }
+    for (const JsonValue& url : list->as_array()) {
+      if (!url.is_string() || url.as_string().size() > 4096) {
+        a.Fail(field, "URLs of at most 4096 characters", DescribeJson(url));
+        break;
+      }
+      urls.push_back(url.as_string());
+    }
+    return urls;
+  }
   static JsonValue OpenModel(Stage& v, CommandArgs& a) {
     const std::string mesh = a.String("mesh", 4096);
-    std::vector<std::string> anims;
-    if (const JsonValue* list = a.OptionalValue("anims")) {
-      if (!list->is_array() || list->as_array().size() > kMaxModelAnims) {
-        a.Fail("anims", "an array of at most " + std::to_string(kMaxModelAnims) + " URLs",
-               DescribeJson(*list));
-      } else {
-        for (const JsonValue& anim : list->as_array()) {
-          if (!anim.is_string() || anim.as_string().size() > 4096) {
-            a.Fail("anims", "URLs of at most 4096 characters", DescribeJson(anim));
-            break;
-          }
-          anims.push_back(anim.as_string());
-        }
-      }
-    }
-    return a.Finish() ? Opened(v.OpenModel(mesh, anims)) : Fail(a);
+    const std::vector<std::string> anims = UrlList(a, "anims", kMaxModelAnims);
+    const std::vector<std::string> materials = UrlList(a, "materials", kMaxModelAnims);
+    return a.Finish() ? Opened(v.OpenModel(mesh, anims, materials)) : Fail(a);
   }
   static JsonValue OpenLocation(Stage& v, CommandArgs& a) {
     const std::string query = a.OptionalString("query", kMaxEmbedUrlChars).value_or("");

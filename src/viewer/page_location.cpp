@@ -126,23 +126,27 @@ std::string SourceStem(const std::string& source) {
   return dot == std::string::npos ? path : path.substr(0, dot);
 }
 
-JsonValue ModelLinkScene(const std::string& mesh, const std::vector<std::string>& anims) {
+JsonValue ModelLinkScene(const std::string& mesh, const std::vector<std::string>& anims,
+                         const std::vector<std::string>& materials) {
   const bool https = mesh.size() >= 8 &&
                      (mesh.compare(0, 8, "https://") == 0 || mesh.compare(0, 8, "HTTPS://") == 0);
+  // A file named beside the mesh: relative to it for an https mesh, or beside it in the assets.
+  const auto beside_mesh = [&](const std::string& file) {
+    if (https) return ResolveUrl(file, mesh);
+    if (SchemeLength(file) == 0 && (file.empty() || file[0] != '/') && SchemeLength(mesh) == 0) {
+      return mesh.substr(0, mesh.find_last_of('/') + 1) + file;
+    }
+    return file;
+  };
   JsonArray sources;
   std::string first_stem;
   for (const std::string& anim : anims) {
-    std::string resolved = anim;
-    if (https) {
-      resolved = ResolveUrl(anim, mesh);
-    } else if (SchemeLength(anim) == 0 && (anim.empty() || anim[0] != '/') &&
-               SchemeLength(mesh) == 0) {
-      // An assets path: the animation lies beside the mesh.
-      resolved = mesh.substr(0, mesh.find_last_of('/') + 1) + anim;
-    }
+    std::string resolved = beside_mesh(anim);
     if (first_stem.empty() && sources.empty()) first_stem = SourceStem(resolved);
     sources.emplace_back(resolved);
   }
+  JsonArray decls;
+  for (const std::string& material : materials) decls.emplace_back(beside_mesh(material));
   std::string name = SourceStem(mesh);
   if (name.empty()) name = "model";
   JsonValue model = JsonValue::MakeObject();
@@ -150,6 +154,7 @@ JsonValue ModelLinkScene(const std::string& mesh, const std::vector<std::string>
   model.Set("mesh", mesh);
   const bool any = !sources.empty();
   model.Set("anims", JsonValue(std::move(sources)));
+  if (!decls.empty()) model.Set("materials", JsonValue(std::move(decls)));
   JsonValue instance = JsonValue::MakeObject();
   instance.Set("model", name);
   if (any) instance.Set("animation", first_stem);

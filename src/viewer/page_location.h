@@ -29,7 +29,8 @@ PageLocation ParsePageLocation(std::string_view query, std::string_view fragment
 // The one-model scene a #model= link stands for: the mesh and its animations (each resolved
 // against the mesh's URL or folder), one instance playing the first animation. Nothing is
 // checked here: the scene's reader decides which sources are allowed.
-JsonValue ModelLinkScene(const std::string& mesh, const std::vector<std::string>& anims);
+JsonValue ModelLinkScene(const std::string& mesh, const std::vector<std::string>& anims,
+                         const std::vector<std::string>& materials = {});
 
 // `reference` resolved against `base` as the URL parser does for the cases links use: an
 // absolute URL stays, "//host/x", "/x" and relative paths (with . and .. segments) join the base.

@@ -243,7 +243,9 @@ class Stage {
   int OpenScene(const JsonValue& scene_json);
   int OpenDemo(const std::string& name);     // assets/scenes/NAME.json
   int OpenLink(const std::string& payload);  // a share link's #scene= payload
-  int OpenModel(const std::string& mesh, const std::vector<std::string>& anims);
+  // `materials`: .mtr / .shader / .skin URLs fetched with the model (each resolved as an anim).
+  int OpenModel(const std::string& mesh, const std::vector<std::string>& anims,
+                const std::vector<std::string>& materials = {});
   // What the page's URL asks for (page_location.h); a failed ask falls back to the default demo.
   int OpenLocation(const std::string& query, const std::string& fragment);
   // The host's answer to Fetch: the bytes, or what went wrong ("HTTP 404 Not Found").

@@ -73,11 +73,13 @@ int Stage::OpenLink(const std::string& payload) {
   return Enqueue(std::move(opening));
 }
 
-int Stage::OpenModel(const std::string& mesh, const std::vector<std::string>& anims) {
+int Stage::OpenModel(const std::string& mesh, const std::vector<std::string>& anims,
+                     const std::vector<std::string>& materials) {
   auto opening = std::make_unique<Opening>();
   opening->kind = Opening::Kind::kModel;
   opening->name = mesh;
   opening->anims = anims;
+  opening->materials = materials;
   return Enqueue(std::move(opening));
 }
 
@@ -126,7 +128,7 @@ void Stage::BeginOpening() {
       return;
     case Opening::Kind::kModel:
       o.is_model_link = true;
-      BeginScene(ModelLinkScene(o.name, o.anims));
+      BeginScene(ModelLinkScene(o.name, o.anims, o.materials));
       return;
     case Opening::Kind::kLink: {
       if (o.name.size() > kMaxSceneLinkChars) {

@@ -22,10 +22,11 @@ struct Stage::Opening {
 
   int id = 0;
   Kind kind = Kind::kScene;
-  JsonValue scene;                 // kScene
-  std::string name;                // kDemo: the demo; kLink: the payload; kModel: the mesh
-  std::vector<std::string> anims;  // kModel
-  std::string query, fragment;     // kLocation
+  JsonValue scene;                     // kScene
+  std::string name;                    // kDemo: the demo; kLink: the payload; kModel: the mesh
+  std::vector<std::string> anims;      // kModel
+  std::vector<std::string> materials;  // kModel: .mtr/.shader/.skin
+  std::string query, fragment;         // kLocation
   // A location that asked for something falls back to the default demo when that fails; the
   // asked one's error is kept for the result.
   bool fall_back = false;

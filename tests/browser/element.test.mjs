@@ -169,6 +169,8 @@ export const tests = [
         <md5-stage id="still" scene="turns" alt="Three walkers" style="width:480px;height:270px"></md5-stage>
         <md5-stage id="moving" scene="turns" autoplay poster="assets/models/walker/walker.png" style="width:320px;height:200px"></md5-stage>
         <md5-stage id="done" scene="turns" autoplay style="width:160px;height:90px"></md5-stage>
+        <md5-stage id="model" src="assets/models/walker/walker.md5mesh" anims="assets/models/walker/idle.md5anim assets/models/walker/wave.md5anim"
+                   materials="assets/models/walker/walker.mtr" animation="wave" camera="20,10,220,0,0,40" style="width:160px;height:90px"></md5-stage>
         <script src="md5stage-element.js"></script></body></html>`;
       await page.route(`${ctx.baseUrl}lazy-figures.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
       await page.addInitScript(() => {
@@ -192,6 +194,14 @@ export const tests = [
       await scrollToFigure(page, 'still');
       await scrollToFigure(page, 'moving');
       await scrollToFigure(page, 'done');
+      await scrollToFigure(page, 'model');
+      // src + anims + materials: the page's own URLs, resolved against the page; animation applies.
+      const model = await page.evaluate(() => document.getElementById('model').call({ cmd: 'sceneJson' }));
+      assert.ok(Array.isArray(model.models), JSON.stringify(model).slice(0, 300));
+      assert.deepEqual(model.models[0].materials, [`${ctx.baseUrl}assets/models/walker/walker.mtr`]);
+      assert.equal(model.models[0].anims.length, 2);
+      assert.equal(model.instances[0].animation, 'wave');
+      assertDrawn(await upperPicture(page, '#model'), 'the src figure');
       assert.equal((await poster()).hidden, true);
       assert.equal(log.wasm.length, 1);
       assert.equal(await page.evaluate(async () => (await document.getElementById('still').ready).id), 'still');

@@ -246,6 +246,28 @@ TEST(StageHub, InterleavedActionsAcrossStagesEqualEachStageAlone) {
 
 // ---- the opening protocol -----------------------------------------------------------------------
 
+TEST(StageOpening, AModelOpensWithItsMaterialsBesideIt) {
+  Hub h;
+  h.hub.main().SetViewport(640, 360, 1.0f);
+  ASSERT_TRUE(Ok(Call(h.hub, StageHub::kMainStage,
+                      R"("cmd":"openModel","mesh":"models/walker/walker.md5mesh",)"
+                      R"("anims":["walk.md5anim"],"materials":["walker.mtr"])")));
+  h.host.Pump(&h.hub);
+  const JsonValue opened = h.host.LastOpened(StageHub::kMainStage);
+  ASSERT_TRUE(Ok(opened)) << WriteJson(opened);
+  const Scene scene = h.hub.main().CurrentScene();
+  ASSERT_EQ(scene.models.size(), 1u);
+  EXPECT_EQ(scene.models[0].materials, std::vector<std::string>{"models/walker/walker.mtr"});
+  EXPECT_EQ(scene.models[0].anims, std::vector<std::string>{"models/walker/walk.md5anim"});
+  // A bad list is refused with its field's name, before anything is fetched.
+  const JsonValue refused =
+      Call(h.hub, StageHub::kMainStage,
+           R"("cmd":"openModel","mesh":"x.md5mesh","materials":"walker.mtr")");
+  EXPECT_FALSE(Ok(refused));
+  EXPECT_NE(refused.Find("error")->as_string().find("openModel.materials"), std::string::npos)
+      << WriteJson(refused);
+}
+
 TEST(StageOpening, AnImageThatCannotBeFetchedIsAWarningAndTheSceneOpens) {
   Hub h;
   h.host.Refuse("assets/models/walker/walker.png");
