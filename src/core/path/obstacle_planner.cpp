@@ -37,6 +37,7 @@ constexpr double kGridWeight = 1.15;
 constexpr double kStopFactor = 1.05;
 // Expansions after the first path is found in a pass, looking for a shorter one.
 constexpr int kImproveExpansions = 400;
+
 // The passes' cells (in turning radii), lattice shifts (in cells) and heuristic weights. The
 // first pass's r/2 finds the way; the second's r/4 (shifted half a cell) finds turns and gaps the
 // coarse lattice cannot line up with (a unit turning round in a maze room: 1.27x the reference
@@ -53,11 +54,12 @@ constexpr double kPassGridWeight[kMaxPasses] = {kGridWeight, kGridWeight, 1.0};
 constexpr double kPassSlack = 1.3;
 // A later pass may expand at most this share of what the passes before it expanded, plus
 // kPassExtra: the finer lattices refine what the first found rather than search anew.
-constexpr double kPassShare = 0.35;
-constexpr int kPassExtra = 150;
+constexpr double kPassShare = 0.2;
+constexpr int kPassExtra = 100;
 // No later pass when the best path is within this much of the obstacle-free length (a lower
 // bound of every path's length), so at most 1% is left to gain.
 constexpr double kWorthAnotherPass = 1.01;
+constexpr double kWorthMoving = 1.02;
 // Shortening (PathShortenOptions' defaults): anchors half a radius apart; each anchor moved by
 // steps from half a radius down to a hundredth, two sweeps per step, in eight directions
 // (sideways, heading, both together). Finer steps, more sweeps and moves along the path cost
@@ -635,6 +637,9 @@ Status ObstaclePlanJob::RunOnce() const {
       job.clearance = clearance;
       job.obstacles = obstacles;
       job.budget = limits.shorten_budget;
+      // A later pass's path is only worth the anchor moves when its shortcut comes within 2% of
+      // the best so far (the moves gain about 1%).
+      if (!out.segments.empty()) job.options.give_up_above = kWorthMoving * out.length;
       job.scratch = &s.shorten;
       job.out = &s.shortened;
       job.result = &shortened;
@@ -1167,6 +1172,11 @@ Status PathShortenJob::Run() const {
     s.cost[i] = best;
     s.next[i] = next;
     s.via_path[i] = via;
+  }
+  // Not worth moving anchors when the shortcut alone is not close to what must be beaten.
+  if (!(s.cost[0] < options.give_up_above)) {
+    res.words = words;
+    return keep_input();
   }
   // The chain of anchors the best way passes; link k runs from chain[k] to chain[k + 1], and from
   // the last one by the shot to the goal when `shot_end` (else the last is the path's end pose).

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -80,6 +81,9 @@ struct PathShortenOptions {
   double last_step = 0.01;      // the smallest anchor move, in turning radii, in (0, 0.5]
   int sweeps = 2;               // passes over the anchors per step size, >= 1
   bool along_moves = false;     // also move anchors along the path
+  // When the shortcut (before any anchor moves) is not below this, the input is returned as it
+  // is (the planner's later passes: only a path that may beat the best is worth the moves).
+  double give_up_above = std::numeric_limits<double>::infinity();
 };
 
 // Shortens a legal path (job convention: inputs, caller-owned scratch and output).
