@@ -130,10 +130,18 @@ TEST(PathShortenJob, ShortensADetourAndStaysLegal) {
   EXPECT_TRUE(CheckPlannedPath(s.out, path.start, job.goal, nullptr, 15, 2, set).ok());
   // The way round the wall's top corners (inflated by the clearance) is a lower bound.
   EXPECT_GT(s.out.length, 2.0 * std::hypot(90.0, 62.0) + 20.0);
-  // The same budget, the same answer, on a reused scratch too.
+  // The same budget, the same answer, on a reused scratch too, and no allocation: the scratch's
+  // and the output's buffers stay where they are.
   const double first = s.out.length;
+  s.out.segments.reserve(256);
+  const void* segments = s.out.segments.data();
+  const void* anchors = s.scratch.anchors.data();
+  const void* chain = s.scratch.chain.data();
   ASSERT_TRUE(job.Run().ok());
   EXPECT_EQ(s.out.length, first);
+  EXPECT_EQ(s.out.segments.data(), segments);
+  EXPECT_EQ(s.scratch.anchors.data(), anchors);
+  EXPECT_EQ(s.scratch.chain.data(), chain);
   // Budget 0: the input unchanged.
   job.budget = 0;
   ASSERT_TRUE(job.Run().ok());
