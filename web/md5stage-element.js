@@ -8,8 +8,8 @@
 //
 // Attributes (the iframe embed's option names, docs/embedding.md): scene | src + anims +
 // materials; animation, autoplay, paused, t, loop; camera, camera-controls, grid, skeleton,
-// joint_names, bounds, wireframe, normals, routes, turn_circles; loading (lazy | eager), poster,
-// alt, ui (none | timeline). Methods play(), pause(), seek(t), state(); properties currentTime,
+// joint_names, bounds, wireframe, normals, routes, turn_circles, construction; loading (lazy |
+// eager), poster, alt, ui (none | timeline). Methods play(), pause(), seek(t), state(); properties currentTime,
 // paused, ready; events load, progress, error {message, attribute?, type?}, finished.
 // This file only moves bytes, events and attribute values into the module's exported functions;
 // what a value means is decided in C++ (src/viewer/embed_options.h, src/app/figures_main.cpp).
@@ -20,7 +20,8 @@
   const script = document.currentScript;
   const base = new URL('.', script && script.src ? script.src : window.location.href);
 
-  const DISPLAY = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles'];
+  const DISPLAY = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles',
+                   'construction'];
   // Attributes that go to the stage as the embed's URL options.
   const OPTIONS = ['autoplay', 'paused', 't', 'loop', 'camera', ...DISPLAY];
   const SOURCE = ['scene', 'src', 'anims', 'materials'];
@@ -552,6 +553,7 @@
     _copy() {
       const { width, height } = this._pixels;
       this._context2d.drawImage(runtime.canvas, this._slot.x, this._slot.y, width, height, 0, 0, width, height);
+      this._drawTexts();
       ++this._frames;
       if (this._loaded && !this._drawn) {
         this._drawn = true;
@@ -559,6 +561,27 @@
         this._poster.hidden = true;
       }
       if (!this._bar.hidden) this._showClock();
+    }
+
+    // The frame's texts (the construction view's labels, joint names): the module has no font, so
+    // they come as JSON in figure pixels and are drawn here, outlined to read on any background.
+    _drawTexts() {
+      const json = runtime.module.ccall('md5stage_figure_texts', 'string', ['number'], [this._stage]);
+      if (!json || json === '[]') return;
+      const ratio = this._pixels.ratio || 1;
+      const context = this._context2d;
+      context.save();
+      context.font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
+      context.textBaseline = 'middle';
+      context.lineWidth = 3 * ratio;
+      context.strokeStyle = 'rgba(0, 0, 0, 0.75)';
+      for (const { x, y, text, color } of JSON.parse(json)) {
+        const [r, g, b, a] = color;
+        context.fillStyle = `rgba(${r}, ${g}, ${b}, ${a / 255})`;
+        context.strokeText(text, x + 4 * ratio, y);
+        context.fillText(text, x + 4 * ratio, y);
+      }
+      context.restore();
     }
 
     // ---- page attributes -----------------------------------------------------------------------
