@@ -1,11 +1,13 @@
 // The construction view (display toggle `construction`) in <md5-stage>, acting as a reader does:
 // the attribute draws both turning circles and their labels; a click on the ground with the go-to
 // tool moves the destination and Q (pixels and state().construction); a destination inside the
-// left circle makes that side unreachable; a share link of the figure keeps the view on.
+// left circle makes that side unreachable; a share link of the figure keeps the view on; the iframe
+// embed's `construction=1` option shows it too.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodePng, countDifferentPixels } from './lib/png.mjs';
+import { openViewer, waitFrames } from './lib/harness.mjs';
 import { guarded, trackedPage } from './share.test.mjs';
 
 function staged(ctx) {
@@ -129,6 +131,22 @@ export const tests = [
       assert.equal(linked.sides[0].reachable, false);
       await nextFrames(page, 'linked');
       assert.ok((await texts(page, 'linked')).some((t) => t.text === 'unreachable (h < r)'));
+    }),
+  },
+  {
+    name: 'construction view: the embed option construction=1 shows it in embed.html',
+    timeoutMs: 60000,
+    run: guarded(async (ctx) => {
+      if (!fs.existsSync(path.join(ctx.site, 'md5stage.wasm'))) return { skipped: 'the viewer module is not staged' };
+      const page = await trackedPage(ctx, { width: 640, height: 360 });
+      await openViewer(page, ctx.baseUrl, 'embed.html#demo=arcline&paused&construction=1');
+      await page.waitForFunction(() => window.md5stage.state().construction !== null, null, { timeout: 30000 });
+      await waitFrames(page, 2);
+      const state = await page.evaluate(() => window.md5stage.state());
+      assert.equal(state.display.construction, true);
+      assert.equal(state.construction.sides[0].reachable, false, JSON.stringify(state.construction));
+      assert.equal(state.construction.sides[1].chosen, true);
+      await page.screenshot({ path: ctx.screenshotPath('construction-embed') });
     }),
   },
 ];
