@@ -9,7 +9,8 @@
 // Attributes (the iframe embed's option names, docs/embedding.md): scene | src + anims +
 // materials; animation, autoplay, paused, t, loop; camera, camera-controls, grid, skeleton,
 // joint_names, bounds, wireframe, normals, routes, turn_circles, construction; loading (lazy |
-// eager), poster, alt, ui (none | timeline). Methods play(), pause(), seek(t), state(); properties currentTime,
+// eager), poster, alt, ui (none | timeline), tool (camera | goto: clicks on the ground send the
+// character there). Methods play(), pause(), seek(t), state(); properties currentTime,
 // paused, ready; events load, progress, error {message, attribute?, type?}, finished.
 // This file only moves bytes, events and attribute values into the module's exported functions;
 // what a value means is decided in C++ (src/viewer/embed_options.h, src/app/figures_main.cpp).
@@ -25,7 +26,7 @@
   // Attributes that go to the stage as the embed's URL options.
   const OPTIONS = ['autoplay', 'paused', 't', 'loop', 'camera', ...DISPLAY];
   const SOURCE = ['scene', 'src', 'anims', 'materials'];
-  const PAGE = ['loading', 'poster', 'alt', 'ui', 'camera-controls', 'animation'];
+  const PAGE = ['loading', 'poster', 'alt', 'ui', 'camera-controls', 'animation', 'tool'];
   const DEMO = /^[A-Za-z0-9_-]{1,64}$/;
   const PAYLOAD = /^[A-Za-z0-9_-]+$/;
   // viewer::Key (src/viewer/stage.h) for the keys a focused figure takes.
@@ -465,6 +466,7 @@
         }
         for (const warning of detail.warnings || []) console.warn(`md5-stage: ${warning}`);
         this._applyOptions(OPTIONS.filter((option) => option !== 'loop'), true);
+        this._applyTool();
         this._measureTimeline();
         const first = !this._loaded;
         this._loaded = true;
@@ -611,6 +613,21 @@
         else if (loading === 'eager' && this.isConnected) this._near();
       }
       if (name === 'animation' && this._loaded) this._setAnimation(this.getAttribute('animation'));
+      if (name === 'tool' && this._loaded) this._applyTool();
+    }
+
+    // tool="goto": a left click on the ground sends the selected (or first) character there, a drag
+    // gives it a final heading (the right button pans): with construction="1" the reader
+    // moves the destination and watches the construction follow. The default is camera.
+    _applyTool() {
+      const tool = (this.getAttribute('tool') || 'camera').trim();
+      if (tool !== 'camera' && tool !== 'goto') {
+        this._fail(`tool: expected camera or goto, found '${tool.slice(0, 40)}'`, 'tool');
+        return;
+      }
+      this.call({ cmd: 'tool', tool });
+      this._dirty = true;
+      wake();
     }
 
     // ---- input: keys while focused; pointer and wheel with camera-controls ---------------------
@@ -631,7 +648,7 @@
         this._dirty = true;
         wake();
       });
-      const controls = () => this.hasAttribute('camera-controls') && this._stage >= 0;
+      const controls = () => (this.hasAttribute('camera-controls') || this.getAttribute('tool') === 'goto') && this._stage >= 0;
       const at = (event) => {
         const box = this._canvas.getBoundingClientRect();
         const ratio = this._pixels.ratio;

@@ -1,6 +1,6 @@
 // The construction view (display toggle `construction`) in <md5-stage>, acting as a reader does:
-// the attribute draws both turning circles and their labels; a click on the ground with the go-to
-// tool moves the destination and Q (pixels and state().construction); a destination inside the
+// the attribute draws both turning circles and their labels; a click on the ground with tool="goto"
+// moves the destination and Q (pixels and state().construction); a destination inside the
 // left circle makes that side unreachable; a share link of the figure keeps the view on; the iframe
 // embed's `construction=1` option shows it too.
 import assert from 'node:assert/strict';
@@ -81,8 +81,9 @@ export const tests = [
       assert.ok(countDifferentPixels(off, on) > 1500, 'the construction changed few pixels');
       await page.screenshot({ path: ctx.screenshotPath('construction-on') });
 
-      // The go-to tool: a click on the ground at the right circle's far point sends the walker there.
-      assert.ok((await page.evaluate(() => document.getElementById('fig').call({ cmd: 'tool', tool: 'goto' }))).ok);
+      // tool="goto": a click on the ground at the right circle's far point sends the walker there.
+      await page.evaluate(() => document.getElementById('fig').setAttribute('tool', 'goto'));
+      await until(page, () => document.getElementById('fig').state().tool === 'goto');
       const box = await page.locator('#fig').boundingBox();
       const rightFar = labels.find((t) => t.text.startsWith('length '));
       const click = async (x, y) => {
@@ -131,6 +132,19 @@ export const tests = [
       assert.equal(linked.sides[0].reachable, false);
       await settle(page);
       assert.ok((await texts(page, 'linked')).some((t) => t.text === 'unreachable (h < r)'));
+
+      // A drag on the ground gives the destination a final heading: the Dubins words that exist, one shortest, labelled.
+      await page.mouse.move(box.x + rightFar.x, box.y + rightFar.y);
+      await page.mouse.down();
+      await page.mouse.move(box.x + rightFar.x + 80, box.y + rightFar.y, { steps: 6 });
+      await page.mouse.up();
+      await until(page, () => { const c = document.getElementById('fig').state().construction; return c && c.final_heading !== null; });
+      await settle(page);
+      const words = (await state()).construction.dubins;
+      assert.ok(words.length >= 1 && words.filter((w) => w.shortest).length === 1, JSON.stringify(words));
+      const shortest = words.find((w) => w.shortest);
+      assert.ok((await texts(page, 'fig')).some((t) => t.text.startsWith(`${shortest.type} length`)));
+      await page.screenshot({ path: ctx.screenshotPath('construction-dubins') });
     }),
   },
   {
