@@ -1,7 +1,8 @@
-// Planning among obstacles (ObstaclePlanJob): a 1,000 x 1,000 field with 40 seeded obstacles and
-// turning radius 40, 100 fixed queries; per-query times (median, 95th, max) and expansions as
-// counters, and 100 characters replanning a short hop in one frame. Fixed-seed numbers of our
-// own, so native and wasm answer exactly the same queries.
+// Planning among obstacles (ObstaclePlanJob, default budget): a 1,000 x 1,000 field with 40 seeded
+// obstacles and turning radius 40, 100 fixed queries; per-query times (median, 95th, max) and
+// expansions as counters; 100 characters replanning a short hop in one frame; and the quality
+// test's 164 generated cases (planner_cases.h). Fixed-seed numbers of our own, so native and wasm
+// answer exactly the same queries.
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "bench_registry.h"
 #include "core/path/obstacle_planner.h"
 #include "core/path/obstacles.h"
+#include "planner_cases.h"
 #include "planner_field.h"
 
 namespace md5stage::bench {
@@ -83,9 +85,56 @@ void PlanField(benchmark::State& state, double hop) {
   state.counters["direct"] = direct;
 }
 
+// The 164 generated cases (mazes, circle, polygon and mixed fields, radius 10-80, clearance 0-20),
+// each its own field: counters as PlanField's.
+void PlanCases(benchmark::State& state) {
+  std::vector<planner_cases::Case> cases;
+  for (int i = 0; i < planner_cases::kCaseCount; ++i) cases.push_back(planner_cases::MakeCase(i));
+  Planner planner;
+  auto run = [&](const planner_cases::Case& c) {
+    ObstaclePlanJob job;
+    job.start = c.start;
+    job.goal = c.goal;
+    job.has_goal_heading = c.has_heading;
+    job.goal_heading = c.heading;
+    job.turning_radius = c.radius;
+    job.clearance = c.clearance;
+    job.obstacles = &c.obstacles;
+    job.scratch = &planner.scratch;
+    job.path = &planner.path;
+    job.result = &planner.result;
+    const Status status = job.Run();
+    benchmark::DoNotOptimize(status.ok());
+  };
+  for (const planner_cases::Case& c : cases) run(c);  // grow the scratch once
+  std::vector<double> best_ms(cases.size(), 1e300);
+  double expansions = 0.0, found = 0.0;
+  for (auto _ : state) {
+    expansions = found = 0.0;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      const auto started = std::chrono::steady_clock::now();
+      run(cases[i]);
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+              .count();
+      best_ms[i] = std::min(best_ms[i], ms);
+      expansions += planner.result.expansions;
+      found += planner.result.found() ? 1.0 : 0.0;
+    }
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * planner_cases::kCaseCount);
+  state.counters["median_ms"] = Percentile(best_ms, 0.5);
+  state.counters["p95_ms"] = Percentile(best_ms, 0.95);
+  state.counters["max_ms"] = Percentile(best_ms, 1.0);
+  state.counters["expansions"] = expansions / planner_cases::kCaseCount;
+  state.counters["found"] = found;
+}
+
 }  // namespace
 
 void RegisterPlannerBenchmarks() {
+  // The quality test's generated cases: time per query (counters: its distribution).
+  benchmark::RegisterBenchmark("plan/cases_164", PlanCases)->Unit(benchmark::kMillisecond);
   // Start and goal anywhere in the field: time per query (counters: its distribution).
   benchmark::RegisterBenchmark("plan/field_1000_40", [](benchmark::State& s) {
     PlanField(s, 0.0);

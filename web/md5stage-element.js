@@ -32,6 +32,22 @@
   // viewer::Key (src/viewer/stage.h) for the keys a focused figure takes.
   const KEYS = { ArrowLeft: 10, ArrowRight: 11, ArrowUp: 12, ArrowDown: 13, '+': 14, '=': 14, '-': 15, _: 15 };
   const MAX_SIDE = 4096;  // device pixels of one figure, at most
+  // Scenes name their files by assets-relative paths or https:// URLs only, the sources that
+  // travel in share links (docs/scene-format.md). A page's own file (src, anims, materials on a
+  // page served over http, as local docs servers are) travels as `_page/` + its path on the page's
+  // origin, which only this script's fetch reads back.
+  const PAGE_PREFIX = '_page/';
+  function pageSource(text, attribute) {
+    let url;
+    try {
+      url = new URL(text, document.baseURI);
+    } catch (error) {
+      return { error: `${attribute}: '${text.slice(0, 80)}' is not a URL` };
+    }
+    if (url.protocol === 'https:' && url.origin !== window.location.origin) return { url: url.href };
+    if (url.origin === window.location.origin && /^https?:$/.test(url.protocol)) return { url: PAGE_PREFIX + url.pathname.slice(1) };
+    return { error: `${attribute}: '${text.slice(0, 80)}' is neither on this page's origin nor an https:// URL` };
+  }
   const reducedMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)');
 
   // ---- the page's one module, canvas and frame loop ------------------------------------------------
@@ -77,9 +93,14 @@
         printErr: (text) => console.warn(text),
       });
       module.md5stageFetch = (stage, request, url, label, index, count) => answerFetch(module, stage, request, url, label, index, count);
+      // Events arrive from inside a C++ call (an opening ends in md5stage_fetched, or at once in
+      // md5stage_call when C++ refuses the scene): handled after that call returns, never inside.
       module.md5stageEvent = (name, detailJson, stage) => {
-        const element = runtime.stages.get(stage);
-        if (element) element._onStageEvent(name, JSON.parse(detailJson));
+        const detail = JSON.parse(detailJson);
+        queueMicrotask(() => {
+          const element = runtime.stages.get(stage);
+          if (element) element._onStageEvent(name, detail);
+        });
       };
       const error = module.ccall('md5stage_figures_start', 'string', ['string'], [`#${canvas.id}`]);
       if (error) throw new Error(error);
@@ -95,12 +116,15 @@
     return JSON.parse(reply);
   }
 
-  // A stage asks for a file: relative URLs are the package's own (demo scenes and their models);
-  // a page's own files reach C++ already absolute (the element resolves them against the page).
+  // A stage asks for a file: relative URLs are the package's own (demo scenes and their models),
+  // `_page/PATH` a file of the page's own origin (see pageSource), https:// URLs as they are.
   function answerFetch(module, stage, request, url, label, index, count) {
     const element = runtime.stages.get(stage);
     if (element) element._progress(index, count, label);
-    const absolute = new URL(url, base).href;
+    // C++ asks for a scene's assets-relative source under assets/ (the site's layout).
+    const pageFile = url.startsWith(`assets/${PAGE_PREFIX}`) ? url.slice(7) : url;
+    const absolute = pageFile.startsWith(PAGE_PREFIX)
+      ? new URL(pageFile.slice(PAGE_PREFIX.length - 1), window.location.href).href : new URL(url, base).href;
     let bytes = runtime.bytes.get(absolute);
     if (!bytes) {
       bytes = fetch(absolute).then((response) => {
@@ -377,25 +401,19 @@
       const src = (this.getAttribute('src') || '').trim();
       const scene = (this.getAttribute('scene') || '').trim();
       if (src) {
-        const page = document.baseURI;
-        const resolve = (text, attribute) => {
-          try { return new URL(text, page).href; } catch (error) { return { error: `${attribute}: '${text.slice(0, 80)}' is not a URL` }; }
-        };
-        const mesh = resolve(src, 'src');
+        const mesh = pageSource(src, 'src');
         if (mesh.error) return { error: mesh.error, attribute: 'src' };
-        const anims = [];
-        for (const item of (this.getAttribute('anims') || '').split(/[\s,]+/).filter(Boolean)) {
-          const url = resolve(item, 'anims');
-          if (url.error) return { error: url.error, attribute: 'anims' };
-          anims.push(url);
+        const lists = {};
+        for (const attribute of ['anims', 'materials']) {
+          lists[attribute] = [];
+          for (const item of (this.getAttribute(attribute) || '').split(/[\s,]+/).filter(Boolean)) {
+            const source = pageSource(item, attribute);
+            if (source.error) return { error: source.error, attribute };
+            lists[attribute].push(source.url);
+          }
         }
-        const materials = [];
-        for (const item of (this.getAttribute('materials') || '').split(/[\s,]+/).filter(Boolean)) {
-          const url = resolve(item, 'materials');
-          if (url.error) return { error: url.error, attribute: 'materials' };
-          materials.push(url);
-        }
-        const command = { cmd: 'openModel', mesh, anims };
+        const { anims, materials } = lists;
+        const command = { cmd: 'openModel', mesh: mesh.url, anims };
         if (materials.length) command.materials = materials;
         return { command, attribute: 'src' };
       }
@@ -442,7 +460,7 @@
     _setAnimation(name) {
       if (!name) return;
       const state = this.state();
-      const instances = state && state.ok && Array.isArray(state.instances) ? state.instances : [];
+      const instances = state && Array.isArray(state.instances) ? state.instances : [];
       if (!instances.length) return;
       for (let i = 0; i < instances.length; ++i) {
         const reply = this.call({ cmd: 'setAnimation', instance: i, name });

@@ -28,7 +28,7 @@ struct Planner {
 // when there is no path). Lines that are not seven numbers, or whose query is refused (a radius
 // <= 0, a start or goal within the clearance of an obstacle), are reported on stderr and
 // answered "nan,invalid".
-int RunBatch(const ObstacleSet& obstacles, double clearance) {
+int RunBatch(const ObstacleSet& obstacles, double clearance, const ObstaclePlanLimits& limits) {
   Planner planner;
   std::string line;
   int line_number = 0;
@@ -60,6 +60,7 @@ int RunBatch(const ObstacleSet& obstacles, double clearance) {
     job.goal_heading = v[5];
     job.turning_radius = v[6];
     job.clearance = clearance;
+    job.limits = limits;
     job.obstacles = &obstacles;
     job.scratch = &planner.scratch;
     job.path = &planner.path;
@@ -81,12 +82,16 @@ int RunBatch(const ObstacleSet& obstacles, double clearance) {
 }
 
 int Usage(const char* problem) {
-  std::fprintf(stderr,
-               "md5stage plan: %s\nusage: md5stage plan --from X,Y,HEADING --to X,Y[,HEADING] "
-               "--radius R --obstacles FILE.json [--clearance C] [--json]\n       md5stage plan "
-               "--batch --obstacles FILE.json [--clearance C]  (CSV x0,y0,h0,x1,y1,h1,r on "
-               "stdin)\n",
-               problem);
+  std::fprintf(
+      stderr,
+      "md5stage plan: %s\nusage: md5stage plan --from X,Y,HEADING --to X,Y[,HEADING] "
+      "--radius R --obstacles FILE.json [--clearance C] [--budget-ms N] [--json]\n"
+      "       md5stage plan --batch --obstacles FILE.json [--clearance C] [--budget-ms N]"
+      "  (CSV x0,y0,h0,x1,y1,h1,r on stdin)\n"
+      "--budget-ms N: the search's budget, N x %d state expansions (calibrated once: about N "
+      "ms a query on the bench field; the answer is the same on every machine); default "
+      "%d expansions\n",
+      problem, kPlanExpansionsPerMs, kDefaultPlanBudget);
   return 2;
 }
 
@@ -122,6 +127,14 @@ int RunPlan(const std::vector<std::string>& args) {
       if (!ParseNumber(args[++i], &job.clearance) || job.clearance < 0.0) {
         return Usage("--clearance expects a number >= 0");
       }
+    } else if (arg == "--budget-ms" && has_value) {
+      double ms = 0.0;
+      if (!ParseNumber(args[++i], &ms) || !(ms > 0.0) || ms > 1e6) {
+        return Usage(("--budget-ms: expected a number of milliseconds > 0 and <= 1e6, found '" +
+                      args[i] + "'")
+                         .c_str());
+      }
+      job.limits.budget = PlanBudgetFromMilliseconds(ms);
     } else if (arg == "--obstacles" && has_value) {
       obstacles_file = args[++i];
     } else {
@@ -130,7 +143,7 @@ int RunPlan(const std::vector<std::string>& args) {
   }
   if (obstacles_file.empty()) return Usage("--obstacles FILE.json is required");
   if (batch && (has_from || has_to || has_radius || json)) {
-    return Usage("--batch takes only --obstacles and --clearance");
+    return Usage("--batch takes only --obstacles, --clearance and --budget-ms");
   }
   if (!batch && (!has_from || !has_to || !has_radius)) {
     return Usage("--from, --to and --radius are required");
@@ -140,7 +153,7 @@ int RunPlan(const std::vector<std::string>& args) {
     std::fprintf(stderr, "%s\n", obstacles.error().ToString().c_str());
     return 1;
   }
-  if (batch) return RunBatch(obstacles.value(), job.clearance);
+  if (batch) return RunBatch(obstacles.value(), job.clearance, job.limits);
   Planner planner;
   job.obstacles = &obstacles.value();
   job.scratch = &planner.scratch;
@@ -159,10 +172,11 @@ int RunPlan(const std::vector<std::string>& args) {
   return planner.result.found() ? 0 : 1;
 }
 
-static CommandRegistrar reg{{"plan",
-                             "plan --from X,Y,H --to X,Y[,H] --radius R --obstacles FILE.json "
-                             "[--clearance C] [--json] | --batch --obstacles FILE.json",
-                             &RunPlan}};
+static CommandRegistrar reg{
+    {"plan",
+     "plan --from X,Y,H --to X,Y[,H] --radius R --obstacles FILE.json "
+     "[--clearance C] [--budget-ms N] [--json] | --batch --obstacles FILE.json",
+     &RunPlan}};
 
 }  // namespace
 }  // namespace md5stage::cli

@@ -35,6 +35,12 @@ void PrintPlanText(const ObstaclePlanResult& result, const PlannedPath& path) {
 void PrintPlanJson(const ObstaclePlanResult& result, const PlannedPath& path) {
   JsonValue root = JsonValue::MakeObject();
   root.Set("found", result.found());
+  // The work done (the same on every machine) and whether the last lattice pass ran to its end.
+  JsonValue search = JsonValue::MakeObject();
+  search.Set("expansions", static_cast<double>(result.expansions));
+  search.Set("passes", static_cast<double>(result.passes));
+  search.Set("complete", result.search_complete);
+  root.Set("search", std::move(search));
   if (!result.found()) {
     root.Set("reason", result.reason);
     std::printf("%s\n", WriteJson(root).c_str());

@@ -130,10 +130,11 @@ JsonValue ModelLinkScene(const std::string& mesh, const std::vector<std::string>
                          const std::vector<std::string>& materials) {
   const bool https = mesh.size() >= 8 &&
                      (mesh.compare(0, 8, "https://") == 0 || mesh.compare(0, 8, "HTTPS://") == 0);
-  // A file named beside the mesh: relative to it for an https mesh, or beside it in the assets.
+  // A file named with the mesh: relative to it for an https mesh; for an assets path, a bare
+  // name lies beside the mesh and a path (with a '/') is an assets path of its own.
   const auto beside_mesh = [&](const std::string& file) {
     if (https) return ResolveUrl(file, mesh);
-    if (SchemeLength(file) == 0 && (file.empty() || file[0] != '/') && SchemeLength(mesh) == 0) {
+    if (SchemeLength(file) == 0 && file.find('/') == std::string::npos && SchemeLength(mesh) == 0) {
       return mesh.substr(0, mesh.find_last_of('/') + 1) + file;
     }
     return file;

@@ -96,9 +96,8 @@ Status Stage::PlanGoTo(Character& character, glm::dvec2 point, const double* hea
   job.turning_radius = std::max(locomotion.turn_radius, kMinPlanRadius);
   job.clearance = locomotion.clearance;
   job.obstacles = &obstacles_.set;
-  // A click may wait up to a second for a hard plan (the expansion bound ends most searches
-  // sooner); under load the default quarter second would answer "no path" to a reachable goal.
-  job.limits.time_limit_seconds = 1.0;
+  // The default budget (kDefaultPlanBudget expansions): the same answer as `md5stage plan` and on
+  // any machine, however loaded.
   job.scratch = &locomotion.plan_scratch;
   job.path = &locomotion.plan;
   job.result = &result;

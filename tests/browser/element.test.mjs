@@ -198,7 +198,7 @@ export const tests = [
       // src + anims + materials: the page's own URLs, resolved against the page; animation applies.
       const model = await page.evaluate(() => document.getElementById('model').call({ cmd: 'sceneJson' }));
       assert.ok(Array.isArray(model.models), JSON.stringify(model).slice(0, 300));
-      assert.deepEqual(model.models[0].materials, [`${ctx.baseUrl}assets/models/walker/walker.mtr`]);
+      assert.deepEqual(model.models[0].materials, ['_page/assets/models/walker/walker.mtr']);
       assert.equal(model.models[0].anims.length, 2);
       assert.equal(model.instances[0].animation, 'wave');
       assertDrawn(await upperPicture(page, '#model'), 'the src figure');
@@ -271,7 +271,18 @@ export const tests = [
       const errors = await page.evaluate(() => window.figureErrors);
       assert.ok(errors.some((e) => e.id === 'still' && e.attribute === 't' && /soon/.test(e.message)), JSON.stringify(errors));
       assert.ok(errors.some((e) => e.id === 'still' && e.attribute === 'scene'), JSON.stringify(errors));
-      await page.evaluate(() => document.getElementById('still').setAttribute('scene', 'nosuchdemo'));
+      // A source the scene format refuses fails inside the opening call: still an error event.
+      await page.evaluate(() => {
+        const still = document.getElementById('still');
+        still.setAttribute('src', `https://example.com/${'a'.repeat(3000)}.md5mesh`);  // over 2048
+      });
+      await until(page, () => window.figureErrors.some((e) => e.id === 'still' && e.attribute === 'src' && /#model: error/.test(e.message)), null, 10000)
+        .catch(async (error) => { throw new Error(`${error.message}: ${JSON.stringify(await page.evaluate(() => window.figureErrors)).slice(0, 600)}`); });
+      await page.evaluate(() => {
+        const still = document.getElementById('still');
+        still.removeAttribute('src');
+        still.setAttribute('scene', 'nosuchdemo');
+      });
       await until(page, () => window.figureErrors.some((e) => e.attribute === 'scene' && /nosuchdemo/.test(e.message)));
       assert.equal((await page.evaluate(() => document.getElementById('still').state())).instances.length, 3);
       const afterErrors = await upperPicture(page, '#still');

@@ -38,6 +38,32 @@ std::string ObstaclesFile() {
   return file;
 }
 
+// --budget-ms N is N x kPlanExpansionsPerMs expansions: the JSON's search member reports the work,
+// within the budget, and a budget too small to reach the goal answers "no path" saying so.
+TEST(PlanCommand, BudgetMsBoundsTheExpansions) {
+  const std::string file = ObstaclesFile();
+  const std::string query = "plan --from 0,0,0 --to 150,0,1.5 --radius 10 --clearance 2 --json ";
+  const CliRun roomy = RunCli(query + "--budget-ms 100 --obstacles '" + file + "'");
+  ASSERT_EQ(roomy.status, 0) << roomy.err;
+  const Result<JsonValue> json = ParseJson("stdout", roomy.out);
+  ASSERT_TRUE(json.ok()) << json.error().ToString();
+  const JsonValue* search = json.value().Find("search");
+  ASSERT_NE(search, nullptr);
+  EXPECT_GT(search->Find("expansions")->as_number(), 0.0);
+  EXPECT_LE(search->Find("expansions")->as_number(), 100.0 * kPlanExpansionsPerMs);
+  EXPECT_GE(search->Find("passes")->as_number(), 1.0);
+  // The default budget gives the same path here (the search ends well within both).
+  const CliRun by_default = RunCli(query + "--obstacles '" + file + "'");
+  ASSERT_EQ(by_default.status, 0) << by_default.err;
+  EXPECT_EQ(by_default.out, roomy.out);
+  const CliRun tiny = RunCli(query + "--budget-ms 0.004 --obstacles '" + file + "'");
+  EXPECT_EQ(tiny.status, 1) << tiny.err;
+  const Result<JsonValue> none = ParseJson("stdout", tiny.out);
+  ASSERT_TRUE(none.ok()) << none.error().ToString();
+  EXPECT_FALSE(none.value().Find("found")->as_bool());
+  EXPECT_EQ(none.value().Find("reason")->as_string(), "no path found within the budget");
+}
+
 TEST(PlanCommand, JsonOutputMatchesTheCore) {
   const CliRun run = RunCli(
       "plan --from 0,0,0 --to 150,0,1.5 --radius 10 --clearance 2 "
@@ -190,6 +216,16 @@ TEST(PlanCommand, ErrorsAndUsage) {
           .status,
       2);
   EXPECT_EQ(RunCli("plan --batch --json --obstacles '" + file + "'").status, 2);
+  for (const char* bad : {"0", "-3", "x", "1e7"}) {
+    const CliRun budget = RunCli("plan --from 0,0,0 --to 1,1 --radius 1 --budget-ms " +
+                                 std::string(bad) + " --obstacles '" + file + "'");
+    EXPECT_EQ(budget.status, 2) << bad;
+    EXPECT_NE(budget.err.find("--budget-ms: expected a number of milliseconds > 0 and <= 1e6, "
+                              "found '" +
+                              std::string(bad) + "'"),
+              std::string::npos)
+        << budget.err;
+  }
   const CliRun unknown = RunCli("plan --frm 0,0,0");
   EXPECT_EQ(unknown.status, 2);
   EXPECT_NE(unknown.err.find("unexpected argument '--frm'"), std::string::npos);

@@ -74,9 +74,9 @@ void FuzzQuery(const ObstacleSet& obstacles, FuzzedDataProvider& in) {
   job.clearance =
       in.ConsumeBool() ? in.ConsumeFloatingPointInRange(0.0, 10.0) : ConsumeEdgyDouble(in);
   // Small limits keep each input fast; the invariants are the same at any size.
-  job.limits.max_expansions = in.ConsumeIntegralInRange<int>(0, 3000);
-  job.limits.improve_expansions = in.ConsumeIntegralInRange<int>(0, 200);
-  job.limits.time_limit_seconds = in.ConsumeBool() ? 0.05 : 1e-6;
+  job.limits.budget = in.ConsumeIntegralInRange<int>(0, 3000);
+  job.limits.passes = in.ConsumeIntegralInRange<int>(0, 3);
+  job.limits.shorten_budget = in.ConsumeIntegralInRange<int>(0, 2000);
   ObstaclePlannerScratch scratch;
   PlannedPath path;
   ObstaclePlanResult result;
@@ -101,11 +101,12 @@ void FuzzQuery(const ObstacleSet& obstacles, FuzzedDataProvider& in) {
       return;
     }
     FUZZ_CHECK(result.expansions >= 0);
-    FUZZ_CHECK(result.expansions <= job.limits.max_expansions + job.limits.improve_expansions + 1);
-    // The time limit is checked every 32 expansions, and the set-up before the search (grids,
-    // the reverse search at the goal) is bounded by the field's 128 x 128 cells; sanitizers
-    // slow all of it, hence the margin.
-    FUZZ_CHECK(elapsed < job.limits.time_limit_seconds + 2.0);
+    FUZZ_CHECK(result.expansions <= job.limits.budget);
+    FUZZ_CHECK(result.shorten_words <= job.limits.shorten_budget * job.limits.passes + 0);
+    // The budget counts expansions, and the set-up before each pass (grids, the reverse search at
+    // the goal) is bounded by the field's 129 x 129 cells; sanitizers slow all of it, hence the
+    // margin.
+    FUZZ_CHECK(elapsed < 5.0);
     if (result.found()) {
       const double* heading = job.has_goal_heading ? &job.goal_heading : nullptr;
       const Status check = CheckPlannedPath(path, job.start, job.goal, heading, job.turning_radius,

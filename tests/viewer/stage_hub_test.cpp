@@ -249,16 +249,19 @@ TEST(StageHub, InterleavedActionsAcrossStagesEqualEachStageAlone) {
 TEST(StageOpening, AModelOpensWithItsMaterialsBesideIt) {
   Hub h;
   h.hub.main().SetViewport(640, 360, 1.0f);
-  ASSERT_TRUE(Ok(Call(h.hub, StageHub::kMainStage,
-                      R"("cmd":"openModel","mesh":"models/walker/walker.md5mesh",)"
-                      R"("anims":["walk.md5anim"],"materials":["walker.mtr"])")));
+  ASSERT_TRUE(Ok(
+      Call(h.hub, StageHub::kMainStage,
+           R"("cmd":"openModel","mesh":"models/walker/walker.md5mesh",)"
+           R"("anims":["walk.md5anim","models/walker/idle.md5anim"],"materials":["walker.mtr"])")));
   h.host.Pump(&h.hub);
   const JsonValue opened = h.host.LastOpened(StageHub::kMainStage);
   ASSERT_TRUE(Ok(opened)) << WriteJson(opened);
   const Scene scene = h.hub.main().CurrentScene();
   ASSERT_EQ(scene.models.size(), 1u);
   EXPECT_EQ(scene.models[0].materials, std::vector<std::string>{"models/walker/walker.mtr"});
-  EXPECT_EQ(scene.models[0].anims, std::vector<std::string>{"models/walker/walk.md5anim"});
+  // A bare name lies beside the mesh; a path is taken as it is.
+  EXPECT_EQ(scene.models[0].anims,
+            (std::vector<std::string>{"models/walker/walk.md5anim", "models/walker/idle.md5anim"}));
   // A bad list is refused with its field's name, before anything is fetched.
   const JsonValue refused =
       Call(h.hub, StageHub::kMainStage,

@@ -35,6 +35,9 @@ struct ExhaustiveResult {
   bool complete = false;  // the search ran to its end (not stopped by max_expansions)
   double length = std::numeric_limits<double>::infinity();
   std::size_t expansions = 0;
+  // The lattice path before the shortcut (its primitives and the final shot), when asked for: what
+  // tools/planner_reference shortens further.
+  PlannedPath lattice_path;
 };
 
 namespace exhaustive_detail {
@@ -77,6 +80,20 @@ inline double ShotLength(const Pose2& from, glm::dvec2 goal, const double* headi
   for (TurnSide side : {TurnSide::kLeft, TurnSide::kRight}) {
     const TurnPath path = ArcLinePathOnSide(from.position, from.heading, r, goal, side);
     if (path.ok() && path.length < best && Clear(obstacles, path, clearance)) best = path.length;
+  }
+  return best;
+}
+
+inline TurnPath ShotPath(const Pose2& from, glm::dvec2 goal, const double* heading, double r,
+                         const ObstacleSet& obstacles, double clearance) {
+  if (heading != nullptr) return ClearDubins(from, {goal, *heading}, r, obstacles, clearance);
+  TurnPath best;
+  for (TurnSide side : {TurnSide::kLeft, TurnSide::kRight}) {
+    const TurnPath path = ArcLinePathOnSide(from.position, from.heading, r, goal, side);
+    if (path.ok() && (!best.ok() || path.length < best.length) &&
+        Clear(obstacles, path, clearance)) {
+      best = path;
+    }
   }
   return best;
 }
@@ -156,6 +173,7 @@ inline ExhaustiveResult ExhaustivePlan(const Pose2& start, glm::dvec2 goal, cons
     Pose2 pose;
     double g;
     int parent;
+    int primitive;
   };
   std::vector<Node> nodes;
   std::vector<float> best_g(static_cast<std::size_t>(nx) * ny * bins, static_cast<float>(kInf));
@@ -163,7 +181,7 @@ inline ExhaustiveResult ExhaustivePlan(const Pose2& start, glm::dvec2 goal, cons
   std::vector<std::pair<double, int>> open;
   std::size_t start_state;
   if (!state_of(start, &start_state)) return result;
-  nodes.push_back({{start.position, WrapPi(start.heading)}, 0.0, -1});
+  nodes.push_back({{start.position, WrapPi(start.heading)}, 0.0, -1, -1});
   best_g[start_state] = 0.0f;
   open.push_back({FreeLength(start, goal, heading, r), 0});
   double best_total = kInf;
@@ -190,7 +208,8 @@ inline ExhaustiveResult ExhaustivePlan(const Pose2& start, glm::dvec2 goal, cons
       best_total = node.g + shot;
       best_node = index;
     }
-    for (const Primitive& p : primitives) {
+    for (std::size_t pi = 0; pi < primitives.size(); ++pi) {
+      const Primitive& p = primitives[pi];
       const TurnSegment s = segment_of(node.pose, p);
       const Pose2 end = TurnSegmentEnd(s);
       std::size_t sj;
@@ -199,7 +218,7 @@ inline ExhaustiveResult ExhaustivePlan(const Pose2& start, glm::dvec2 goal, cons
       if (g >= best_g[sj]) continue;
       if (obstacles.FirstTurnSegmentWithin(s, clearance) >= 0) continue;
       best_g[sj] = static_cast<float>(g);
-      nodes.push_back({end, g, index});
+      nodes.push_back({end, g, index, static_cast<int>(pi)});
       open.push_back({g + FreeLength(end, goal, heading, r), static_cast<int>(nodes.size() - 1)});
       std::push_heap(open.begin(), open.end(), std::greater<>());
     }
@@ -211,6 +230,23 @@ inline ExhaustiveResult ExhaustivePlan(const Pose2& start, glm::dvec2 goal, cons
   for (int i = best_node; i >= 0; i = nodes[i].parent) chain.push_back(i);
   std::reverse(chain.begin(), chain.end());
   const int last = static_cast<int>(chain.size()) - 1;
+  {
+    PlannedPath& out = result.lattice_path;
+    out.start = nodes[0].pose;
+    const double scale = std::max(glm::length(start.position), glm::length(goal));
+    auto add = [&](const TurnSegment& s) {
+      if (s.length <= 1e-12 * std::max(1.0, scale)) return;
+      out.segments.push_back(s);
+      out.length += s.length;
+    };
+    for (int k = 1; k <= last; ++k) {
+      add(segment_of(nodes[chain[k - 1]].pose, primitives[nodes[chain[k]].primitive]));
+    }
+    const TurnPath shot = ShotPath(nodes[chain[last]].pose, goal, heading, r, obstacles, clearance);
+    for (int k = 0; k < shot.segment_count; ++k) add(shot.segments[k]);
+    out.end = out.segments.empty() ? out.start : TurnSegmentEnd(out.segments.back());
+    out.end.position = goal;
+  }
   double length = 0.0;
   int i = 0;
   while (true) {

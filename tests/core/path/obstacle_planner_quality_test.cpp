@@ -38,8 +38,6 @@ struct Planner {
     job.scratch = &scratch;
     job.path = &path;
     job.result = &result;
-    // Answers by the expansion limit alone, not the clock of a shared machine.
-    job.limits.time_limit_seconds = 30.0;
     return job.Run();
   }
 };
@@ -137,15 +135,15 @@ TEST(ObstaclePlannerQuality, LengthRatioToTheExhaustiveSearchOnTheBenchField) {
     ratios.push_back(ratio);
     std::printf("[ quality  ] query %d: planner %.2f exhaustive %.2f ratio %.4f (%zu expansions)\n",
                 i, p.path.length, best.length, ratio, best.expansions);
-    // The issue asks for 5%; over all 100 queries the 95th percentile is 1.057 and 8 are over
-    // 5% (docs/design.md says which), so one query may be up to 25% longer, the median at most 5%.
-    EXPECT_LE(ratio, 1.25) << "query " << i;
+    // The issue's 5% on every query (the generated cases of planner_cases_test.cpp check it
+    // against a stronger reference; this search is not shortened, so the planner may beat it).
+    EXPECT_LE(ratio, 1.05) << "query " << i;
   }
   ASSERT_FALSE(ratios.empty());
   std::printf("[ quality  ] %zu queries (%d direct): ratio median %.4f, 95th %.4f, max %.4f\n",
               ratios.size(), direct, Percentile(ratios, 0.5), Percentile(ratios, 0.95),
               Percentile(ratios, 1.0));
-  EXPECT_LE(Percentile(ratios, 0.5), 1.05);
+  EXPECT_LE(Percentile(ratios, 0.5), 1.01);
 }
 
 }  // namespace

@@ -251,11 +251,9 @@ TEST(ObstaclePlanner, GoalTheFieldsCellsDoNotHold) {
       {199.9999999999992, -187.51528263048243}, 4.9406564584124654e-324, 4.9406564584124654e-324);
   job.has_goal_heading = true;
   job.goal_heading = -584.89583333333326;
-  job.limits.max_expansions = 2825;
-  job.limits.improve_expansions = 103;
-  job.limits.time_limit_seconds = 0.05;
+  job.limits.budget = 2825;
   // A turning radius of one denormal cannot turn onto the goal heading in any cell the field
-  // holds: the search runs dry (well within its expansion and time limits) and says so, the same
+  // holds: the search runs dry (well within its budget) and says so, the same
   // on a reused scratch.
   for (int round = 0; round < 2; ++round) {
     const Status status = job.Run();
@@ -294,7 +292,7 @@ TEST(ObstaclePlanner, EnclosedGoalAnswersNoPathInBoundedTime) {
       {Box(-50, -50, 50, -40), Box(-50, 40, 50, 50), Box(-50, -50, -40, 50), Box(40, -50, 50, 50)});
   Planner p;
   ObstaclePlanJob job = p.Job(set, {{-120, 0}, 0}, {0, 0}, 15, 1);
-  job.limits.max_expansions = 4000;
+  job.limits.budget = 4000;
   const auto t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE(job.Run().ok());
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
@@ -315,7 +313,7 @@ TEST(ObstaclePlanner, EnclosedGoalAnswersNoPathInBoundedTime) {
   job = p.Job(pocket, {{-60, 0}, 0}, {50, 0}, 15, 1);
   job.has_goal_heading = true;
   job.goal_heading = kPi;
-  job.limits.max_expansions = 4000;
+  job.limits.budget = 4000;
   ASSERT_TRUE(job.Run().ok());
   EXPECT_FALSE(p.result.found());
   EXPECT_EQ(std::string(p.result.reason)
@@ -435,7 +433,7 @@ TEST(ObstaclePlannerProperty, RandomFields) {
     ObstaclePlanJob job = p.Job(set, start, goal, radius, clearance);
     job.has_goal_heading = field % 2 == 0;
     job.goal_heading = u(rng) * kTwoPi;
-    job.limits.max_expansions = 3000;
+    job.limits.budget = 3000;
     ASSERT_TRUE(job.Run().ok());
     ++queries;
     if (p.result.found()) {
