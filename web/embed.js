@@ -15,7 +15,8 @@
 //                              character arrives)
 //   ui=none                    no overlay (messages about errors still show)
 //   camera=yaw,pitch,distance[,tx,ty,tz]
-//   grid, skeleton, joint_names, bounds, wireframe, normals, routes, turn_circles = 1 | 0
+//   grid, skeleton, joint_names, bounds, wireframe, normals, routes, turn_circles,
+//   construction = 1 | 0
 //   origin=ORIGIN[,ORIGIN...]  origins allowed to talk to the embed ("*": any)
 // A bad value is named in a notice and an `error` event, and the rest still applies.
 //

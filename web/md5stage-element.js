@@ -8,8 +8,9 @@
 //
 // Attributes (the iframe embed's option names, docs/embedding.md): scene | src + anims +
 // materials; animation, autoplay, paused, t, loop; camera, camera-controls, grid, skeleton,
-// joint_names, bounds, wireframe, normals, routes, turn_circles; loading (lazy | eager), poster,
-// alt, ui (none | timeline). Methods play(), pause(), seek(t), state(); properties currentTime,
+// joint_names, bounds, wireframe, normals, routes, turn_circles, construction; loading (lazy |
+// eager), poster, alt, ui (none | timeline), tool (camera | goto: clicks on the ground send the
+// character there). Methods play(), pause(), seek(t), state(); properties currentTime,
 // paused, ready; events load, progress, error {message, attribute?, type?}, finished.
 // This file only moves bytes, events and attribute values into the module's exported functions;
 // what a value means is decided in C++ (src/viewer/embed_options.h, src/app/figures_main.cpp).
@@ -20,11 +21,12 @@
   const script = document.currentScript;
   const base = new URL('.', script && script.src ? script.src : window.location.href);
 
-  const DISPLAY = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles'];
+  const DISPLAY = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles',
+                   'construction'];
   // Attributes that go to the stage as the embed's URL options.
   const OPTIONS = ['autoplay', 'paused', 't', 'loop', 'camera', ...DISPLAY];
   const SOURCE = ['scene', 'src', 'anims', 'materials'];
-  const PAGE = ['loading', 'poster', 'alt', 'ui', 'camera-controls', 'animation'];
+  const PAGE = ['loading', 'poster', 'alt', 'ui', 'camera-controls', 'animation', 'tool'];
   const DEMO = /^[A-Za-z0-9_-]{1,64}$/;
   const PAYLOAD = /^[A-Za-z0-9_-]+$/;
   // viewer::Key (src/viewer/stage.h) for the keys a focused figure takes.
@@ -482,6 +484,7 @@
         }
         for (const warning of detail.warnings || []) console.warn(`md5-stage: ${warning}`);
         this._applyOptions(OPTIONS.filter((option) => option !== 'loop'), true);
+        this._applyTool();
         this._measureTimeline();
         const first = !this._loaded;
         this._loaded = true;
@@ -570,6 +573,7 @@
     _copy() {
       const { width, height } = this._pixels;
       this._context2d.drawImage(runtime.canvas, this._slot.x, this._slot.y, width, height, 0, 0, width, height);
+      this._drawTexts();
       ++this._frames;
       if (this._loaded && !this._drawn) {
         this._drawn = true;
@@ -577,6 +581,27 @@
         this._poster.hidden = true;
       }
       if (!this._bar.hidden) this._showClock();
+    }
+
+    // The frame's texts (the construction view's labels, joint names): the module has no font, so
+    // they come as JSON in figure pixels and are drawn here, outlined to read on any background.
+    _drawTexts() {
+      const json = runtime.module.ccall('md5stage_figure_texts', 'string', ['number'], [this._stage]);
+      if (!json || json === '[]') return;
+      const ratio = this._pixels.ratio || 1;
+      const context = this._context2d;
+      context.save();
+      context.font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
+      context.textBaseline = 'middle';
+      context.lineWidth = 3 * ratio;
+      context.strokeStyle = 'rgba(0, 0, 0, 0.75)';
+      for (const { x, y, text, color } of JSON.parse(json)) {
+        const [r, g, b, a] = color;
+        context.fillStyle = `rgba(${r}, ${g}, ${b}, ${a / 255})`;
+        context.strokeText(text, x + 4 * ratio, y);
+        context.fillText(text, x + 4 * ratio, y);
+      }
+      context.restore();
     }
 
     // ---- page attributes -----------------------------------------------------------------------
@@ -606,6 +631,21 @@
         else if (loading === 'eager' && this.isConnected) this._near();
       }
       if (name === 'animation' && this._loaded) this._setAnimation(this.getAttribute('animation'));
+      if (name === 'tool' && this._loaded) this._applyTool();
+    }
+
+    // tool="goto": a left click on the ground sends the selected (or first) character there, a drag
+    // gives it a final heading (the right button pans): with construction="1" the reader
+    // moves the destination and watches the construction follow. The default is camera.
+    _applyTool() {
+      const tool = (this.getAttribute('tool') || 'camera').trim();
+      if (tool !== 'camera' && tool !== 'goto') {
+        this._fail(`tool: expected camera or goto, found '${tool.slice(0, 40)}'`, 'tool');
+        return;
+      }
+      this.call({ cmd: 'tool', tool });
+      this._dirty = true;
+      wake();
     }
 
     // ---- input: keys while focused; pointer and wheel with camera-controls ---------------------
@@ -626,7 +666,7 @@
         this._dirty = true;
         wake();
       });
-      const controls = () => this.hasAttribute('camera-controls') && this._stage >= 0;
+      const controls = () => (this.hasAttribute('camera-controls') || this.getAttribute('tool') === 'goto') && this._stage >= 0;
       const at = (event) => {
         const box = this._canvas.getBoundingClientRect();
         const ratio = this._pixels.ratio;

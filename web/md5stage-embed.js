@@ -19,7 +19,8 @@
   const PAYLOAD = /^[A-Za-z0-9_-]+$/;
   const MAX_PAYLOAD = 1 << 20;
   const OPTIONS = new Set(['autoplay', 'paused', 't', 'loop', 'ui', 'camera', 'grid', 'skeleton', 'joint_names',
-                           'bounds', 'wireframe', 'normals', 'routes', 'turn_circles', 'origin']);
+                           'bounds', 'wireframe', 'normals', 'routes', 'turn_circles', 'construction',
+                           'origin']);
 
   // The iframe URL for an element's value and options, or an error message.
   function embedUrl(value, optionText) {

@@ -301,7 +301,8 @@ void App::Render() {
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   viewer().BuildDrawList(&draw_list_);
   render::DrawDrawList(draw_list_, meshes_, lines_);
-  // Joint names: ImGui draws text in framebuffer pixels here.
+  // The list's texts (joint names, the construction view's labels): ImGui draws them in
+  // framebuffer pixels here.
   ImDrawList* text = ImGui::GetForegroundDrawList();
   for (const viewer::DrawList::Text& label : draw_list_.texts) {
     text->AddText(ImVec2(label.position.x, label.position.y),

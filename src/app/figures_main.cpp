@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "core/common/json.h"
 #include "render/draw_list_renderer.h"
@@ -55,6 +56,9 @@ struct Figures {
   viewer::DrawList list;
   bool lost = false;
   std::string reply;  // keeps the returned string alive until the next call
+  // Per stage, its last draw list's texts as JSON: the page draws them with the 2D canvas after
+  // copying the picture, since this module has no font renderer (no ImGui).
+  std::unordered_map<int, std::string> texts;
 };
 Figures g;
 
@@ -73,6 +77,22 @@ const char* Keep(const JsonValue& value) {
 }
 
 viewer::Stage* StageOf(int stage) { return g.hub ? g.hub->Find(stage) : nullptr; }
+
+// [{"x": px, "y": px, "text": "h = 95.2", "color": [r, g, b, a]}, ...] in figure pixels (y down).
+std::string TextsJson(const viewer::DrawList& list) {
+  md5stage::JsonArray texts;
+  for (const viewer::DrawList::Text& text : list.texts) {
+    JsonValue entry = JsonValue::MakeObject();
+    entry.Set("x", static_cast<double>(text.position.x));
+    entry.Set("y", static_cast<double>(text.position.y));
+    entry.Set("text", text.text);
+    entry.Set("color",
+              JsonValue(md5stage::JsonArray{JsonValue(text.color.r), JsonValue(text.color.g),
+                                            JsonValue(text.color.b), JsonValue(text.color.a)}));
+    texts.push_back(std::move(entry));
+  }
+  return md5stage::WriteJson(JsonValue(std::move(texts)));
+}
 
 }  // namespace
 
@@ -135,6 +155,7 @@ EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int 
   target->SetViewport(width, height, static_cast<float>(ratio));
   target->Update(dt);
   target->BuildDrawList(&g.list);
+  g.texts[stage] = TextsJson(g.list);
   const int bottom = std::max(0, canvas_height - y - height);
   glViewport(x, bottom, width, height);
   glScissor(x, bottom, width, height);
@@ -145,6 +166,13 @@ EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int 
   glDisable(GL_SCISSOR_TEST);
   target->EndFrame();
   return 1;
+}
+
+// The texts of the stage's last frame (labels of the construction view, joint names) as JSON,
+// in its framebuffer pixels: "[]" when there are none or no frame was drawn.
+EMSCRIPTEN_KEEPALIVE const char* md5stage_figure_texts(int stage) {
+  const auto found = g.texts.find(stage);
+  return found == g.texts.end() ? "[]" : found->second.c_str();
 }
 
 // Whether the stage's picture changes with time alone (else it is drawn only when acted on).

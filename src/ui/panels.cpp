@@ -369,6 +369,7 @@ void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
   changed |= ImGui::Checkbox("routes", &display.routes);
   ImGui::SameLine(160);
   changed |= ImGui::Checkbox("turn circles", &display.turn_circles);
+  changed |= ImGui::Checkbox("construction", &display.construction);
   if (changed) requests.display = display;
   // Shading: the key light (also Shift + drag in the view) and the material checks.
   viewer::ShadingOptions shading = model.shading;

@@ -174,12 +174,14 @@ enum OptionKey {
   kNormals,
   kRoutes,
   kTurnCircles,
+  kConstruction,
   kKeyCount
 };
 
 constexpr std::array<std::string_view, kKeyCount> kKeyNames = {
-    "autoplay", "paused",      "t",      "loop",      "ui",      "camera", "origin",      "grid",
-    "skeleton", "joint_names", "bounds", "wireframe", "normals", "routes", "turn_circles"};
+    "autoplay",     "paused",      "t",           "loop",   "ui",        "camera",  "origin",
+    "grid",         "skeleton",    "joint_names", "bounds", "wireframe", "normals", "routes",
+    "turn_circles", "construction"};
 
 // A toggle's key, its field in the overrides and in the toggles themselves.
 struct ToggleField {
@@ -187,7 +189,7 @@ struct ToggleField {
   std::optional<bool> DisplayOverrides::*override_field;
   bool DisplayToggles::*toggle_field;
 };
-constexpr std::array<ToggleField, 8> kToggles = {{
+constexpr std::array<ToggleField, 9> kToggles = {{
     {kGrid, &DisplayOverrides::grid, &DisplayToggles::grid},
     {kSkeleton, &DisplayOverrides::skeleton, &DisplayToggles::skeleton},
     {kJointNames, &DisplayOverrides::joint_names, &DisplayToggles::joint_names},
@@ -196,6 +198,7 @@ constexpr std::array<ToggleField, 8> kToggles = {{
     {kNormals, &DisplayOverrides::normals, &DisplayToggles::normals},
     {kRoutes, &DisplayOverrides::routes, &DisplayToggles::routes},
     {kTurnCircles, &DisplayOverrides::turn_circles, &DisplayToggles::turn_circles},
+    {kConstruction, &DisplayOverrides::construction, &DisplayToggles::construction},
 }};
 // A toggle added to DisplayToggles must get a key and a row above (and a field in
 // DisplayOverrides): this breaks the build until it does.

@@ -31,6 +31,7 @@ struct DisplayOverrides {
   std::optional<bool> normals;
   std::optional<bool> routes;
   std::optional<bool> turn_circles;
+  std::optional<bool> construction;
 
   bool empty() const;
   // `display` with the given toggles replaced.

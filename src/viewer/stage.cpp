@@ -760,6 +760,15 @@ void Stage::BuildDrawList(DrawList* list) {
   DrawCharacterOverlays(out);
   DrawRouteOverlays(out);
   DrawToolOverlays(out);
+  scratch_.construction.shown = false;
+  if (options_.display.construction && !characters_.empty()) {
+    const int c =
+        selection_.instance >= 0 && selection_.instance < static_cast<int>(characters_.size())
+            ? selection_.instance
+            : 0;
+    MakeConstructionFigure(characters_[static_cast<size_t>(c)], c, &scratch_.construction);
+    DrawConstructionFigure(scratch_.construction, out);
+  }
   stats_.culled = culled_;
   stats_.characters = static_cast<int>(characters_.size());
 }

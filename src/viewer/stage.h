@@ -267,6 +267,9 @@ class Stage {
   uint64_t frame() const { return frame_; }
   const OrbitCamera& camera() const { return view_.orbit; }
   const DisplayToggles& display() const { return options_.display; }
+  // What the construction view drew last (not shown when the toggle is off or there is no
+  // go-to target): the selected character's, or the first one's when none is selected.
+  const ConstructionFigure& construction_figure() const { return scratch_.construction; }
   const ShadingOptions& shading() const { return options_.shading; }
   int character_count() const { return static_cast<int>(characters_.size()); }
   const std::vector<Character>& characters() const { return characters_; }

@@ -183,6 +183,7 @@ JsonValue Stage::State() const {
     display.Set(toggle.name, options_.display.*toggle.member);
   }
   state.Set("display", std::move(display));
+  state.Set("construction", ConstructionFigureJson(scratch_.construction));
   JsonValue light = JsonValue::MakeObject();
   light.Set("azimuth", static_cast<double>(options_.shading.light_azimuth));
   light.Set("elevation", static_cast<double>(options_.shading.light_elevation));

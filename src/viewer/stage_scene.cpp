@@ -232,10 +232,7 @@ Scene Stage::CurrentScene() const {
       view_.cinematics[static_cast<size_t>(view_.playing)].source != "local") {
     scene.camera.cinematic = view_.cinematics[static_cast<size_t>(view_.playing)].source;
   }
-  scene.display = DisplayToggles{options_.display.grid,        options_.display.skeleton,
-                                 options_.display.joint_names, options_.display.bounds,
-                                 options_.display.wireframe,   options_.display.normals,
-                                 options_.display.routes,      options_.display.turn_circles};
+  scene.display = options_.display;
   scene.obstacles = obstacles_.set;
   scene.time = scene_time_;
   scene.playing = scene_playing_;
@@ -446,10 +443,7 @@ JsonValue Stage::ApplyPendingScene() {
   if (!scene.camera.cinematic.empty() && cinematic < 0) {
     problems += "camera.cinematic: '" + scene.camera.cinematic + "' could not be loaded\n";
   }
-  options_.display =
-      DisplayToggles{scene.display.grid,   scene.display.skeleton,    scene.display.joint_names,
-                     scene.display.bounds, scene.display.wireframe,   scene.display.normals,
-                     scene.display.routes, scene.display.turn_circles};
+  options_.display = scene.display;
   view_.follow_selected = false;
   crowd_templates_ = static_cast<int>(characters_.size());
   selection_.instance = characters_.empty() ? -1 : 0;

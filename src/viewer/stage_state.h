@@ -13,6 +13,7 @@
 #include "core/path/obstacles.h"
 #include "core/scene/scene.h"
 #include "core/view/orbit_camera.h"
+#include "viewer/construction_figure.h"
 #include "viewer/shading.h"
 
 namespace md5stage::viewer {
@@ -132,6 +133,9 @@ struct OverlayScratch {
   std::vector<glm::vec2> joint_screen;
   std::vector<char> joint_on_screen;
   std::vector<glm::vec3> normal_positions, normal_directions;
+  // The construction figure of the last draw list (display toggle `construction`): kept so that
+  // state() and the tests read the very numbers that were drawn.
+  ConstructionFigure construction;
 };
 
 }  // namespace md5stage::viewer

@@ -272,10 +272,11 @@ TEST(EmbedOptionsTest, DisplayTogglesAreOverridesOfTheScene) {
   const EmbedOptions options =
       Parse("?grid=0",
             "#skeleton=1&wireframe&routes=OFF&turn_circles=no&joint_names=yes&"
-            "bounds=1&normals=0");
+            "bounds=1&normals=0&construction=1");
   EXPECT_EQ(WriteJson(EmbedOptionsToJson(options).Find("display")[0]),
             R"({"grid":false,"skeleton":true,"joint_names":true,"bounds":true,)"
-            R"("wireframe":true,"normals":false,"routes":false,"turn_circles":false})");
+            R"("wireframe":true,"normals":false,"routes":false,"turn_circles":false,)"
+            R"("construction":true})");
   EXPECT_FALSE(options.display.empty());
 
   DisplayToggles scene;
@@ -289,10 +290,11 @@ TEST(EmbedOptionsTest, DisplayTogglesAreOverridesOfTheScene) {
   EXPECT_FALSE(shown.normals);
   EXPECT_FALSE(shown.routes);
   EXPECT_FALSE(shown.turn_circles);
+  EXPECT_TRUE(shown.construction);
 
   // Only the toggles given change; the rest keep the scene's values, whatever they are.
   const EmbedOptions one = Parse("", "#skeleton=1");
-  const DisplayToggles all_on{true, true, true, true, true, true, true, true};
+  const DisplayToggles all_on{true, true, true, true, true, true, true, true, true};
   const DisplayToggles kept = one.display.AppliedTo(DisplayToggles{});
   EXPECT_TRUE(kept.skeleton);
   EXPECT_TRUE(kept.grid);

@@ -112,12 +112,19 @@ struct DisplayToggles {
   bool normals = false;
   bool routes = true;
   bool turn_circles = true;
+  // Pinter's turning-radius construction for the selected character's go-to path (docs/design.md,
+  // "The construction view"). Added after format 1's links: written only when on.
+  bool construction = false;
 };
 
 // The toggles by the names the scene format and the viewer's commands and state use, in order.
 struct DisplayToggleName {
   const char* name;
   bool DisplayToggles::*member;
+  // Written even when it equals the default in a full scene (WriteSceneOptions::omit_defaults
+  // false). The toggles added later are not, so scenes and links made before them keep their
+  // canonical JSON (tests/core/scene/golden_links.txt).
+  bool always_written = true;
 };
 inline constexpr DisplayToggleName kDisplayToggleNames[] = {
     {"grid", &DisplayToggles::grid},
@@ -127,7 +134,8 @@ inline constexpr DisplayToggleName kDisplayToggleNames[] = {
     {"wireframe", &DisplayToggles::wireframe},
     {"normals", &DisplayToggles::normals},
     {"routes", &DisplayToggles::routes},
-    {"turn_circles", &DisplayToggles::turn_circles}};
+    {"turn_circles", &DisplayToggles::turn_circles},
+    {"construction", &DisplayToggles::construction, false}};
 
 struct Scene {
   std::vector<SceneModel> models;

@@ -610,7 +610,8 @@ class SceneWriter {
     const DisplayToggles defaults;
     JsonValue display = JsonValue::MakeObject();
     for (const DisplayToggleName& toggle : kDisplayToggleNames) {
-      if (Keep(scene.display.*toggle.member != defaults.*toggle.member)) {
+      const bool differs = scene.display.*toggle.member != defaults.*toggle.member;
+      if (toggle.always_written ? Keep(differs) : differs) {
         display.Set(toggle.name, scene.display.*toggle.member);
       }
     }

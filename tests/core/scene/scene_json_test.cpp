@@ -7,6 +7,7 @@
 #include <sstream>
 #include <string>
 
+#include "core/scene/share_link.h"
 #include "scene_test_util.h"
 
 namespace md5stage {
@@ -69,6 +70,41 @@ TEST(SceneJsonTest, ReadsTheDocumentedExample) {
   EXPECT_EQ(scene.camera.distance, 300);
   EXPECT_TRUE(scene.display.turn_circles);
   EXPECT_TRUE(scene.playing);
+}
+
+// `construction` came after format 1's links: off by default, written only when on, so scenes and
+// links made before it keep their bytes and open with it off; one made with it on keeps it.
+TEST(SceneJsonTest, ConstructionToggleIsOptionalAndRoundTrips) {
+  Result<Scene> old = ParseScene("old.json", R"({"version": 1, "display": {"grid": false}})");
+  ASSERT_TRUE(old.ok()) << old.error().ToString();
+  EXPECT_FALSE(old.value().display.construction);
+  const std::string full = WriteScene(old.value());
+  EXPECT_EQ(full.find("construction"), std::string::npos) << full;
+  EXPECT_NE(full.find("\"turn_circles\":true"), std::string::npos) << full;
+
+  Scene on = old.value();
+  on.display.construction = true;
+  const std::string written = WriteScene(on);
+  EXPECT_NE(written.find("\"construction\":true"), std::string::npos) << written;
+  Result<Scene> reread = ParseScene("on.json", written);
+  ASSERT_TRUE(reread.ok()) << reread.error().ToString();
+  EXPECT_TRUE(reread.value().display.construction);
+
+  Result<std::string> link = EncodeSceneLink(on);
+  ASSERT_TRUE(link.ok()) << link.error().ToString();
+  Result<Scene> decoded = DecodeSceneLink(link.value());
+  ASSERT_TRUE(decoded.ok()) << decoded.error().ToString();
+  EXPECT_TRUE(decoded.value().display.construction);
+  Result<std::string> old_link = EncodeSceneLink(old.value());
+  ASSERT_TRUE(old_link.ok());
+  Result<Scene> old_decoded = DecodeSceneLink(old_link.value());
+  ASSERT_TRUE(old_decoded.ok());
+  EXPECT_FALSE(old_decoded.value().display.construction);
+
+  Result<Scene> bad = ParseScene("bad.json", R"({"version": 1, "display": {"construction": 1}})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().ToString().find("display.construction"), std::string::npos)
+      << bad.error().ToString();
 }
 
 TEST(SceneJsonTest, MinimalSceneTakesDefaults) {

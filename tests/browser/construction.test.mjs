@@ -1,0 +1,166 @@
+// The construction view (display toggle `construction`) in <md5-stage>, acting as a reader does:
+// the attribute draws both turning circles and their labels; a click on the ground with tool="goto"
+// moves the destination and Q (pixels and state().construction); a destination inside the
+// left circle makes that side unreachable; a share link of the figure keeps the view on; the iframe
+// embed's `construction=1` option shows it too.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { decodePng, countDifferentPixels } from './lib/png.mjs';
+import { openViewer, waitFrames } from './lib/harness.mjs';
+import { guarded, trackedPage } from './share.test.mjs';
+
+function staged(ctx) {
+  return ['md5stage-element.js', 'md5stage-figures.js', 'md5stage-figures.wasm']
+    .every((file) => fs.existsSync(path.join(ctx.site, file)));
+}
+
+async function until(page, predicate, arg, timeout = 30000) {
+  return page.waitForFunction(predicate, arg, { timeout, polling: 50 });
+}
+
+async function picture(page, selector) {
+  const box = await page.locator(selector).boundingBox();
+  return decodePng(await page.screenshot({ clip: { x: Math.round(box.x), y: Math.round(box.y), width: Math.round(box.width), height: Math.round(box.height) } }));
+}
+
+// The figure's texts of its last frame (figure pixels = CSS pixels here: the page's ratio is 1).
+async function texts(page, id) {
+  return page.evaluate((target) => {
+    const figures = window.md5stageFigures;
+    return JSON.parse(figures.module.ccall('md5stage_figure_texts', 'string', ['number'], [document.getElementById(target)._stage]));
+  }, id);
+}
+
+// A paused figure draws only when acted on: the frame that changed state() has been copied by the
+// time the page answers (draws and copies happen in one task); a short wait covers the screenshot.
+async function settle(page) {
+  await page.waitForTimeout(150);
+}
+
+export const tests = [
+  {
+    name: 'construction view: the attribute draws both circles and labels; go-to clicks move Q and show the unreachable side; a share link keeps it',
+    timeoutMs: 90000,
+    run: guarded(async (ctx) => {
+      if (!staged(ctx)) return { skipped: 'the figures module is not staged' };
+      const page = await trackedPage(ctx, { width: 700, height: 900 });
+      const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
+        <md5-stage id="fig" scene="arcline" paused camera-controls camera="-90,89,420,0,0,0" loading="eager" style="display:block;width:600px;height:400px"></md5-stage>
+        <md5-stage id="linked" loading="eager" paused style="display:block;width:600px;height:400px"></md5-stage>
+        <script src="md5stage-element.js"></script></body></html>`;
+      await page.route(`${ctx.baseUrl}construction.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
+      await page.goto(`${ctx.baseUrl}construction.html`);
+      await until(page, () => { const e = document.getElementById('fig'); return e.loaded && e.frames > 2; });
+      const state = () => page.evaluate(() => document.getElementById('fig').state());
+      assert.equal((await state()).construction, null);
+      const off = await picture(page, '#fig');
+
+      // On: both circles with their labels; the destination (40, 50) lies inside the left one.
+      await page.evaluate(() => document.getElementById('fig').setAttribute('construction', '1'));
+      await until(page, () => document.getElementById('fig').state().construction !== null);
+      await settle(page);
+      const on = await picture(page, '#fig');
+      const first = (await state()).construction;
+      assert.equal(first.sides[0].reachable, false, JSON.stringify(first));
+      assert.equal(first.sides[1].reachable, true);
+      assert.equal(first.sides[1].chosen, true);
+      const labels = await texts(page, 'fig');
+      const names = labels.map((t) => t.text);
+      assert.ok(names.includes('unreachable (h < r)'), names.join(' | '));
+      for (const prefix of ['P', 'Q', 'r = 60.0', 'h = ', 'd = ', 'theta = ', 'phi = ', 'length ']) {
+        assert.ok(names.some((n) => n.startsWith(prefix)), `no ${prefix} label: ${names.join(' | ')}`);
+      }
+      // Pixels change along each circle: at its far point (where the length label is pinned), just left of the text.
+      const far = labels.filter((t) => t.text === 'unreachable (h < r)' || t.text.startsWith('length '));
+      assert.equal(far.length, 2);
+      for (const label of far) {
+        const [x, y] = [Math.round(label.x), Math.round(label.y)];
+        assert.ok(countDifferentPixels(off, on, 24, [x - 8, y - 4, x + 2, y + 5]) > 2, `circle at ${x},${y} not drawn`);
+      }
+      assert.ok(countDifferentPixels(off, on) > 1500, 'the construction changed few pixels');
+      await page.screenshot({ path: ctx.screenshotPath('construction-on') });
+
+      // tool="goto": a click on the ground at the right circle's far point sends the walker there.
+      await page.evaluate(() => document.getElementById('fig').setAttribute('tool', 'goto'));
+      await until(page, () => document.getElementById('fig').state().tool === 'goto');
+      const box = await page.locator('#fig').boundingBox();
+      const rightFar = labels.find((t) => t.text.startsWith('length '));
+      const click = async (x, y) => {
+        await page.mouse.move(box.x + x, box.y + y);
+        await page.mouse.down();
+        await page.mouse.up();
+      };
+      await click(rightFar.x, rightFar.y);
+      await until(page, (d) => {
+        const c = document.getElementById('fig').state().construction;
+        return c && Math.hypot(c.destination[0] - d[0], c.destination[1] - d[1]) > 1;
+      }, first.destination);
+      await settle(page);
+      const moved = (await state()).construction;
+      // The destination is about the right circle's far point, (0, -120): both sides reachable now.
+      assert.ok(Math.hypot(moved.destination[0], moved.destination[1] + 120) < 12, JSON.stringify(moved.destination));
+      assert.ok(moved.sides.every((s) => s.reachable), JSON.stringify(moved));
+      const qBefore = first.sides[1].Q, qAfter = moved.sides[1].Q;
+      assert.ok(Math.hypot(qAfter[0] - qBefore[0], qAfter[1] - qBefore[1]) > 10, `Q did not move: ${qBefore} -> ${qAfter}`);
+      const afterMove = await picture(page, '#fig');
+      const qLabel = (await texts(page, 'fig')).filter((t) => t.text === 'Q');
+      assert.equal(qLabel.length, 2);
+      assert.ok(countDifferentPixels(on, afterMove) > 500, 'the picture did not follow the new destination');
+
+      // Into the left circle: a click at its centre P (h = 0 < r) makes the left side unreachable again.
+      // Labels come side by side, left first: the first P is the left circle's centre.
+      const leftP = (await texts(page, 'fig')).find((t) => t.text === 'P');
+      await click(leftP.x, leftP.y);
+      await until(page, (p) => {
+        const c = document.getElementById('fig').state().construction;
+        return c && Math.hypot(c.destination[0] - p[0], c.destination[1] - p[1]) < 8;
+      }, moved.sides[0].P);
+      await settle(page);
+      const unreachable = (await state()).construction;
+      assert.equal(unreachable.sides[0].reachable, false, JSON.stringify(unreachable));
+      assert.equal(unreachable.sides[1].chosen, true);
+      assert.ok((await texts(page, 'fig')).some((t) => t.text === 'unreachable (h < r)'));
+      await page.screenshot({ path: ctx.screenshotPath('construction-unreachable') });
+
+      // A share link of the figure keeps the view on: another figure opened from it shows it.
+      const link = await page.evaluate(() => document.getElementById('fig').call({ cmd: 'shareLink' }));
+      assert.ok(link.ok, JSON.stringify(link));
+      await page.evaluate((payload) => document.getElementById('linked').setAttribute('scene', payload), link.payload);
+      await until(page, () => { const s = document.getElementById('linked').state(); return s.display && s.display.construction === true && s.construction !== null; });
+      const linked = await page.evaluate(() => document.getElementById('linked').state().construction);
+      assert.equal(linked.sides[0].reachable, false);
+      await settle(page);
+      assert.ok((await texts(page, 'linked')).some((t) => t.text === 'unreachable (h < r)'));
+
+      // A drag on the ground gives the destination a final heading: the Dubins words that exist, one shortest, labelled.
+      await page.mouse.move(box.x + rightFar.x, box.y + rightFar.y);
+      await page.mouse.down();
+      await page.mouse.move(box.x + rightFar.x + 80, box.y + rightFar.y, { steps: 6 });
+      await page.mouse.up();
+      await until(page, () => { const c = document.getElementById('fig').state().construction; return c && c.final_heading !== null; });
+      await settle(page);
+      const words = (await state()).construction.dubins;
+      assert.ok(words.length >= 1 && words.filter((w) => w.shortest).length === 1, JSON.stringify(words));
+      const shortest = words.find((w) => w.shortest);
+      assert.ok((await texts(page, 'fig')).some((t) => t.text.startsWith(`${shortest.type} length`)));
+      await page.screenshot({ path: ctx.screenshotPath('construction-dubins') });
+    }),
+  },
+  {
+    name: 'construction view: the embed option construction=1 shows it in embed.html',
+    timeoutMs: 60000,
+    run: guarded(async (ctx) => {
+      if (!fs.existsSync(path.join(ctx.site, 'md5stage.wasm'))) return { skipped: 'the viewer module is not staged' };
+      const page = await trackedPage(ctx, { width: 640, height: 360 });
+      await openViewer(page, ctx.baseUrl, 'embed.html#demo=arcline&paused&construction=1');
+      await page.waitForFunction(() => window.md5stage.state().construction !== null, null, { timeout: 30000 });
+      await waitFrames(page, 2);
+      const state = await page.evaluate(() => window.md5stage.state());
+      assert.equal(state.display.construction, true);
+      assert.equal(state.construction.sides[0].reachable, false, JSON.stringify(state.construction));
+      assert.equal(state.construction.sides[1].chosen, true);
+      await page.screenshot({ path: ctx.screenshotPath('construction-embed') });
+    }),
+  },
+];

@@ -1,0 +1,276 @@
+// The construction view (display toggle `construction`): every point and label number drawn for a
+// go-to target equals TurnConstructionJob's (≤ 1e-9) over a table of destinations, the lines sit
+// on those points, the figure follows a new target, and with the toggle off nothing extra is drawn.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "viewer/construction_figure.h"
+#include "viewer/stage.h"
+#include "viewer_test_support.h"
+
+namespace md5stage::viewer {
+namespace {
+
+using test::Command;
+using test::Ok;
+
+constexpr double kRadius = 30.0;
+
+struct TestStage {
+  TestStage() : stage(&backend, nullptr) { stage.SetViewport(800, 600, 1.0f); }
+  void LoadWalker() {
+    for (const char* name : {"walker.md5mesh", "idle.md5anim", "walk.md5anim"}) {
+      InputFile file;
+      file.name = name;
+      file.source = "local";
+      file.bytes = test::ReadBytes(test::AssetModelPath(std::string("walker/") + name));
+      stage.QueueFile(std::move(file));
+    }
+    ASSERT_TRUE(Ok(stage.LoadQueuedFiles()));
+    ASSERT_EQ(stage.character_count(), 1);
+    ASSERT_TRUE(Ok(Run(R"({"cmd":"setTurnRadius","instance":0,"radius":30})")));
+  }
+  JsonValue Run(const std::string& json) { return stage.Call(Command(json)); }
+  NullRenderBackend backend;
+  Stage stage;
+  DrawList list;
+};
+
+void ExpectNear(glm::dvec2 a, glm::dvec2 b, const char* what) {
+  EXPECT_NEAR(a.x, b.x, 1e-9) << what;
+  EXPECT_NEAR(a.y, b.y, 1e-9) << what;
+}
+
+// How many line vertices of the list are exactly (as floats) at p.
+int VerticesAt(const DrawList& list, glm::dvec2 p) {
+  int count = 0;
+  for (const LineVertex& v : list.lines_on_top) {
+    if (v.position.x == static_cast<float>(p.x) && v.position.y == static_cast<float>(p.y)) ++count;
+  }
+  return count;
+}
+
+// How many line vertices lie on the circle of radius r round c (to float precision).
+int VerticesOnCircle(const DrawList& list, glm::dvec2 c, double r) {
+  int count = 0;
+  for (const LineVertex& v : list.lines_on_top) {
+    const double d = glm::length(glm::dvec2(v.position.x, v.position.y) - c);
+    if (std::abs(d - r) < 1e-5 * std::max(1.0, std::abs(c.x) + std::abs(c.y) + r)) ++count;
+  }
+  return count;
+}
+
+// The label's number, point and text against the core's side.
+void ExpectLabel(const ConstructionLabel& label, const ArcLineConstructionSide& side,
+                 const Pose2& origin, glm::dvec2 destination) {
+  SCOPED_TRACE(label.name + " side " + std::to_string(label.side));
+  if (label.name == "P") {
+    ExpectNear(label.at, side.centre, "P");
+  } else if (label.name == "Q") {
+    ExpectNear(label.at, side.leave, "Q");
+  } else if (label.name == "r") {
+    EXPECT_NEAR(label.value, kRadius, 1e-9);
+    ExpectNear(label.at, 0.5 * (side.centre + origin.position), "r");
+  } else if (label.name == "h") {
+    EXPECT_NEAR(label.value, side.h, 1e-9);
+    ExpectNear(label.at, 0.5 * (side.centre + destination), "h");
+  } else if (label.name == "d") {
+    EXPECT_NEAR(label.value, side.d, 1e-9);
+    ExpectNear(label.at, 0.5 * (side.leave + destination), "d");
+  } else if (label.name == "theta") {
+    EXPECT_NEAR(label.value, side.theta, 1e-9);
+  } else if (label.name == "phi") {
+    EXPECT_NEAR(label.value, side.phi, 1e-9);
+  } else if (label.name == "length") {
+    EXPECT_NEAR(label.value, side.reachable ? side.length : side.h, 1e-9);
+  } else {
+    ADD_FAILURE() << "unexpected label";
+  }
+  if (label.name == "length" && !side.reachable) {
+    EXPECT_EQ(label.text, "unreachable (h < r)");
+  } else {
+    EXPECT_EQ(label.text, ConstructionLabelText(label.name, label.value));
+  }
+}
+
+struct Case {
+  const char* name;
+  glm::dvec2 destination;
+  int reachable_sides;  // how many of the two
+};
+
+TEST(ConstructionViewTest, DrawsTheCoresConstructionForEveryCase) {
+  // From (0, 0) facing +x: the left circle's centre is (0, 30), the right one's (0, -30).
+  const Case cases[] = {
+      {"straight ahead", {200, 0}, 2},
+      {"behind", {-200, 0}, 2},
+      {"left", {0, 150}, 2},
+      {"right", {0, -150}, 2},
+      {"on the left circle, h = r", {30, 30}, 2},
+      {"inside the left circle", {10, 40}, 1},
+      {"inside the right circle", {-12, -25}, 1},
+      {"far ahead and left", {1000, 700}, 2},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    // Each target from the same pose, (0, 0) facing +x: a fresh stage.
+    TestStage s;
+    ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+    s.stage.BuildDrawList(&s.list);
+    const size_t texts_off = s.list.texts.size();
+    ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
+    const std::string go = R"({"cmd":"goTo","instance":0,"x":)" + std::to_string(c.destination.x) +
+                           R"(,"y":)" + std::to_string(c.destination.y) + "}";
+    ASSERT_TRUE(Ok(s.Run(go))) << go;
+    s.stage.BuildDrawList(&s.list);
+    const ConstructionFigure& figure = s.stage.construction_figure();
+    ASSERT_TRUE(figure.shown);
+    EXPECT_EQ(figure.instance, 0);
+    ExpectNear(figure.origin.position, glm::dvec2(0.0), "origin");
+    EXPECT_EQ(figure.radius, kRadius);
+    ExpectNear(figure.destination, c.destination, "destination");
+
+    TurnConstruction expected;
+    TurnConstructionJob job;
+    job.origin = Pose2{glm::dvec2(0.0), 0.0};
+    job.radius = kRadius;
+    job.destination = c.destination;
+    job.out = &expected;
+    ASSERT_TRUE(job.Run().ok());
+    EXPECT_EQ(figure.numbers.chosen_side, expected.chosen_side);
+    int reachable = 0;
+    for (int i = 0; i < 2; ++i) {
+      const ArcLineConstructionSide& got = figure.numbers.sides[static_cast<size_t>(i)];
+      const ArcLineConstructionSide& want = expected.sides[static_cast<size_t>(i)];
+      ExpectNear(got.centre, want.centre, "P");
+      EXPECT_NEAR(got.h, want.h, 1e-9);
+      EXPECT_NEAR(got.phi, want.phi, 1e-9);
+      EXPECT_EQ(got.reachable, want.reachable);
+      EXPECT_EQ(got.chosen, want.chosen);
+      reachable += want.reachable ? 1 : 0;
+      if (want.reachable) {
+        EXPECT_NEAR(got.d, want.d, 1e-9);
+        EXPECT_NEAR(got.theta, want.theta, 1e-9);
+        ExpectNear(got.leave, want.leave, "Q");
+        EXPECT_NEAR(got.length, want.length, 1e-9);
+        // The lines run through Q, and the circle's vertices lie on it.
+        EXPECT_GE(VerticesAt(s.list, want.leave), 2) << "Q, side " << i;
+      }
+      EXPECT_GE(VerticesAt(s.list, want.centre), want.reachable ? 4 : 3) << "P, side " << i;
+      EXPECT_GE(VerticesOnCircle(s.list, want.centre, kRadius), 2 * 72) << "circle, side " << i;
+    }
+    EXPECT_EQ(reachable, c.reachable_sides);
+    EXPECT_GE(VerticesAt(s.list, c.destination), 2);
+    // Every label: P, r, h, φ, length per side, and d, Q, θ where reachable.
+    EXPECT_EQ(figure.labels.size(), static_cast<size_t>(2 * 5 + 3 * reachable));
+    for (const ConstructionLabel& label : figure.labels) {
+      ASSERT_GE(label.side, 0);
+      ExpectLabel(label, expected.sides[static_cast<size_t>(label.side)], job.origin,
+                  c.destination);
+    }
+    // Each label whose point is in view is drawn as a text, at that point's pixel.
+    size_t in_view = 0;
+    for (const ConstructionLabel& label : figure.labels) {
+      glm::dvec2 pixel;
+      const glm::vec3 at(static_cast<float>(label.at.x), static_cast<float>(label.at.y), 0.06f);
+      if (!WorldToPixel(s.list.view_projection, s.list.width, s.list.height, at, &pixel)) continue;
+      ASSERT_LT(texts_off + in_view, s.list.texts.size());
+      const DrawList::Text& text = s.list.texts[texts_off + in_view++];
+      EXPECT_EQ(text.text, label.text);
+      EXPECT_EQ(text.position, glm::vec2(pixel));
+    }
+    EXPECT_GE(in_view, 5u);
+    EXPECT_EQ(s.list.texts.size(), texts_off + in_view);
+    // state() reports the drawn numbers.
+    const JsonValue state = s.stage.State();
+    const JsonValue* reported = state.Find("construction");
+    ASSERT_TRUE(reported != nullptr && reported->is_object());
+    const JsonValue& sides = *reported->Find("sides");
+    ASSERT_EQ(sides.as_array().size(), 2u);
+    EXPECT_NEAR(sides.as_array()[0].Find("h")->as_number(), expected.sides[0].h, 1e-9);
+  }
+}
+
+// With the toggle off the list is exactly what it is without the feature; on, it gains lines and
+// texts; off again, it is back.
+TEST(ConstructionViewTest, ToggleOffDrawsNothingExtra) {
+  TestStage s;
+  ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"goTo","instance":0,"x":120,"y":-60})")));
+  s.stage.BuildDrawList(&s.list);
+  const size_t lines_off = s.list.line_count(), texts_off = s.list.texts.size();
+  EXPECT_FALSE(s.stage.construction_figure().shown);
+  EXPECT_TRUE(s.stage.State().Find("construction")->is_null());
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
+  s.stage.BuildDrawList(&s.list);
+  EXPECT_TRUE(s.stage.construction_figure().shown);
+  EXPECT_GT(s.list.line_count(), lines_off + 2 * 72);
+  EXPECT_GT(s.list.texts.size(), texts_off);
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":false})")));
+  s.stage.BuildDrawList(&s.list);
+  EXPECT_FALSE(s.stage.construction_figure().shown);
+  EXPECT_EQ(s.list.line_count(), lines_off);
+  EXPECT_EQ(s.list.texts.size(), texts_off);
+}
+
+TEST(ConstructionViewTest, DubinsCandidatesWithAFinalHeading) {
+  TestStage s;
+  ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"goTo","instance":0,"x":150,"y":80,"heading":-1.5})")));
+  s.stage.BuildDrawList(&s.list);
+  const ConstructionFigure& figure = s.stage.construction_figure();
+  ASSERT_TRUE(figure.shown);
+  ASSERT_TRUE(figure.has_final_heading);
+  TurnConstruction expected;
+  TurnConstructionJob job;
+  job.origin = Pose2{glm::dvec2(0.0), 0.0};
+  job.radius = kRadius;
+  job.destination = glm::dvec2(150, 80);
+  job.has_final_heading = true;
+  job.final_heading = -1.5;
+  job.out = &expected;
+  ASSERT_TRUE(job.Run().ok());
+  EXPECT_EQ(figure.numbers.shortest_dubins, expected.shortest_dubins);
+  size_t existing = 0;
+  for (int w = 0; w < TurnConstruction::kDubinsWords; ++w) {
+    const DubinsCandidate& want = expected.dubins[static_cast<size_t>(w)];
+    if (!want.exists) continue;
+    const ConstructionLabel& label = figure.labels.at(existing++);
+    EXPECT_EQ(label.name, TurnPathTypeName(want.type));
+    EXPECT_NEAR(label.value, want.path.length, 1e-9);
+    EXPECT_EQ(label.text, label.name + " " + ConstructionLabelText("length", want.path.length));
+    // The word's drawn line ends where the path does.
+    EXPECT_GE(VerticesAt(s.list, want.path.end.position), 1) << label.name;
+  }
+  EXPECT_EQ(figure.labels.size(), existing);
+  EXPECT_GE(existing, 4u);
+  const JsonValue state = s.stage.State();
+  EXPECT_EQ(state.Find("construction")->Find("dubins")->as_array().size(), existing);
+}
+
+TEST(ConstructionViewTest, FollowsTheSelectedCharactersNewTarget) {
+  TestStage s;
+  ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
+  s.stage.BuildDrawList(&s.list);
+  EXPECT_FALSE(s.stage.construction_figure().shown);  // no target yet
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"goTo","instance":0,"x":100,"y":50})")));
+  s.stage.BuildDrawList(&s.list);
+  ASSERT_TRUE(s.stage.construction_figure().shown);
+  const glm::dvec2 q = s.stage.construction_figure().numbers.sides[0].leave;
+  // Half-way there, a new target: the figure starts from where the character is now.
+  for (int i = 0; i < 20; ++i) s.stage.Update(0.05);
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"goTo","instance":0,"x":-80,"y":120})")));
+  s.stage.BuildDrawList(&s.list);
+  const ConstructionFigure& figure = s.stage.construction_figure();
+  ASSERT_TRUE(figure.shown);
+  ExpectNear(figure.destination, glm::dvec2(-80, 120), "destination");
+  EXPECT_GT(glm::length(figure.origin.position), 1.0);
+  EXPECT_GT(glm::length(figure.numbers.sides[0].leave - q), 1.0);
+}
+
+}  // namespace
+}  // namespace md5stage::viewer
