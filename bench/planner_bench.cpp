@@ -92,17 +92,8 @@ void PlanCases(benchmark::State& state) {
   for (int i = 0; i < planner_cases::kCaseCount; ++i) cases.push_back(planner_cases::MakeCase(i));
   Planner planner;
   auto run = [&](const planner_cases::Case& c) {
-    ObstaclePlanJob job;
-    job.start = c.start;
-    job.goal = c.goal;
-    job.has_goal_heading = c.has_heading;
-    job.goal_heading = c.heading;
-    job.turning_radius = c.radius;
-    job.clearance = c.clearance;
-    job.obstacles = &c.obstacles;
-    job.scratch = &planner.scratch;
-    job.path = &planner.path;
-    job.result = &planner.result;
+    ObstaclePlanJob job =
+        planner_cases::PlanJobFor(c, &planner.scratch, &planner.path, &planner.result);
     const Status status = job.Run();
     benchmark::DoNotOptimize(status.ok());
   };

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/path/obstacle_planner.h"
 #include "core/path/obstacles.h"
 #include "core/path/pose.h"
 #include "planner_field.h"
@@ -202,6 +203,24 @@ inline Case MakeCase(int i) {
   c.has_heading = (i / 4) % 2 == 1;
   c.heading = random.Uniform(-kPi, kPi);
   return c;
+}
+
+// The planner's job for case `c`, writing into the caller's scratch and outputs (the quality test
+// and the bench plan the cases alike).
+inline ObstaclePlanJob PlanJobFor(const Case& c, ObstaclePlannerScratch* scratch, PlannedPath* path,
+                                  ObstaclePlanResult* result) {
+  ObstaclePlanJob job;
+  job.start = c.start;
+  job.goal = c.goal;
+  job.has_goal_heading = c.has_heading;
+  job.goal_heading = c.heading;
+  job.turning_radius = c.radius;
+  job.clearance = c.clearance;
+  job.obstacles = &c.obstacles;
+  job.scratch = scratch;
+  job.path = path;
+  job.result = result;
+  return job;
 }
 
 }  // namespace md5stage::planner_cases

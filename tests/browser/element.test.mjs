@@ -76,9 +76,24 @@ async function figureIds(page) {
   return page.$$eval('md5-stage', (elements) => elements.map((e) => e.id));
 }
 
+// Scrolls as a reader does, with the mouse wheel over the page's right margin (outside every
+// figure: a figure with camera-controls takes the wheel for zooming), until the figure is in view.
+async function wheelTo(page, id) {
+  const viewport = page.viewportSize();
+  await page.mouse.move(viewport.width - 8, viewport.height / 2);
+  for (let step = 0; step < 60; ++step) {
+    const box = await page.locator(`#${id}`).boundingBox();
+    if (box.y >= 0 && box.y + box.height <= viewport.height) return;
+    const delta = Math.max(-600, Math.min(600, box.y - (viewport.height - box.height) / 2));
+    await page.mouse.wheel(0, delta);
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`${id} did not come into view by the wheel`);
+}
+
 // Scrolls the figure into view and waits until it has drawn pictures of its opened scene.
 async function scrollToFigure(page, id) {
-  await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  await wheelTo(page, id);
   await until(page, (target) => {
     const element = document.getElementById(target);
     return element.loaded && element.frames > 2;
@@ -121,7 +136,7 @@ export const tests = [
       }
       await page.screenshot({ path: ctx.screenshotPath('element-tutorial-bottom') });
       for (const id of [...ids].reverse()) {
-        await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+        await wheelTo(page, id);
         pictures.set(id, await assertDrawsNow(page, id, pictures.get(id), 'scrolled back'));
       }
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -148,7 +163,7 @@ export const tests = [
       assert.equal(await page.evaluate((first) => document.getElementById(first).frames, ids[0]), lostAt, 'drew while the context was lost');
       await page.evaluate(() => window.loseContext.restoreContext());
       for (const id of [ids[0], ids[Math.floor(ids.length / 2)], ids[ids.length - 1]]) {
-        await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+        await wheelTo(page, id);
         await assertDrawsNow(page, id, pictures.get(id), 'after the context came back');
       }
       await page.screenshot({ path: ctx.screenshotPath('element-tutorial-restored') });
@@ -227,8 +242,11 @@ export const tests = [
       assert.equal(await page.evaluate(() => document.getElementById('moving').paused), false);
 
       // Keys: the paused figure's picture changes only through the camera.
-      await page.locator('#still').scrollIntoViewIfNeeded();
-      await page.focus('#still');
+      await wheelTo(page, 'still');
+      // Focus as a reader does: Tab from the page reaches the first figure.
+      await page.evaluate(() => document.activeElement && document.activeElement.blur());
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'still');
       const before = await upperPicture(page, '#still');
       const yaw = await page.evaluate(() => document.getElementById('still').state().camera.yaw);
       await page.keyboard.press('ArrowLeft');
@@ -287,7 +305,8 @@ export const tests = [
       assert.equal((await page.evaluate(() => document.getElementById('still').state())).instances.length, 3);
       const afterErrors = await upperPicture(page, '#still');
       assertDrawn(afterErrors, 'after bad values');
-      await page.focus('#still');
+      await page.click('#still');  // a click focuses the figure (it has no camera-controls)
+      assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'still');
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
       await page.waitForTimeout(300);

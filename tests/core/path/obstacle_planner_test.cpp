@@ -11,18 +11,13 @@
 #include <random>
 #include <vector>
 
+#include "obstacle_fixtures.h"
+
 namespace md5stage {
 namespace {
 
-Obstacle Box(double x0, double y0, double x1, double y1) {
-  return Obstacle::Polygon({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
-}
-
-ObstacleSet Set(std::vector<Obstacle> obstacles) {
-  Result<ObstacleSet> set = ObstacleSet::Build(std::move(obstacles));
-  EXPECT_TRUE(set.ok()) << set.error().message;
-  return set.ok() ? set.value() : ObstacleSet{};
-}
+using test::Box;
+using test::Set;
 
 struct Planner {
   ObstaclePlannerScratch scratch;

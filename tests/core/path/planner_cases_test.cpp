@@ -47,17 +47,7 @@ TEST(PlannerCases, EveryCaseWithinFivePercentOfTheReference) {
         << "case " << i << ": the table's query differs from planner_cases.h; regenerate it "
         << "with md5stage_planner_reference";
     ASSERT_EQ(row.text("complete"), "true") << "case " << i;
-    ObstaclePlanJob job;
-    job.start = c.start;
-    job.goal = c.goal;
-    job.has_goal_heading = c.has_heading;
-    job.goal_heading = c.heading;
-    job.turning_radius = c.radius;
-    job.clearance = c.clearance;
-    job.obstacles = &c.obstacles;
-    job.scratch = &scratch;
-    job.path = &path;
-    job.result = &result;
+    ObstaclePlanJob job = planner_cases::PlanJobFor(c, &scratch, &path, &result);
     const Status status = job.Run();
     ASSERT_TRUE(status.ok()) << "case " << i << ": " << status.error().message;
     expansions += result.expansions;
