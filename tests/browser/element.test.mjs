@@ -86,18 +86,33 @@ async function wheelTo(page, id) {
     if (box.y >= 0 && box.y + box.height <= viewport.height) return;
     const delta = Math.max(-600, Math.min(600, box.y - (viewport.height - box.height) / 2));
     await page.mouse.wheel(0, delta);
-    await page.waitForTimeout(50);
+    // The page may scroll smoothly: wait until it has come to rest before measuring again.
+    let last = -1;
+    for (let settle = 0; settle < 40; ++settle) {
+      await page.waitForTimeout(60);
+      const y = await page.evaluate(() => window.scrollY);
+      if (y === last) break;
+      last = y;
+    }
   }
   throw new Error(`${id} did not come into view by the wheel`);
 }
 
 // Scrolls the figure into view and waits until it has drawn pictures of its opened scene.
-async function scrollToFigure(page, id) {
-  await wheelTo(page, id);
-  await until(page, (target) => {
-    const element = document.getElementById(target);
-    return element.loaded && element.frames > 2;
-  }, id);
+// `wheel`: with the mouse wheel (the lazy page); else scrolled there at once (the tutorial's
+// many figures, where a figure that plays slowly under software WebGL would be caught mid-scroll).
+async function scrollToFigure(page, id, { wheel = false } = {}) {
+  if (wheel) await wheelTo(page, id);
+  else await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+  // A paused figure draws once and then only when acted on: its first picture is what counts.
+  await until(page, (target) => document.getElementById(target).firstPictureTime !== null, id).catch(async (error) => {
+    const seen = await page.evaluate((target) => {
+      const element = document.getElementById(target);
+      const box = element.getBoundingClientRect();
+      return { loaded: element.loaded, frames: element.frames, top: box.top, bottom: box.bottom, scrollY: window.scrollY };
+    }, id);
+    throw new Error(`${id} did not draw when scrolled to: ${JSON.stringify(seen)} (${error.message})`);
+  });
 }
 
 // Whether the figure draws now: it copies new pictures, and they differ from `earlier` (a picture
@@ -136,7 +151,7 @@ export const tests = [
       }
       await page.screenshot({ path: ctx.screenshotPath('element-tutorial-bottom') });
       for (const id of [...ids].reverse()) {
-        await wheelTo(page, id);
+        await page.locator(`#${id}`).scrollIntoViewIfNeeded();
         pictures.set(id, await assertDrawsNow(page, id, pictures.get(id), 'scrolled back'));
       }
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -163,7 +178,7 @@ export const tests = [
       assert.equal(await page.evaluate((first) => document.getElementById(first).frames, ids[0]), lostAt, 'drew while the context was lost');
       await page.evaluate(() => window.loseContext.restoreContext());
       for (const id of [ids[0], ids[Math.floor(ids.length / 2)], ids[ids.length - 1]]) {
-        await wheelTo(page, id);
+        await page.locator(`#${id}`).scrollIntoViewIfNeeded();
         await assertDrawsNow(page, id, pictures.get(id), 'after the context came back');
       }
       await page.screenshot({ path: ctx.screenshotPath('element-tutorial-restored') });
@@ -206,10 +221,10 @@ export const tests = [
         return { hidden: img.hidden, src: img.src };
       });
       assert.deepEqual(await poster(), { hidden: false, src: `${ctx.baseUrl}assets/models/walker/walker.png` });
-      await scrollToFigure(page, 'still');
-      await scrollToFigure(page, 'moving');
-      await scrollToFigure(page, 'done');
-      await scrollToFigure(page, 'model');
+      await scrollToFigure(page, 'still', { wheel: true });
+      await scrollToFigure(page, 'moving', { wheel: true });
+      await scrollToFigure(page, 'done', { wheel: true });
+      await scrollToFigure(page, 'model', { wheel: true });
       // src + anims + materials: the page's own URLs, resolved against the page; animation applies.
       const model = await page.evaluate(() => document.getElementById('model').call({ cmd: 'sceneJson' }));
       assert.ok(Array.isArray(model.models), JSON.stringify(model).slice(0, 300));
