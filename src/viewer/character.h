@@ -52,7 +52,8 @@ struct Locomotion {
   // target, or obstacles changed while it walks) does not allocate once it has grown.
   ObstaclePlannerScratch plan_scratch;
   PlannedPath plan;
-  std::string plan_message;  // why the last plan failed ("" when it did not)
+  std::string plan_message;        // why the last plan failed ("" when it did not)
+  ObstaclePlanResult plan_result;  // the last plan's search: expansions, passes, proven best
 };
 
 struct Character {

@@ -574,6 +574,12 @@ class CommandTable {
     reply.Set("path", v.PathJson(*CharacterOf(v, instance)));
     return reply;
   }
+  static JsonValue SetPlanBudget(Stage& v, CommandArgs& a) {
+    const std::optional<double> ms = a.OptionalNumber("ms", 0.0, kMaxPlanBudgetMs);
+    if (!a.Finish()) return Fail(a);
+    Status status = v.SetPlanBudget(ms);
+    return status.ok() ? Reply(true) : Failure(status.error().message);
+  }
   static JsonValue SetSpeed(Stage& v, CommandArgs& a) {
     const int instance = Instance(v, a);
     const double speed = a.Number("speed", 0.0, kMaxSpeed);
@@ -754,6 +760,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"attach", &CommandTable::Attach},
     {"assignRoute", &CommandTable::AssignRoute},
     {"goTo", &CommandTable::GoTo},
+    {"setPlanBudget", &CommandTable::SetPlanBudget},
     {"setSpeed", &CommandTable::SetSpeed},
     {"setTurnRadius", &CommandTable::SetTurnRadius},
     {"gpuSkinCheck", &CommandTable::GpuSkinCheck},

@@ -194,6 +194,9 @@ JsonValue ConstructionFigureJson(const ConstructionFigure& figure) {
   auto point = [](glm::dvec2 p) { return JsonValue(JsonArray{JsonValue(p.x), JsonValue(p.y)}); };
   JsonValue out = JsonValue::MakeObject();
   out.Set("instance", figure.instance);
+  out.Set("origin", JsonValue(JsonArray{JsonValue(figure.origin.position.x),
+                                        JsonValue(figure.origin.position.y),
+                                        JsonValue(figure.origin.heading)}));
   out.Set("radius", figure.radius);
   out.Set("destination", point(figure.destination));
   out.Set("final_heading",

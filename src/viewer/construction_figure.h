@@ -44,8 +44,9 @@ void MakeConstructionFigure(const Character& character, int instance, Constructi
 // unreachable side red) and its labels as texts at the list's projection of their ground points.
 void DrawConstructionFigure(const ConstructionFigure& figure, DrawList& list);
 
-// The figure's numbers for state(): per side P, h, phi, reachable, d, theta, Q, length, chosen;
-// the Dubins words that exist with their lengths; null when not shown.
+// The figure's numbers for state(): origin [x, y, heading], radius, destination; per side P, h,
+// phi, reachable, d, theta, Q, length, chosen; the Dubins words that exist with their lengths; null
+// when not shown.
 JsonValue ConstructionFigureJson(const ConstructionFigure& figure);
 
 // "h = 95.2", "theta = 41.4 deg": the label texts (ASCII, which every font the views use has).

@@ -107,6 +107,13 @@ LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
     materials_changed = true;
   }
   for (const InputFile* file : images) {
+    // Refused at the door (sides, header, data size; nothing allocated), so a bad file never
+    // takes the place of the image a model shows: the scene keeps its textures.
+    const Status checked = material::CheckImage(file->name, file->bytes);
+    if (!checked.ok()) {
+      report.errors.push_back(checked.error().ToString());
+      continue;
+    }
     const auto same = std::find_if(images_.begin(), images_.end(), [&](const StoredImage& image) {
       return material::EqualsIgnoreCase(image.file.name, file->name);
     });

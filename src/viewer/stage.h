@@ -171,6 +171,10 @@ class Stage {
   Status AssignRoute(int instance, int route, PlayMode mode);
   // Walks to the point (and heading), around the obstacles; "no path" is the error.
   Status GoTo(int instance, glm::dvec2 point, std::optional<double> heading);
+  // The planner's budget for the next go-tos, replans and "route around": about `milliseconds`
+  // of search (PlanBudgetFromMilliseconds, as `md5stage plan --budget-ms`); unset, the default.
+  // The best legal path found within it is taken; state() says whether it is proven best.
+  Status SetPlanBudget(std::optional<double> milliseconds);
 
   // Routes: set one (index == the count: a new one; the route being edited is edited anew), and
   // replace its stretches that cross obstacles by planned paths, with the instance's turning

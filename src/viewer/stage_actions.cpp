@@ -291,6 +291,19 @@ Status Stage::GoTo(int instance, glm::dvec2 point, std::optional<double> heading
   return StartGoTo(*character, point, heading ? &heading_value : nullptr);
 }
 
+Status Stage::SetPlanBudget(std::optional<double> milliseconds) {
+  if (milliseconds && !(*milliseconds > 0.0 && *milliseconds <= kMaxPlanBudgetMs)) {
+    return MakeError("setPlanBudget", 0, 0,
+                     "setPlanBudget.ms: expected a number in (0, " +
+                         FormatJsonNumber(kMaxPlanBudgetMs) + "], found " +
+                         FormatJsonNumber(*milliseconds));
+  }
+  obstacles_.plan_budget_ms = milliseconds;
+  obstacles_.plan_budget =
+      milliseconds ? PlanBudgetFromMilliseconds(*milliseconds) : kDefaultPlanBudget;
+  return Status();
+}
+
 // ---- routes and obstacles ----------------------------------------------------------------------
 
 Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,

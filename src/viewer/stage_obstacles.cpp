@@ -96,12 +96,14 @@ Status Stage::PlanGoTo(Character& character, glm::dvec2 point, const double* hea
   job.turning_radius = std::max(locomotion.turn_radius, kMinPlanRadius);
   job.clearance = locomotion.clearance;
   job.obstacles = &obstacles_.set;
-  // The default budget (kDefaultPlanBudget expansions): the same answer as `md5stage plan` and on
-  // any machine, however loaded.
+  // A count of expansions, not a clock (kDefaultPlanBudget unless setPlanBudget asked for
+  // another): the same answer as `md5stage plan` and on any machine, however loaded.
+  job.limits.budget = obstacles_.plan_budget;
   job.scratch = &locomotion.plan_scratch;
   job.path = &locomotion.plan;
   job.result = &result;
   Status status = job.Run();
+  locomotion.plan_result = result;
   if (!status.ok()) {
     locomotion.plan_message = status.error().message;
     return MakeError("goTo", 0, 0, locomotion.plan_message);
@@ -187,6 +189,7 @@ Status Stage::RouteAroundWith(int route, double turning_radius, double clearance
     job.turning_radius = std::max(turning_radius, kMinPlanRadius) * kBezierRadiusMargin;
     job.clearance = clearance * kBezierRadiusMargin;
     job.obstacles = &obstacles_.set;
+    job.limits.budget = obstacles_.plan_budget;
     job.scratch = &scratch;
     job.path = &path;
     job.result = &result;

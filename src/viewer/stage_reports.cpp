@@ -38,6 +38,19 @@ SceneClock MeasureSceneClock(const std::vector<Character>& characters, double ti
   return clock;
 }
 
+// The search behind the path round obstacles it walks (null when it walks none): within the
+// budget, and whether the last lattice pass ran to its end (no shorter path at its resolution).
+JsonValue PlanResultJson(const Locomotion& locomotion) {
+  if (!locomotion.enabled || locomotion.follower.planned() == nullptr) return JsonValue();
+  const ObstaclePlanResult& result = locomotion.plan_result;
+  JsonValue plan = JsonValue::MakeObject();
+  plan.Set("expansions", result.expansions);
+  plan.Set("passes", result.passes);
+  plan.Set("proven_best", result.search_complete);
+  plan.Set("direct", result.direct);
+  return plan;
+}
+
 void SetClock(const SceneClock& clock, JsonValue& reply) {
   reply.Set("finished", clock.finished);
   reply.Set("scene_end", clock.end >= 0.0 ? JsonValue(clock.end) : JsonValue());
@@ -134,6 +147,7 @@ JsonValue Stage::InstancesJson() const {
     i.Set("clearance", locomotion.clearance);
     i.Set("plan_message",
           locomotion.plan_message.empty() ? JsonValue() : JsonValue(locomotion.plan_message));
+    i.Set("plan", PlanResultJson(locomotion));
     i.Set("route", locomotion.enabled ? locomotion.route : -1);
     i.Set("moving", locomotion.moving);
     if (locomotion.enabled) {
@@ -168,6 +182,10 @@ JsonValue Stage::State() const {
   state.Set("routes", RoutesJson());
   state.Set("obstacles", *ObstaclesToJson(obstacles_.set).Find("obstacles"));
   state.Set("selected_obstacle", selection_.obstacle);
+  JsonValue budget = JsonValue::MakeObject();
+  budget.Set("ms", obstacles_.plan_budget_ms ? JsonValue(*obstacles_.plan_budget_ms) : JsonValue());
+  budget.Set("expansions", obstacles_.plan_budget);
+  state.Set("plan_budget", std::move(budget));
   state.Set("polygon_draft", static_cast<double>(obstacle_tool_.draft().size()));
   const char* const tool_names[] = {"camera", "goto", "route", "obstacle"};
   state.Set("tool", std::string(tool_names[static_cast<int>(tool_)]));

@@ -5,11 +5,13 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "core/md5/md5_camera.h"
+#include "core/path/obstacle_planner.h"
 #include "core/path/obstacles.h"
 #include "core/scene/scene.h"
 #include "core/view/orbit_camera.h"
@@ -121,10 +123,17 @@ struct StatusReport {
 
 // The scene's obstacles and their filled shapes' triangles (ground coordinates), rebuilt when
 // the obstacles change.
+// setPlanBudget's largest ask, as `md5stage plan --budget-ms`'s.
+inline constexpr double kMaxPlanBudgetMs = 1e6;
+
 struct ObstacleLayer {
   ObstacleSet set;
   std::vector<glm::vec2> fill;
   bool fill_dirty = true;
+  // The planner's budget for go-tos, replans and "route around" (setPlanBudget): expansions, and
+  // the milliseconds asked for (unset: kDefaultPlanBudget, the same answer as `md5stage plan`).
+  int plan_budget = kDefaultPlanBudget;
+  std::optional<double> plan_budget_ms;
 };
 
 // Per-frame scratch of the overlays, kept to avoid allocating each frame: one projection per

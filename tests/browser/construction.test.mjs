@@ -1,9 +1,11 @@
 // The construction view (display toggle `construction`) in <md5-stage>, acting as a reader does:
 // the attribute draws both turning circles and their labels; a click on the ground with tool="goto"
 // moves the destination and Q (pixels and state().construction); a destination inside the
-// left circle makes that side unreachable; a share link of the figure keeps the view on; the iframe
-// embed's `construction=1` option shows it too.
+// left circle makes that side unreachable; at each destination `md5stage turn --explain --json`
+// prints the numbers state() reports and the labels show; a share link of the figure keeps the
+// view on; the iframe embed's `construction=1` option shows it too.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { decodePng, countDifferentPixels } from './lib/png.mjs';
@@ -36,6 +38,43 @@ async function texts(page, id) {
 // time the page answers (draws and copies happen in one task); a short wait covers the screenshot.
 async function settle(page) {
   await page.waitForTimeout(150);
+}
+
+// `md5stage turn --explain --json` for the figure's own origin, radius and destination: every
+// number of both sides equals state().construction's (1e-9), and the drawn labels show them.
+function expectCliAgrees(ctx, construction, labels) {
+  const cli = path.join(ctx.sourceDir, 'build/native/md5stage');
+  const [ox, oy, heading] = construction.origin;
+  const [dx, dy] = construction.destination;
+  const args = ['turn', '--from', `${ox},${oy},${heading}`, '--to', `${dx},${dy}`, '--radius', String(construction.radius), '--explain', '--json'];
+  let out;
+  try {
+    out = execFileSync(cli, args).toString();
+  } catch (error) {
+    out = error.stdout.toString();  // exit 1 when no side is reachable; the JSON is still printed
+  }
+  const explained = JSON.parse(out).construction;
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9, `${what}: CLI ${a}, figure ${b}`);
+  assert.equal(explained.chosen, construction.sides.find((s) => s.chosen)?.side ?? null);
+  explained.sides.forEach((side, i) => {
+    const drawn = construction.sides[i];
+    assert.equal(side.side, drawn.side);
+    assert.equal(side.reachable, drawn.reachable, `${side.side} reachable`);
+    assert.equal(side.chosen, drawn.chosen, `${side.side} chosen`);
+    near(side.P[0], drawn.P[0], `${side.side} P.x`); near(side.P[1], drawn.P[1], `${side.side} P.y`);
+    near(side.h, drawn.h, `${side.side} h`);
+    near(side.phi, drawn.phi, `${side.side} phi`);
+    if (!side.reachable) return;
+    for (const key of ['d', 'theta', 'length']) near(side[key], drawn[key], `${side.side} ${key}`);
+    near(side.Q[0], drawn.Q[0], `${side.side} Q.x`); near(side.Q[1], drawn.Q[1], `${side.side} Q.y`);
+    // The view's labels round the CLI's numbers to one decimal (angles in degrees).
+    const texts = labels.map((t) => t.text);
+    const degrees = (radians) => (radians * 180 / Math.PI).toFixed(1);
+    for (const text of [`h = ${side.h.toFixed(1)}`, `d = ${side.d.toFixed(1)}`, `theta = ${degrees(side.theta)} deg`,
+                        `phi = ${degrees(side.phi)} deg`, `length ${side.length.toFixed(1)}`]) {
+      assert.ok(texts.includes(text), `no label "${text}" for the ${side.side} side: ${texts.join(' | ')}`);
+    }
+  });
 }
 
 export const tests = [
@@ -104,8 +143,10 @@ export const tests = [
       const qBefore = first.sides[1].Q, qAfter = moved.sides[1].Q;
       assert.ok(Math.hypot(qAfter[0] - qBefore[0], qAfter[1] - qBefore[1]) > 10, `Q did not move: ${qBefore} -> ${qAfter}`);
       const afterMove = await picture(page, '#fig');
-      const qLabel = (await texts(page, 'fig')).filter((t) => t.text === 'Q');
+      const movedLabels = await texts(page, 'fig');
+      const qLabel = movedLabels.filter((t) => t.text === 'Q');
       assert.equal(qLabel.length, 2);
+      expectCliAgrees(ctx, moved, movedLabels);
       assert.ok(countDifferentPixels(on, afterMove) > 500, 'the picture did not follow the new destination');
 
       // Into the left circle: a click at its centre P (h = 0 < r) makes the left side unreachable again.
@@ -120,7 +161,9 @@ export const tests = [
       const unreachable = (await state()).construction;
       assert.equal(unreachable.sides[0].reachable, false, JSON.stringify(unreachable));
       assert.equal(unreachable.sides[1].chosen, true);
-      assert.ok((await texts(page, 'fig')).some((t) => t.text === 'unreachable (h < r)'));
+      const unreachableLabels = await texts(page, 'fig');
+      assert.ok(unreachableLabels.some((t) => t.text === 'unreachable (h < r)'));
+      expectCliAgrees(ctx, unreachable, unreachableLabels);
       await page.screenshot({ path: ctx.screenshotPath('construction-unreachable') });
 
       // A share link of the figure keeps the view on: another figure opened from it shows it.

@@ -1,6 +1,7 @@
 // Hostile drops: truncated files, random bytes, empty files, absurd header counts, an animation
 // that would need gigabytes once loaded, an animation of another skeleton, a PNG renamed to
-// .md5mesh, an oversized file. Each is refused with its own message (the ones README's
+// .md5mesh, an oversized file, and issue 28's limits (a glTF nested 200,000 deep, image headers
+// claiming 60000² and 65535², a camera of 2^31 frames). Each is refused with its own message (the ones README's
 // Troubleshooting lists), the scene that was playing keeps animating, and state() shows nothing
 // lost; the wasm heap does not grow on refused input.
 import assert from 'node:assert/strict';
@@ -62,6 +63,74 @@ function jointFramesBomb(joints, frames) {
   return lines.join('\n') + '\n';
 }
 
+// JSON nested `depth` arrays deep, which a recursive reader (tinygltf's) follows off its stack.
+function nestedGltf(depth) {
+  return `{"asset":{"version":"2.0"},"extras":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+}
+
+// A .glb holding `json` as its one chunk (little-endian header and chunk length).
+function glbOf(json) {
+  const body = text(json);
+  const bytes = new Uint8Array(20 + body.length);
+  const view = new DataView(bytes.buffer);
+  bytes.set(text('glTF'), 0);
+  view.setUint32(4, 2, true);
+  view.setUint32(8, bytes.length, true);
+  view.setUint32(12, body.length, true);
+  bytes.set(text('JSON'), 16);
+  bytes.set(body, 20);
+  return bytes;
+}
+
+// Image headers that claim far more pixels than the few bytes after them.
+function pngClaiming(width, height) {
+  const bytes = new Uint8Array(33);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(16, width);
+  view.setUint32(20, height);
+  bytes.set([8, 6, 0, 0, 0], 24);  // 8-bit RGBA; the CRC left zero
+  return bytes;
+}
+
+function tgaClaiming(side) {
+  const bytes = new Uint8Array(18 + 16).fill(0x7f);
+  bytes.set([0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0);  // uncompressed true-colour
+  new DataView(bytes.buffer).setUint16(12, side, true);
+  new DataView(bytes.buffer).setUint16(14, side, true);
+  bytes[16] = 32;
+  bytes[17] = 8;
+  return bytes;
+}
+
+function ddsClaiming(side) {
+  const bytes = new Uint8Array(128 + 16);
+  const view = new DataView(bytes.buffer);
+  bytes.set(text('DDS '), 0);
+  view.setUint32(4, 124, true);
+  view.setUint32(12, side, true);
+  view.setUint32(16, side, true);
+  view.setUint32(76, 32, true);
+  view.setUint32(80, 4, true);  // a four-cc
+  bytes.set(text('DXT1'), 84);
+  return bytes;
+}
+
+const CAMERA_OF_2_POW_31_FRAMES = `MD5Version 10
+commandline ""
+
+numFrames 2147483648
+frameRate 24
+numCuts 0
+
+cuts {
+}
+
+camera {
+	( 0 0 10 ) ( 0 0 0 ) 90
+}
+`;
+
 // Each case: the files dropped together, and what the first error must say.
 function hostileCases(site) {
   const asset = (p) => new Uint8Array(fs.readFileSync(path.join(site, 'assets', p)));
@@ -97,6 +166,19 @@ function hostileCases(site) {
       error: /^other\.md5anim:4: error: expected the \d+ joints of walker\.md5mesh, found 2 joints \(other\.md5anim does not fit walker\.md5mesh\)$/ },
     { label: 'a PNG named .md5mesh', files: [{ name: 'picture.md5mesh', bytes: png }],
       error: /^picture\.md5mesh:1:1: error: expected 'MD5Version', found '\?PNG'$/ },
+    // Issue 28's limits, each checked before the work it bounds, each named in the message.
+    { label: 'a glTF nested 200,000 arrays deep', files: [{ name: 'deep.gltf', text: nestedGltf(200000) }],
+      error: /^deep\.gltf:1:101: error: expected JSON nested at most 64 arrays and objects deep \(the limit\), found deeper$/ },
+    { label: 'a .glb whose JSON is nested 200,000 deep', files: [{ name: 'deep.glb', bytes: glbOf(nestedGltf(200000)) }],
+      error: /^deep\.glb: error: JSON chunk at byte 99: expected JSON nested at most 64 arrays and objects deep \(the limit\), found deeper$/ },
+    { label: 'a PNG header claiming 60000 x 60000', files: [{ name: 'walker.png', bytes: pngClaiming(60000, 60000) }],
+      error: /^walker\.png: error: image of 60000 x 60000 is larger than 8192 pixels a side$/ },
+    { label: 'a TGA header claiming 65535 x 65535 with 16 bytes of data', files: [{ name: 'walker.tga', bytes: tgaClaiming(65535) }],
+      error: /^walker\.tga: error: image of 65535 x 65535 is larger than 8192 pixels a side$/ },
+    { label: 'a DDS header claiming 65535 x 65535 with 16 bytes of data', files: [{ name: 'walker.dds', bytes: ddsClaiming(65535) }],
+      error: /^walker\.dds: error: image of 65535 x 65535 is larger than 8192 pixels a side \(or empty\)$/ },
+    { label: 'an .md5camera claiming 2^31 frames', files: [{ name: 'long.md5camera', text: CAMERA_OF_2_POW_31_FRAMES }],
+      error: /^long\.md5camera:4:11: error: expected numFrames of at most 1048576 \(the loader's limit\), found '2147483648'$/ },
     { label: 'a file over the size limit', files: [{ name: 'big.md5mesh', size: 300 * 1024 * 1024, bytes: new Uint8Array(0) }],
       error: /^big\.md5mesh: error: file of 314572800 bytes is larger than the \d+ byte limit$/ },
   ];
@@ -105,7 +187,7 @@ function hostileCases(site) {
 // What must survive a refused drop: the models with their animations, and every instance.
 function essentials(state) {
   return {
-    models: state.models.map((m) => ({ name: m.name, joints: m.joints, vertices: m.vertices, animations: m.animations })),
+    models: state.models.map((m) => ({ name: m.name, joints: m.joints, vertices: m.vertices, animations: m.animations, textures: m.textures })),
     instances: state.instances.map((i) => ({ label: i.label, model: i.model, playing: i.playing })),
     routes: (state.routes || []).length,
   };

@@ -263,6 +263,63 @@ TEST_F(MaterialsTest, BrokenImageIsAMessageAndTheRestBinds) {
   EXPECT_FALSE(Hero().specular_maps[0].valid());
 }
 
+// Headers claiming more than the limit over an image a model shows: each refused at the drop
+// with the limit named, and the model keeps the texture it had (nothing re-applied, made or
+// freed).
+TEST_F(MaterialsTest, HostileImageOverAShownOneIsRefusedAndTheTextureKept) {
+  QueueHeroFolder();
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  const TextureHandle diffuse = Hero().textures[0];
+  const int updates = backend_.part_updates();
+  const int textures = backend_.live_textures();
+  std::string tga = Tga(1, 2, 3);
+  tga[12] = tga[13] = tga[14] = tga[15] = static_cast<char>(0xff);  // 65535 a side
+  std::string png("\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR", 16);
+  for (const int shift : {24, 16, 8, 0, 24, 16, 8, 0}) {
+    png += static_cast<char>((60000u >> shift) & 0xff);  // width, then height
+  }
+  png += std::string("\x08\x06\0\0\0", 5) + std::string(4, '\0');
+  std::string dds = "DDS " + std::string(124, '\0');
+  const auto put = [&dds](size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) dds[at + i] = static_cast<char>((v >> (8 * i)) & 0xff);
+  };
+  put(4, 124);
+  put(12, 65535);
+  put(16, 65535);
+  put(76, 32);
+  put(80, 4);           // a four-cc
+  put(84, 0x31545844);  // "DXT1"
+  const struct {
+    const char* name;
+    std::string bytes;
+    std::string error;
+  } rows[] = {
+      {"tga 65535 x 65535", tga + std::string(16, '\x7f'),
+       "models/hero/body_d.tga: error: image of 65535 x 65535 is larger than 8192 pixels a side"},
+      {"png 60000 x 60000", png,
+       "models/hero/body_d.tga: error: image of 60000 x 60000 is larger than 8192 pixels a side"},
+      {"dds 65535 x 65535", dds + std::string(16, '\0'),
+       "models/hero/body_d.tga: error: image of 65535 x 65535 is larger than 8192 pixels a side "
+       "(or empty)"},
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.name);
+    Queue("models/hero/body_d.tga", row.bytes);
+    const JsonValue reply = viewer_.LoadQueuedFiles();
+    EXPECT_FALSE(Ok(reply));
+    EXPECT_EQ(Strings(reply, "errors"), std::vector<std::string>{row.error}) << WriteJson(reply);
+    EXPECT_EQ(Strings(reply, "warnings"), std::vector<std::string>{}) << WriteJson(reply);
+    EXPECT_EQ(Hero().textures[0], diffuse);
+    EXPECT_EQ(backend_.part_updates(), updates);
+    EXPECT_EQ(backend_.live_textures(), textures);
+  }
+  // A good image of that name still replaces it.
+  Queue("models/hero/body_d.tga", Tga(10, 250, 10));
+  ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
+  EXPECT_NE(Hero().textures[0], diffuse);
+  EXPECT_EQ(backend_.live_textures(), textures);
+}
+
 TEST_F(MaterialsTest, SkinsSwitchByCommandAndTravelInScenes) {
   QueueHeroFolder();
   Queue("skins/hero.skin", kHeroSkin);

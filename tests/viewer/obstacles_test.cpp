@@ -9,6 +9,7 @@
 #include <sstream>
 #include <string>
 
+#include "../cli/cli_test_util.h"
 #include "core/path/obstacle_planner.h"
 #include "core/path/route_obstacles.h"
 #include "viewer/stage.h"
@@ -118,6 +119,89 @@ TEST(ViewerObstaclesTest, GoToPlansALegalPathAroundAWall) {
     const Pose2 pose = s.character().locomotion.follower.PoseAt(i * 0.05);
     EXPECT_GE(obstacles.Distance(pose.position), s.character().locomotion.clearance - 1e-6);
   }
+}
+
+// setPlanBudget: the validity table (the field named, nothing changed on a refusal), and the
+// budget reaching the planner: a go-to's search stays within it and state() says so.
+TEST(ViewerObstaclesTest, ThePlanBudgetIsValidatedAndBoundsTheSearch) {
+  TestStage s;
+  ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+  const struct {
+    const char* command;
+    const char* error;  // "" when accepted
+    int expansions;     // the budget after it
+  } rows[] = {
+      {R"({"cmd":"setPlanBudget","ms":4})", "", 4 * kPlanExpansionsPerMs},
+      {R"({"cmd":"setPlanBudget","ms":0})",
+       "setPlanBudget.ms: expected a number in (0, 1000000], found 0", 4 * kPlanExpansionsPerMs},
+      {R"({"cmd":"setPlanBudget","ms":-1})",
+       "setPlanBudget.ms: expected a number in [0, 1000000], found -1", 4 * kPlanExpansionsPerMs},
+      {R"({"cmd":"setPlanBudget","ms":2e6})",
+       "setPlanBudget.ms: expected a number in [0, 1000000], found 2000000",
+       4 * kPlanExpansionsPerMs},
+      {R"({"cmd":"setPlanBudget","ms":"fast"})",
+       "setPlanBudget.ms: expected a number in [0, 1000000], found \"fast\"",
+       4 * kPlanExpansionsPerMs},
+      {R"({"cmd":"setPlanBudget","ms":1,"budget":3})",
+       "setPlanBudget.budget: expected no such field (setPlanBudget does not take it), found 3",
+       4 * kPlanExpansionsPerMs},
+      {R"({"cmd":"setPlanBudget","ms":0.001})", "", 1},
+      {R"({"cmd":"setPlanBudget"})", "", kDefaultPlanBudget},
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.command);
+    const JsonValue reply = s.Run(row.command);
+    if (row.error[0] == '\0') {
+      EXPECT_TRUE(Ok(reply)) << WriteJson(reply);
+    } else {
+      EXPECT_FALSE(Ok(reply));
+      EXPECT_EQ(Get(reply, "error").as_string(), row.error);
+    }
+    EXPECT_EQ(Get(Get(s.viewer.State(), "plan_budget"), "expansions").as_number(), row.expansions);
+  }
+  EXPECT_TRUE(Get(Get(s.viewer.State(), "plan_budget"), "ms").is_null());
+
+  // A wall across the way, planned by the viewer and by `md5stage plan --budget-ms` for the same
+  // query: the same search (expansions within the budget, passes, whether the last ran to its
+  // end) and the same legal path, whatever the budget.
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":30})")));
+  const char wall[] = R"({"polygon":[[180,-150],[220,-150],[220,150],[180,150]]})";
+  ASSERT_TRUE(Ok(s.Run(std::string(R"({"cmd":"addObstacle","obstacle":)") + wall + "}")));
+  const std::string obstacles =
+      testing::WriteTempFile("wall.json", std::string(R"({"obstacles":[)") + wall + "]}");
+  const Pose2 start{glm::dvec2(0.0), 0.0};
+  const std::string clearance = FormatJsonNumber(s.character().locomotion.clearance);
+  int complete = 0;
+  for (const double ms : {1.0, 2.0, 1000.0, 0.0}) {
+    SCOPED_TRACE(ms);
+    const std::string budget = ms > 0
+                                   ? R"({"cmd":"setPlanBudget","ms":)" + FormatJsonNumber(ms) + "}"
+                                   : std::string(R"({"cmd":"setPlanBudget"})");
+    ASSERT_TRUE(Ok(s.Run(budget)));
+    const JsonValue reply = s.Run(R"({"cmd":"goTo","instance":0,"x":400,"y":0})");
+    ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
+    ExpectLegalPlan(s, start, glm::dvec2(400, 0), nullptr);
+    const JsonValue state = s.viewer.State();
+    const JsonValue& plan = Get(Get(state, "instances").as_array()[0], "plan");
+    ASSERT_TRUE(plan.is_object());
+    const double expansions = ms > 0 ? PlanBudgetFromMilliseconds(ms) : kDefaultPlanBudget;
+    EXPECT_GT(Get(plan, "expansions").as_number(), 0.0);
+    EXPECT_LE(Get(plan, "expansions").as_number(), expansions);
+    const testing::CliRun cli = testing::RunCli(
+        "plan --from 0,0,0 --to 400,0 --radius 30 --clearance " + clearance + " --obstacles '" +
+        obstacles + "' --json" + (ms > 0 ? " --budget-ms " + FormatJsonNumber(ms) : ""));
+    ASSERT_EQ(cli.status, 0) << cli.err;
+    const JsonValue planned = Parse(cli.out);
+    const JsonValue& search = Get(planned, "search");
+    EXPECT_EQ(Get(plan, "expansions").as_number(), Get(search, "expansions").as_number());
+    EXPECT_EQ(Get(plan, "passes").as_number(), Get(search, "passes").as_number());
+    EXPECT_EQ(Get(plan, "proven_best").as_bool(), Get(search, "complete").as_bool());
+    EXPECT_NEAR(s.character().locomotion.follower.planned()->length,
+                Get(planned, "length").as_number(), 1e-9);
+    complete += Get(plan, "proven_best").as_bool() ? 1 : 0;
+  }
+  // The smallest budget cuts the search short (and says so).
+  EXPECT_LT(complete, 4);
 }
 
 TEST(ViewerObstaclesTest, NoPathGivesTheReasonAndTheCharacterStays) {

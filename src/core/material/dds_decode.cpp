@@ -100,7 +100,20 @@ std::string FourCcText(uint32_t four_cc) {
 
 bool IsDds(std::string_view bytes) { return bytes.size() >= 4 && bytes.substr(0, 4) == "DDS "; }
 
-Result<RgbaImage> DecodeDds(const std::string& file_name, std::string_view bytes) {
+namespace {
+
+// What DecodeDds needs of a header CheckDds accepted.
+struct DdsLayout {
+  uint32_t width = 0, height = 0;
+  bool compressed = false;
+  std::string format;      // DXT1, DXT3, DXT5 when compressed
+  size_t pixel_bytes = 0;  // 3 or 4 when not
+  uint32_t masks[4] = {0, 0, 0, 0};
+};
+
+// Every limit before a byte is allocated: the magic, the header's sizes, the sides, the format,
+// and that the data holds what the sides need.
+Status ReadDdsLayout(const std::string& file_name, std::string_view bytes, DdsLayout* layout) {
   if (!IsDds(bytes)) return MakeError(file_name, 0, 0, "not a DDS file (no \"DDS \" magic)");
   if (bytes.size() < kHeaderBytes) {
     return MakeError(file_name, 0, 0,
@@ -116,11 +129,10 @@ Result<RgbaImage> DecodeDds(const std::string& file_name, std::string_view bytes
                          " is larger than " + std::to_string(kMaxImageSide) +
                          " pixels a side (or empty)");
   }
+  layout->width = width;
+  layout->height = height;
   const uint32_t flags = U32(bytes, 80), four_cc = U32(bytes, 84);
-  const std::string_view data = bytes.substr(kHeaderBytes);
-  RgbaImage image;
-  image.width = static_cast<int>(width);
-  image.height = static_cast<int>(height);
+  const size_t data_size = bytes.size() - kHeaderBytes;
   if (!(flags & kFourCcFlag)) {
     const uint32_t bits = U32(bytes, 88);
     if (!(flags & kRgbFlag) || (bits != 24 && bits != 32)) {
@@ -128,42 +140,69 @@ Result<RgbaImage> DecodeDds(const std::string& file_name, std::string_view bytes
                        "DDS pixel format not supported (flags " + std::to_string(flags) + ", " +
                            std::to_string(bits) + " bits; DXT1, DXT3, DXT5 and 24/32-bit RGB are)");
     }
-    const size_t pixel_bytes = bits / 8;
-    const size_t need = static_cast<size_t>(width) * height * pixel_bytes;
-    if (data.size() < need) {
+    layout->pixel_bytes = bits / 8;
+    const size_t need = static_cast<size_t>(width) * height * layout->pixel_bytes;
+    if (data_size < need) {
       return MakeError(file_name, 0, 0,
                        "truncated: " + std::to_string(need) + " bytes of pixels expected, found " +
-                           std::to_string(data.size()));
+                           std::to_string(data_size));
     }
     const uint32_t masks[4] = {U32(bytes, 92), U32(bytes, 96), U32(bytes, 100),
                                (flags & kAlphaPixelsFlag) ? U32(bytes, 104) : 0u};
+    std::memcpy(layout->masks, masks, sizeof masks);
+    return {};
+  }
+  layout->compressed = true;
+  layout->format = FourCcText(four_cc);
+  size_t block_bytes = 0;
+  if (layout->format == "DXT1") {
+    block_bytes = 8;
+  } else if (layout->format == "DXT3" || layout->format == "DXT5") {
+    block_bytes = 16;
+  } else {
+    return MakeError(file_name, 0, 0,
+                     "DDS format '" + layout->format + "' is not supported (DXT1, DXT3, DXT5 are)");
+  }
+  const size_t need = static_cast<size_t>((width + 3) / 4) * ((height + 3) / 4) * block_bytes;
+  if (data_size < need) {
+    return MakeError(file_name, 0, 0,
+                     "truncated: " + std::to_string(need) + " bytes of blocks expected, found " +
+                         std::to_string(data_size));
+  }
+  return {};
+}
+
+}  // namespace
+
+Status CheckDds(const std::string& file_name, std::string_view bytes) {
+  DdsLayout layout;
+  return ReadDdsLayout(file_name, bytes, &layout);
+}
+
+Result<RgbaImage> DecodeDds(const std::string& file_name, std::string_view bytes) {
+  DdsLayout layout;
+  const Status checked = ReadDdsLayout(file_name, bytes, &layout);
+  if (!checked.ok()) return checked.error();
+  const uint32_t width = layout.width, height = layout.height;
+  const std::string_view data = bytes.substr(kHeaderBytes);
+  RgbaImage image;
+  image.width = static_cast<int>(width);
+  image.height = static_cast<int>(height);
+  if (!layout.compressed) {
+    const size_t pixel_bytes = layout.pixel_bytes;
     image.rgba.resize(static_cast<size_t>(width) * height * 4);
     for (size_t i = 0; i < static_cast<size_t>(width) * height; ++i) {
       uint32_t pixel = 0;
       for (size_t b = 0; b < pixel_bytes; ++b) {
         pixel |= static_cast<uint32_t>(static_cast<uint8_t>(data[i * pixel_bytes + b])) << (8 * b);
       }
-      for (int c = 0; c < 4; ++c) image.rgba[i * 4 + c] = Channel(pixel, masks[c]);
+      for (int c = 0; c < 4; ++c) image.rgba[i * 4 + c] = Channel(pixel, layout.masks[c]);
     }
     return image;
   }
-  const std::string format = FourCcText(four_cc);
-  size_t block_bytes = 0;
-  if (format == "DXT1") {
-    block_bytes = 8;
-  } else if (format == "DXT3" || format == "DXT5") {
-    block_bytes = 16;
-  } else {
-    return MakeError(file_name, 0, 0,
-                     "DDS format '" + format + "' is not supported (DXT1, DXT3, DXT5 are)");
-  }
+  const std::string& format = layout.format;
   const size_t blocks_x = (width + 3) / 4, blocks_y = (height + 3) / 4;
-  const size_t need = blocks_x * blocks_y * block_bytes;
-  if (data.size() < need) {
-    return MakeError(file_name, 0, 0,
-                     "truncated: " + std::to_string(need) + " bytes of blocks expected, found " +
-                         std::to_string(data.size()));
-  }
+  const size_t block_bytes = format == "DXT1" ? 8 : 16;
   image.rgba.resize(static_cast<size_t>(width) * height * 4);
   const auto* blocks = reinterpret_cast<const uint8_t*>(data.data());
   for (size_t by = 0; by < blocks_y; ++by) {

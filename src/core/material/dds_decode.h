@@ -14,6 +14,10 @@ namespace md5stage::material {
 // True when the bytes start with the "DDS " magic.
 bool IsDds(std::string_view bytes);
 
+// Every check DecodeDds makes before it allocates (header, sides, format, data size): an error
+// names the limit, as DecodeDds's would.
+Status CheckDds(const std::string& file_name, std::string_view bytes);
+
 Result<RgbaImage> DecodeDds(const std::string& file_name, std::string_view bytes);
 
 }  // namespace md5stage::material

@@ -190,11 +190,11 @@ const char* EmbeddableMimeType(std::string_view bytes) {
   return "";
 }
 
-Result<RgbaImage> DecodeImage(const std::string& file_name, std::string_view bytes) {
+Status CheckImage(const std::string& file_name, std::string_view bytes) {
   if (bytes.empty()) return MakeError(file_name, 0, 0, "empty image file");
   if (bytes.size() > 512u * 1024u * 1024u)
     return MakeError(file_name, 0, 0, "image file too large");
-  if (IsDds(bytes)) return DecodeDds(file_name, bytes);  // stb_image has no DDS reader
+  if (IsDds(bytes)) return CheckDds(file_name, bytes);  // stb_image has no DDS reader
   // Before stbi_info too: reading a JPEG's header already builds its Huffman tables.
   std::pair<uint32_t, uint32_t> size{0, 0};  // as the header says, when stb_image may refuse it
   if (static_cast<uint8_t>(bytes[0]) == 0xFF) {
@@ -225,6 +225,16 @@ Result<RgbaImage> DecodeImage(const std::string& file_name, std::string_view byt
     const std::string truncated = TgaTruncation(bytes, width, height);
     if (!truncated.empty()) return MakeError(file_name, 0, 0, "could not decode: " + truncated);
   }
+  return {};
+}
+
+Result<RgbaImage> DecodeImage(const std::string& file_name, std::string_view bytes) {
+  const Status checked = CheckImage(file_name, bytes);
+  if (!checked.ok()) return checked.error();
+  if (IsDds(bytes)) return DecodeDds(file_name, bytes);
+  const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
+  const int length = static_cast<int>(bytes.size());
+  int width = 0, height = 0, channels = 0;
   stbi_uc* pixels = stbi_load_from_memory(data, length, &width, &height, &channels, 4);
   if (pixels == nullptr) {
     return MakeError(file_name, 0, 0, std::string("could not decode: ") + stbi_failure_reason());

@@ -12,6 +12,11 @@ namespace md5stage::material {
 
 constexpr int kMaxImageSide = 8192;
 
+// Every check DecodeImage makes before it allocates pixels (sides within kMaxImageSide, the
+// header readable, the data long enough for the sides): what the viewer asks of a dropped image
+// before it takes the place of one a model already shows.
+Status CheckImage(const std::string& file_name, std::string_view bytes);
+
 Result<RgbaImage> DecodeImage(const std::string& file_name, std::string_view bytes);
 
 // "image/png" or "image/jpeg" by the file's signature (what glTF can embed as it is), else "".

@@ -127,6 +127,19 @@ TEST_P(BadImageTable, IsAMessageNamingTheFile) {
   EXPECT_EQ(decoded.error().file, "models/x/bad.tga");
   EXPECT_NE(decoded.error().message.find(c.message_part), std::string::npos)
       << decoded.error().message;
+  // The viewer's check at the drop refuses it with the same message, before any pixel exists.
+  const Status checked = CheckImage("models/x/bad.tga", c.bytes);
+  ASSERT_FALSE(checked.ok());
+  EXPECT_EQ(checked.error().ToString(), decoded.error().ToString());
+}
+
+TEST(ImageDecode, CheckImageAcceptsWhatDecodes) {
+  for (const TgaOptions options : {TgaOptions{32, false, false}, TgaOptions{24, true, false}}) {
+    const std::string tga =
+        WriteTga(16, 8, MarkedPicture(16, 8, {1, 2, 3, 4}, {5, 6, 7, 8}), options);
+    EXPECT_TRUE(CheckImage("a.tga", tga).ok());
+    EXPECT_TRUE(DecodeImage("a.tga", tga).ok());
+  }
 }
 
 const BadCase kBadCases[] = {
