@@ -322,6 +322,7 @@ std::vector<CommandRow> CommandRows() {
        true},
       {"setSpeed", instance + R"(,"speed":40)", {Instance(), Num("speed", 0, 100000)}, true},
       {"setTurnRadius", instance + R"(,"radius":20)", {Instance(), Num("radius", 0, 1e5)}, true},
+      {"setPlanBudget", R"("ms":2)", {Num("ms", 0, 1e6, kOptional)}},
       {"setClearance",
        instance + R"(,"clearance":20)",
        {Instance(), Num("clearance", 0, 1e6)},
@@ -622,6 +623,9 @@ TEST_F(CommandsTest, ExactMessages) {
   } rows[] = {
       {R"({"cmd":"setMode","instance":0,"mode":"bogus"})",
        R"(setMode.mode: expected one of loop, once, pingpong, found "bogus")"},
+      // A budget of nothing would never plan: zero is refused by the stage, not the range.
+      {R"({"cmd":"setPlanBudget","ms":0})",
+       "setPlanBudget.ms: expected a number in (0, 1000000], found 0"},
       {R"({"cmd":"setMode","instance":0,"mode":"Once"})",
        R"(setMode.mode: expected one of loop, once, pingpong, found "Once")"},
       {R"({"cmd":"setMode","instance":0})",
@@ -1313,6 +1317,18 @@ std::vector<EffectRow> EffectRows() {
        true,
        [](TestStage& s, const JsonValue&) {
          EXPECT_EQ(Get(s.Instance0(), "turn_radius").as_number(), 20.0);
+       }},
+      {"setPlanBudget",
+       {R"({"cmd":"setPlanBudget","ms":2})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         const JsonValue budget = Get(s.State(), "plan_budget");
+         EXPECT_EQ(Get(budget, "ms").as_number(), 2.0);
+         const double two_ms = Get(budget, "expansions").as_number();
+         ASSERT_TRUE(Ok(s.Run("setPlanBudget", R"("ms":4)")));
+         EXPECT_GT(Get(Get(s.State(), "plan_budget"), "expansions").as_number(), two_ms);
+         ASSERT_TRUE(Ok(s.Run("setPlanBudget", "")));  // back to the default
+         EXPECT_TRUE(Get(Get(s.State(), "plan_budget"), "ms").is_null());
        }},
       {"setClearance",
        {R"({"cmd":"setClearance","instance":0,"clearance":7.5})"},

@@ -236,21 +236,30 @@ TEST(GltfDownloadTest, MaterialMapsAreEmbeddedWithTheNormalMapsGreenInGltfsConve
 
 TEST(GltfDownloadTest, MapThatDoesNotDecodeIsLeftOutWithAWarningNamingIt) {
   TestStage stage;
+  // A PNG whose header is sound (so the drop keeps it: 2x2, 8-bit RGBA) and whose pixel data
+  // is not zlib: only decoding finds that out.
   InputFile broken;
-  broken.name = "lamp_local.tga";
+  broken.name = "lamp_local.png";
   broken.source = "local";
-  broken.bytes = std::string(18, '\0') + "not a TGA";
+  const auto chunk = [](const std::string& type, const std::string& data) {
+    const uint32_t n = static_cast<uint32_t>(data.size());
+    std::string out{char(n >> 24), char(n >> 16), char(n >> 8), char(n)};
+    return out + type + data + std::string(4, '\0');  // stb_image does not check the CRC
+  };
+  broken.bytes = std::string("\x89PNG\r\n\x1a\n", 8) +
+                 chunk("IHDR", std::string("\0\0\0\x02\0\0\0\x02\x08\x06\0\0\0", 13)) +
+                 chunk("IDAT", "not zlib data") + chunk("IEND", "");
   stage.viewer.QueueFile(std::move(broken));
   // The viewer reports the file it cannot decode and shows the lamp without its normal map.
   const JsonValue loaded =
       stage.Load({{"lamp/lamp.md5mesh", "lamp.md5mesh"}, {"lamp/lamp.png", "lamp.png"}});
-  EXPECT_NE(WriteJson(loaded).find("lamp_local.tga"), std::string::npos) << WriteJson(loaded);
+  EXPECT_NE(WriteJson(loaded).find("lamp_local.png"), std::string::npos) << WriteJson(loaded);
   const JsonValue reply = stage.Export("lamp");
   ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
   EXPECT_EQ(NumberOf(reply, "images"), 1.0);  // the diffuse map
   const JsonArray& warnings = ArrayOf(reply, "warnings");
   ASSERT_FALSE(warnings.empty());
-  EXPECT_NE(warnings[0].as_string().find("the normal map is not embedded: lamp_local.tga"),
+  EXPECT_NE(warnings[0].as_string().find("the normal map is not embedded: lamp_local.png"),
             std::string::npos)
       << warnings[0].as_string();
   const Glb glb = ParseGlb(stage.host.downloads.back().bytes);

@@ -168,6 +168,11 @@ const BadCase kBadCases[] = {
     // tables).
     {"jpeg_dht_over_256_codes", Regression("dht_over_256_codes.jpg"),
      "could not decode: a JPEG Huffman table"},
+    // fuzz_image finding 3: 151 bytes whose second IDAT chunk claims 1,162,215,424 bytes
+    // (stb_image grew its buffer to 2 GB before copying them).
+    {"png_idat_claims_1gb", Regression("png_idat_claims_1gb.png"),
+     "could not decode: truncated: the IDAT chunk at byte 139 claims 1162215424 bytes, the file "
+     "has 4 after its header"},
 };
 INSTANTIATE_TEST_SUITE_P(Cases, BadImageTable, ::testing::ValuesIn(kBadCases),
                          [](const auto& info) { return std::string(info.param.name); });
