@@ -1,5 +1,6 @@
 #include "viewer/construction_figure.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <glm/gtc/constants.hpp>
@@ -107,7 +108,102 @@ void DrawWord(const DubinsCandidate& word, DrawList& list) {
   }
 }
 
+// The point `s` along a walked segment: lines from their start along its heading, arcs by turning
+// the start about the centre, so the segment's first point is its start exactly.
+glm::dvec2 OnWalkSegment(const WalkSegment& segment, double s) {
+  if (segment.kind == TurnSegment::Kind::kLine) {
+    return segment.start.position +
+           s * glm::dvec2(std::cos(segment.start.heading), std::sin(segment.start.heading));
+  }
+  const double a = segment.length > 0.0 ? segment.sweep * s / segment.length : 0.0;
+  const glm::dvec2 v = segment.start.position - segment.centre;
+  return segment.centre +
+         glm::dvec2(v.x * std::cos(a) - v.y * std::sin(a), v.x * std::sin(a) + v.y * std::cos(a));
+}
+
+void DrawWalk(const FollowerWalk& walk, double radius, DrawList& list) {
+  for (int i = 0; i < walk.segment_count; ++i) {
+    const WalkSegment& segment = walk.segments[static_cast<size_t>(i)];
+    const Rgba8 color = i == walk.current_segment ? kWalkCurrentColor : kWalkColor;
+    const int steps = segment.kind == TurnSegment::Kind::kLine
+                          ? 1
+                          : std::max(1, static_cast<int>(std::ceil(std::abs(segment.sweep) /
+                                                                   (glm::pi<double>() / 36))));
+    glm::dvec2 previous = segment.start.position;
+    for (int k = 1; k <= steps; ++k) {
+      const glm::dvec2 p = OnWalkSegment(segment, segment.length * k / steps);
+      list.AddLine(Ground(previous), Ground(p), color, LineDepth::kOnTop);
+      previous = p;
+    }
+  }
+  // Where the follower is and which way it faces: a cross and an arrow from that point.
+  const double size = 0.5 * std::max(radius, 10.0);
+  const glm::dvec2 at = walk.pose.position;
+  const glm::dvec2 ahead(std::cos(walk.pose.heading), std::sin(walk.pose.heading));
+  const glm::dvec2 tip = at + size * ahead;
+  const glm::dvec2 side(-ahead.y, ahead.x);
+  AddCross(list, at, 0.15 * size, kWalkMarkerColor);
+  list.AddLine(Ground(at), Ground(tip), kWalkMarkerColor, LineDepth::kOnTop);
+  list.AddLine(Ground(tip), Ground(tip - 0.25 * size * (ahead - side)), kWalkMarkerColor,
+               LineDepth::kOnTop);
+  list.AddLine(Ground(tip), Ground(tip - 0.25 * size * (ahead + side)), kWalkMarkerColor,
+               LineDepth::kOnTop);
+}
+
+JsonValue PointJson(glm::dvec2 p) { return JsonValue(JsonArray{JsonValue(p.x), JsonValue(p.y)}); }
+
+JsonValue WalkJson(const ConstructionFigure& figure) {
+  if (!figure.has_walk) return JsonValue();
+  const FollowerWalk& walk = figure.walk;
+  JsonValue out = JsonValue::MakeObject();
+  out.Set("stage", std::string(FollowerStageName(walk.stage)));
+  JsonArray segments;
+  for (int i = 0; i < walk.segment_count; ++i) {
+    const WalkSegment& segment = walk.segments[static_cast<size_t>(i)];
+    JsonValue entry = JsonValue::MakeObject();
+    const bool arc = segment.kind == TurnSegment::Kind::kArc;
+    entry.Set("kind", std::string(arc ? "arc" : "line"));
+    entry.Set("length", segment.length);
+    entry.Set("start", PointJson(segment.start.position));
+    entry.Set("start_distance", segment.start_distance);
+    if (arc) {
+      entry.Set("centre", PointJson(segment.centre));
+      entry.Set("sweep", segment.sweep);
+    }
+    segments.push_back(std::move(entry));
+  }
+  out.Set("segments", JsonValue(std::move(segments)));
+  out.Set("current_segment", walk.current_segment);
+  out.Set("distance_into_segment", walk.distance_into_segment);
+  out.Set("position", PointJson(walk.pose.position));
+  out.Set("heading", walk.pose.heading);
+  out.Set("arrived", walk.arrived);
+  return out;
+}
+
 }  // namespace
+
+const char* FollowerStageName(FollowerStage stage) {
+  switch (stage) {
+    case FollowerStage::kApproach:
+      return "approach";
+    case FollowerStage::kAtEnd:
+      return "at_end";
+    case FollowerStage::kPlanned:
+      return "planned";
+    case FollowerStage::kRoute:
+      return "route";
+    case FollowerStage::kRouteBackwards:
+      return "route_backwards";
+    case FollowerStage::kLoopBack:
+      return "loop_back";
+    case FollowerStage::kTurnAtEnd:
+      return "turn_at_end";
+    case FollowerStage::kTurnAtStart:
+      return "turn_at_start";
+  }
+  return "approach";
+}
 
 std::string ConstructionLabelText(const std::string& name, double value) {
   char text[96];
@@ -123,9 +219,11 @@ std::string ConstructionLabelText(const std::string& name, double value) {
   return text;
 }
 
-void MakeConstructionFigure(const Character& character, int instance, ConstructionFigure* out) {
+void MakeConstructionFigure(const Character& character, int instance, double time,
+                            ConstructionFigure* out) {
   ConstructionFigure& figure = *out;
   figure.shown = false;
+  figure.has_walk = false;
   figure.instance = instance;
   figure.labels.clear();
   const Locomotion& locomotion = character.locomotion;
@@ -147,6 +245,11 @@ void MakeConstructionFigure(const Character& character, int instance, Constructi
   job.out = &figure.numbers;
   if (!job.Run().ok()) return;
   figure.shown = true;
+  FollowerWalkJob walk_job;
+  walk_job.follower = &locomotion.follower;
+  walk_job.time = time;
+  walk_job.out = &figure.walk;
+  figure.has_walk = walk_job.Run().ok() && figure.walk.segment_count > 0;
   if (figure.has_final_heading) {
     for (const DubinsCandidate& word : figure.numbers.dubins) {
       if (!word.exists) continue;
@@ -178,6 +281,7 @@ void DrawConstructionFigure(const ConstructionFigure& figure, DrawList& list) {
     if (chosen >= 0) DrawSide(figure, chosen, list);
   }
   AddCross(list, figure.destination, 0.06 * std::max(figure.radius, 10.0), kText);
+  if (figure.has_walk) DrawWalk(figure.walk, figure.radius, list);
   for (const ConstructionLabel& label : figure.labels) {
     glm::dvec2 pixel;
     if (!WorldToPixel(list.view_projection, list.width, list.height, Ground(label.at), &pixel)) {
@@ -191,7 +295,7 @@ void DrawConstructionFigure(const ConstructionFigure& figure, DrawList& list) {
 
 JsonValue ConstructionFigureJson(const ConstructionFigure& figure) {
   if (!figure.shown) return JsonValue();
-  auto point = [](glm::dvec2 p) { return JsonValue(JsonArray{JsonValue(p.x), JsonValue(p.y)}); };
+  const auto point = PointJson;
   JsonValue out = JsonValue::MakeObject();
   out.Set("instance", figure.instance);
   out.Set("radius", figure.radius);
@@ -226,6 +330,7 @@ JsonValue ConstructionFigureJson(const ConstructionFigure& figure) {
     words.push_back(std::move(entry));
   }
   out.Set("dubins", JsonValue(std::move(words)));
+  out.Set("walk", WalkJson(figure));
   return out;
 }
 

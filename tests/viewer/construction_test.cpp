@@ -52,6 +52,8 @@ int VerticesAt(const DrawList& list, glm::dvec2 p) {
   return count;
 }
 
+bool SameColor(Rgba8 a, Rgba8 b) { return a.r == b.r && a.g == b.g && a.b == b.b && a.a == b.a; }
+
 // How many line vertices lie on the circle of radius r round c (to float precision).
 int VerticesOnCircle(const DrawList& list, glm::dvec2 c, double r) {
   int count = 0;
@@ -270,6 +272,154 @@ TEST(ConstructionViewTest, FollowsTheSelectedCharactersNewTarget) {
   ExpectNear(figure.destination, glm::dvec2(-80, 120), "destination");
   EXPECT_GT(glm::length(figure.origin.position), 1.0);
   EXPECT_GT(glm::length(figure.numbers.sides[0].leave - q), 1.0);
+}
+
+// Pinter's Listing 2 in the view: the segments the follower walks, the one it is on and where it
+// is, at the start, half-way round the arc, half-way along the line and after arriving; each
+// number of state().construction.walk and each drawn point against a FollowerWalkJob on a follower
+// given the same target (<= 1e-9; the lines' float vertices exactly at the points' floats).
+TEST(ConstructionViewTest, WalkEqualsTheFollowerWalkJob) {
+  const glm::dvec2 destination(100, 150);
+  const double speed = 50.0;
+  Follower follower(Pose2{glm::dvec2(0.0), 0.0}, kRadius, speed, 0.0);
+  ASSERT_TRUE(follower.GoToPoint(0.0, destination).ok());
+  const TurnPath& path = follower.approach();
+  ASSERT_EQ(path.segment_count, 2);
+  ASSERT_EQ(path.segments[0].kind, TurnSegment::Kind::kArc);
+  ASSERT_EQ(path.segments[1].kind, TurnSegment::Kind::kLine);
+  const double arc = path.segments[0].length, line = path.segments[1].length;
+  const struct {
+    const char* name;
+    double time;
+    int current_segment;
+    const char* stage;
+  } times[] = {
+      {"start", 0.0, 0, "approach"},
+      {"mid-arc", 0.5 * arc / speed, 0, "approach"},
+      {"mid-line", (arc + 0.5 * line) / speed, 1, "approach"},
+      {"arrived", path.length / speed + 2.0, 2, "at_end"},
+  };
+  for (const auto& t : times) {
+    SCOPED_TRACE(t.name);
+    TestStage s;
+    ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+    ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setSpeed","instance":0,"speed":50})")));
+    ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
+    ASSERT_TRUE(Ok(s.Run(R"({"cmd":"goTo","instance":0,"x":100,"y":150})")));
+    s.stage.SetSceneTime(t.time);
+    s.stage.BuildDrawList(&s.list);
+
+    FollowerWalk want;
+    FollowerWalkJob job;
+    job.follower = &follower;
+    job.time = t.time;
+    job.out = &want;
+    ASSERT_TRUE(job.Run().ok());
+    EXPECT_EQ(want.current_segment, t.current_segment);
+    EXPECT_STREQ(FollowerStageName(want.stage), t.stage);
+
+    const ConstructionFigure& figure = s.stage.construction_figure();
+    ASSERT_TRUE(figure.shown);
+    ASSERT_TRUE(figure.has_walk);
+    EXPECT_EQ(figure.walk.segment_count, want.segment_count);
+    EXPECT_EQ(figure.walk.current_segment, want.current_segment);
+    EXPECT_NEAR(figure.walk.distance_into_segment, want.distance_into_segment, 1e-9);
+    ExpectNear(figure.walk.pose.position, want.pose.position, "pose");
+
+    const JsonValue state = s.stage.State();
+    const JsonValue* walk = state.Find("construction")->Find("walk");
+    ASSERT_TRUE(walk != nullptr && walk->is_object());
+    EXPECT_EQ(walk->Find("stage")->as_string(), t.stage);
+    EXPECT_EQ(walk->Find("current_segment")->as_number(), want.current_segment);
+    EXPECT_NEAR(walk->Find("distance_into_segment")->as_number(), want.distance_into_segment, 1e-9);
+    EXPECT_EQ(walk->Find("arrived")->as_bool(), want.arrived);
+    auto xy = [](const JsonValue& p) {
+      return glm::dvec2(p.as_array()[0].as_number(), p.as_array()[1].as_number());
+    };
+    ExpectNear(xy(*walk->Find("position")), want.pose.position, "position");
+    EXPECT_NEAR(walk->Find("heading")->as_number(), want.pose.heading, 1e-9);
+    const JsonArray& segments = walk->Find("segments")->as_array();
+    ASSERT_EQ(segments.size(), static_cast<size_t>(want.segment_count));
+    for (int i = 0; i < want.segment_count; ++i) {
+      SCOPED_TRACE("segment " + std::to_string(i));
+      const WalkSegment& w = want.segments[static_cast<size_t>(i)];
+      const JsonValue& got = segments[static_cast<size_t>(i)];
+      EXPECT_EQ(got.Find("kind")->as_string(), w.kind == TurnSegment::Kind::kArc ? "arc" : "line");
+      EXPECT_NEAR(got.Find("length")->as_number(), w.length, 1e-9);
+      EXPECT_NEAR(got.Find("start_distance")->as_number(), w.start_distance, 1e-9);
+      ExpectNear(xy(*got.Find("start")), w.start.position, "start");
+      if (w.kind == TurnSegment::Kind::kArc) {
+        ExpectNear(xy(*got.Find("centre")), w.centre, "centre");
+        EXPECT_NEAR(got.Find("sweep")->as_number(), w.sweep, 1e-9);
+      }
+      // Drawn from its start; the walked arc's vertices on its circle.
+      EXPECT_GE(VerticesAt(s.list, w.start.position), 1);
+      if (w.kind == TurnSegment::Kind::kArc) {
+        EXPECT_GE(VerticesOnCircle(s.list, w.centre, w.radius), 2);
+      }
+    }
+    // The current segment alone is bright, and its bright vertices lie on it.
+    int bright = 0;
+    for (const LineVertex& v : s.list.lines_on_top) {
+      if (!SameColor(v.color, kWalkCurrentColor)) continue;
+      ++bright;
+      const WalkSegment& on = want.segments[static_cast<size_t>(want.current_segment)];
+      const glm::dvec2 p(v.position.x, v.position.y);
+      if (on.kind == TurnSegment::Kind::kArc) {
+        EXPECT_NEAR(glm::length(p - on.centre), on.radius, 1e-4);
+      } else {
+        const glm::dvec2 along(std::cos(on.start.heading), std::sin(on.start.heading));
+        const glm::dvec2 off = p - on.start.position;
+        EXPECT_NEAR(off.x * along.y - off.y * along.x, 0.0, 1e-4);
+        EXPECT_GE(glm::dot(off, along), -1e-4);
+        EXPECT_LE(glm::dot(off, along), on.length + 1e-4);
+      }
+    }
+    if (want.current_segment < want.segment_count) {
+      EXPECT_GE(bright, 2);
+    } else {
+      EXPECT_EQ(bright, 0);  // arrived: no segment is being walked
+    }
+    // The marker: an arrow from the pose, along its heading.
+    EXPECT_GE(VerticesAt(s.list, want.pose.position), 1);
+    bool arrow = false;
+    const glm::dvec2 ahead(std::cos(want.pose.heading), std::sin(want.pose.heading));
+    for (size_t k = 0; k + 1 < s.list.lines_on_top.size(); k += 2) {
+      const LineVertex& a = s.list.lines_on_top[k];
+      const LineVertex& b = s.list.lines_on_top[k + 1];
+      if (!SameColor(a.color, kWalkMarkerColor) ||
+          a.position.x != static_cast<float>(want.pose.position.x) ||
+          a.position.y != static_cast<float>(want.pose.position.y)) {
+        continue;
+      }
+      const glm::dvec2 d = glm::normalize(glm::dvec2(b.position - a.position));
+      arrow = arrow || glm::dot(d, ahead) > 1.0 - 1e-6;
+    }
+    EXPECT_TRUE(arrow);
+  }
+}
+
+// Edge cases: without a target there is no figure and so no walk; with radius 0 (turning in
+// place) the walk is still the follower's turn path.
+TEST(ConstructionViewTest, WalkWithoutATargetAndAtRadiusZero) {
+  TestStage s;
+  ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
+  s.stage.BuildDrawList(&s.list);
+  EXPECT_FALSE(s.stage.construction_figure().has_walk);
+  EXPECT_TRUE(s.stage.State().Find("construction")->is_null());
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":0})")));
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"goTo","instance":0,"x":50,"y":0})")));
+  s.stage.BuildDrawList(&s.list);
+  ASSERT_TRUE(s.stage.construction_figure().shown);
+  ASSERT_TRUE(s.stage.construction_figure().has_walk);
+  const JsonValue state = s.stage.State();
+  const JsonValue* walk = state.Find("construction")->Find("walk");
+  ASSERT_TRUE(walk != nullptr && walk->is_object());
+  EXPECT_EQ(
+      walk->Find("segments")->as_array().size(),
+      static_cast<size_t>(s.stage.characters()[0].locomotion.follower.approach().segment_count));
+  EXPECT_GE(walk->Find("segments")->as_array().size(), 1u);
 }
 
 }  // namespace
