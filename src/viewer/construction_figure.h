@@ -19,9 +19,31 @@ struct ConstructionLabel {
   std::string name;  // "P", "Q", "r", "h", "d", "theta", "phi", "length", or a Dubins word
   int side = -1;     // 0 left, 1 right circle; -1 for Dubins words
   double value = 0.0;
-  glm::dvec2 at{0.0, 0.0};
+  glm::dvec2 at{0.0, 0.0};  // the ground point it labels (its anchor)
   std::string text;
+  // Where PlaceConstructionLabels put the text (a DrawList text position, framebuffer pixels):
+  // at or near the anchor's pixel; not placed (and not drawn) when no free place was near it.
+  bool placed = false;
+  glm::dvec2 pixel{0.0, 0.0};
 };
+
+// A label's text box on screen. The viewer draws DrawList texts with ImGui's default font
+// (ProggyClean: every glyph 7 px wide, 13 px lines, scaled by the pixel ratio; src/app/app.cpp);
+// the figures module's page draws them with the 2D canvas at 12 px system-ui (DejaVu Sans on
+// Debian, whose advances average 6.2-6.8 px over these ASCII texts), 4 px right of the point and
+// vertically centred on it (web/md5stage-element.js, _drawTexts). So a box is 7 px a character,
+// 15 px high (12 px and the 3 px outline), from the point to 4 px + the text right of it and
+// centred on it: CSS pixels, times the device pixel ratio. ImGui draws from the top-left, half a
+// line lower, which moves every box alike and so keeps them apart.
+constexpr double kLabelCharWidthCssPixels = 7.0;
+constexpr double kLabelHeightCssPixels = 15.0;
+constexpr double kLabelTextOffsetCssPixels = 4.0;
+// A text is placed at most this far (CSS pixels, anchor to its box's nearest point) from its
+// anchor, so it still reads as that point's: two lines above or below it.
+constexpr double kLabelMaxDistanceCssPixels = 2.0 * kLabelHeightCssPixels;
+
+// The box [x0, y0, x1, y1] (framebuffer pixels) of a text of `characters` drawn at `position`.
+glm::dvec4 LabelTextBox(glm::dvec2 position, size_t characters, float device_pixel_ratio);
 
 struct ConstructionFigure {
   bool shown = false;
@@ -52,13 +74,23 @@ constexpr Rgba8 kWalkMarkerColor{255, 255, 255, 255};
 void MakeConstructionFigure(const Character& character, int instance, double time,
                             ConstructionFigure* out);
 
+// Places the labels' texts on screen (greedy, in priority order: the chosen side's P, Q and
+// length or the shortest Dubins word, then the other side's or the other words, then h and d, r
+// and the angles, the chosen side's first): each at the first of a few places round its anchor's
+// pixel (right of it, above and below, left, further up and down; each also pushed inside the view)
+// whose box lies in the view, meets no box placed before it and is within
+// kLabelMaxDistanceCssPixels of the anchor. A label with no such place (or whose anchor is behind
+// the camera) is left out.
+void PlaceConstructionLabels(ConstructionFigure* figure, const glm::mat4& view_projection,
+                             int width, int height, float device_pixel_ratio);
+
 // Its lines (drawn on top, the chosen side or shortest word bright, the rest dimmed, an
-// unreachable side red), the walk's segments and marker, and its labels as texts at the list's
-// projection of their ground points.
+// unreachable side red), the walk's segments and marker, and its placed labels as texts.
 void DrawConstructionFigure(const ConstructionFigure& figure, DrawList& list);
 
 // The figure's numbers for state(): per side P, h, phi, reachable, d, theta, Q, length, chosen;
-// the Dubins words that exist with their lengths; the walk (null without one): its stage, its
+// the Dubins words that exist with their lengths; the labels (name, side, text, at, and pixel:
+// where the text was placed, null when left out); the walk (null without one): its stage, its
 // segments (kind, length, start, start_distance; arcs also centre and sweep), current_segment,
 // distance_into_segment, position, heading and arrived. Null when not shown.
 JsonValue ConstructionFigureJson(const ConstructionFigure& figure);

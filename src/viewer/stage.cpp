@@ -768,6 +768,8 @@ void Stage::BuildDrawList(DrawList* list) {
             : 0;
     MakeConstructionFigure(characters_[static_cast<size_t>(c)], c, scene_time_,
                            &scratch_.construction);
+    PlaceConstructionLabels(&scratch_.construction, out.view_projection, out.width, out.height,
+                            stats_.device_pixel_ratio);
     DrawConstructionFigure(scratch_.construction, out);
   }
   stats_.culled = culled_;

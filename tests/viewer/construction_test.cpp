@@ -3,8 +3,12 @@
 // on those points, the figure follows a new target, and with the toggle off nothing extra is drawn.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "viewer/construction_figure.h"
 #include "viewer/stage.h"
@@ -103,19 +107,25 @@ struct Case {
   int reachable_sides;  // how many of the two
 };
 
+// From (0, 0) facing +x: the left circle's centre is (0, 30), the right one's (0, -30).
+const Case kCases[] = {
+    {"straight ahead", {200, 0}, 2},
+    {"behind", {-200, 0}, 2},
+    {"left", {0, 150}, 2},
+    {"right", {0, -150}, 2},
+    {"on the left circle, h = r", {30, 30}, 2},
+    {"inside the left circle", {10, 40}, 1},
+    {"inside the right circle", {-12, -25}, 1},
+    {"far ahead and left", {1000, 700}, 2},
+};
+
+std::string GoToCommand(glm::dvec2 destination) {
+  return R"({"cmd":"goTo","instance":0,"x":)" + std::to_string(destination.x) + R"(,"y":)" +
+         std::to_string(destination.y) + "}";
+}
+
 TEST(ConstructionViewTest, DrawsTheCoresConstructionForEveryCase) {
-  // From (0, 0) facing +x: the left circle's centre is (0, 30), the right one's (0, -30).
-  const Case cases[] = {
-      {"straight ahead", {200, 0}, 2},
-      {"behind", {-200, 0}, 2},
-      {"left", {0, 150}, 2},
-      {"right", {0, -150}, 2},
-      {"on the left circle, h = r", {30, 30}, 2},
-      {"inside the left circle", {10, 40}, 1},
-      {"inside the right circle", {-12, -25}, 1},
-      {"far ahead and left", {1000, 700}, 2},
-  };
-  for (const Case& c : cases) {
+  for (const Case& c : kCases) {
     SCOPED_TRACE(c.name);
     // Each target from the same pose, (0, 0) facing +x: a fresh stage.
     TestStage s;
@@ -123,9 +133,7 @@ TEST(ConstructionViewTest, DrawsTheCoresConstructionForEveryCase) {
     s.stage.BuildDrawList(&s.list);
     const size_t texts_off = s.list.texts.size();
     ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
-    const std::string go = R"({"cmd":"goTo","instance":0,"x":)" + std::to_string(c.destination.x) +
-                           R"(,"y":)" + std::to_string(c.destination.y) + "}";
-    ASSERT_TRUE(Ok(s.Run(go))) << go;
+    ASSERT_TRUE(Ok(s.Run(GoToCommand(c.destination))));
     s.stage.BuildDrawList(&s.list);
     const ConstructionFigure& figure = s.stage.construction_figure();
     ASSERT_TRUE(figure.shown);
@@ -172,19 +180,17 @@ TEST(ConstructionViewTest, DrawsTheCoresConstructionForEveryCase) {
       ExpectLabel(label, expected.sides[static_cast<size_t>(label.side)], job.origin,
                   c.destination);
     }
-    // Each label whose point is in view is drawn as a text, at that point's pixel.
-    size_t in_view = 0;
+    // Each placed label is drawn as a text, where it was placed.
+    size_t placed = 0;
     for (const ConstructionLabel& label : figure.labels) {
-      glm::dvec2 pixel;
-      const glm::vec3 at(static_cast<float>(label.at.x), static_cast<float>(label.at.y), 0.06f);
-      if (!WorldToPixel(s.list.view_projection, s.list.width, s.list.height, at, &pixel)) continue;
-      ASSERT_LT(texts_off + in_view, s.list.texts.size());
-      const DrawList::Text& text = s.list.texts[texts_off + in_view++];
+      if (!label.placed) continue;
+      ASSERT_LT(texts_off + placed, s.list.texts.size());
+      const DrawList::Text& text = s.list.texts[texts_off + placed++];
       EXPECT_EQ(text.text, label.text);
-      EXPECT_EQ(text.position, glm::vec2(pixel));
+      EXPECT_EQ(text.position, glm::vec2(label.pixel));
     }
-    EXPECT_GE(in_view, 5u);
-    EXPECT_EQ(s.list.texts.size(), texts_off + in_view);
+    EXPECT_GE(placed, 5u);
+    EXPECT_EQ(s.list.texts.size(), texts_off + placed);
     // state() reports the drawn numbers.
     const JsonValue state = s.stage.State();
     const JsonValue* reported = state.Find("construction");
@@ -272,6 +278,198 @@ TEST(ConstructionViewTest, FollowsTheSelectedCharactersNewTarget) {
   ExpectNear(figure.destination, glm::dvec2(-80, 120), "destination");
   EXPECT_GT(glm::length(figure.origin.position), 1.0);
   EXPECT_GT(glm::length(figure.numbers.sides[0].leave - q), 1.0);
+}
+
+// The texts' boxes at the embed size 240x135 and at 800x600 (and at pixel ratio 2), seen as the
+// figure opens and from straight above with all of it in view: no two placed boxes overlap, each
+// lies inside the view and near its anchor, P and Q (first in priority) are placed whenever their
+// point shows, and every number still equals the core's.
+TEST(ConstructionViewTest, LabelsDoNotOverlapAtEmbedSizes) {
+  const struct {
+    int width, height;
+    float ratio;
+  } views[] = {{240, 135, 1.0f}, {480, 270, 2.0f}, {800, 600, 1.0f}};
+  int placed_total = 0, skipped_total = 0, skipped_in_view = 0;
+  for (const auto& view : views) {
+    for (const bool from_above : {false, true}) {
+      for (const Case& c : kCases) {
+        SCOPED_TRACE(std::string(c.name) + " at " + std::to_string(view.width) + "x" +
+                     std::to_string(view.height) + (from_above ? ", from above" : ""));
+        TestStage s;
+        s.stage.SetViewport(view.width, view.height, view.ratio);
+        ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+        ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
+        ASSERT_TRUE(Ok(s.Run(GoToCommand(c.destination))));
+        if (from_above) {
+          // Centred on the figure, far enough back that the circles and the target all show.
+          const glm::dvec2 centre = 0.5 * c.destination;
+          const double extent = glm::length(c.destination) + 4 * kRadius;
+          ASSERT_TRUE(Ok(s.Run(R"({"cmd":"camera","pitch":89,"yaw":0,"target":[)" +
+                               std::to_string(centre.x) + "," + std::to_string(centre.y) +
+                               R"(,0],"distance":)" + std::to_string(1.6 * extent) + "}")));
+        }
+        s.stage.BuildDrawList(&s.list);
+        const ConstructionFigure& figure = s.stage.construction_figure();
+        ASSERT_TRUE(figure.shown);
+        TurnConstruction expected;
+        TurnConstructionJob job;
+        job.origin = Pose2{glm::dvec2(0.0), 0.0};
+        job.radius = kRadius;
+        job.destination = c.destination;
+        job.out = &expected;
+        ASSERT_TRUE(job.Run().ok());
+        std::vector<glm::dvec4> boxes;
+        for (const ConstructionLabel& label : figure.labels) {
+          ExpectLabel(label, expected.sides[static_cast<size_t>(label.side)], job.origin,
+                      c.destination);
+          glm::dvec2 anchor;
+          const glm::vec3 at(static_cast<float>(label.at.x), static_cast<float>(label.at.y), 0.06f);
+          const bool projects =
+              WorldToPixel(s.list.view_projection, s.list.width, s.list.height, at, &anchor);
+          const bool shows = projects && anchor.x >= 0 && anchor.y >= 0 && anchor.x <= view.width &&
+                             anchor.y <= view.height;
+          if (!label.placed) {
+            ++skipped_total;
+            if (shows) ++skipped_in_view;
+            // P and Q are placed whenever their point shows, and at 800x600 the chosen path's
+            // length too (at 240x135 it can be crowded out: a point in a corner next to P).
+            const bool first =
+                label.name == "P" || label.name == "Q" ||
+                (view.width == 800 && label.name == "length" && label.side == expected.chosen_side);
+            if (first) EXPECT_FALSE(shows) << label.text << " side " << label.side << " shows";
+            continue;
+          }
+          ++placed_total;
+          ASSERT_TRUE(projects);
+          const glm::dvec4 box = LabelTextBox(label.pixel, label.text.size(), view.ratio);
+          EXPECT_GE(box.x, -1e-9) << label.text;
+          EXPECT_GE(box.y, -1e-9) << label.text;
+          EXPECT_LE(box.z, view.width + 1e-9) << label.text;
+          EXPECT_LE(box.w, view.height + 1e-9) << label.text;
+          const double dx = std::max({box.x - anchor.x, 0.0, anchor.x - box.z});
+          const double dy = std::max({box.y - anchor.y, 0.0, anchor.y - box.w});
+          EXPECT_LE(std::hypot(dx, dy), kLabelMaxDistanceCssPixels * view.ratio + 1e-9)
+              << label.text;
+          for (const glm::dvec4& other : boxes) {
+            const bool overlap =
+                box.x < other.z && other.x < box.z && box.y < other.w && other.y < box.w;
+            EXPECT_FALSE(overlap) << label.text;
+          }
+          boxes.push_back(box);
+        }
+        // The drawn texts are the placed labels.
+        size_t texts = 0;
+        for (const DrawList::Text& text : s.list.texts) {
+          for (const ConstructionLabel& label : figure.labels) {
+            if (label.placed && text.text == label.text && text.position == glm::vec2(label.pixel))
+              ++texts;
+          }
+        }
+        EXPECT_EQ(texts, boxes.size());
+        // state() reports each label's anchor and where its text went.
+        const JsonValue state = s.stage.State();
+        const JsonArray& reported = state.Find("construction")->Find("labels")->as_array();
+        ASSERT_EQ(reported.size(), figure.labels.size());
+        for (size_t i = 0; i < reported.size(); ++i) {
+          const ConstructionLabel& label = figure.labels[i];
+          EXPECT_EQ(reported[i].Find("text")->as_string(), label.text);
+          EXPECT_EQ(reported[i].Find("at")->as_array()[0].as_number(), label.at.x);
+          const JsonValue& pixel = *reported[i].Find("pixel");
+          ASSERT_EQ(pixel.is_null(), !label.placed);
+          if (label.placed) EXPECT_EQ(pixel.as_array()[1].as_number(), label.pixel.y);
+        }
+      }
+    }
+  }
+  EXPECT_GT(placed_total, skipped_total);  // skipping is the last resort
+  std::printf("[ labels ] %d placed, %d left out (%d of them with their point in view)\n",
+              placed_total, skipped_total, skipped_in_view);
+}
+
+// The placement alone, with the identity projection (a label's ground point is its NDC): labels
+// on one point spread round it; one at the view's right edge goes left of it, one at the top
+// below it; when there is no room the lowest priority goes; a point behind the camera has none.
+TEST(ConstructionViewTest, PlacementOfLabelsAlone) {
+  auto figure_with = [](std::vector<std::pair<std::string, glm::dvec2>> labels) {
+    ConstructionFigure figure;
+    figure.numbers.chosen_side = 0;
+    for (const auto& [name, at] : labels) {
+      ConstructionLabel label;
+      label.name = name;
+      label.side = 0;
+      label.at = at;
+      label.text = ConstructionLabelText(name, 12.5);
+      figure.labels.push_back(label);
+    }
+    return figure;
+  };
+  const glm::mat4 identity(1.0f);
+  auto pixel_of = [](glm::dvec2 ndc, int w, int h) {
+    return glm::dvec2((ndc.x + 1) * 0.5 * w, (1 - ndc.y) * 0.5 * h);
+  };
+  {
+    SCOPED_TRACE("eight on one point");
+    ConstructionFigure figure = figure_with({{"phi", {0, 0}},
+                                             {"theta", {0, 0}},
+                                             {"r", {0, 0}},
+                                             {"h", {0, 0}},
+                                             {"d", {0, 0}},
+                                             {"length", {0, 0}},
+                                             {"Q", {0, 0}},
+                                             {"P", {0, 0}}});
+    PlaceConstructionLabels(&figure, identity, 800, 600, 1.0f);
+    std::vector<glm::dvec4> boxes;
+    for (const ConstructionLabel& label : figure.labels) {
+      ASSERT_TRUE(label.placed) << label.name;
+      const glm::dvec4 box = LabelTextBox(label.pixel, label.text.size(), 1.0f);
+      for (const glm::dvec4& other : boxes) {
+        EXPECT_FALSE(box.x < other.z && other.x < box.z && box.y < other.w && other.y < box.w)
+            << label.name;
+      }
+      boxes.push_back(box);
+    }
+    // Listed last, P or Q (first in priority) takes the anchor, right of the point.
+    EXPECT_TRUE(figure.labels[6].pixel == pixel_of({0, 0}, 800, 600) ||
+                figure.labels[7].pixel == pixel_of({0, 0}, 800, 600));
+    EXPECT_NE(figure.labels[0].pixel, pixel_of({0, 0}, 800, 600));  // phi, listed first
+  }
+  {
+    SCOPED_TRACE("at the right edge and at the top");
+    ConstructionFigure figure = figure_with({{"h", {1.0, 0}}, {"d", {0, 1.0}}});
+    PlaceConstructionLabels(&figure, identity, 800, 600, 1.0f);
+    ASSERT_TRUE(figure.labels[0].placed);
+    const glm::dvec4 right = LabelTextBox(figure.labels[0].pixel, 8, 1.0f);
+    EXPECT_NEAR(right.z, 800.0, 1e-9);  // left of the point, ending at it
+    ASSERT_TRUE(figure.labels[1].placed);
+    const glm::dvec4 top = LabelTextBox(figure.labels[1].pixel, 8, 1.0f);
+    EXPECT_GE(top.y, 0.0);
+    EXPECT_LE(top.y, kLabelHeightCssPixels);
+  }
+  {
+    SCOPED_TRACE("no room: the lowest priority is left out");
+    // 24 px high at 240 wide: one row of 15 px boxes; a P, a length and an angle on one point.
+    ConstructionFigure figure = figure_with({{"theta", {0, 0}}, {"length", {0, 0}}, {"P", {0, 0}}});
+    PlaceConstructionLabels(&figure, identity, 240, 24, 1.0f);
+    EXPECT_TRUE(figure.labels[2].placed);   // P
+    EXPECT_TRUE(figure.labels[1].placed);   // length
+    EXPECT_FALSE(figure.labels[0].placed);  // theta: no free place within reach
+  }
+  {
+    SCOPED_TRACE("the other side after the chosen one");
+    ConstructionFigure figure = figure_with({{"h", {0, 0}}, {"h", {0, 0}}});
+    figure.labels[0].side = 1;
+    PlaceConstructionLabels(&figure, identity, 800, 600, 1.0f);
+    EXPECT_EQ(figure.labels[1].pixel, pixel_of({0, 0}, 800, 600));  // the chosen side's
+    EXPECT_NE(figure.labels[0].pixel, pixel_of({0, 0}, 800, 600));
+  }
+  {
+    SCOPED_TRACE("behind the camera");
+    ConstructionFigure figure = figure_with({{"P", {0, 0}}});
+    glm::mat4 behind(1.0f);
+    behind[3][3] = -1.0f;  // w < 0 for every point
+    PlaceConstructionLabels(&figure, behind, 800, 600, 1.0f);
+    EXPECT_FALSE(figure.labels[0].placed);
+  }
 }
 
 // Pinter's Listing 2 in the view: the segments the follower walks, the one it is on and where it
