@@ -351,6 +351,10 @@ void MakeConstructionFigure(const Character& character, int instance, double tim
   figure.destination = locomotion.target;
   figure.has_final_heading = locomotion.target_has_heading;
   figure.final_heading = locomotion.target_heading;
+  figure.heading_handle =
+      figure.origin.position +
+      ConstructionHeadingHandleDistance(figure.radius) *
+          glm::dvec2(std::cos(figure.origin.heading), std::sin(figure.origin.heading));
   TurnConstructionJob job;
   job.origin = figure.origin;
   job.radius = figure.radius;
@@ -397,6 +401,11 @@ void DrawConstructionFigure(const ConstructionFigure& figure, DrawList& list) {
   }
   AddCross(list, figure.destination, 0.06 * std::max(figure.radius, 10.0), kText);
   if (figure.has_walk) DrawWalk(figure.walk, figure.radius, list);
+  const double handle = 0.12 * ConstructionHeadingHandleDistance(figure.radius);
+  AddArc(list, figure.origin.position, handle, 0.0, glm::two_pi<double>(), kHandleColor);
+  AddArc(list, figure.heading_handle, handle, 0.0, glm::two_pi<double>(), kHandleColor);
+  list.AddLine(Ground(figure.origin.position), Ground(figure.heading_handle), kHandleColor,
+               LineDepth::kOnTop);
   for (const ConstructionLabel& label : figure.labels) {
     if (!label.placed) continue;
     const bool unreachable =
@@ -442,6 +451,10 @@ JsonValue ConstructionFigureJson(const ConstructionFigure& figure) {
     words.push_back(std::move(entry));
   }
   out.Set("dubins", JsonValue(std::move(words)));
+  JsonValue handles = JsonValue::MakeObject();
+  handles.Set("origin", point(figure.origin.position));
+  handles.Set("heading", point(figure.heading_handle));
+  out.Set("handles", std::move(handles));
   JsonArray labels;
   for (const ConstructionLabel& label : figure.labels) {
     JsonValue entry = JsonValue::MakeObject();

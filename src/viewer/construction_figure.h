@@ -2,6 +2,7 @@
 // Figures 5 and 6 for a character's go-to target, every point and number from TurnConstructionJob.
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -60,7 +61,17 @@ struct ConstructionFigure {
   // gives them; has_walk is false when the follower's stage has no turn path.
   bool has_walk = false;
   FollowerWalk walk;
+  // The drag handles (ConstructionHandleTool): the origin is origin.position; this point lies
+  // ConstructionHeadingHandleDistance(radius) ahead of it along origin.heading.
+  glm::dvec2 heading_handle{0.0, 0.0};
 };
+
+// The heading handle's distance from the origin: the radius (so it scales with the figure), and
+// at least 10 so that radius 0 still has one to take.
+inline double ConstructionHeadingHandleDistance(double radius) { return std::max(radius, 10.0); }
+
+// The handles are drawn as circles in kHandleColor, joined by a line.
+constexpr Rgba8 kHandleColor{255, 150, 60, 255};
 
 // The walk's segments are drawn in kWalkColor, the one the follower is on in kWalkCurrentColor
 // (brighter), and a marker at its pose in kWalkMarkerColor.
@@ -85,11 +96,13 @@ void PlaceConstructionLabels(ConstructionFigure* figure, const glm::mat4& view_p
                              int width, int height, float device_pixel_ratio);
 
 // Its lines (drawn on top, the chosen side or shortest word bright, the rest dimmed, an
-// unreachable side red), the walk's segments and marker, and its placed labels as texts.
+// unreachable side red), the walk's segments and marker, the handles, and its placed labels as
+// texts.
 void DrawConstructionFigure(const ConstructionFigure& figure, DrawList& list);
 
 // The figure's numbers for state(): per side P, h, phi, reachable, d, theta, Q, length, chosen;
-// the Dubins words that exist with their lengths; the labels (name, side, text, at, and pixel:
+// the Dubins words that exist with their lengths; the handles (origin, heading: ground points);
+// the labels (name, side, text, at, and pixel:
 // where the text was placed, null when left out); the walk (null without one): its stage, its
 // segments (kind, length, start, start_distance; arcs also centre and sweep), current_segment,
 // distance_into_segment, position, heading and arrived. Null when not shown.

@@ -620,5 +620,207 @@ TEST(ConstructionViewTest, WalkWithoutATargetAndAtRadiusZero) {
   EXPECT_GE(walk->Find("segments")->as_array().size(), 1u);
 }
 
+// The construction for the walker's target from an origin pose, as the core makes it.
+TurnConstruction CoreConstruction(const Pose2& origin, glm::dvec2 destination) {
+  TurnConstruction out;
+  TurnConstructionJob job;
+  job.origin = origin;
+  job.radius = kRadius;
+  job.destination = destination;
+  job.out = &out;
+  EXPECT_TRUE(job.Run().ok());
+  return out;
+}
+
+glm::dvec2 Xy(const JsonValue& p) {
+  return glm::dvec2(p.as_array()[0].as_number(), p.as_array()[1].as_number());
+}
+
+// Where a ground point shows (as the stage lifts the handles to pick them).
+glm::dvec2 ScreenOf(const Stage& stage, glm::dvec2 ground) {
+  glm::dvec2 pixel(0.0);
+  EXPECT_TRUE(stage.ProjectToScreen(
+      glm::vec3(static_cast<float>(ground.x), static_cast<float>(ground.y), 0.1f), &pixel));
+  return pixel;
+}
+
+glm::dvec2 GroundOf(const Stage& stage, glm::dvec2 screen) {
+  const std::optional<glm::vec3> hit = stage.GroundUnderCursor(screen.x, screen.y);
+  EXPECT_TRUE(hit.has_value());
+  return hit ? glm::dvec2(hit->x, hit->y) : glm::dvec2(0.0);
+}
+
+// A left-button drag through the stage's pointer entry points, as the platform sends it.
+void Drag(Stage& stage, const std::vector<glm::dvec2>& screens) {
+  stage.OnCursor(screens.front().x, screens.front().y);
+  stage.OnMouseButton(MouseButton::kLeft, true);
+  for (size_t i = 1; i < screens.size(); ++i) stage.OnCursor(screens[i].x, screens[i].y);
+  stage.OnMouseButton(MouseButton::kLeft, false);
+}
+
+// Dragging the origin handle and the heading handle through the stage's pointer: the character is
+// placed at the dragged pose and goes to the same target from it, so the figure (P, Q, h) is the
+// core's construction from that pose (<= 1e-9); state() reports the handles where they are now.
+TEST(ConstructionViewTest, DraggingTheHandlesRecomputesTheFigure) {
+  const glm::dvec2 destination(150, 80);
+  for (const char* tool : {"camera", "goto"}) {
+    SCOPED_TRACE(std::string("tool ") + tool);
+    TestStage s;
+    ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+    ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
+    ASSERT_TRUE(Ok(s.Run(std::string(R"({"cmd":"tool","tool":")") + tool + R"("})")));
+    ASSERT_TRUE(Ok(s.Run(R"({"cmd":"select","instance":0})")));
+    ASSERT_TRUE(Ok(s.Run(GoToCommand(destination))));
+    s.stage.BuildDrawList(&s.list);
+    ASSERT_TRUE(s.stage.construction_figure().shown);
+    ExpectNear(s.stage.construction_figure().heading_handle, glm::dvec2(kRadius, 0), "handle");
+
+    // The origin, taken at its pixel and dragged 40 px right and 25 px down in two moves.
+    const glm::dvec2 press = ScreenOf(s.stage, glm::dvec2(0.0));
+    const glm::dvec2 release = press + glm::dvec2(40, 25);
+    Drag(s.stage, {press, press + glm::dvec2(20, 10), release});
+    EXPECT_TRUE(s.stage.last_error().empty()) << s.stage.last_error();
+    const glm::dvec2 moved = GroundOf(s.stage, release) - GroundOf(s.stage, press);
+    ASSERT_GT(glm::length(moved), 1.0);
+    s.stage.BuildDrawList(&s.list);
+    const ConstructionFigure& figure = s.stage.construction_figure();
+    ASSERT_TRUE(figure.shown);
+    ExpectNear(figure.origin.position, moved, "origin");
+    EXPECT_EQ(figure.origin.heading, 0.0);
+    ExpectNear(figure.destination, destination, "the same target");  // not a go-to of the drag
+    TurnConstruction want = CoreConstruction(Pose2{moved, 0.0}, destination);
+    for (int i = 0; i < 2; ++i) {
+      ExpectNear(figure.numbers.sides[static_cast<size_t>(i)].centre,
+                 want.sides[static_cast<size_t>(i)].centre, "P");
+      ExpectNear(figure.numbers.sides[static_cast<size_t>(i)].leave,
+                 want.sides[static_cast<size_t>(i)].leave, "Q");
+    }
+    {
+      const JsonValue state = s.stage.State();
+      const JsonValue& reported = *state.Find("construction");
+      ExpectNear(Xy(*reported.Find("sides")->as_array()[0].Find("P")), want.sides[0].centre, "P");
+      ExpectNear(Xy(*reported.Find("handles")->Find("origin")), moved, "origin handle");
+      ExpectNear(Xy(*reported.Find("handles")->Find("heading")), moved + glm::dvec2(kRadius, 0),
+                 "heading handle");
+      // The character stands there, facing the same way.
+      const Character& walker = s.stage.characters()[0];
+      EXPECT_EQ(walker.position, glm::vec2(moved));
+      EXPECT_TRUE(walker.locomotion.has_target);
+    }
+
+    // The heading handle, dragged to a point above-left of the origin: it faces there.
+    const glm::dvec2 handle_press = ScreenOf(s.stage, figure.heading_handle);
+    const glm::dvec2 handle_release = ScreenOf(s.stage, moved + glm::dvec2(-20, 35));
+    Drag(s.stage, {handle_press, handle_release});
+    const glm::dvec2 towards = GroundOf(s.stage, handle_release) - moved;
+    const double heading = std::atan2(towards.y, towards.x);
+    s.stage.BuildDrawList(&s.list);
+    ASSERT_TRUE(s.stage.construction_figure().shown);
+    ExpectNear(s.stage.construction_figure().origin.position, moved, "origin kept");
+    EXPECT_NEAR(s.stage.construction_figure().origin.heading, heading, 1e-9);
+    want = CoreConstruction(Pose2{moved, heading}, destination);
+    ExpectNear(s.stage.construction_figure().numbers.sides[0].centre, want.sides[0].centre, "P");
+    ExpectNear(s.stage.construction_figure().numbers.sides[1].centre, want.sides[1].centre, "P");
+
+    // A press away from the handles is the tool's again: with "goto" a new target.
+    const glm::dvec2 elsewhere = ScreenOf(s.stage, glm::dvec2(-60, -90));
+    Drag(s.stage, {elsewhere});
+    s.stage.BuildDrawList(&s.list);
+    const bool retargeted =
+        glm::length(s.stage.construction_figure().destination - destination) > 1.0;
+    EXPECT_EQ(retargeted, std::string(tool) == "goto");
+  }
+}
+
+// The handles need the construction view, a figure and a drag: with the toggle off the press is
+// the tool's; a click on a handle changes nothing; setConstructionOrigin does what the drag does
+// and names its field when the character has no target.
+TEST(ConstructionViewTest, HandlesEdgeCasesAndTheCommand) {
+  TestStage s;
+  ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"tool","tool":"goto"})")));
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"select","instance":0})")));
+  {
+    SCOPED_TRACE("no target yet");
+    const JsonValue reply = s.Run(R"({"cmd":"setConstructionOrigin","instance":0,"x":1,"y":2})");
+    EXPECT_FALSE(Ok(reply));
+    EXPECT_EQ(reply.Find("error")->as_string(),
+              "setConstructionOrigin.instance: expected a character going to a target (send goTo "
+              "first), found 0, which has none");
+  }
+  ASSERT_TRUE(Ok(s.Run(GoToCommand({150, 80}))));
+  {
+    SCOPED_TRACE("toggle off: a drag on the origin is a go-to drag");
+    s.stage.BuildDrawList(&s.list);
+    const glm::dvec2 press = ScreenOf(s.stage, glm::dvec2(0.0));
+    Drag(s.stage, {press, press + glm::dvec2(30, 0)});
+    EXPECT_LT(glm::length(s.stage.characters()[0].locomotion.target), 1.0);  // went to (0, 0)
+    ASSERT_TRUE(Ok(s.Run(GoToCommand({150, 80}))));
+  }
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","construction":true})")));
+  s.stage.BuildDrawList(&s.list);
+  const Pose2 before = s.stage.construction_figure().origin;
+  {
+    SCOPED_TRACE("a click on the origin handle: nothing moves, no go-to");
+    const glm::dvec2 press = ScreenOf(s.stage, before.position);
+    Drag(s.stage, {press, press + glm::dvec2(3, 2)});
+    s.stage.BuildDrawList(&s.list);
+    ExpectNear(s.stage.construction_figure().origin.position, before.position, "origin");
+    ExpectNear(s.stage.construction_figure().destination, glm::dvec2(150, 80), "target");
+  }
+  {
+    SCOPED_TRACE("the command, with and without a heading");
+    ASSERT_TRUE(
+        Ok(s.Run(R"({"cmd":"setConstructionOrigin","instance":0,"x":-40,"y":12.5,"heading":2})")));
+    s.stage.BuildDrawList(&s.list);
+    const ConstructionFigure& figure = s.stage.construction_figure();
+    ExpectNear(figure.origin.position, glm::dvec2(-40, 12.5), "origin");
+    EXPECT_EQ(figure.origin.heading, 2.0);
+    const TurnConstruction want = CoreConstruction(Pose2{glm::dvec2(-40, 12.5), 2.0}, {150, 80});
+    ExpectNear(figure.numbers.sides[0].centre, want.sides[0].centre, "P");
+    ExpectNear(figure.numbers.sides[1].leave, want.sides[1].leave, "Q");
+    ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setConstructionOrigin","instance":0,"x":5,"y":6})")));
+    s.stage.BuildDrawList(&s.list);
+    EXPECT_EQ(s.stage.construction_figure().origin.heading, 2.0);  // kept
+  }
+  {
+    SCOPED_TRACE("with a final heading the Dubins words follow too");
+    ASSERT_TRUE(Ok(s.Run(R"({"cmd":"goTo","instance":0,"x":150,"y":80,"heading":-1.5})")));
+    ASSERT_TRUE(
+        Ok(s.Run(R"({"cmd":"setConstructionOrigin","instance":0,"x":0,"y":0,"heading":0})")));
+    s.stage.BuildDrawList(&s.list);
+    const ConstructionFigure& figure = s.stage.construction_figure();
+    ASSERT_TRUE(figure.has_final_heading);
+    EXPECT_EQ(figure.final_heading, -1.5);
+    TurnConstruction want;
+    TurnConstructionJob job;
+    job.origin = Pose2{glm::dvec2(0.0), 0.0};
+    job.radius = kRadius;
+    job.destination = {150, 80};
+    job.has_final_heading = true;
+    job.final_heading = -1.5;
+    job.out = &want;
+    ASSERT_TRUE(job.Run().ok());
+    EXPECT_EQ(figure.numbers.shortest_dubins, want.shortest_dubins);
+    EXPECT_NEAR(figure.numbers.dubins_path.length, want.dubins_path.length, 1e-9);
+  }
+  {
+    SCOPED_TRACE("an origin with no path to the target (inside an obstacle) changes nothing");
+    ASSERT_TRUE(Ok(
+        s.Run(R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[-100,0],"radius":20}}})")));
+    const Follower before_follower = s.stage.characters()[0].locomotion.follower;
+    const JsonValue reply = s.Run(R"({"cmd":"setConstructionOrigin","instance":0,"x":-100,"y":0})");
+    ASSERT_FALSE(Ok(reply));
+    EXPECT_EQ(reply.Find("error")->as_string().rfind("setConstructionOrigin: ", 0), 0u)
+        << reply.Find("error")->as_string();
+    const Character& walker = s.stage.characters()[0];
+    EXPECT_EQ(walker.locomotion.follower.approach().start.position,
+              before_follower.approach().start.position);
+    EXPECT_TRUE(walker.locomotion.has_target);
+    EXPECT_EQ(walker.locomotion.target, glm::dvec2(150, 80));
+    EXPECT_EQ(walker.position, glm::vec2(0.0f));
+  }
+}
+
 }  // namespace
 }  // namespace md5stage::viewer
