@@ -580,6 +580,28 @@ class CommandTable {
     Status status = v.SetPlanBudget(ms);
     return status.ok() ? Reply(true) : Failure(status.error().message);
   }
+  // The construction view's origin, as its handles drag it: the character goes to its target
+  // again from this pose (the heading defaults to the figure's current one).
+  static JsonValue SetConstructionOrigin(Stage& v, CommandArgs& a) {
+    const int instance = Instance(v, a);
+    const double x = a.Number("x", -kCoordinateLimit, kCoordinateLimit);
+    const double y = a.Number("y", -kCoordinateLimit, kCoordinateLimit);
+    const std::optional<double> heading = a.OptionalNumber("heading", -1e3, 1e3);
+    if (!a.Finish()) return Fail(a);
+    const Locomotion& locomotion = CharacterOf(v, instance)->locomotion;
+    if (!locomotion.enabled || !locomotion.has_target) {
+      a.Fail("instance", "a character going to a target (send goTo first)",
+             std::to_string(instance) + ", which has none");
+      return Fail(a);
+    }
+    const double current = locomotion.follower.approach().start.heading;
+    Status status =
+        v.SetConstructionOrigin(instance, Pose2{glm::dvec2(x, y), heading.value_or(current)});
+    if (!status.ok()) return Failure("setConstructionOrigin: " + status.error().message);
+    JsonValue reply = Reply(true);
+    reply.Set("path", v.PathJson(*CharacterOf(v, instance)));
+    return reply;
+  }
   static JsonValue SetSpeed(Stage& v, CommandArgs& a) {
     const int instance = Instance(v, a);
     const double speed = a.Number("speed", 0.0, kMaxSpeed);
@@ -761,6 +783,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"assignRoute", &CommandTable::AssignRoute},
     {"goTo", &CommandTable::GoTo},
     {"setPlanBudget", &CommandTable::SetPlanBudget},
+    {"setConstructionOrigin", &CommandTable::SetConstructionOrigin},
     {"setSpeed", &CommandTable::SetSpeed},
     {"setTurnRadius", &CommandTable::SetTurnRadius},
     {"gpuSkinCheck", &CommandTable::GpuSkinCheck},

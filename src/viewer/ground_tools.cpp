@@ -37,6 +37,47 @@ std::optional<GoToTarget> GoToTool::Release(glm::dvec2 screen, float device_pixe
   return target;
 }
 
+// ---- construction handles ----------------------------------------------------------------------
+
+bool ConstructionHandleTool::Press(std::optional<glm::dvec2> ground, glm::dvec2 screen,
+                                   glm::dvec2 origin_screen, glm::dvec2 heading_screen,
+                                   const Pose2& origin, int instance, double pick_radius) {
+  handle_ = ConstructionHandle::kNone;
+  if (!ground) return false;
+  // NaN distances (a handle behind the camera) compare false, so such a handle is never taken.
+  const double to_origin = glm::length(screen - origin_screen);
+  const double to_heading = glm::length(screen - heading_screen);
+  if (to_origin <= pick_radius && !(to_heading < to_origin)) {
+    handle_ = ConstructionHandle::kOrigin;
+  } else if (to_heading <= pick_radius) {
+    handle_ = ConstructionHandle::kHeading;
+  } else {
+    return false;
+  }
+  gesture_.Begin(screen);
+  dragged_ = false;
+  instance_ = instance;
+  press_ground_ = *ground;
+  start_ = origin;
+  return true;
+}
+
+std::optional<Pose2> ConstructionHandleTool::Move(glm::dvec2 ground, glm::dvec2 screen,
+                                                  float device_pixel_ratio) {
+  if (!active()) return std::nullopt;
+  dragged_ = dragged_ || gesture_.Dragged(screen, device_pixel_ratio);
+  if (!dragged_) return std::nullopt;
+  Pose2 pose = start_;
+  if (handle_ == ConstructionHandle::kOrigin) {
+    pose.position = start_.position + (ground - press_ground_);
+  } else {
+    const glm::dvec2 towards = ground - start_.position;
+    // On the origin itself there is no direction: the heading stays.
+    if (glm::length(towards) > 1e-9) pose.heading = std::atan2(towards.y, towards.x);
+  }
+  return pose;
+}
+
 // ---- route pen --------------------------------------------------------------------------------
 
 void RouteTool::Edit(RouteEditor editor, int route) {

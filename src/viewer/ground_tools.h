@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/path/obstacles.h"
+#include "core/path/pose.h"
 #include "core/path/route_editor.h"
 
 namespace md5stage::viewer {
@@ -53,6 +54,38 @@ class GoToTool {
   bool active_ = false;
   DragGesture gesture_;
   glm::dvec2 start_{0.0}, current_{0.0};
+};
+
+// The construction view's two handles: the origin (the pose the figure starts from) and a point
+// ahead of it along its heading.
+enum class ConstructionHandle { kNone, kOrigin, kHeading };
+
+// Dragging those handles: the origin moves with the cursor (keeping its heading, and the offset
+// from where it was taken, so it does not jump to the cursor), the heading handle turns the
+// heading towards the cursor. Taken before any tool's press, so it works whatever tool is on.
+class ConstructionHandleTool {
+ public:
+  // Taken when the press is within pick_radius (framebuffer pixels) of a handle's screen point
+  // (NaN: not on screen), the nearer one when both are; needs the ground point under it.
+  // `origin` is the pose the figure starts from now, `instance` the figure's character.
+  bool Press(std::optional<glm::dvec2> ground, glm::dvec2 screen, glm::dvec2 origin_screen,
+             glm::dvec2 heading_screen, const Pose2& origin, int instance, double pick_radius);
+  // The origin pose the drag puts, once the press has moved past the drag threshold (so a click
+  // on a handle changes nothing); none before, or with no handle taken.
+  std::optional<Pose2> Move(glm::dvec2 ground, glm::dvec2 screen, float device_pixel_ratio);
+  void Release() { handle_ = ConstructionHandle::kNone; }
+
+  bool active() const { return handle_ != ConstructionHandle::kNone; }
+  ConstructionHandle handle() const { return handle_; }
+  int instance() const { return instance_; }
+
+ private:
+  ConstructionHandle handle_ = ConstructionHandle::kNone;
+  DragGesture gesture_;
+  bool dragged_ = false;
+  int instance_ = -1;
+  glm::dvec2 press_ground_{0.0};
+  Pose2 start_;
 };
 
 // What a route pen event asks of the stage.

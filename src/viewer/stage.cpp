@@ -766,7 +766,10 @@ void Stage::BuildDrawList(DrawList* list) {
         selection_.instance >= 0 && selection_.instance < static_cast<int>(characters_.size())
             ? selection_.instance
             : 0;
-    MakeConstructionFigure(characters_[static_cast<size_t>(c)], c, &scratch_.construction);
+    MakeConstructionFigure(characters_[static_cast<size_t>(c)], c, scene_time_,
+                           &scratch_.construction);
+    PlaceConstructionLabels(&scratch_.construction, out.view_projection, out.width, out.height,
+                            stats_.device_pixel_ratio);
     DrawConstructionFigure(scratch_.construction, out);
   }
   stats_.culled = culled_;

@@ -175,6 +175,10 @@ class Stage {
   // of search (PlanBudgetFromMilliseconds, as `md5stage plan --budget-ms`); unset, the default.
   // The best legal path found within it is taken; state() says whether it is proven best.
   Status SetPlanBudget(std::optional<double> milliseconds);
+  // The construction view's origin handles (and setConstructionOrigin): the character, which
+  // must be going to a target, is placed at `origin` and goes to the same target (and heading)
+  // from there, so the figure starts from it. On error (no target, no path) nothing changes.
+  Status SetConstructionOrigin(int instance, const Pose2& origin);
 
   // Routes: set one (index == the count: a new one; the route being edited is edited anew), and
   // replace its stretches that cross obstacles by planned paths, with the instance's turning
@@ -322,6 +326,8 @@ class Stage {
 
   // Mouse tools: go-to and route drawing (viewer_tools.cpp).
   bool ToolPress(double x, double y);
+  // The construction view's handles, taken before the tools: true when the press took one.
+  bool ConstructionHandlePress(std::optional<glm::dvec2> ground, glm::dvec2 screen, double pick);
   void ToolMove(double x, double y);
   void ToolRelease(double x, double y);
   void CommitEditedRoute();

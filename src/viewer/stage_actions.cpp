@@ -304,6 +304,46 @@ Status Stage::SetPlanBudget(std::optional<double> milliseconds) {
   return Status();
 }
 
+Status Stage::SetConstructionOrigin(int instance, const Pose2& origin) {
+  Character* character = InstanceAt(instance);
+  if (character == nullptr) {
+    return MakeError("setConstructionOrigin", 0, 0, "no instance " + std::to_string(instance));
+  }
+  Locomotion& locomotion = character->locomotion;
+  if (!locomotion.enabled || !locomotion.has_target) {
+    return MakeError("setConstructionOrigin", 0, 0,
+                     "instance " + std::to_string(instance) + " has no go-to target");
+  }
+  // As SetPlacement places it, but from the double pose (the figure's origin is exactly it); what
+  // that changes is kept to put back when the new plan fails (plan_message then says why).
+  const Follower follower = locomotion.follower;
+  const glm::vec2 position = character->position;
+  const float facing = character->heading;
+  const double start_delay = locomotion.start_delay, plan_start = locomotion.plan_start;
+  const glm::dvec2 target = locomotion.target;
+  const std::optional<double> heading = locomotion.target_has_heading
+                                            ? std::optional<double>(locomotion.target_heading)
+                                            : std::nullopt;
+  character->position = glm::vec2(origin.position);
+  character->heading = static_cast<float>(origin.heading);
+  locomotion.follower = Follower(origin, locomotion.turn_radius, locomotion.speed, scene_time_);
+  locomotion.route = -1;
+  locomotion.has_target = false;
+  locomotion.start_delay = 0.0;
+  locomotion.plan_start = scene_time_;
+  const Status status = StartGoTo(*character, target, heading ? &*heading : nullptr);
+  if (!status.ok()) {
+    locomotion.follower = follower;
+    character->position = position;
+    character->heading = facing;
+    locomotion.has_target = true;  // route was -1 already: it was going to the target
+    locomotion.start_delay = start_delay;
+    locomotion.plan_start = plan_start;
+  }
+  PoseCharacter(*character, library_->models());
+  return status;
+}
+
 // ---- routes and obstacles ----------------------------------------------------------------------
 
 Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,

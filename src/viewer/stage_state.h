@@ -16,6 +16,7 @@
 #include "core/scene/scene.h"
 #include "core/view/orbit_camera.h"
 #include "viewer/construction_figure.h"
+#include "viewer/ground_tools.h"
 #include "viewer/shading.h"
 
 namespace md5stage::viewer {
@@ -112,6 +113,8 @@ struct PointerState {
   bool ui_wants_keyboard = false;
   int touch_count = 0;
   double touch_x = 0.0, touch_y = 0.0, touch_spread = 0.0;
+  // A drag of the construction view's origin or heading handle (taken before any tool's press).
+  ConstructionHandleTool construction_handles;
 };
 
 // The status line and what the last load or edit reported.

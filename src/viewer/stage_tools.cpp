@@ -81,6 +81,7 @@ bool Stage::ToolPress(double x, double y) {
       hit ? std::optional<glm::dvec2>(glm::dvec2(hit->x, hit->y)) : std::nullopt;
   const glm::dvec2 screen(x, y);
   const double pick = kPickRadiusCssPixels * stats_.device_pixel_ratio;
+  if (ConstructionHandlePress(ground, screen, pick)) return true;
   switch (tool_) {
     case ui::Tool::kGoTo:
       return go_to_.Press(ground, Selected() != nullptr, screen);
@@ -107,7 +108,36 @@ bool Stage::ToolPress(double x, double y) {
   return step.taken;
 }
 
+bool Stage::ConstructionHandlePress(std::optional<glm::dvec2> ground, glm::dvec2 screen,
+                                    double pick) {
+  // The figure of the last frame: the handles where the person sees them.
+  const ConstructionFigure& figure = scratch_.construction;
+  if (!options_.display.construction || !figure.shown) return false;
+  auto project = [&](glm::dvec2 g) {
+    glm::dvec2 pixel;
+    if (!ProjectToScreen(glm::vec3(static_cast<float>(g.x), static_cast<float>(g.y), kLift),
+                         &pixel)) {
+      return glm::dvec2(std::nan(""), std::nan(""));
+    }
+    return pixel;
+  };
+  return pointer_.construction_handles.Press(ground, screen, project(figure.origin.position),
+                                             project(figure.heading_handle), figure.origin,
+                                             figure.instance, pick);
+}
+
 void Stage::ToolMove(double x, double y) {
+  ConstructionHandleTool& handles = pointer_.construction_handles;
+  if (handles.active()) {
+    const auto ground = GroundUnderCursor(x, y);
+    if (!ground) return;
+    const std::optional<Pose2> origin =
+        handles.Move(glm::dvec2(ground->x, ground->y), glm::dvec2(x, y), stats_.device_pixel_ratio);
+    if (!origin) return;
+    const Status status = SetConstructionOrigin(handles.instance(), *origin);
+    if (!status.ok()) SetError(status.error().ToString());
+    return;
+  }
   if (!go_to_.active() && !route_tool_.active() && !obstacle_tool_.active()) {
     // The polygon being drawn follows the cursor to its next corner.
     if (obstacle_tool_.draft().empty()) return;
@@ -125,6 +155,7 @@ void Stage::ToolMove(double x, double y) {
 }
 
 void Stage::ToolRelease(double x, double y) {
+  pointer_.construction_handles.Release();
   const std::optional<GoToTarget> target =
       go_to_.Release(glm::dvec2(x, y), stats_.device_pixel_ratio);
   if (target && Selected() != nullptr) {

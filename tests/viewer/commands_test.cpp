@@ -320,6 +320,10 @@ std::vector<CommandRow> CommandRows() {
        instance + R"(,"x":10,"y":20)",
        {Instance(), Num("x", -1e6, 1e6), Num("y", -1e6, 1e6), Num("heading", -1e3, 1e3, kOptional)},
        true},
+      {"setConstructionOrigin",
+       instance + R"(,"x":10,"y":20)",
+       {Instance(), Num("x", -1e6, 1e6), Num("y", -1e6, 1e6), Num("heading", -1e3, 1e3, kOptional)},
+       true},
       {"setSpeed", instance + R"(,"speed":40)", {Instance(), Num("speed", 0, 100000)}, true},
       {"setTurnRadius", instance + R"(,"radius":20)", {Instance(), Num("radius", 0, 1e5)}, true},
       {"setPlanBudget", R"("ms":2)", {Num("ms", 0, 1e6, kOptional)}},
@@ -638,6 +642,10 @@ TEST_F(CommandsTest, ExactMessages) {
        "setMode.instance: expected an integer in [0, 0], found -1"},
       {R"({"cmd":"setMode","instance":0,"mode":"once","speed":2})",
        "setMode.speed: expected no such field (setMode does not take it), found 2"},
+      // Found by the handler: the origin of a construction needs a go-to target.
+      {R"({"cmd":"setConstructionOrigin","instance":0,"x":1,"y":2})",
+       "setConstructionOrigin.instance: expected a character going to a target (send goTo "
+       "first), found 0, which has none"},
       // The instance is read first: a bad instance is named before a bad mode.
       {R"({"cmd":"setMode","instance":5,"mode":"bogus"})",
        "setMode.instance: expected an integer in [0, 0], found 5"},
@@ -1305,6 +1313,21 @@ std::vector<EffectRow> EffectRows() {
          s.viewer.Update(1.0);
          EXPECT_NEAR(Item(Get(s.Instance0(), "position"), 0).as_number(), 50.0, 1e-6);
          EXPECT_TRUE(Get(s.Instance0(), "moving").as_bool());
+       }},
+      {"setConstructionOrigin",
+       {R"({"cmd":"goTo","instance":0,"x":100,"y":0})",
+        R"({"cmd":"setConstructionOrigin","instance":0,"x":-20,"y":5,"heading":1.5})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         EXPECT_TRUE(Get(r, "path").is_object() || Get(r, "path").is_array()) << WriteJson(r);
+         // Placed there, facing that way, and going to the same target from it.
+         EXPECT_NEAR(Item(Get(s.Instance0(), "position"), 0).as_number(), -20.0, 1e-6);
+         EXPECT_NEAR(Item(Get(s.Instance0(), "position"), 1).as_number(), 5.0, 1e-6);
+         const Follower& follower = s.viewer.characters()[0].locomotion.follower;
+         EXPECT_EQ(follower.approach().start.position, glm::dvec2(-20, 5));
+         EXPECT_EQ(follower.approach().start.heading, 1.5);
+         EXPECT_NEAR(follower.approach().end.position.x, 100.0, 1e-9);
+         EXPECT_NEAR(follower.approach().end.position.y, 0.0, 1e-9);
        }},
       {"setSpeed",
        {R"({"cmd":"setSpeed","instance":0,"speed":40})"},

@@ -123,6 +123,170 @@ TEST(GoToToolTest, PressMoveRelease) {
   }
 }
 
+// ---- construction handles ----------------------------------------------------------------------
+
+// One move of a handle drag: the ground point and the screen point under the cursor.
+struct HandleMove {
+  glm::dvec2 ground;
+  glm::dvec2 screen;
+};
+
+struct HandleCase {
+  const char* name;
+  std::optional<glm::dvec2> ground;  // under the press
+  glm::dvec2 screen;                 // the press
+  glm::dvec2 origin_screen{100.0, 100.0};
+  glm::dvec2 heading_screen{160.0, 100.0};
+  float device_pixel_ratio = 1.0f;
+  std::vector<HandleMove> moves;
+  ConstructionHandle taken = ConstructionHandle::kNone;
+  // What each move asks (absent: nothing yet), in order.
+  std::vector<std::optional<Pose2>> poses;
+};
+
+TEST(ConstructionHandleToolTest, PressMoveRelease) {
+  // The origin at (0, 0) facing +x, its handles at pixels (100, 100) and (160, 100); pick 10 px.
+  const Pose2 origin{glm::dvec2(0.0), 0.0};
+  const std::optional<Pose2> none;
+  const double kHalfPi = std::atan2(1.0, 0.0);
+  const HandleCase cases[] = {
+      {"the origin follows the drag, its heading kept",
+       glm::dvec2(0.0),
+       {100, 100},
+       {100, 100},
+       {160, 100},
+       1.0f,
+       {{{5, 3}, {120, 90}}, {{-7, 2}, {80, 95}}},
+       ConstructionHandle::kOrigin,
+       {Pose2{{5, 3}, 0.0}, Pose2{{-7, 2}, 0.0}}},
+      {"taken off its centre: the offset is kept, it does not jump to the cursor",
+       glm::dvec2(1.0, 1.0),
+       {104, 96},
+       {100, 100},
+       {160, 100},
+       1.0f,
+       {{{11, 1}, {140, 96}}},
+       ConstructionHandle::kOrigin,
+       {Pose2{{10, 0}, 0.0}}},
+      {"the heading handle turns the heading towards the cursor, the origin stays",
+       glm::dvec2(30.0, 0.0),
+       {160, 100},
+       {100, 100},
+       {160, 100},
+       1.0f,
+       {{{0, 10}, {100, 60}}, {{-10, 0}, {40, 100}}},
+       ConstructionHandle::kHeading,
+       {Pose2{{0, 0}, kHalfPi}, Pose2{{0, 0}, 2 * kHalfPi}}},
+      {"the heading handle dragged onto the origin: no direction, the heading stays",
+       glm::dvec2(30.0, 0.0),
+       {160, 100},
+       {100, 100},
+       {160, 100},
+       1.0f,
+       {{{0, 0}, {100, 100}}},
+       ConstructionHandle::kHeading,
+       {Pose2{{0, 0}, 0.0}}},
+      {"a press off both handles is not taken (the tools have it)",
+       glm::dvec2(9.0, 9.0),
+       {130, 130},
+       {100, 100},
+       {160, 100},
+       1.0f,
+       {{{20, 20}, {200, 200}}},
+       ConstructionHandle::kNone,
+       {none}},
+      {"just outside the pick radius is off the handle",
+       glm::dvec2(0.0),
+       {110.5, 100},
+       {100, 100},
+       {160, 100},
+       1.0f,
+       {},
+       ConstructionHandle::kNone,
+       {}},
+      {"within the drag threshold (6 CSS px) nothing moves; past it, it moves and keeps moving",
+       glm::dvec2(0.0),
+       {100, 100},
+       {100, 100},
+       {160, 100},
+       1.0f,
+       {{{1, 0}, {105, 100}}, {{3, 0}, {107, 100}}, {{1, 0}, {101, 100}}},
+       ConstructionHandle::kOrigin,
+       {none, Pose2{{3, 0}, 0.0}, Pose2{{1, 0}, 0.0}}},
+      {"the threshold scales with the pixel ratio",
+       glm::dvec2(0.0),
+       {100, 100},
+       {100, 100},
+       {160, 100},
+       2.0f,
+       {{{3, 0}, {110, 100}}, {{4, 0}, {113, 100}}},
+       ConstructionHandle::kOrigin,
+       {none, Pose2{{4, 0}, 0.0}}},
+      {"no ground under the press (the sky): not taken",
+       kNoGround,
+       {100, 100},
+       {100, 100},
+       {160, 100},
+       1.0f,
+       {{{1, 1}, {120, 120}}},
+       ConstructionHandle::kNone,
+       {none}},
+      {"a handle behind the camera (NaN on screen) is never taken",
+       glm::dvec2(0.0),
+       {160, 100},
+       {100, 100},
+       {kNan, kNan},
+       1.0f,
+       {},
+       ConstructionHandle::kNone,
+       {}},
+      {"both within reach: the nearer one",
+       glm::dvec2(0.0),
+       {108, 100},
+       {100, 100},
+       {114, 100},
+       1.0f,
+       {},
+       ConstructionHandle::kHeading,
+       {}},
+      {"both as near: the origin",
+       glm::dvec2(0.0),
+       {107, 100},
+       {100, 100},
+       {114, 100},
+       1.0f,
+       {},
+       ConstructionHandle::kOrigin,
+       {}},
+  };
+  for (const HandleCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    ConstructionHandleTool tool;
+    const double pick = kPickRadiusCssPixels * c.device_pixel_ratio;
+    const bool taken =
+        tool.Press(c.ground, c.screen, c.origin_screen, c.heading_screen, origin, 3, pick);
+    EXPECT_EQ(taken, c.taken != ConstructionHandle::kNone);
+    EXPECT_EQ(tool.handle(), c.taken);
+    EXPECT_EQ(tool.active(), taken);
+    if (taken) EXPECT_EQ(tool.instance(), 3);
+    ASSERT_EQ(c.moves.size(), c.poses.size());
+    for (size_t i = 0; i < c.moves.size(); ++i) {
+      SCOPED_TRACE("move " + std::to_string(i));
+      const std::optional<Pose2> pose =
+          tool.Move(c.moves[i].ground, c.moves[i].screen, c.device_pixel_ratio);
+      ASSERT_EQ(pose.has_value(), c.poses[i].has_value());
+      if (!pose) continue;
+      EXPECT_NEAR(pose->position.x, c.poses[i]->position.x, 1e-12);
+      EXPECT_NEAR(pose->position.y, c.poses[i]->position.y, 1e-12);
+      EXPECT_NEAR(pose->heading, c.poses[i]->heading, 1e-12);
+    }
+    // Released, it asks nothing more.
+    tool.Release();
+    EXPECT_FALSE(tool.active());
+    EXPECT_FALSE(tool.Move(glm::dvec2(50, 50), glm::dvec2(300, 300), 1.0f).has_value());
+  }
+}
+
 // ---- route pen --------------------------------------------------------------------------------
 
 // Ground -> screen for the tests: 10 pixels a unit, y down.
