@@ -46,7 +46,8 @@ function expectCliAgrees(ctx, construction, labels) {
   const cli = path.join(ctx.sourceDir, 'build/native/md5stage');
   const [ox, oy, heading] = construction.origin;
   const [dx, dy] = construction.destination;
-  const args = ['turn', '--from', `${ox},${oy},${heading}`, '--to', `${dx},${dy}`, '--radius', String(construction.radius), '--explain', '--json'];
+  const to = construction.final_heading === null ? `${dx},${dy}` : `${dx},${dy},${construction.final_heading}`;
+  const args = ['turn', '--from', `${ox},${oy},${heading}`, '--to', to, '--radius', String(construction.radius), '--explain', '--json'];
   let out;
   try {
     out = execFileSync(cli, args).toString();
@@ -67,14 +68,31 @@ function expectCliAgrees(ctx, construction, labels) {
     if (!side.reachable) return;
     for (const key of ['d', 'theta', 'length']) near(side[key], drawn[key], `${side.side} ${key}`);
     near(side.Q[0], drawn.Q[0], `${side.side} Q.x`); near(side.Q[1], drawn.Q[1], `${side.side} Q.y`);
-    // The view's labels round the CLI's numbers to one decimal (angles in degrees).
-    const texts = labels.map((t) => t.text);
+    // The figure's labels round the CLI's numbers to one decimal (angles in degrees); the ones
+    // placed on screen (a label with no free place round its point is left out) are drawn.
+    if (construction.final_heading !== null) return;  // then the labels are the Dubins words'
+    const ofSide = construction.labels.filter((l) => l.side === i).map((l) => l.text);
     const degrees = (radians) => (radians * 180 / Math.PI).toFixed(1);
     for (const text of [`h = ${side.h.toFixed(1)}`, `d = ${side.d.toFixed(1)}`, `theta = ${degrees(side.theta)} deg`,
                         `phi = ${degrees(side.phi)} deg`, `length ${side.length.toFixed(1)}`]) {
-      assert.ok(texts.includes(text), `no label "${text}" for the ${side.side} side: ${texts.join(' | ')}`);
+      assert.ok(ofSide.includes(text), `no label "${text}" for the ${side.side} side: ${ofSide.join(' | ')}`);
     }
   });
+  if (construction.final_heading !== null) {
+    const words = explained.dubins.filter((w) => w.exists);
+    assert.deepEqual(words.map((w) => w.type), construction.dubins.map((w) => w.type));
+    words.forEach((w, i) => near(w.length, construction.dubins[i].length, `${w.type} length`));
+    const texts = construction.labels.map((l) => l.text);
+    for (const word of construction.dubins) {
+      assert.ok(texts.includes(`${word.type} length ${word.length.toFixed(1)}`), `no label for ${word.type}: ${texts.join(' | ')}`);
+    }
+  }
+  const drawn = labels.map((t) => t.text);
+  for (const label of construction.labels.filter((l) => l.pixel !== null)) {
+    assert.ok(drawn.includes(label.text), `label "${label.text}" is placed but not drawn: ${drawn.join(' | ')}`);
+  }
+  const placed = construction.labels.filter((l) => l.pixel !== null).length;
+  assert.ok(placed >= Math.min(8, construction.labels.length - 1), `${placed} of ${construction.labels.length} labels placed`);
 }
 
 export const tests = [
@@ -85,7 +103,7 @@ export const tests = [
       if (!staged(ctx)) return { skipped: 'the figures module is not staged' };
       const page = await trackedPage(ctx, { width: 700, height: 900 });
       const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
-        <md5-stage id="fig" scene="arcline" paused camera-controls camera="-90,89,420,0,0,0" loading="eager" style="display:block;width:600px;height:400px"></md5-stage>
+        <md5-stage id="fig" scene="arcline" paused camera-controls camera="-90,89,560,0,-40,0" loading="eager" style="display:block;width:600px;height:400px"></md5-stage>
         <md5-stage id="linked" loading="eager" paused style="display:block;width:600px;height:400px"></md5-stage>
         <script src="md5stage-element.js"></script></body></html>`;
       await page.route(`${ctx.baseUrl}construction.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
@@ -183,11 +201,72 @@ export const tests = [
       await page.mouse.up();
       await until(page, () => { const c = document.getElementById('fig').state().construction; return c && c.final_heading !== null; });
       await settle(page);
-      const words = (await state()).construction.dubins;
+      const withHeading = (await state()).construction;
+      const words = withHeading.dubins;
       assert.ok(words.length >= 1 && words.filter((w) => w.shortest).length === 1, JSON.stringify(words));
       const shortest = words.find((w) => w.shortest);
-      assert.ok((await texts(page, 'fig')).some((t) => t.text.startsWith(`${shortest.type} length`)));
+      const drawnTexts = (await texts(page, 'fig')).map((t) => t.text);
+      assert.ok(drawnTexts.some((t) => t.startsWith(`${shortest.type} length`)),
+        `no ${shortest.type} label drawn: ${drawnTexts.join(' | ')}; labels ${JSON.stringify(withHeading.labels.filter((l) => l.side < 0))}`);
       await page.screenshot({ path: ctx.screenshotPath('construction-dubins') });
+      const withHeadingPicture = await picture(page, '#fig');
+
+      // The handles, dragged with the mouse: the origin's moves the origin (its heading kept, both
+      // circles with it), the heading handle turns it about the origin; the figure follows each.
+      const pixelOf = async (p) => {
+        const r = await page.evaluate((q) => document.getElementById('fig').call({ cmd: 'screenAt', point: [q[0], q[1], 0] }), p);
+        assert.ok(r.ok, JSON.stringify(r));
+        return r.pixel;
+      };
+      const drag = async (from, to) => {
+        await page.mouse.move(box.x + from[0], box.y + from[1]);
+        await page.mouse.down();
+        await page.mouse.move(box.x + to[0], box.y + to[1], { steps: 8 });
+        await page.mouse.up();
+      };
+      const originPixel = await pixelOf(withHeading.handles.origin);
+      await drag(originPixel, [originPixel[0] + 70, originPixel[1] + 30]);
+      await until(page, (o) => {
+        const c = document.getElementById('fig').state().construction;
+        return c && Math.hypot(c.origin[0] - o[0], c.origin[1] - o[1]) > 20;
+      }, withHeading.origin);
+      await settle(page);
+      const dragged = (await state()).construction;
+      const shift = [dragged.origin[0] - withHeading.origin[0], dragged.origin[1] - withHeading.origin[1]];
+      assert.ok(Math.abs(dragged.origin[2] - withHeading.origin[2]) < 1e-9, `the heading changed: ${withHeading.origin} -> ${dragged.origin}`);
+      // The handle lands where the mouse let go (within a few pixels), and the circles moved with it.
+      const landed = await pixelOf(dragged.handles.origin);
+      assert.ok(Math.hypot(landed[0] - originPixel[0] - 70, landed[1] - originPixel[1] - 30) < 4, `origin handle at ${landed}, mouse let go at ${originPixel[0] + 70},${originPixel[1] + 30}`);
+      for (let i = 0; i < 2; ++i) {
+        const was = withHeading.sides[i].P, now = dragged.sides[i].P;
+        assert.ok(Math.hypot(now[0] - was[0] - shift[0], now[1] - was[1] - shift[1]) < 1e-6, `P ${i} did not move with the origin: ${was} -> ${now}`);
+      }
+      const draggedLabels = await texts(page, 'fig');
+      expectCliAgrees(ctx, dragged, draggedLabels);
+      const afterOrigin = await picture(page, '#fig');
+      assert.ok(countDifferentPixels(withHeadingPicture, afterOrigin) > 500, 'the picture did not follow the origin');
+
+      // The heading handle, a quarter turn about the origin on screen (the view looks straight down).
+      const pivot = await pixelOf(dragged.handles.origin);
+      const tip = await pixelOf(dragged.handles.heading);
+      const arm = [tip[0] - pivot[0], tip[1] - pivot[1]];
+      await drag(tip, [pivot[0] - arm[1], pivot[1] + arm[0]]);
+      await until(page, (h) => {
+        const c = document.getElementById('fig').state().construction;
+        return c && Math.abs(c.origin[2] - h) > 0.5;
+      }, dragged.origin[2]);
+      await settle(page);
+      const turned = (await state()).construction;
+      const turn = Math.atan2(Math.sin(turned.origin[2] - dragged.origin[2]), Math.cos(turned.origin[2] - dragged.origin[2]));
+      assert.ok(Math.abs(Math.abs(turn) - Math.PI / 2) < 0.1, `turned by ${turn} rad, not a quarter turn`);
+      assert.ok(Math.hypot(turned.origin[0] - dragged.origin[0], turned.origin[1] - dragged.origin[1]) < 1e-6, 'the origin moved while turning');
+      for (let i = 0; i < 2; ++i) {
+        const r = Math.hypot(turned.sides[i].P[0] - turned.origin[0], turned.sides[i].P[1] - turned.origin[1]);
+        assert.ok(Math.abs(r - 60) < 1e-6, `P ${i} is ${r} from the origin`);
+      }
+      expectCliAgrees(ctx, turned, await texts(page, 'fig'));
+      assert.ok(countDifferentPixels(afterOrigin, await picture(page, '#fig')) > 500, 'the picture did not follow the heading');
+      await page.screenshot({ path: ctx.screenshotPath('construction-handles') });
     }),
   },
   {

@@ -154,6 +154,12 @@ export const tests = [
         await page.locator(`#${id}`).scrollIntoViewIfNeeded();
         pictures.set(id, await assertDrawsNow(page, id, pictures.get(id), 'scrolled back'));
       }
+      // Pinter's Figures 5 and 6 open live: the construction with the left side unreachable, and
+      // the Dubins words with LSR shortest.
+      const pinter = await page.evaluate(() => ['fig-pinter5', 'fig-pinter6'].map((id) => document.getElementById(id).state().construction));
+      assert.ok(pinter[0] && pinter[0].sides[0].reachable === false && pinter[0].sides[1].chosen, JSON.stringify(pinter[0]));
+      assert.ok(pinter[0].labels.some((l) => l.text === 'unreachable (h < r)' && l.pixel !== null));
+      assert.ok(pinter[1] && pinter[1].dubins.find((w) => w.shortest)?.type === 'LSR', JSON.stringify(pinter[1] && pinter[1].dubins));
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: ctx.screenshotPath('element-tutorial-top') });
       assert.equal(log.wasm.length, 1, `wasm fetches: ${log.wasm.join(', ')}`);
