@@ -164,6 +164,57 @@ export const tests = [
       assert.ok(decoded.ok, JSON.stringify(decoded));
       assert.deepEqual(decoded.scene.obstacles, first.obstacles);
       assert.equal(decoded.scene.instances.filter((i) => i.target).length, 3);
+
+      // A go-to by a click through the maze: the tight turner, sent with the go-to tool to the
+      // upper room beyond the walls, plans round them (the straight way crosses a wall); the plan
+      // is drawn where it runs and the walker walks it.
+      const goal = [80, 290];
+      assert.ok((await call(page, { cmd: 'select', instance: 0 })).ok);
+      assert.ok((await call(page, { cmd: 'tool', tool: 'goto' })).ok);
+      const beforeClick = await grab(page);
+      const goalPixel = (await call(page, { cmd: 'screenAt', point: [goal[0], goal[1], 0] })).pixel;
+      await page.mouse.move(goalPixel[0], goalPixel[1]);
+      await page.mouse.down();
+      await page.mouse.up();
+      const endOf = (instance) => instance.path && instance.path.segments ? samplePath(instance.path, 1e9).pop() : null;
+      let sent = null;
+      for (let tries = 0; tries < 100 && !sent; tries++) {
+        const walker = (await state(page)).instances[0];
+        const end = endOf(walker);
+        if (end && Math.hypot(end[0] - goal[0], end[1] - goal[1]) < 6) sent = walker;
+        else await frames(page, 1);
+      }
+      assert.ok(sent, `the click at ${goalPixel} did not send the walker to ${goal}: tool ${(await state(page)).tool}, end ${endOf((await state(page)).instances[0])}, selected ${JSON.stringify((await state(page)).selected)}`);
+      assert.equal(sent.path.type, 'planned', JSON.stringify(sent.path));
+      assert.equal(sent.plan_message, null);
+      assert.ok(sent.plan && sent.plan.expansions > 0 && sent.plan.direct === false, JSON.stringify(sent.plan));
+      const planned = samplePath(sent.path, 4);
+      // Drawn: near the plan's points away from the walkers (which move anyway), the picture changed.
+      await frames(page, 2);
+      const afterClick = await grab(page, ctx.screenshotPath('maze-goto'));
+      const walkers = (await state(page)).instances.map((i) => i.position);
+      let drawnSamples = 0, changedSamples = 0;
+      for (const [wx, wy] of planned) {
+        if (walkers.some((w) => Math.hypot(w[0] - wx, w[1] - wy) < 80)) continue;
+        const p = (await call(page, { cmd: 'screenAt', point: [wx, wy, 0] })).pixel;
+        const [x, y] = [Math.round(p[0]), Math.round(p[1])];
+        if (x < 2 || y < 2 || x >= afterClick.width - 2 || y >= afterClick.height - 2) continue;
+        drawnSamples++;
+        const near = (px, py) => Math.abs(px - x) <= 1 && Math.abs(py - y) <= 1;
+        if (changedPixels(beforeClick, afterClick, 24, near).length > 0) changedSamples++;
+      }
+      assert.ok(drawnSamples >= 30 && changedSamples >= 0.8 * drawnSamples,
+                `${changedSamples} of ${drawnSamples} points of the plan drawn`);
+      // Walked: the walker goes along the plan, coming nearer the goal.
+      const onPlan = (q) => Math.min(...planned.map(([x, y]) => Math.hypot(x - q[0], y - q[1])));
+      const from = Math.hypot(sent.position[0] - goal[0], sent.position[1] - goal[1]);
+      assert.ok(await waitUntil(page, ([g, d]) => {
+        const q = window.md5stage.state().instances[0].position;
+        return Math.hypot(q[0] - g[0], q[1] - g[1]) < d - 150;
+      }, [goal, from], 20000), 'the walker did not come 150 nearer the goal');
+      const walked = (await state(page)).instances[0];
+      assert.ok(onPlan(walked.position) < 5, `the walker is ${onPlan(walked.position)} off its plan`);
+      assert.equal(walked.path.type, 'planned');
       assert.deepEqual(page.consoleErrors, []);
       await page.close();
     },

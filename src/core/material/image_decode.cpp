@@ -146,6 +146,32 @@ std::string PngChunkOverrun(std::string_view bytes) {
   return "";
 }
 
+// stb_image 2.27 allocates its JPEG decoder without clearing it, so a scan whose components
+// select a Huffman table no DHT defined decodes with whatever memory held, and indexes its
+// 256-entry symbol array with it (fuzz_image finding 4). `at` is the SOS segment's length field.
+// Returns "" when every table the scan decodes with was defined (a progressive scan uses the DC
+// table for a first DC scan only and the AC table for AC scans only, as stb_image does).
+std::string UndefinedScanTable(std::string_view bytes, size_t at, bool progressive,
+                               const bool (&defined)[2][4]) {
+  const auto byte = [&](size_t i) { return i < bytes.size() ? static_cast<uint8_t>(bytes[i]) : 0; };
+  const size_t components = byte(at + 2);
+  const size_t after = at + 3 + 2 * components;
+  const uint8_t spectral_start = byte(after), approximation_high = byte(after + 2) >> 4;
+  const bool uses_dc = !progressive || (spectral_start == 0 && approximation_high == 0);
+  const bool uses_ac = !progressive || spectral_start > 0;
+  for (size_t i = 0; i < components; ++i) {
+    const uint8_t selectors = byte(at + 4 + 2 * i);
+    const int dc = selectors >> 4, ac = selectors & 15;
+    const auto missing = [&](const char* kind, int id) {
+      return std::string("a JPEG scan (SOS at byte ") + std::to_string(at - 2) + ") decodes with " +
+             kind + " Huffman table " + std::to_string(id) + ", which no DHT before it defines";
+    };
+    if (uses_dc && dc < 4 && !defined[0][dc]) return missing("DC", dc);
+    if (uses_ac && ac < 4 && !defined[1][ac]) return missing("AC", ac);
+  }
+  return "";
+}
+
 // stb_image 2.27 (Debian's) builds a JPEG Huffman table from a DHT segment's 16 counts without
 // checking that they sum to at most 256 codes, and writes past its 257-entry arrays when they do
 // (fuzz_image finding 1). This walks the segments as its decoder does (junk between segments
@@ -153,6 +179,8 @@ std::string PngChunkOverrun(std::string_view bytes) {
 // first bad table, or "". `size` gets the first frame header's (SOFn) width and height.
 std::string JpegHuffmanProblem(std::string_view bytes, std::pair<uint32_t, uint32_t>* size) {
   const auto byte = [&](size_t i) { return i < bytes.size() ? static_cast<uint8_t>(bytes[i]) : 0; };
+  bool defined[2][4] = {};  // [DC, AC][table id]: given by a DHT before this point
+  uint8_t first_frame = 0;  // the SOFn marker (0xC2: progressive)
   size_t at = 0;
   while (at < bytes.size()) {
     while (at < bytes.size() && byte(at) != 0xFF) ++at;  // stb skips what is not a marker
@@ -168,10 +196,13 @@ std::string JpegHuffmanProblem(std::string_view bytes, std::pair<uint32_t, uint3
       size->second = (static_cast<uint32_t>(byte(at + 3)) << 8) | byte(at + 4);
       size->first = (static_cast<uint32_t>(byte(at + 5)) << 8) | byte(at + 6);
     }
+    if (frame && first_frame == 0) first_frame = marker;
     if (marker == 0xC4) {
       size_t left = length >= 2 ? length - 2 : 0;
       size_t p = at + 2;
       while (left > 0 && p < bytes.size()) {
+        // stb_image keeps a table once its class and id are read, whatever follows.
+        if ((byte(p) >> 4) < 2 && (byte(p) & 15) < 4) defined[byte(p) >> 4][byte(p) & 15] = true;
         size_t codes = 0;
         for (size_t i = 0; i < 16; ++i) codes += byte(p + 1 + i);
         if (codes > 256) {
@@ -183,6 +214,10 @@ std::string JpegHuffmanProblem(std::string_view bytes, std::pair<uint32_t, uint3
         left -= used;
         p += used;
       }
+    }
+    if (marker == 0xDA) {
+      const std::string undefined = UndefinedScanTable(bytes, at, first_frame == 0xC2, defined);
+      if (!undefined.empty()) return undefined;
     }
     at += length;
     if (marker == 0xDA) {  // a scan: its entropy-coded data runs to the next marker
