@@ -171,7 +171,8 @@ const BadCase kBadCases[] = {
     // fuzz_image finding 4: a scan whose second component selects AC table 3, which no DHT
     // defines (stb_image decoded with uninitialised memory and read past its symbol array).
     {"jpeg_scan_uses_undefined_ac_table", Regression("jpeg_scan_uses_undefined_ac_table.jpg"),
-     "could not decode: a JPEG scan (SOS at byte 593) decodes with AC Huffman table 3, which no DHT "
+     "could not decode: a JPEG scan (SOS at byte 593) decodes with AC Huffman table 3, which no "
+     "DHT "
      "before it defines"},
     // fuzz_image finding 3: 151 bytes whose second IDAT chunk claims 1,162,215,424 bytes
     // (stb_image grew its buffer to 2 GB before copying them).
