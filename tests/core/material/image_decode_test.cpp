@@ -133,6 +133,26 @@ TEST_P(BadImageTable, IsAMessageNamingTheFile) {
   EXPECT_EQ(checked.error().ToString(), decoded.error().ToString());
 }
 
+// The JPEG checks (Huffman tables, the tables each scan uses) pass real encoders' files: a
+// baseline grey and colour picture, and a progressive one of 10 scans (DC first, then AC bands
+// and refinements, which use only one kind of table each).
+TEST(ImageDecode, BaselineAndProgressiveJpegsPassTheChecks) {
+  for (const char* name : {"grey16x12.jpg", "rgb16x12.jpg", "rgb16x12_progressive.jpg"}) {
+    SCOPED_TRACE(name);
+    std::ifstream in(std::string(MD5STAGE_SOURCE_DIR) + "/tests/fuzz/seeds/image/" + name,
+                     std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    ASSERT_FALSE(bytes.str().empty());
+    const Status checked = CheckImage(name, bytes.str());
+    EXPECT_TRUE(checked.ok()) << checked.error().ToString();
+    auto decoded = DecodeImage(name, bytes.str());
+    ASSERT_TRUE(decoded.ok()) << decoded.error().ToString();
+    EXPECT_EQ(decoded.value().width, 16);
+    EXPECT_EQ(decoded.value().height, 12);
+  }
+}
+
 TEST(ImageDecode, CheckImageAcceptsWhatDecodes) {
   for (const TgaOptions options : {TgaOptions{32, false, false}, TgaOptions{24, true, false}}) {
     const std::string tga =
