@@ -64,6 +64,8 @@ configure_once() {
   local dir="$1"; shift
   local stamp="$dir/.md5stage-configure-args"
   if [ ! -f "$dir/CMakeCache.txt" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$*" ]; then
+    # A cache keeps its compiler whatever CXX says now: changed arguments start from none.
+    rm -f "$dir/CMakeCache.txt"
     "$@"
     printf '%s' "$*" >"$stamp"
   fi
@@ -215,9 +217,11 @@ run_sanitizer_tests() {
   # -O1 -g1: line tables for the reports, at a fraction of a full debug build's compile time; the
   # test programs' own sources at -O0 (instrumented code compiles twice as fast there, and their
   # run time is in the code they test) and no benchmarks: this tree was most of CI's time.
-  configure_once "$BUILD/asan" cmake -S "$ROOT" -B "$BUILD/asan" -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1" -DMD5STAGE_SANITIZE=ON -DMD5STAGE_TEST_OPTIMIZATION=-O0 \
-    -DMD5STAGE_BENCH=OFF >/dev/null
+  # clang, with the fuzz harnesses (MD5STAGE_FUZZ): the fuzz step links them against this tree's
+  # libraries instead of compiling the core once more (docs/reliability.md, section 2).
+  configure_once "$BUILD/asan" env CXX=clang++ cmake -S "$ROOT" -B "$BUILD/asan" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE="-O1 -g1" -DMD5STAGE_SANITIZE=ON \
+    -DMD5STAGE_FUZZ=ON -DMD5STAGE_TEST_OPTIMIZATION=-O0 -DMD5STAGE_BENCH=OFF >/dev/null
   cmake --build "$BUILD/asan" -j "$JOBS"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir "$BUILD/asan" -j "$JOBS" --output-on-failure \
@@ -242,7 +246,8 @@ run_fuzz_smoke() {
   log "fuzzing each harness for ${FUZZ_SECONDS:-30} s, ${FUZZ_PARALLEL:-2} at a time"
   local report="$BUILD/fuzz/results.json"
   rm -f "$report"
-  FUZZ_PARALLEL="${FUZZ_PARALLEL:-2}" bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${FUZZ_SECONDS:-30}" || true
+  FUZZ_TREE="$BUILD/asan" FUZZ_PARALLEL="${FUZZ_PARALLEL:-2}" \
+    bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${FUZZ_SECONDS:-30}" || true
   count_json_report "$report" "the fuzz runner"
 }
 

@@ -132,10 +132,12 @@ std::vector<RouteSegment> MakeSegments(int count, bool with_lines, std::uint64_t
     if (with_lines && i % 3 == 0) {
       segments.push_back(RouteSegment::Line(at, end));
     } else {
-      const glm::dvec2 c1 =
-          at + random.Uniform(0.2, 0.5) * length * Direction(heading + random.Uniform(-0.8, 0.8));
-      const glm::dvec2 c2 =
-          end - random.Uniform(0.2, 0.5) * length * Direction(heading + random.Uniform(-0.8, 0.8));
+      // Each bend before its reach: sequenced, as GCC evaluated the products these were (the
+      // operands' order is unspecified, and the wasm build's clang took the other one).
+      const glm::dvec2 bend1 = Direction(heading + random.Uniform(-0.8, 0.8));
+      const glm::dvec2 c1 = at + random.Uniform(0.2, 0.5) * length * bend1;
+      const glm::dvec2 bend2 = Direction(heading + random.Uniform(-0.8, 0.8));
+      const glm::dvec2 c2 = end - random.Uniform(0.2, 0.5) * length * bend2;
       segments.push_back(RouteSegment::Bezier(at, c1, c2, end));
     }
     at = end;

@@ -67,10 +67,12 @@ inline std::vector<Query> MakeQueries(const ObstacleSet& field, double hop, std:
   Random random(seed);
   auto free_point = [&](glm::dvec2 near, double within) {
     while (true) {
-      const glm::dvec2 p =
-          within > 0.0
-              ? near + glm::dvec2(random.Uniform(-within, within), random.Uniform(-within, within))
-              : glm::dvec2(random.Uniform(0.0, kField), random.Uniform(0.0, kField));
+      // y before x (sequenced: GCC's order when these were a constructor's arguments, whose order
+      // C++ leaves unspecified, and clang's differs).
+      const double low = within > 0.0 ? -within : 0.0, high = within > 0.0 ? within : kField;
+      const double y = random.Uniform(low, high);
+      const double x = random.Uniform(low, high);
+      const glm::dvec2 p = within > 0.0 ? near + glm::dvec2(x, y) : glm::dvec2(x, y);
       if (p.x >= 0.0 && p.x <= kField && p.y >= 0.0 && p.y <= kField &&
           field.FirstWithin(p, kClearance) < 0) {
         return p;

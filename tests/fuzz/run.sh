@@ -9,6 +9,7 @@
 #   FUZZ_ONLY="scene route" tests/fuzz/run.sh   only these harnesses
 #   FUZZ_PARALLEL=2                              run that many harnesses at once (default 1)
 #   FUZZ_EVEN=1                                  every harness for the full SECONDS (long runs)
+#   FUZZ_TREE=DIR                                the harnesses of that tree (configured already)
 set -uo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -53,15 +54,19 @@ if ! command -v clang++ >/dev/null; then
   write_results "${failed[@]}"
   exit 1
 fi
-# Configured every run (a few seconds): a folder configured before a harness was added would
-# otherwise not know its target.
-log "configuring $FUZZ"
-CXX=clang++ cmake -S "$ROOT" -B "$FUZZ" -DMD5STAGE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  >"$FUZZ/configure.log" 2>&1 || { cat "$FUZZ/configure.log" >&2; rm -f "$FUZZ/CMakeCache.txt"; }
-log "building the fuzz harnesses"
+# FUZZ_TREE: a tree configured already with MD5STAGE_FUZZ=ON (README's test command passes its
+# sanitizer tree, whose libraries the harnesses link); else $FUZZ, configured every run (a few
+# seconds: a folder configured before a harness was added would otherwise not know its target).
+TREE="${FUZZ_TREE:-$FUZZ}"
+if [ -z "${FUZZ_TREE:-}" ]; then
+  log "configuring $FUZZ"
+  CXX=clang++ cmake -S "$ROOT" -B "$FUZZ" -DMD5STAGE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    >"$FUZZ/configure.log" 2>&1 || { cat "$FUZZ/configure.log" >&2; rm -f "$FUZZ/CMakeCache.txt"; }
+fi
+log "building the fuzz harnesses in $TREE"
 targets=()
 for h in "${HARNESSES[@]}"; do targets+=(--target "fuzz_$h"); done
-if ! nice -n 10 cmake --build "$FUZZ" -j "$JOBS" "${targets[@]}"; then
+if ! nice -n 10 cmake --build "$TREE" -j "$JOBS" "${targets[@]}"; then
   echo "fuzz: the harnesses did not build" >&2
   failed=(); for h in "${HARNESSES[@]}"; do failed+=("$h:0:0:true"); done
   write_results "${failed[@]}"
@@ -188,7 +193,7 @@ run_one() {  # run_one HARNESS: runs it, prints NAME:SECONDS:EXECUTIONS:CRASHED
   before=$(ls "$FUZZ/crashes" | grep -c "^$h-" || true)
   start=$(date +%s)
   # shellcheck disable=SC2086
-  UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}" nice -n 10 "$FUZZ/tests/fuzz/fuzz_$h" -max_total_time="$seconds" -rss_limit_mb=2048 \
+  UBSAN_OPTIONS="print_stacktrace=1:${UBSAN_OPTIONS:-}" nice -n 10 "$TREE/tests/fuzz/fuzz_$h" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -timeout=10 -print_final_stats=1 -artifact_prefix="$FUZZ/crashes/$h-" $dict \
     "$FUZZ/corpus/$h" "$SEEDS/$h" >"$logf" 2>&1
   rc=$?

@@ -869,8 +869,8 @@ TEST(CommandsSceneTest, AcceptedValuesSurviveTheSceneRoundTrip) {
       R"({"cmd":"setTime","instance":0,"time":1000000})",
       R"({"cmd":"setPlacement","instance":0,"position":[1000000,-1000000,0],"heading":1000})",
       R"({"cmd":"addInstance","model":"walker","position":[-1000000,1000000,0],"heading":-1000})",
-      R"({"cmd":"attach","instance":0,"model":"walker","joint":"pelvis","offset":[1000000,0,0],)"
-      R"("rotation":[100000,0,0]})",
+      (R"({"cmd":"attach","instance":0,"model":"walker","joint":"pelvis","offset":[1000000,0,0],)"
+       R"("rotation":[100000,0,0]})"),
       R"({"cmd":"camera","target":[1000000,0,0],"yaw":-1000000,"pitch":89,"distance":100000})",
   };
   for (const char* command : rows) {

@@ -483,6 +483,8 @@ TEST(JsonDescribeTest, EachKindReadsShortly) {
     JsonValue value;
     const char* text;
   } rows[] = {
+      // Nested arrays are built with JsonValue(...) round each one: a braced list holding a single
+      // JsonArray copies it under clang (CWG 1467) and nests it under GCC.
       {JsonValue(), "null"},
       {JsonValue(true), "true"},
       {JsonValue(false), "false"},
@@ -503,10 +505,10 @@ TEST(JsonDescribeTest, EachKindReadsShortly) {
       {JsonValue(JsonArray{1, 2, 3, 4, 5}), "an array of 5"},
       {JsonValue(JsonArray{JsonValue(JsonArray{1})}), "[[1]]"},
       {JsonValue(JsonArray{JsonArray{0, 0}, JsonArray{1, 0}}), "[[0, 0], [1, 0]]"},
-      {JsonValue(JsonArray{JsonArray{JsonArray{1}}}), "an array of 1"},  // 3 levels
-      {JsonValue(JsonArray{JsonArray{1, 2, 3, 4, 5}}), "an array of 1"},
+      {JsonValue(JsonArray{JsonValue(JsonArray{JsonValue(JsonArray{1})})}), "an array of 1"},  // 3
+      {JsonValue(JsonArray{JsonValue(JsonArray{1, 2, 3, 4, 5})}), "an array of 1"},
       {JsonValue(JsonArray{std::string(41, 'x')}), "an array of 1"},  // no cut inside
-      {JsonValue(JsonArray{JsonArray{}}), "[[]]"},
+      {JsonValue(JsonArray{JsonValue(JsonArray{})}), "[[]]"},
       {JsonValue(JsonArray{object}), "an array of 1"},
       {JsonValue(JsonArray{0.1 + 0.2, 0.1 + 0.2, 1.0 / 3.0}), "an array of 3"},  // over 40
       {object, "an object"},
