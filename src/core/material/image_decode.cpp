@@ -9,8 +9,15 @@
 #define STBI_ONLY_JPEG
 #define STBI_ONLY_BMP
 #define STBI_MAX_DIMENSIONS 8192
+// Zeroed allocations: stb_image 2.27 decodes a JPEG scan with whatever its decoder's Huffman
+// tables hold, defined or not (fuzz_image finding 4); zeroed, an undefined table decodes zeros
+// instead of indexing with garbage.
+#define STBI_MALLOC(size) std::calloc(1, size)
+#define STBI_REALLOC(pointer, size) std::realloc(pointer, size)
+#define STBI_FREE(pointer) std::free(pointer)
 #include <stb/stb_image.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -146,6 +153,32 @@ std::string PngChunkOverrun(std::string_view bytes) {
   return "";
 }
 
+// stb_image 2.27 (Debian's) builds a JPEG Huffman table from a DHT segment's 16 counts without
+// checking that they sum to at most 256 codes, and writes past its 257-entry arrays when they do
+// (fuzz_image finding 1). `at` is the DHT segment's length field; the tables it defines are marked
+// in `defined`. Returns what is wrong with its first bad table, or "".
+std::string OversizedHuffmanTable(std::string_view bytes, size_t at, bool (&defined)[2][4]) {
+  const auto byte = [&](size_t i) { return i < bytes.size() ? static_cast<uint8_t>(bytes[i]) : 0; };
+  const size_t length = (static_cast<size_t>(byte(at)) << 8) | byte(at + 1);
+  size_t left = length >= 2 ? length - 2 : 0;
+  size_t p = at + 2;
+  while (left > 0 && p < bytes.size()) {
+    // stb_image keeps a table once its class and id are read, whatever follows.
+    if ((byte(p) >> 4) < 2 && (byte(p) & 15) < 4) defined[byte(p) >> 4][byte(p) & 15] = true;
+    size_t codes = 0;
+    for (size_t i = 0; i < 16; ++i) codes += byte(p + 1 + i);
+    if (codes > 256) {
+      return "a JPEG Huffman table (DHT at byte " + std::to_string(p) + ") of " +
+             std::to_string(codes) + " codes, at most 256 expected";
+    }
+    const size_t used = 17 + codes;
+    if (used >= left) break;
+    left -= used;
+    p += used;
+  }
+  return "";
+}
+
 // stb_image 2.27 allocates its JPEG decoder without clearing it, so a scan whose components
 // select a Huffman table no DHT defined decodes with whatever memory held, and indexes its
 // 256-entry symbol array with it (fuzz_image finding 4). `at` is the SOS segment's length field.
@@ -172,14 +205,14 @@ std::string UndefinedScanTable(std::string_view bytes, size_t at, bool progressi
   return "";
 }
 
-// stb_image 2.27 (Debian's) builds a JPEG Huffman table from a DHT segment's 16 counts without
-// checking that they sum to at most 256 codes, and writes past its 257-entry arrays when they do
-// (fuzz_image finding 1). This walks the segments as its decoder does (junk between segments
-// skipped, entropy-coded data skipped to the next marker) and returns what is wrong with the
-// first bad table, or "". `size` gets the first frame header's (SOFn) width and height.
+// A JPEG's Huffman tables as stb_image will build and use them: walks the segments as its decoder
+// does (junk between segments skipped, entropy-coded data skipped to the next marker) and returns
+// what is wrong with the first oversized table or scan using an undefined table, or "". `size`
+// gets the first frame header's (SOFn) width and height.
 std::string JpegHuffmanProblem(std::string_view bytes, std::pair<uint32_t, uint32_t>* size) {
   const auto byte = [&](size_t i) { return i < bytes.size() ? static_cast<uint8_t>(bytes[i]) : 0; };
   bool defined[2][4] = {};  // [DC, AC][table id]: given by a DHT before this point
+  bool scanned = false;     // a scan (SOS) has been seen
   uint8_t first_frame = 0;  // the SOFn marker (0xC2: progressive)
   size_t at = 0;
   while (at < bytes.size()) {
@@ -198,26 +231,25 @@ std::string JpegHuffmanProblem(std::string_view bytes, std::pair<uint32_t, uint3
     }
     if (frame && first_frame == 0) first_frame = marker;
     if (marker == 0xC4) {
-      size_t left = length >= 2 ? length - 2 : 0;
-      size_t p = at + 2;
-      while (left > 0 && p < bytes.size()) {
-        // stb_image keeps a table once its class and id are read, whatever follows.
-        if ((byte(p) >> 4) < 2 && (byte(p) & 15) < 4) defined[byte(p) >> 4][byte(p) & 15] = true;
-        size_t codes = 0;
-        for (size_t i = 0; i < 16; ++i) codes += byte(p + 1 + i);
-        if (codes > 256) {
-          return "a JPEG Huffman table (DHT at byte " + std::to_string(p) + ") of " +
-                 std::to_string(codes) + " codes, at most 256 expected";
-        }
-        const size_t used = 17 + codes;
-        if (used >= left) break;
-        left -= used;
-        p += used;
-      }
+      const std::string oversized = OversizedHuffmanTable(bytes, at, defined);
+      if (!oversized.empty()) return oversized;
     }
     if (marker == 0xDA) {
       const std::string undefined = UndefinedScanTable(bytes, at, first_frame == 0xC2, defined);
       if (!undefined.empty()) return undefined;
+      // Where a scan's entropy-coded data ends is decided by stb_image's decoder (how far its
+      // MCUs read, fill bytes, junk before the next marker), which this walk cannot follow
+      // exactly (fuzz_image finding 5: a DHT it read as data). From the first scan on, every
+      // DHT marker in the file is checked, wherever it lies: entropy-coded data holds none.
+      if (!scanned) {
+        scanned = true;
+        for (size_t p = at; p + 1 < bytes.size(); ++p) {
+          if (byte(p) != 0xFF || byte(p + 1) != 0xC4) continue;
+          bool ignored[2][4] = {};
+          const std::string oversized = OversizedHuffmanTable(bytes, p + 2, ignored);
+          if (!oversized.empty()) return oversized;
+        }
+      }
     }
     at += length;
     if (marker == 0xDA) {  // a scan: its entropy-coded data runs to the next marker

@@ -53,16 +53,26 @@ double SegmentSegmentDistance(glm::dvec2 a, glm::dvec2 b, glm::dvec2 c, glm::dve
                   std::min(PointSegmentDistance(c, a, b), PointSegmentDistance(d, a, b)));
 }
 
+glm::dvec2 PointOnCircle(glm::dvec2 centre, double radius, double angle) {
+  return centre + radius * glm::dvec2(std::cos(angle), std::sin(angle));
+}
+
+// An arc with its two ends, computed once: the distance checks ask for them per obstacle and per
+// edge, and their sines and cosines were a fifth of the planner's time.
 struct Arc {
+  Arc(glm::dvec2 centre_, double radius_, double start_angle_, double sweep_)
+      : centre(centre_),
+        radius(radius_),
+        start_angle(start_angle_),
+        sweep(sweep_),
+        start(PointOnCircle(centre_, radius_, start_angle_)),
+        end(PointOnCircle(centre_, radius_, start_angle_ + sweep_)) {}
   glm::dvec2 centre;
   double radius;
   double start_angle;
   double sweep;
+  glm::dvec2 start, end;
 };
-
-glm::dvec2 ArcPoint(const Arc& arc, double angle) {
-  return arc.centre + arc.radius * glm::dvec2(std::cos(angle), std::sin(angle));
-}
 
 // The direction `angle` (from the centre) lies within the arc's sweep.
 bool AngleInArc(const Arc& arc, double angle) {
@@ -80,8 +90,7 @@ double PointArcDistance(glm::dvec2 p, const Arc& arc) {
   // The nearest point of the whole circle is in the direction of p; if the arc holds it, that is
   // the answer, otherwise the nearest point is an end of the arc.
   if (AngleInArc(arc, std::atan2(v.y, v.x))) return std::abs(r - arc.radius);
-  return std::min(Length(p - ArcPoint(arc, arc.start_angle)),
-                  Length(p - ArcPoint(arc, arc.start_angle + arc.sweep)));
+  return std::min(Length(p - arc.start), Length(p - arc.end));
 }
 
 bool ArcSegmentIntersect(const Arc& arc, glm::dvec2 a, glm::dvec2 b) {
@@ -109,8 +118,8 @@ bool ArcSegmentIntersect(const Arc& arc, glm::dvec2 a, glm::dvec2 b) {
 // line paired with the arc point in that direction (the only interior-interior critical pair).
 double ArcSegmentDistance(const Arc& arc, glm::dvec2 a, glm::dvec2 b) {
   if (ArcSegmentIntersect(arc, a, b)) return 0.0;
-  const glm::dvec2 e0 = ArcPoint(arc, arc.start_angle);
-  const glm::dvec2 e1 = ArcPoint(arc, arc.start_angle + arc.sweep);
+  const glm::dvec2 e0 = arc.start;
+  const glm::dvec2 e1 = arc.end;
   double best = std::min(std::min(PointArcDistance(a, arc), PointArcDistance(b, arc)),
                          std::min(PointSegmentDistance(e0, a, b), PointSegmentDistance(e1, a, b)));
   const glm::dvec2 d = b - a;
@@ -144,8 +153,8 @@ bool PolygonContains(const std::vector<glm::dvec2>& v, glm::dvec2 p) {
 }
 
 Box2 ArcBounds(const Arc& arc) {
-  const glm::dvec2 e0 = ArcPoint(arc, arc.start_angle);
-  const glm::dvec2 e1 = ArcPoint(arc, arc.start_angle + arc.sweep);
+  const glm::dvec2 e0 = arc.start;
+  const glm::dvec2 e1 = arc.end;
   Box2 box{glm::min(e0, e1), glm::max(e0, e1)};
   for (int k = 0; k < 4; ++k) {
     const double angle = k * 0.5 * kPi;
@@ -336,14 +345,14 @@ double SegmentDistanceToObstacle(const Obstacle& o, glm::dvec2 a, glm::dvec2 b) 
   return best;
 }
 
-double ArcDistanceToObstacle(const Obstacle& o, glm::dvec2 centre, double radius,
-                             double start_angle, double sweep) {
-  const Arc arc{centre, radius, start_angle, sweep};
+namespace {
+
+double ArcObstacleDistance(const Obstacle& o, const Arc& arc) {
   if (o.kind == Obstacle::Kind::kCircle) {
     return std::max(0.0, PointArcDistance(o.centre, arc) - o.radius);
   }
   // A connected curve that crosses no edge is wholly inside or wholly outside: its start decides.
-  if (PolygonContains(o.vertices, ArcPoint(arc, start_angle))) return 0.0;
+  if (PolygonContains(o.vertices, arc.start)) return 0.0;
   double best = kInfinity;
   const std::size_t n = o.vertices.size();
   for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
@@ -351,6 +360,13 @@ double ArcDistanceToObstacle(const Obstacle& o, glm::dvec2 centre, double radius
     if (best == 0.0) break;
   }
   return best;
+}
+
+}  // namespace
+
+double ArcDistanceToObstacle(const Obstacle& o, glm::dvec2 centre, double radius,
+                             double start_angle, double sweep) {
+  return ArcObstacleDistance(o, Arc(centre, radius, start_angle, sweep));
 }
 
 bool SegmentWithinClearance(const Obstacle& o, glm::dvec2 a, glm::dvec2 b, double clearance) {
@@ -414,8 +430,7 @@ int ObstacleSet::FirstTurnSegmentWithin(const TurnSegment& s, double clearance) 
   const Box2 box = ArcBounds(arc);
   for (std::size_t i = 0; i < obstacles_.size(); ++i) {
     if (!BoxesNear(box, obstacles_[i].bounds, clearance)) continue;
-    if (Within(ArcDistanceToObstacle(obstacles_[i], s.centre, s.radius, s.start_angle, s.sweep),
-               clearance)) {
+    if (Within(ArcObstacleDistance(obstacles_[i], arc), clearance)) {
       return static_cast<int>(i);
     }
   }

@@ -188,6 +188,10 @@ const BadCase kBadCases[] = {
     // tables).
     {"jpeg_dht_over_256_codes", Regression("dht_over_256_codes.jpg"),
      "could not decode: a JPEG Huffman table"},
+    // fuzz_image finding 5: a progressive JPEG whose fill bytes after a scan hide, from a walk of
+    // its segments, a DHT of 257 codes that stb_image still reads.
+    {"jpeg_dht_after_scan_data", Regression("jpeg_dht_after_scan_data.jpg"),
+     "could not decode: a JPEG Huffman table (DHT at byte"},
     // fuzz_image finding 4: a scan whose second component selects AC table 3, which no DHT
     // defines (stb_image decoded with uninitialised memory and read past its symbol array).
     {"jpeg_scan_uses_undefined_ac_table", Regression("jpeg_scan_uses_undefined_ac_table.jpg"),
