@@ -362,6 +362,29 @@ double ArcObstacleDistance(const Obstacle& o, const Arc& arc) {
   return best;
 }
 
+// Whether the arc comes within the clearance of the obstacle: Within(ArcObstacleDistance), with
+// the trigonometry skipped where the arc's whole circle is clearly farther (a bound that rounding
+// cannot cross: the margin is 1e-6, the distances' rounding ~1e-13 of the coordinates).
+bool ArcObstacleWithin(const Obstacle& o, const Arc& arc, double clearance) {
+  const double beyond = clearance + 1e-6 * std::max(1.0, clearance);
+  if (o.kind == Obstacle::Kind::kCircle) {
+    const double from_circle = std::abs(Length(o.centre - arc.centre) - arc.radius) - o.radius;
+    if (from_circle > beyond) return false;
+    return Within(std::max(0.0, PointArcDistance(o.centre, arc) - o.radius), clearance);
+  }
+  if (PolygonContains(o.vertices, arc.start)) return true;
+  const std::size_t n = o.vertices.size();
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const glm::dvec2 a = o.vertices[j], b = o.vertices[i];
+    // The edge's distance from the circle: outside it by the nearest point, inside by the farthest.
+    const double nearest = PointSegmentDistance(arc.centre, a, b);
+    const double farthest = std::max(Length(a - arc.centre), Length(b - arc.centre));
+    if (nearest - arc.radius > beyond || arc.radius - farthest > beyond) continue;
+    if (Within(ArcSegmentDistance(arc, a, b), clearance)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 double ArcDistanceToObstacle(const Obstacle& o, glm::dvec2 centre, double radius,
@@ -377,9 +400,9 @@ bool SegmentWithinClearance(const Obstacle& o, glm::dvec2 a, glm::dvec2 b, doubl
 
 bool ArcWithinClearance(const Obstacle& o, glm::dvec2 centre, double radius, double start_angle,
                         double sweep, double clearance) {
-  const Box2 box = ArcBounds({centre, radius, start_angle, sweep});
-  if (!BoxesNear(box, o.bounds, clearance)) return false;
-  return Within(ArcDistanceToObstacle(o, centre, radius, start_angle, sweep), clearance);
+  const Arc arc(centre, radius, start_angle, sweep);
+  if (!BoxesNear(ArcBounds(arc), o.bounds, clearance)) return false;
+  return ArcObstacleWithin(o, arc, clearance);
 }
 
 Result<ObstacleSet> ObstacleSet::Build(std::vector<Obstacle> obstacles) {
@@ -430,7 +453,7 @@ int ObstacleSet::FirstTurnSegmentWithin(const TurnSegment& s, double clearance) 
   const Box2 box = ArcBounds(arc);
   for (std::size_t i = 0; i < obstacles_.size(); ++i) {
     if (!BoxesNear(box, obstacles_[i].bounds, clearance)) continue;
-    if (Within(ArcObstacleDistance(obstacles_[i], arc), clearance)) {
+    if (ArcObstacleWithin(obstacles_[i], arc, clearance)) {
       return static_cast<int>(i);
     }
   }
