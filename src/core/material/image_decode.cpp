@@ -262,6 +262,31 @@ std::string JpegHuffmanProblem(std::string_view bytes, std::pair<uint32_t, uint3
   return "";
 }
 
+// stb_image copies an empty IDAT chunk into its data buffer before it has one: memcpy of 0 bytes
+// to a null pointer, undefined behaviour (fuzz_image finding 6). An empty chunk holds nothing, so
+// a PNG with one decodes as the same PNG without it. Returns that copy (the chunks were checked
+// by PngChunkOverrun), or "" when the file has no empty IDAT.
+std::string PngWithoutEmptyIdat(std::string_view bytes) {
+  if (EmbeddableMimeType(bytes) != std::string_view("image/png")) return "";
+  const auto byte = [&](size_t i) { return static_cast<uint8_t>(bytes[i]); };
+  std::string copy;
+  size_t at = 8, kept = 0;  // bytes[kept, at) are still to be copied
+  while (at + 12 <= bytes.size()) {
+    const size_t length = (static_cast<size_t>(byte(at)) << 24) | (byte(at + 1) << 16) |
+                          (byte(at + 2) << 8) | byte(at + 3);
+    const std::string_view type = bytes.substr(at + 4, 4);
+    if (length == 0 && type == "IDAT") {
+      copy.append(bytes.substr(kept, at - kept));
+      kept = at + 12;
+    }
+    if (type == "IEND" || length > bytes.size() - at - 12) break;
+    at += 12 + length;
+  }
+  if (kept == 0) return "";
+  copy.append(bytes.substr(kept));
+  return copy;
+}
+
 // As stbi_info_from_memory decides: TGA is the format tried last (it has no signature).
 bool IsTga(const stbi_uc* data, int length) {
   stbi__context context;
@@ -326,6 +351,8 @@ Result<RgbaImage> DecodeImage(const std::string& file_name, std::string_view byt
   const Status checked = CheckImage(file_name, bytes);
   if (!checked.ok()) return checked.error();
   if (IsDds(bytes)) return DecodeDds(file_name, bytes);
+  const std::string without_empty = PngWithoutEmptyIdat(bytes);
+  if (!without_empty.empty()) bytes = without_empty;
   const auto* data = reinterpret_cast<const stbi_uc*>(bytes.data());
   const int length = static_cast<int>(bytes.size());
   int width = 0, height = 0, channels = 0;

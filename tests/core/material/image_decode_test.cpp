@@ -153,6 +153,27 @@ TEST(ImageDecode, BaselineAndProgressiveJpegsPassTheChecks) {
   }
 }
 
+// fuzz_image finding 6: stb_image copied an empty IDAT chunk to a null buffer (undefined
+// behaviour). An empty IDAT before the data is dropped: the picture is the same as without it.
+TEST(ImageDecode, AnEmptyIdatChunkDecodesAsWithoutIt) {
+  std::ifstream in(std::string(MD5STAGE_SOURCE_DIR) + "/tests/fuzz/seeds/image/rgba16x12.png",
+                   std::ios::binary);
+  std::ostringstream read;
+  read << in.rdbuf();
+  const std::string png = read.str();
+  const size_t idat = png.find("IDAT");
+  ASSERT_NE(idat, std::string::npos);
+  const std::string empty_idat = std::string(4, '\0') + "IDAT" + std::string(4, '\0');
+  const std::string with_empty = png.substr(0, idat - 4) + empty_idat + png.substr(idat - 4);
+  auto plain = DecodeImage("a.png", png);
+  auto padded = DecodeImage("a.png", with_empty);
+  ASSERT_TRUE(plain.ok()) << plain.error().ToString();
+  ASSERT_TRUE(padded.ok()) << padded.error().ToString();
+  EXPECT_EQ(padded.value().rgba, plain.value().rgba);
+  // The fuzzer's file (an ICC profile, then an empty IDAT) is read to its end without a fault.
+  (void)DecodeImage("png_empty_idat.png", Regression("png_empty_idat.png"));
+}
+
 TEST(ImageDecode, CheckImageAcceptsWhatDecodes) {
   for (const TgaOptions options : {TgaOptions{32, false, false}, TgaOptions{24, true, false}}) {
     const std::string tga =
