@@ -148,6 +148,12 @@ export const tests = [
         await page.mouse.down();
         await page.mouse.up();
       };
+      const drag = async (from, to) => {
+        await page.mouse.move(box.x + from[0], box.y + from[1]);
+        await page.mouse.down();
+        await page.mouse.move(box.x + to[0], box.y + to[1], { steps: 8 });
+        await page.mouse.up();
+      };
       await click(rightFar.x, rightFar.y);
       await until(page, (d) => {
         const c = document.getElementById('fig').state().construction;
@@ -195,10 +201,7 @@ export const tests = [
       assert.ok((await texts(page, 'linked')).some((t) => t.text === 'unreachable (h < r)'));
 
       // A drag on the ground gives the destination a final heading: the Dubins words that exist, one shortest, labelled.
-      await page.mouse.move(box.x + rightFar.x, box.y + rightFar.y);
-      await page.mouse.down();
-      await page.mouse.move(box.x + rightFar.x + 80, box.y + rightFar.y, { steps: 6 });
-      await page.mouse.up();
+      await drag([rightFar.x, rightFar.y], [rightFar.x + 80, rightFar.y]);
       await until(page, () => { const c = document.getElementById('fig').state().construction; return c && c.final_heading !== null; });
       await settle(page);
       const withHeading = (await state()).construction;
@@ -217,12 +220,6 @@ export const tests = [
         const r = await page.evaluate((q) => document.getElementById('fig').call({ cmd: 'screenAt', point: [q[0], q[1], 0] }), p);
         assert.ok(r.ok, JSON.stringify(r));
         return r.pixel;
-      };
-      const drag = async (from, to) => {
-        await page.mouse.move(box.x + from[0], box.y + from[1]);
-        await page.mouse.down();
-        await page.mouse.move(box.x + to[0], box.y + to[1], { steps: 8 });
-        await page.mouse.up();
       };
       const originPixel = await pixelOf(withHeading.handles.origin);
       await drag(originPixel, [originPixel[0] + 70, originPixel[1] + 30]);

@@ -22,13 +22,7 @@ constexpr double kTolerance = 1e-9;
 struct WalkerStage {
   WalkerStage() : stage(&backend, nullptr) { stage.SetViewport(800, 600, 1.0f); }
   void Load() {
-    for (const char* name : {"walker.md5mesh", "idle.md5anim", "walk.md5anim"}) {
-      InputFile file;
-      file.name = name;
-      file.source = "local";
-      file.bytes = test::ReadBytes(test::AssetModelPath(std::string("walker/") + name));
-      stage.QueueFile(std::move(file));
-    }
+    test::QueueWalker(stage);
     ASSERT_TRUE(Ok(stage.LoadQueuedFiles()));
     ASSERT_TRUE(Ok(stage.Call(Command(R"({"cmd":"setTurnRadius","instance":0,"radius":30})"))));
     ASSERT_TRUE(Ok(stage.Call(Command(R"({"cmd":"display","construction":true})"))));

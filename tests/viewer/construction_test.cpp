@@ -25,13 +25,7 @@ constexpr double kRadius = 30.0;
 struct TestStage {
   TestStage() : stage(&backend, nullptr) { stage.SetViewport(800, 600, 1.0f); }
   void LoadWalker() {
-    for (const char* name : {"walker.md5mesh", "idle.md5anim", "walk.md5anim"}) {
-      InputFile file;
-      file.name = name;
-      file.source = "local";
-      file.bytes = test::ReadBytes(test::AssetModelPath(std::string("walker/") + name));
-      stage.QueueFile(std::move(file));
-    }
+    test::QueueWalker(stage);
     ASSERT_TRUE(Ok(stage.LoadQueuedFiles()));
     ASSERT_EQ(stage.character_count(), 1);
     ASSERT_TRUE(Ok(Run(R"({"cmd":"setTurnRadius","instance":0,"radius":30})")));
@@ -336,7 +330,9 @@ TEST(ConstructionViewTest, LabelsDoNotOverlapAtEmbedSizes) {
             const bool first =
                 label.name == "P" || label.name == "Q" ||
                 (view.width == 800 && label.name == "length" && label.side == expected.chosen_side);
-            if (first) EXPECT_FALSE(shows) << label.text << " side " << label.side << " shows";
+            if (first) {
+              EXPECT_FALSE(shows) << label.text << " side " << label.side << " shows";
+            }
             continue;
           }
           ++placed_total;
@@ -376,7 +372,9 @@ TEST(ConstructionViewTest, LabelsDoNotOverlapAtEmbedSizes) {
           EXPECT_EQ(reported[i].Find("at")->as_array()[0].as_number(), label.at.x);
           const JsonValue& pixel = *reported[i].Find("pixel");
           ASSERT_EQ(pixel.is_null(), !label.placed);
-          if (label.placed) EXPECT_EQ(pixel.as_array()[1].as_number(), label.pixel.y);
+          if (label.placed) {
+            EXPECT_EQ(pixel.as_array()[1].as_number(), label.pixel.y);
+          }
         }
       }
     }

@@ -26,6 +26,17 @@ inline std::string AssetModelPath(const std::string& relative) {
   return std::string(MD5STAGE_SOURCE_DIR) + "/assets/models/" + relative;
 }
 
+// Queues the walker's mesh and its idle and walk animations, as a drop of them does.
+inline void QueueWalker(Stage& stage) {
+  for (const char* name : {"walker.md5mesh", "idle.md5anim", "walk.md5anim"}) {
+    InputFile file;
+    file.name = name;
+    file.source = "local";
+    file.bytes = ReadBytes(AssetModelPath(std::string("walker/") + name));
+    stage.QueueFile(std::move(file));
+  }
+}
+
 inline JsonValue Command(const std::string& text) {
   auto parsed = ParseJson("test", text);
   EXPECT_TRUE(parsed.ok()) << text;

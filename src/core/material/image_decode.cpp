@@ -9,6 +9,8 @@
 #define STBI_ONLY_JPEG
 #define STBI_ONLY_BMP
 #define STBI_MAX_DIMENSIONS 8192
+#include <cstdlib>  // for the allocation macros below
+
 // Zeroed allocations: stb_image 2.27 decodes a JPEG scan with whatever its decoder's Huffman
 // tables hold, defined or not (fuzz_image finding 4); zeroed, an undefined table decodes zeros
 // instead of indexing with garbage.
@@ -17,7 +19,6 @@
 #define STBI_FREE(pointer) std::free(pointer)
 #include <stb/stb_image.h>
 
-#include <cstdlib>
 #include <cstring>
 #include <utility>
 
@@ -134,21 +135,29 @@ std::string PngOrBmpShortfall(std::string_view bytes, int width, int height) {
 // copies the bytes, so a 151-byte file whose second IDAT claims 1.1 GB allocated 2 GB (fuzz_image
 // finding 3). Every chunk up to IEND must lie within the file. Returns "" when each does, else
 // the first that does not.
+// A PNG chunk's header at `at` (at + 8 <= the file's size): its data's length and its type.
+struct PngChunkHeader {
+  uint64_t length;
+  std::string_view type;
+};
+PngChunkHeader PngChunkAt(std::string_view bytes, size_t at) {
+  const auto byte = [&](size_t i) { return static_cast<uint64_t>(static_cast<uint8_t>(bytes[i])); };
+  return {(byte(at) << 24) | (byte(at + 1) << 16) | (byte(at + 2) << 8) | byte(at + 3),
+          bytes.substr(at + 4, 4)};
+}
+
 std::string PngChunkOverrun(std::string_view bytes) {
-  const auto byte = [&](size_t i) { return static_cast<uint8_t>(bytes[i]); };
   size_t at = 8;
   while (at + 8 <= bytes.size()) {
-    const uint64_t length = (static_cast<uint64_t>(byte(at)) << 24) | (byte(at + 1) << 16) |
-                            (byte(at + 2) << 8) | byte(at + 3);
-    const std::string type(bytes.substr(at + 4, 4));
+    const PngChunkHeader chunk = PngChunkAt(bytes, at);
     const uint64_t left = bytes.size() - (at + 8);
-    if (length + 4 > left) {  // the data and its CRC
-      return "truncated: the " + type + " chunk at byte " + std::to_string(at) + " claims " +
-             std::to_string(length) + " bytes, the file has " + std::to_string(left) +
-             " after its header";
+    if (chunk.length + 4 > left) {  // the data and its CRC
+      return "truncated: the " + std::string(chunk.type) + " chunk at byte " + std::to_string(at) +
+             " claims " + std::to_string(chunk.length) + " bytes, the file has " +
+             std::to_string(left) + " after its header";
     }
-    if (type == "IEND") break;
-    at += 12 + static_cast<size_t>(length);
+    if (chunk.type == "IEND") break;
+    at += 12 + static_cast<size_t>(chunk.length);
   }
   return "";
 }
@@ -268,19 +277,16 @@ std::string JpegHuffmanProblem(std::string_view bytes, std::pair<uint32_t, uint3
 // by PngChunkOverrun), or "" when the file has no empty IDAT.
 std::string PngWithoutEmptyIdat(std::string_view bytes) {
   if (EmbeddableMimeType(bytes) != std::string_view("image/png")) return "";
-  const auto byte = [&](size_t i) { return static_cast<uint8_t>(bytes[i]); };
   std::string copy;
   size_t at = 8, kept = 0;  // bytes[kept, at) are still to be copied
   while (at + 12 <= bytes.size()) {
-    const size_t length = (static_cast<size_t>(byte(at)) << 24) | (byte(at + 1) << 16) |
-                          (byte(at + 2) << 8) | byte(at + 3);
-    const std::string_view type = bytes.substr(at + 4, 4);
-    if (length == 0 && type == "IDAT") {
+    const PngChunkHeader chunk = PngChunkAt(bytes, at);
+    if (chunk.length == 0 && chunk.type == "IDAT") {
       copy.append(bytes.substr(kept, at - kept));
       kept = at + 12;
     }
-    if (type == "IEND" || length > bytes.size() - at - 12) break;
-    at += 12 + length;
+    if (chunk.type == "IEND" || chunk.length > bytes.size() - at - 12) break;
+    at += 12 + static_cast<size_t>(chunk.length);
   }
   if (kept == 0) return "";
   copy.append(bytes.substr(kept));
