@@ -119,6 +119,62 @@ TEST(ObstacleGeometry, ArcsAgainstShapes) {
   EXPECT_NEAR(ArcDistanceToObstacle(l, {2, 2}, 0.5, -kPi, 0.5 * kPi), 0.5, 1e-12);
 }
 
+// Which directions an arc holds, on the sweeps where the cross-product test changes form (a point,
+// a tiny arc, a quarter and a half turn, just over a half turn, almost and exactly a whole turn),
+// both ways round: a small circle at twice the radius in direction phi is |2r - r| - its radius
+// away when the arc holds phi, else as far as the nearer end.
+TEST(ObstacleGeometry, ArcsHoldTheDirectionsOfTheirSweep) {
+  const double sweeps[] = {0.0,
+                           1e-12,
+                           0.3,
+                           0.5 * kPi,
+                           0.5 * kPi + 1e-9,
+                           kPi - 1e-9,
+                           kPi,
+                           kPi + 1e-9,
+                           1.5 * kPi - 1e-9,
+                           1.5 * kPi,
+                           5.9,
+                           kTwoPi - 1e-9,
+                           kTwoPi,
+                           7.0};
+  const glm::dvec2 centre{3.0, -2.0};
+  const double radius = 4.0, small = 0.25, start = 0.7;
+  for (double magnitude : sweeps) {
+    for (double sign : {1.0, -1.0}) {
+      const double sweep = sign * magnitude;
+      const glm::dvec2 e0 = centre + radius * glm::dvec2(std::cos(start), std::sin(start));
+      const glm::dvec2 e1 =
+          centre + radius * glm::dvec2(std::cos(start + sweep), std::sin(start + sweep));
+      for (int k = 0; k < 64; ++k) {
+        const double phi = start + k * (kTwoPi / 64) + 0.01;
+        const double offset =
+            sign > 0 ? WrapTwoPi(phi - start) : WrapTwoPi(start - phi);  // along the sweep
+        if (std::abs(offset - magnitude) < 1e-6 || offset < 1e-6 || kTwoPi - offset < 1e-6) {
+          continue;  // at an end: either answer is right
+        }
+        const bool holds = magnitude >= kTwoPi || offset <= magnitude;
+        const glm::dvec2 p = centre + 2.0 * radius * glm::dvec2(std::cos(phi), std::sin(phi));
+        const double expected =
+            holds ? radius - small : std::min(glm::length(p - e0), glm::length(p - e1)) - small;
+        const Obstacle dot = Valid(Obstacle::Circle(p, small));
+        EXPECT_NEAR(ArcDistanceToObstacle(dot, centre, radius, start, sweep), expected, 1e-9)
+            << "sweep " << sweep << ", direction " << phi;
+      }
+    }
+  }
+}
+
+// An arc of no sweep is its start point: the direction exactly opposite is not in it (its ends'
+// directions coincide, so the two half-planes of the cross-product test hold that ray too).
+TEST(ObstacleGeometry, ArcOfNoSweepIsItsStartPoint) {
+  const Obstacle opposite = Valid(Obstacle::Circle({-8.0, 0.0}, 0.25));
+  EXPECT_NEAR(ArcDistanceToObstacle(opposite, {0.0, 0.0}, 4.0, 0.0, 0.0), 12.0 - 0.25, 1e-12);
+  EXPECT_NEAR(ArcDistanceToObstacle(opposite, {0.0, 0.0}, 4.0, 0.0, -0.0), 12.0 - 0.25, 1e-12);
+  const Obstacle ahead = Valid(Obstacle::Circle({8.0, 0.0}, 0.25));
+  EXPECT_NEAR(ArcDistanceToObstacle(ahead, {0.0, 0.0}, 4.0, 0.0, 0.0), 4.0 - 0.25, 1e-12);
+}
+
 // Distances by the closed forms agree with dense sampling (an upper bound that converges).
 TEST(ObstacleGeometry, ClosedFormsAgreeWithSampling) {
   std::mt19937_64 rng(7);
