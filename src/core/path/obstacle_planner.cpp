@@ -153,13 +153,7 @@ bool Reaches(const TurnPath& path, const Pose2& to, bool with_heading) {
 // The obstacle-free length from a pose to the goal (a lower bound of any legal path's length).
 double FreeLength(const Pose2& from, const ObstaclePlanJob& job) {
   if (job.has_goal_heading) {
-    const std::array<double, 6> lengths =
-        DubinsWordLengths(from, {job.goal, job.goal_heading}, job.turning_radius);
-    double best = kInfinity;
-    for (double l : lengths) {
-      if (l < best) best = l;  // NaN compares false
-    }
-    return best;
+    return ShortestDubinsLength(from, {job.goal, job.goal_heading}, job.turning_radius);
   }
   const TurnPath path = ArcLinePath(from.position, from.heading, job.turning_radius, job.goal);
   return path.ok() ? path.length : kInfinity;
@@ -169,20 +163,18 @@ double FreeLength(const Pose2& from, const ObstaclePlanJob& job) {
 TurnPath ClearDubins(const Pose2& from, const Pose2& to, double radius,
                      const ObstacleSet& obstacles, double clearance,
                      double max_length = kInfinity) {
-  const std::array<double, 6> lengths = DubinsWordLengths(from, to, radius);
-  int order[6] = {0, 1, 2, 3, 4, 5};
-  std::sort(order, order + 6, [&](int a, int b) {
-    const double la = std::isnan(lengths[a]) ? kInfinity : lengths[a];
-    const double lb = std::isnan(lengths[b]) ? kInfinity : lengths[b];
-    return la < lb;
-  });
-  for (int w : order) {
-    if (std::isnan(lengths[w]) || lengths[w] > max_length) break;
-    const TurnPath path = DubinsPathOfType(
-        from, to, radius, static_cast<TurnPathType>(static_cast<int>(TurnPathType::kLSL) + w));
-    if (Reaches(path, to, true) && TurnPathClear(obstacles, path, clearance)) return path;
-  }
-  return TurnPath{};
+  struct Context {
+    const Pose2& to;
+    const ObstacleSet& obstacles;
+    double clearance;
+  } context{to, obstacles, clearance};
+  return FirstDubinsWord(
+      from, to, radius, max_length,
+      [](const TurnPath& path, void* c) {
+        const Context& x = *static_cast<const Context*>(c);
+        return Reaches(path, x.to, true) && TurnPathClear(x.obstacles, path, x.clearance);
+      },
+      &context);
 }
 
 // The analytic shot: the shortest clear obstacle-free path from `from` to the goal (a pose with
@@ -728,9 +720,7 @@ Status ObstaclePlanJob::RunOnce() const {
 
     const std::size_t cells = static_cast<std::size_t>(grid.nx) * grid.ny;
     const std::size_t states = cells * kHeadingBins;
-    GrowTo(&s.stamp, states);
-    GrowTo(&s.best_g, states);
-    GrowTo(&s.closed, states);
+    GrowTo(&s.states, states);
     GrowTo(&s.grid_distance, cells);
     GrowTo(&s.grid_blocked, cells);
     const std::size_t max_nodes = static_cast<std::size_t>(budget_left) * kPrimitiveCount + 1;
@@ -742,7 +732,7 @@ Status ObstaclePlanJob::RunOnce() const {
     if (s.chain.capacity() < std::max(cells, max_nodes))
       s.chain.reserve(std::max(cells, max_nodes));
     if (++s.generation == 0) {  // wrapped: old stamps could collide
-      std::fill(s.stamp.begin(), s.stamp.end(), 0u);
+      for (ObstaclePlannerScratch::State& state : s.states) state.stamp = 0;
       s.generation = 1;
     }
     std::fill(s.grid_blocked.begin(), s.grid_blocked.begin() + cells, std::uint8_t{0});
@@ -779,7 +769,7 @@ Status ObstaclePlanJob::RunOnce() const {
     if (pass == 0 && has_goal_heading) {
       const std::uint32_t probe = s.generation;
       if (++s.generation == 0) {
-        std::fill(s.stamp.begin(), s.stamp.end(), 0u);
+        for (ObstaclePlannerScratch::State& state : s.states) state.stamp = 0;
         s.generation = 1;
       }
       const Pose2 reversed{goal, WrapPi(goal_heading + kPi)};
@@ -791,7 +781,7 @@ Status ObstaclePlanJob::RunOnce() const {
       stack.clear();
       if (trapped) {
         s.nodes.push_back({reversed, 0.0, -1, -1});
-        s.stamp[state_index(gx, gy, reversed.heading)] = probe;
+        s.states[state_index(gx, gy, reversed.heading)].stamp = probe;
         stack.push_back(0);
       }
       int probed = 0;
@@ -814,13 +804,13 @@ Status ObstaclePlanJob::RunOnce() const {
               break;
             }
             const std::size_t sj = state_index(jx, jy, end.heading);
-            if (s.stamp[sj] == probe) break;
+            if (s.states[sj].stamp == probe) break;
             if (!SegmentsClear(*obstacles, piece, count, clearance)) continue;
             if (s.nodes.size() >= s.nodes.capacity()) {
               trapped = false;
               break;
             }
-            s.stamp[sj] = probe;
+            s.states[sj].stamp = probe;
             s.nodes.push_back({end, 0.0, -1, -1});
             stack.push_back(static_cast<int>(s.nodes.size() - 1));
             break;
@@ -840,9 +830,7 @@ Status ObstaclePlanJob::RunOnce() const {
     s.nodes.push_back({out.start, 0.0, -1, -1});
     {
       const std::size_t si = state_index(sx, sy, start.heading);
-      s.stamp[si] = gen;
-      s.best_g[si] = 0.0f;
-      s.closed[si] = 0;
+      s.states[si] = {gen, 0.0f, 0};
     }
     s.open.push_back({heuristic(out.start, sx, sy), 0});
 
@@ -868,9 +856,10 @@ Status ObstaclePlanJob::RunOnce() const {
       int ix, iy;
       grid.CellOf(node.pose.position, &ix, &iy);
       const std::size_t si = state_index(ix, iy, node.pose.heading);
-      if (s.closed[si] && s.stamp[si] == gen) continue;
-      if (node.g > s.best_g[si] + 1e-6 * (1.0 + node.g)) continue;  // a better node reached it
-      s.closed[si] = 1;
+      ObstaclePlannerScratch::State& state = s.states[si];
+      if (state.closed && state.stamp == gen) continue;
+      if (node.g > state.best_g + 1e-6 * (1.0 + node.g)) continue;  // a better node reached it
+      state.closed = 1;
       if (found_in_search && ++expansions_after_found > kImproveExpansions) break;
       if (++expansions > budget_left) {
         out_of_expansions = true;
@@ -899,14 +888,13 @@ Status ObstaclePlanJob::RunOnce() const {
           if (!grid.CellOf(end.position, &jx, &jy)) break;
           const std::size_t sj = state_index(jx, jy, end.heading);
           const double g = node.g + length;
-          if (s.stamp[sj] == gen && (s.closed[sj] || g >= s.best_g[sj])) break;
+          ObstaclePlannerScratch::State& next = s.states[sj];
+          if (next.stamp == gen && (next.closed || g >= next.best_g)) break;
           if (!SegmentsClear(*obstacles, prim, count, clearance)) continue;
           const double h = heuristic(end, jx, jy);
           if (!std::isfinite(h)) break;  // no obstacle-free path from there (cannot happen)
           if (s.nodes.size() >= s.nodes.capacity()) break;  // never reallocate inside a query
-          s.stamp[sj] = gen;
-          s.closed[sj] = 0;
-          s.best_g[sj] = static_cast<float>(g);
+          next = {gen, static_cast<float>(g), 0};
           s.nodes.push_back({end, g, index, static_cast<std::int8_t>(p * kStepScales + shrink)});
           s.open.push_back({g + h, static_cast<int>(s.nodes.size() - 1)});
           std::push_heap(s.open.begin(), s.open.end(), std::greater<>());

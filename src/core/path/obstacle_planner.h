@@ -137,9 +137,14 @@ struct ObstaclePlannerScratch {
   };
   std::vector<Node> nodes;
   std::vector<std::pair<double, int>> open;  // (f, node) min-heap
-  std::vector<std::uint32_t> stamp;          // per (cell, heading) state: visited in this query
-  std::vector<float> best_g;
-  std::vector<std::uint8_t> closed;
+  // Per (cell, heading) state, together: the search reads all three of a state at once, and the
+  // states (megabytes) miss the cache.
+  struct State {
+    std::uint32_t stamp = 0;  // visited in the query (or probe) of this generation
+    float best_g = 0.0f;
+    std::uint8_t closed = 0;
+  };
+  std::vector<State> states;
   std::vector<double> grid_distance;  // 2-D obstacle-aware distance to the goal per cell
   std::vector<std::uint8_t> grid_blocked;
   std::vector<int> grid_bucket[3];  // GridDistances' bucket queue

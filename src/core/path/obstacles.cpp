@@ -432,23 +432,103 @@ Result<ObstacleSet> ObstacleSet::Build(std::vector<Obstacle> obstacles) {
     }
   }
   set.obstacles_ = std::move(obstacles);
+  set.BuildBins();
   return set;
 }
 
-int ObstacleSet::FirstWithin(glm::dvec2 p, double clearance) const {
-  const Box2 box{p, p};
-  for (std::size_t i = 0; i < obstacles_.size(); ++i) {
-    if (!BoxesNear(box, obstacles_[i].bounds, clearance)) continue;
-    if (Within(DistanceToObstacle(obstacles_[i], p), clearance)) return static_cast<int>(i);
+namespace {
+// Bins per side: about two per obstacle along each side (so a bin holds one or two), at most 32.
+int BinsPerSide(std::size_t obstacles) {
+  return std::clamp(static_cast<int>(std::ceil(2.0 * std::sqrt(static_cast<double>(obstacles)))), 1,
+                    32);
+}
+
+int BinIndex(double v, double origin, double size, int count) {
+  const double f = std::floor((v - origin) / size);
+  return f < 0.0 ? 0 : f >= count ? count - 1 : static_cast<int>(f);
+}
+}  // namespace
+
+void ObstacleSet::BuildBins() {
+  bins_x_ = bins_y_ = 0;
+  bin_start_.clear();
+  bin_items_.clear();
+  bin_first_.clear();
+  if (obstacles_.empty()) return;
+  const glm::dvec2 extent = bounds_.max - bounds_.min;
+  const int per_side = BinsPerSide(obstacles_.size());
+  bin_size_ = std::max(extent.x, extent.y) / per_side;
+  if (!(bin_size_ > 0.0) || !std::isfinite(bin_size_)) bin_size_ = 1.0;
+  bin_origin_ = bounds_.min;
+  bins_x_ = std::clamp(static_cast<int>(std::ceil(extent.x / bin_size_)), 1, per_side);
+  bins_y_ = std::clamp(static_cast<int>(std::ceil(extent.y / bin_size_)), 1, per_side);
+  std::vector<int> count(static_cast<std::size_t>(bins_x_) * bins_y_ + 1, 0);
+  bin_first_.resize(obstacles_.size());
+  auto range = [&](const Box2& b, int* x0, int* y0, int* x1, int* y1) {
+    *x0 = BinIndex(b.min.x, bin_origin_.x, bin_size_, bins_x_);
+    *y0 = BinIndex(b.min.y, bin_origin_.y, bin_size_, bins_y_);
+    *x1 = BinIndex(b.max.x, bin_origin_.x, bin_size_, bins_x_);
+    *y1 = BinIndex(b.max.y, bin_origin_.y, bin_size_, bins_y_);
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t i = 0; i < obstacles_.size(); ++i) {
+      int x0, y0, x1, y1;
+      range(obstacles_[i].bounds, &x0, &y0, &x1, &y1);
+      bin_first_[i] = {x0, y0};
+      for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) {
+          const int bin = y * bins_x_ + x;
+          if (pass == 0) {
+            ++count[bin + 1];
+          } else {
+            bin_items_[count[bin]++] = static_cast<int>(i);
+          }
+        }
+      }
+    }
+    if (pass == 0) {
+      for (std::size_t b = 1; b < count.size(); ++b) count[b] += count[b - 1];
+      bin_start_ = count;
+      bin_items_.resize(count.back());
+    }
   }
-  return -1;
+}
+
+template <typename Within>
+int ObstacleSet::FirstNear(const Box2& box, double clearance, Within within) const {
+  if (obstacles_.empty() || !BoxesNear(box, bounds_, clearance)) return -1;
+  // The same rounding as the obstacles' bins, so a box that BoxesNear calls near shares a bin.
+  const int x0 = BinIndex(box.min.x - clearance, bin_origin_.x, bin_size_, bins_x_);
+  const int y0 = BinIndex(box.min.y - clearance, bin_origin_.y, bin_size_, bins_y_);
+  const int x1 = BinIndex(box.max.x + clearance, bin_origin_.x, bin_size_, bins_x_);
+  const int y1 = BinIndex(box.max.y + clearance, bin_origin_.y, bin_size_, bins_y_);
+  int first = -1;
+  for (int y = y0; y <= y1; ++y) {
+    for (int x = x0; x <= x1; ++x) {
+      const int bin = y * bins_x_ + x;
+      for (int k = bin_start_[bin]; k < bin_start_[bin + 1]; ++k) {
+        const int i = bin_items_[k];
+        if (first >= 0 && i >= first) break;  // ascending: nothing lower is left in this bin
+        // An obstacle in several of the query's bins is tested in the first of them only.
+        const std::pair<int, int> from = bin_first_[i];
+        if (std::max(from.first, x0) != x || std::max(from.second, y0) != y) continue;
+        if (!BoxesNear(box, obstacles_[i].bounds, clearance)) continue;
+        if (within(i)) first = i;
+      }
+    }
+  }
+  return first;
+}
+
+int ObstacleSet::FirstWithin(glm::dvec2 p, double clearance) const {
+  return FirstNear(Box2{p, p}, clearance,
+                   [&](int i) { return Within(DistanceToObstacle(obstacles_[i], p), clearance); });
 }
 
 int ObstacleSet::FirstSegmentWithin(glm::dvec2 a, glm::dvec2 b, double clearance) const {
-  for (std::size_t i = 0; i < obstacles_.size(); ++i) {
-    if (SegmentWithinClearance(obstacles_[i], a, b, clearance)) return static_cast<int>(i);
-  }
-  return -1;
+  return FirstNear(Box2{glm::min(a, b), glm::max(a, b)}, clearance, [&](int i) {
+    return Within(SegmentDistanceToObstacle(obstacles_[i], a, b), clearance);
+  });
 }
 
 int ObstacleSet::FirstTurnSegmentWithin(const TurnSegment& s, double clearance) const {
@@ -459,14 +539,8 @@ int ObstacleSet::FirstTurnSegmentWithin(const TurnSegment& s, double clearance) 
   }
   if (s.radius == 0.0 || s.length == 0.0) return FirstWithin(s.start.position, clearance);
   const Arc arc{s.centre, s.radius, s.start_angle, s.sweep};
-  const Box2 box = ArcBounds(arc);
-  for (std::size_t i = 0; i < obstacles_.size(); ++i) {
-    if (!BoxesNear(box, obstacles_[i].bounds, clearance)) continue;
-    if (ArcObstacleWithin(obstacles_[i], arc, clearance)) {
-      return static_cast<int>(i);
-    }
-  }
-  return -1;
+  return FirstNear(ArcBounds(arc), clearance,
+                   [&](int i) { return ArcObstacleWithin(obstacles_[i], arc, clearance); });
 }
 
 double ObstacleSet::Distance(glm::dvec2 p) const {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/common/json.h"
@@ -74,7 +75,7 @@ class ObstacleSet {
   const Box2& bounds() const { return bounds_; }  // of all obstacles (zero box when empty)
 
   // Index of the first obstacle closer than `clearance` to p / the segment / the turn segment,
-  // or -1 when clear. Bounding boxes reject far obstacles first.
+  // or -1 when clear. A grid of bins over the obstacles' boxes picks the few near the query.
   int FirstWithin(glm::dvec2 p, double clearance) const;
   int FirstSegmentWithin(glm::dvec2 a, glm::dvec2 b, double clearance) const;
   int FirstTurnSegmentWithin(const TurnSegment& segment, double clearance) const;
@@ -82,8 +83,23 @@ class ObstacleSet {
   double Distance(glm::dvec2 p) const;
 
  private:
+  // Calls within(i) for the obstacles whose boxes come within `clearance` of `box`, in index
+  // order as far as it matters: returns the lowest i for which within(i) is true, or -1.
+  template <typename Within>
+  int FirstNear(const Box2& box, double clearance, Within within) const;
+  void BuildBins();
+
   std::vector<Obstacle> obstacles_;
   Box2 bounds_;
+  // Bins: a uniform grid over bounds_; bin b lists (ascending) the obstacles whose boxes overlap
+  // it, in bin_items_[bin_start_[b] .. bin_start_[b + 1]); bin_first_[i] is obstacle i's first
+  // bin (x, y), so a query spanning several bins tests each obstacle in one of them only.
+  glm::dvec2 bin_origin_{0.0, 0.0};
+  double bin_size_ = 1.0;
+  int bins_x_ = 0, bins_y_ = 0;
+  std::vector<int> bin_start_;
+  std::vector<int> bin_items_;
+  std::vector<std::pair<int, int>> bin_first_;
 };
 
 // Reads {"obstacles": [{"circle": {"centre": [x, y], "radius": r}}, {"polygon": [[x, y], ...]}]}.

@@ -525,27 +525,19 @@ TurnPath DubinsPathOfType(const Pose2& from, const Pose2& to, double radius, Tur
   return BuildWord(from, frame, radius, word, solution);
 }
 
-TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
-  if (radius == 0.0 && IsFinitePose(from) && IsFinitePose(to)) return TurnInPlacePath(from, to);
-  DubinsFrame frame;
-  if (!MakeFrame(from, to, radius, &frame)) {
-    // A radius negligible against the distance (over 1e150 radii) is no radius.
-    if (IsFinitePose(from) && IsFinitePose(to) && radius > 0.0 &&
-        IsFinite(to.position - from.position)) {
-      return TurnInPlacePath(from, to);
-    }
-    return StartPath(from);
-  }
-  // Every word solved, then the shortest picked without branches: which word wins is random, so
-  // branching on partial results (pruning by the best so far, keeping it) mispredicts, while
-  // the independent solvers overlap well.
-  WordSolution solutions[kWordCount];
-  double sums[kWordCount];
+namespace {
+
+// Every word solved: sums[w] = t + p + q (radii), infinity when infeasible. The three-arc words
+// only when they could be the shortest unless `all`. Mirrored words in pairs, each pair's two
+// atan2 at once (see FastAtan2Pair); the same bits as SolveWord word by word.
+void SolveWords(const DubinsFrame& frame, bool all, WordSolution solutions[kWordCount],
+                double sums[kWordCount]) {
+  // No branches on partial results: which word wins is random, so branching (pruning by the best
+  // so far, keeping it) mispredicts, while the independent solvers overlap well.
   auto solve = [&](Word word, bool solved) {
     const WordSolution& s = solutions[word];
     sums[word] = solved ? s.t + s.p + s.q : kInfinity;
   };
-  // Mirrored words in pairs, each pair's two atan2 at once (see FastAtan2Pair).
   const SameSideVector lsl = PrepareSameSide(1.0, frame);
   const SameSideVector rsr = PrepareSameSide(-1.0, frame);
   double lsl_turn, rsr_turn;
@@ -563,18 +555,36 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
   // (ties go to the earlier word, and the straight words come first).
   const double best_straight =
       std::min(std::min(sums[kLSL], sums[kLSR]), std::min(sums[kRSL], sums[kRSR]));
-  const bool near = frame.d <= 4.0 + 1e-9 && best_straight > kPi;
   sums[kRLR] = sums[kLRL] = kInfinity;
-  if (near) {
+  if (all || (frame.d <= 4.0 + 1e-9 && best_straight > kPi)) {
     const ThreeArcCosine rlr = PrepareThreeArcs(-1.0, frame);
     const ThreeArcCosine lrl = PrepareThreeArcs(1.0, frame);
     double rlr_acos, lrl_acos;
     FastAtan2Pair(rlr.sine, rlr.c, lrl.sine, lrl.c, &rlr_acos, &lrl_acos);
+    // The same-side words' centre headings; NaN (compute it) where their circles coincided.
     solve(kRLR, FinishThreeArcs(-1.0, frame, rlr, rlr_acos, solutions[kRSR].centres_heading,
                                 &solutions[kRLR]));
     solve(kLRL, FinishThreeArcs(1.0, frame, lrl, lrl_acos, solutions[kLSL].centres_heading,
                                 &solutions[kLRL]));
   }
+}
+
+}  // namespace
+
+TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
+  if (radius == 0.0 && IsFinitePose(from) && IsFinitePose(to)) return TurnInPlacePath(from, to);
+  DubinsFrame frame;
+  if (!MakeFrame(from, to, radius, &frame)) {
+    // A radius negligible against the distance (over 1e150 radii) is no radius.
+    if (IsFinitePose(from) && IsFinitePose(to) && radius > 0.0 &&
+        IsFinite(to.position - from.position)) {
+      return TurnInPlacePath(from, to);
+    }
+    return StartPath(from);
+  }
+  WordSolution solutions[kWordCount];
+  double sums[kWordCount];
+  SolveWords(frame, false, solutions, sums);
   // The first of equal lengths wins, in the order of the words.
   int best = -1;
   double best_sum = kInfinity;
@@ -585,6 +595,41 @@ TurnPath DubinsPath(const Pose2& from, const Pose2& to, double radius) {
   }
   if (best < 0) return StartPath(from);
   return BuildWord(from, frame, radius, static_cast<Word>(best), solutions[best]);
+}
+
+double ShortestDubinsLength(const Pose2& from, const Pose2& to, double radius) {
+  DubinsFrame frame;
+  if (!MakeFrame(from, to, radius, &frame)) return kInfinity;
+  WordSolution solutions[kWordCount];
+  double sums[kWordCount];
+  SolveWords(frame, false, solutions, sums);
+  const double best = std::min(std::min(std::min(sums[0], sums[1]), std::min(sums[2], sums[3])),
+                               std::min(sums[4], sums[5]));
+  return best * radius;
+}
+
+TurnPath FirstDubinsWord(const Pose2& from, const Pose2& to, double radius, double max_length,
+                         bool (*accept)(const TurnPath& word, void* context), void* context) {
+  DubinsFrame frame;
+  if (!MakeFrame(from, to, radius, &frame)) return TurnPath{};
+  WordSolution solutions[kWordCount];
+  double sums[kWordCount];
+  SolveWords(frame, true, solutions, sums);
+  // Shortest first, equal lengths in the order of the words (insertion sort: stable, no buffer).
+  int order[kWordCount];
+  double lengths[kWordCount];
+  for (int w = 0; w < kWordCount; ++w) {
+    lengths[w] = sums[w] * radius;
+    int k = w;
+    for (; k > 0 && lengths[order[k - 1]] > lengths[w]; --k) order[k] = order[k - 1];
+    order[k] = w;
+  }
+  for (int w : order) {
+    if (sums[w] == kInfinity || lengths[w] > max_length) break;
+    const TurnPath path = BuildWord(from, frame, radius, static_cast<Word>(w), solutions[w]);
+    if (accept(path, context)) return path;
+  }
+  return TurnPath{};
 }
 
 TurnPathPlace LocateOnTurnPath(const TurnPath& path, double distance) {

@@ -84,6 +84,17 @@ std::array<double, 6> DubinsWordLengths(const Pose2& from, const Pose2& to, doub
 // One Dubins word (type must be one of kLSL..kLRL), or kNone when it is infeasible.
 TurnPath DubinsPathOfType(const Pose2& from, const Pose2& to, double radius, TurnPathType type);
 
+// The length of DubinsPath(from, to, radius) for radius > 0 (infinity when there is none),
+// without building it: the planner's heuristic asks for it at every state it reaches.
+double ShortestDubinsLength(const Pose2& from, const Pose2& to, double radius);
+
+// The shortest Dubins word (radius > 0) of at most `max_length` that `accept` takes, trying the
+// words shortest first (equal lengths in the order of DubinsWordLengths), or kNone. Each word
+// is solved once for all (DubinsWordLengths then DubinsPathOfType would solve the tried ones
+// twice) and built only when tried: the same paths as DubinsPathOfType.
+TurnPath FirstDubinsWord(const Pose2& from, const Pose2& to, double radius, double max_length,
+                         bool (*accept)(const TurnPath& word, void* context), void* context);
+
 // Shortest path from `from` to `to` (final heading required) with turning radius `radius` over
 // all six words. Outer arcs within 1e-9 rad of a full turn count as no turn. radius 0 turns in
 // place (type by the directions of the two turns).

@@ -372,7 +372,7 @@ TEST(ObstaclePlanner, RepeatedQueriesReuseTheScratch) {
   ASSERT_TRUE(job.Run().ok());
   ASSERT_TRUE(p.result.found());
   const void* nodes = p.scratch.nodes.data();
-  const void* stamps = p.scratch.stamp.data();
+  const void* stamps = p.scratch.states.data();
   const std::size_t capacity = p.scratch.nodes.capacity();
   p.path.segments.reserve(256);
   const void* segments = p.path.segments.data();
@@ -382,7 +382,7 @@ TEST(ObstaclePlanner, RepeatedQueriesReuseTheScratch) {
     ASSERT_TRUE(job.Run().ok());
     ExpectLegal(job);
     EXPECT_EQ(p.scratch.nodes.data(), nodes);
-    EXPECT_EQ(p.scratch.stamp.data(), stamps);
+    EXPECT_EQ(p.scratch.states.data(), stamps);
     EXPECT_EQ(p.scratch.nodes.capacity(), capacity);
     EXPECT_EQ(p.path.segments.data(), segments);
   }

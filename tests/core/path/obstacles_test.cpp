@@ -266,6 +266,73 @@ TEST(ObstacleSet, FindsTheFirstObstacleWithinClearance) {
   EXPECT_FALSE(ObstacleSet::Build(too_many).ok());
 }
 
+// The bins pick the same obstacle as testing every obstacle in order: the lowest index within
+// the clearance. Sets of 1 to 300 obstacles (overlapping, spanning many bins, one long wall),
+// queries of every kind and size, inside, across and outside the set's bounds.
+TEST(ObstacleSet, BinsFindWhatTestingEveryObstacleFinds) {
+  std::mt19937_64 rng(2026);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  for (int count : {1, 2, 7, 40, 300}) {
+    std::vector<Obstacle> obstacles;
+    for (int i = 0; i < count; ++i) {
+      const glm::dvec2 c{1000.0 * u(rng), 600.0 * u(rng)};
+      const double size = i == 0 ? 400.0 : 5.0 + 60.0 * u(rng);
+      if (i % 3 == 0) {
+        const double a = u(rng) * kTwoPi;
+        const glm::dvec2 along = size * glm::dvec2(std::cos(a), std::sin(a));
+        const glm::dvec2 side = 4.0 * glm::dvec2(-std::sin(a), std::cos(a));
+        obstacles.push_back(Obstacle::Polygon(
+            {c - along - side, c + along - side, c + along + side, c - along + side}));
+      } else {
+        obstacles.push_back(Obstacle::Circle(c, 0.5 * size));
+      }
+    }
+    Result<ObstacleSet> built = ObstacleSet::Build(obstacles);
+    ASSERT_TRUE(built.ok()) << built.error().message;
+    const ObstacleSet& set = built.value();
+    auto point = [&] { return glm::dvec2{-200.0 + 1400.0 * u(rng), -200.0 + 1000.0 * u(rng)}; };
+    for (int q = 0; q < 400; ++q) {
+      const double clearance = q % 4 == 0 ? 0.0 : 30.0 * u(rng);
+      const glm::dvec2 p = point();
+      int expected = -1;
+      for (int i = 0; i < count && expected < 0; ++i) {
+        const double d = DistanceToObstacle(set.obstacles()[i], p);
+        if (d <= 0.0 || d < clearance - 1e-9 * std::max(1.0, clearance)) expected = i;
+      }
+      EXPECT_EQ(set.FirstWithin(p, clearance), expected) << count << " obstacles, point " << q;
+
+      const glm::dvec2 b =
+          q % 2 ? p + (u(rng) * 60.0) * glm::dvec2(u(rng) - 0.5, u(rng) - 0.5) : point();
+      expected = -1;
+      for (int i = 0; i < count && expected < 0; ++i) {
+        if (SegmentWithinClearance(set.obstacles()[i], p, b, clearance)) expected = i;
+      }
+      EXPECT_EQ(set.FirstSegmentWithin(p, b, clearance), expected)
+          << count << " obstacles, segment " << q;
+
+      TurnSegment arc;
+      arc.kind = TurnSegment::Kind::kArc;
+      arc.centre = p;
+      arc.radius = 5.0 + 200.0 * u(rng);
+      arc.start_angle = kTwoPi * u(rng);
+      arc.sweep = (u(rng) - 0.5) * 2.0 * kTwoPi;
+      arc.length = arc.radius * std::abs(arc.sweep);
+      arc.start = {
+          p + arc.radius * glm::dvec2(std::cos(arc.start_angle), std::sin(arc.start_angle)),
+          arc.start_angle + (arc.sweep >= 0.0 ? 0.5 : -0.5) * kPi};
+      expected = -1;
+      for (int i = 0; i < count && expected < 0; ++i) {
+        if (ArcWithinClearance(set.obstacles()[i], arc.centre, arc.radius, arc.start_angle,
+                               arc.sweep, clearance)) {
+          expected = i;
+        }
+      }
+      EXPECT_EQ(set.FirstTurnSegmentWithin(arc, clearance), expected)
+          << count << " obstacles, arc " << q;
+    }
+  }
+}
+
 TEST(ObstaclesJson, ReadsBothShapesAndWritesThemBack) {
   const char* text = R"({"obstacles": [{"circle": {"centre": [1, 2], "radius": 3}},
     {"polygon": [[0, 0], [4, 0], [4, 4], [2, 1], [0, 4]]}]})";
