@@ -35,6 +35,19 @@ EM_JS(void, JsEvent, (int stage, const char* name, const char* detail_json), {
   if (Module.md5stageEvent)
     Module.md5stageEvent(UTF8ToString(name), UTF8ToString(detail_json), stage);
 });
+// Whether the current context is drawn by a CPU rasterizer (SwiftShader, Mesa's llvmpipe or
+// softpipe, Windows' basic render driver): what browsers fall back to without a usable GPU.
+EM_JS(int, JsSoftwareRenderer, (), {
+  const info = GLctx.getExtension('WEBGL_debug_renderer_info');
+  const name = String(GLctx.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : GLctx.RENDERER));
+  return /SwiftShader|llvmpipe|softpipe|software|Basic Render/i.test(name) ? 1 : 0;
+});
+// Frees a context now rather than at the next garbage collection (it counts against the
+// browser's limit of live contexts until then).
+EM_JS(void, JsLoseContext, (), {
+  const lose = GLctx.getExtension('WEBGL_lose_context');
+  if (lose) lose.loseContext();
+});
 // clang-format on
 
 class FiguresHost : public viewer::HubHost {
@@ -98,24 +111,44 @@ std::string TextsJson(const viewer::DrawList& list) {
 
 extern "C" {
 
-// Creates the WebGL2 context on the canvas (a CSS selector) and the stages' hub; "" on success,
-// else why not.
-EMSCRIPTEN_KEEPALIVE const char* md5stage_figures_start(const char* canvas) {
+// Creates the WebGL2 context on the canvas (a CSS selector), with multisampling or not, and
+// (the first time) the stages' hub; "" on success, else why not. Called again with another canvas
+// it first drops the context it made before (a canvas keeps the attributes of its first context).
+EMSCRIPTEN_KEEPALIVE const char* md5stage_figures_start(const char* canvas, int antialias) {
+  if (g.context > 0) {
+    emscripten_webgl_make_context_current(g.context);
+    g.meshes.reset();
+    g.lines.reset();
+    JsLoseContext();
+    emscripten_webgl_destroy_context(g.context);
+    g.context = 0;
+  }
   EmscriptenWebGLContextAttributes attributes;
   emscripten_webgl_init_context_attributes(&attributes);
   attributes.majorVersion = 2;
   attributes.minorVersion = 0;
   attributes.alpha = false;
   attributes.depth = true;
-  attributes.antialias = true;
+  attributes.antialias = antialias != 0;
   attributes.preserveDrawingBuffer = false;  // each figure is copied out right after it is drawn
   g.context = emscripten_webgl_create_context(canvas, &attributes);
   if (g.context <= 0) return "This browser could not create a WebGL2 context.";
   emscripten_webgl_make_context_current(g.context);
   static std::string error;
   if (!MakeRenderers(&error)) return error.c_str();
-  g.hub = std::make_unique<viewer::StageHub>(g.meshes.get(), &g.host);
+  if (!g.hub) {
+    g.hub = std::make_unique<viewer::StageHub>(g.meshes.get(), &g.host);
+  } else {
+    g.hub->RecreateGpuObjects(g.meshes.get());
+  }
   return "";
+}
+
+// 1 when the context is drawn by a CPU rasterizer: there multisampling is most of a figure's
+// cost (a page of 4 figures: 14 frames a second with it, 37 without), so the page starts again
+// without it (docs/design.md, "Figures").
+EMSCRIPTEN_KEEPALIVE int md5stage_figures_software() {
+  return g.context > 0 && JsSoftwareRenderer() ? 1 : 0;
 }
 
 // {"cmd": NAME, "stage": ID, ...} -> JSON reply, as the viewer's md5stage_call.

@@ -34,6 +34,7 @@ struct LineRenderer::Impl {
   GLuint vao = 0;
   GLuint vbo = 0;
   size_t capacity = 0;
+  std::vector<LineVertex> frame;  // the three lists back to back: one upload a draw, not three
 
   void Upload(const std::vector<LineVertex>& vertices) {
     glBindBuffer(GL_ARRAY_BUFFER, vbo);
@@ -78,22 +79,27 @@ void LineRenderer::Draw(const glm::mat4& view_projection, const std::vector<Line
   glBindVertexArray(impl_->vao);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  std::vector<LineVertex>& frame = impl_->frame;
+  frame.clear();
+  frame.insert(frame.end(), triangles.begin(), triangles.end());
+  frame.insert(frame.end(), tested.begin(), tested.end());
+  frame.insert(frame.end(), on_top.begin(), on_top.end());
+  if (!frame.empty()) impl_->Upload(frame);
+  const auto first_tested = static_cast<GLint>(triangles.size());
+  const auto first_on_top = static_cast<GLint>(triangles.size() + tested.size());
   if (!triangles.empty()) {
     // Flat just above the ground, seen from either side; they write depth, so the grid's
     // depth-tested lines under a shape are hidden and its outline (drawn higher) is not.
     glEnable(GL_DEPTH_TEST);
-    impl_->Upload(triangles);
     glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(triangles.size()));
   }
   if (!tested.empty()) {
     glEnable(GL_DEPTH_TEST);
-    impl_->Upload(tested);
-    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(tested.size()));
+    glDrawArrays(GL_LINES, first_tested, static_cast<GLsizei>(tested.size()));
   }
   if (!on_top.empty()) {
     glDisable(GL_DEPTH_TEST);
-    impl_->Upload(on_top);
-    glDrawArrays(GL_LINES, 0, static_cast<GLsizei>(on_top.size()));
+    glDrawArrays(GL_LINES, first_on_top, static_cast<GLsizei>(on_top.size()));
     glEnable(GL_DEPTH_TEST);
   }
   glDisable(GL_BLEND);

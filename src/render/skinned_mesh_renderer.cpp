@@ -168,6 +168,31 @@ struct SkinnedMeshRenderer::Impl {
   std::vector<GpuMesh> meshes;
   std::vector<GpuTexture> textures;
   std::vector<glm::vec4> palette;  // 3 texels per joint, all instances of the frame
+  std::vector<glm::vec4> ordered;  // Draw's scratch: the palette laid out per mesh
+  std::vector<int> mesh_base;      // Draw's scratch: each mesh's first joint in `ordered`
+
+  // Uploads `joints` joints' texels (3 each, kJointsPerRow to a row) to the palette texture,
+  // growing it as needed. Only the texels in use move: a figure's few characters fill a tenth
+  // of one row, and a whole row is 48 KB a frame.
+  void UploadPalette(const glm::vec4* texels, int joints) {
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, palette_texture);
+    const int rows = std::max(1, (joints + kJointsPerRow - 1) / kJointsPerRow);
+    if (rows > palette_rows) {
+      palette_rows = rows;
+      glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, kPaletteWidth, rows, 0, GL_RGBA, GL_FLOAT,
+                   nullptr);
+    }
+    const int full_rows = joints / kJointsPerRow;
+    if (full_rows > 0) {
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kPaletteWidth, full_rows, GL_RGBA, GL_FLOAT, texels);
+    }
+    const int rest = (joints - full_rows * kJointsPerRow) * 3;
+    if (rest > 0) {
+      glTexSubImage2D(GL_TEXTURE_2D, 0, 0, full_rows, rest, 1, GL_RGBA, GL_FLOAT,
+                      texels + static_cast<size_t>(full_rows) * kPaletteWidth);
+    }
+  }
 };
 
 SkinnedMeshRenderer::SkinnedMeshRenderer() : impl_(std::make_unique<Impl>()) {}
@@ -199,6 +224,13 @@ bool SkinnedMeshRenderer::Init(std::string* error) {
   s.u_has_specular_map = s.program.Uniform("u_has_specular_map");
   s.u_channel = s.program.Uniform("u_channel");
   s.u_eye = s.program.Uniform("u_eye");
+  // The samplers' texture units never change: set once, not every frame.
+  s.program.Use();
+  glUniform1i(s.u_palette, 1);
+  glUniform1i(s.u_diffuse, 0);
+  glUniform1i(s.u_normal_map, 2);
+  glUniform1i(s.u_specular_map, 3);
+  glUseProgram(0);
   glGenTextures(1, &s.palette_texture);
   glBindTexture(GL_TEXTURE_2D, s.palette_texture);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
@@ -260,6 +292,12 @@ MeshHandle SkinnedMeshRenderer::CreateMesh(const viewer::MeshUpload& upload) {
   glEnableVertexAttribArray(6);
   glVertexAttribPointer(6, 4, GL_FLOAT, GL_FALSE, stride,
                         offset(offsetof(anim::GpuVertex, tangent)));
+  // The per-instance tint comes from the shared tint buffer, refilled each frame; the binding
+  // lives in the VAO, so a draw only refills it.
+  glBindBuffer(GL_ARRAY_BUFFER, impl_->tint_buffer);
+  glEnableVertexAttribArray(5);
+  glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4), nullptr);
+  glVertexAttribDivisor(5, 1);
   glGenBuffers(1, &mesh.index_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.index_buffer);
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * 4), indices.data(),
@@ -392,32 +430,21 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
 
   // Submissions of one mesh are contiguous only if submitted together; reorder into a per-mesh
   // contiguous layout so each part is one instanced draw.
-  std::vector<glm::vec4> ordered;
-  ordered.reserve(s.palette.size() + kPaletteWidth);
-  std::vector<int> mesh_base(s.meshes.size(), 0);
+  std::vector<glm::vec4>& ordered = s.ordered;
+  ordered.clear();
+  s.mesh_base.assign(s.meshes.size(), 0);
   for (size_t m = 0; m < s.meshes.size(); ++m) {
     GpuMesh& mesh = s.meshes[m];
-    mesh_base[m] = static_cast<int>(ordered.size() / 3);
+    s.mesh_base[m] = static_cast<int>(ordered.size() / 3);
     for (int offset : mesh.palette_offsets) {
       ordered.insert(ordered.end(), s.palette.begin() + offset,
                      s.palette.begin() + offset + mesh.joint_count * 3);
     }
   }
-  const int joints_total = static_cast<int>(ordered.size() / 3);
-  const int rows = std::max(1, (joints_total + kJointsPerRow - 1) / kJointsPerRow);
-  ordered.resize(static_cast<size_t>(rows) * kPaletteWidth, glm::vec4(0.0f));
-  glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, s.palette_texture);
-  if (rows > s.palette_rows) {
-    s.palette_rows = rows;
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, kPaletteWidth, rows, 0, GL_RGBA, GL_FLOAT, nullptr);
-  }
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kPaletteWidth, rows, GL_RGBA, GL_FLOAT, ordered.data());
+  s.UploadPalette(ordered.data(), static_cast<int>(ordered.size() / 3));
   s.palette.clear();
 
   s.program.Use();
-  glUniform1i(s.u_palette, 1);
-  glUniform1i(s.u_diffuse, 0);
   glUniformMatrix4fv(s.u_view_projection, 1, GL_FALSE, &view_projection[0][0]);
   glUniform3fv(s.u_light_direction, 1, &options.light_direction[0]);
   // The eye is where the projection sends points to infinity: clip (0, 0, z, 0) taken back.
@@ -425,8 +452,6 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
   const glm::vec3 eye_position =
       std::abs(eye.w) > 1e-12f ? glm::vec3(eye) / eye.w : glm::vec3(0.0f, 0.0f, 1e6f);
   glUniform3fv(s.u_eye, 1, &eye_position[0]);
-  glUniform1i(s.u_normal_map, 2);
-  glUniform1i(s.u_specular_map, 3);
   glUniform1i(s.u_channel, options.channel);
   glEnable(GL_DEPTH_TEST);
   glEnable(GL_CULL_FACE);
@@ -446,10 +471,7 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
                    GL_DYNAMIC_DRAW);
     }
     glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(tint_bytes), mesh.tints.data());
-    glEnableVertexAttribArray(5);
-    glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4), nullptr);
-    glVertexAttribDivisor(5, 1);
-    glUniform1i(s.u_base, mesh_base[m]);
+    glUniform1i(s.u_base, s.mesh_base[m]);
     glUniform1i(s.u_joint_count, mesh.joint_count);
     instances_drawn_ += instances;
     for (const GpuPart& part : mesh.parts) {
@@ -497,25 +519,14 @@ bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::
   GpuMesh& mesh = s.meshes[handle.id - 1];
   if (!mesh.alive || mesh.vertex_count == 0) return false;
   // This instance's palette alone, at the start of the palette texture.
-  std::vector<glm::vec4> rows(
-      static_cast<size_t>(kPaletteWidth) *
-      static_cast<size_t>((mesh.joint_count + kJointsPerRow - 1) / kJointsPerRow));
+  std::vector<glm::vec4> texels(static_cast<size_t>(mesh.joint_count) * 3);
   for (int j = 0; j < mesh.joint_count; ++j) {
     const glm::mat4& m = palette[j];
-    rows[static_cast<size_t>(j) * 3 + 0] = glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]);
-    rows[static_cast<size_t>(j) * 3 + 1] = glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]);
-    rows[static_cast<size_t>(j) * 3 + 2] = glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]);
+    texels[static_cast<size_t>(j) * 3 + 0] = glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]);
+    texels[static_cast<size_t>(j) * 3 + 1] = glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]);
+    texels[static_cast<size_t>(j) * 3 + 2] = glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]);
   }
-  const int rows_needed = static_cast<int>(rows.size() / kPaletteWidth);
-  glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, s.palette_texture);
-  if (rows_needed > s.palette_rows) {
-    s.palette_rows = rows_needed;
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA32F, kPaletteWidth, rows_needed, 0, GL_RGBA, GL_FLOAT,
-                 nullptr);
-  }
-  glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, kPaletteWidth, rows_needed, GL_RGBA, GL_FLOAT,
-                  rows.data());
+  s.UploadPalette(texels.data(), mesh.joint_count);
 
   GLuint feedback_buffer = 0;
   glGenBuffers(1, &feedback_buffer);
@@ -544,6 +555,7 @@ bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::
   glDrawArraysInstanced(GL_POINTS, 0, mesh.vertex_count, 1);
   glEndTransformFeedback();
   glDisable(GL_RASTERIZER_DISCARD);
+  glEnableVertexAttribArray(5);  // the VAO's tint attribute, as CreateMesh left it
   glBindVertexArray(0);
   glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
 

@@ -2,6 +2,7 @@
 // files must be fetched), then applied once the page has loaded them; routes are built once per
 // edit; followers place characters and their walk plays in step with their ground speed.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <glm/gtc/constants.hpp>
 
@@ -648,6 +649,25 @@ void Stage::DrawRoute(int index, DrawList& list) {
   }
 }
 
+namespace {
+
+// A turning circle's points, each frame for every walker: computed once, not 73 sines and
+// cosines a circle a frame (natively, sines and cosines were a fifth of a stage's frame).
+constexpr int kCircleSteps = 72;
+const std::array<glm::dvec2, kCircleSteps + 1>& UnitCircle() {
+  static const std::array<glm::dvec2, kCircleSteps + 1> circle = [] {
+    std::array<glm::dvec2, kCircleSteps + 1> points{};
+    for (int i = 0; i <= kCircleSteps; ++i) {
+      const double a = glm::two_pi<double>() * i / kCircleSteps;
+      points[static_cast<size_t>(i)] = glm::dvec2(std::cos(a), std::sin(a));
+    }
+    return points;
+  }();
+  return circle;
+}
+
+}  // namespace
+
 void Stage::DrawApproachPaths(DrawList& list) {
   const float lift = 0.05f;
   // The current turn path of each character going to a target (or to its route's start), and
@@ -677,11 +697,10 @@ void Stage::DrawApproachPaths(DrawList& list) {
         const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
         if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;
         glm::vec3 previous(0.0f);
-        for (int i = 0; i <= 72; ++i) {
-          const double a = glm::two_pi<double>() * i / 72;
-          const glm::vec3 p(static_cast<float>(segment.centre.x + segment.radius * std::cos(a)),
-                            static_cast<float>(segment.centre.y + segment.radius * std::sin(a)),
-                            lift);
+        for (int i = 0; i <= kCircleSteps; ++i) {
+          const glm::dvec2& unit = UnitCircle()[static_cast<size_t>(i)];
+          const glm::vec3 p(static_cast<float>(segment.centre.x + segment.radius * unit.x),
+                            static_cast<float>(segment.centre.y + segment.radius * unit.y), lift);
           if (i > 0) list.AddLine(previous, p, {150, 150, 255, 150}, LineDepth::kOnTop);
           previous = p;
         }
