@@ -170,6 +170,16 @@ export const tests = [
       assert.deepEqual(await page.evaluate(() => window.figureErrors), []);
       // One WebGL context: the module's canvas is the only one asked for WebGL.
       assert.equal(await page.evaluate(() => document.querySelectorAll('canvas').length), 1);
+      // Under SwiftShader (a CPU rasterizer) the context was made again without multisampling,
+      // on that one canvas; the first one is gone from the page.
+      const gl = await page.evaluate(() => {
+        const context = window.md5stageFigures.canvas.getContext('webgl2');
+        const info = context.getExtension('WEBGL_debug_renderer_info');
+        return { renderer: String(context.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : context.RENDERER)),
+                 antialias: context.getContextAttributes().antialias, inPage: document.body.contains(window.md5stageFigures.canvas) };
+      });
+      assert.match(gl.renderer, /SwiftShader/i, 'the browser tests run on SwiftShader');
+      assert.deepEqual([gl.antialias, gl.inPage], [false, true], JSON.stringify(gl));
 
       // Context loss, forced: every started figure hears it, and all come back on restore.
       const started = await page.$$eval('md5-stage', (elements) => elements.filter((e) => e.loaded).map((e) => e.id));
