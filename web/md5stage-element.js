@@ -169,9 +169,10 @@
     if (!runtime.frame && runtime.module && !runtime.lost) runtime.frame = requestAnimationFrame(drawFrame);
   }
 
-  // One frame of the page: every visible figure whose picture changes is moved on and drawn into
-  // its own region of the shared canvas (rows of figures side by side), then all are copied out,
-  // so the GL queue is flushed once a frame rather than once a figure.
+  // One frame of the page: every visible figure whose picture changes is moved on and prepared
+  // for its own region of the shared canvas (rows of figures side by side), all are drawn in one
+  // call (one upload of their palettes and lines), then copied out, so the GL queue is flushed
+  // once a frame rather than once a figure.
   function drawFrame(now) {
     runtime.frame = 0;
     if (runtime.lost) return;
@@ -210,6 +211,7 @@
       if (element._draw(now)) drawn.push(element);
       again = element._keepsChanging() || again;
     }
+    if (drawn.length) runtime.module._md5stage_figures_draw();
     for (const element of drawn) element._copy();
     runtime.lastFrame = { ms: performance.now() - start, figures: due.length };
     if (again) wake();
@@ -567,7 +569,8 @@
       return this._stage >= 0 && this._visible && (this._dirty || this._animating || this._opening !== 0);
     }
 
-    // Moves the stage on and draws it into its slot of the shared canvas; true if it drew.
+    // Moves the stage on and prepares its picture for its slot of the shared canvas (drawn with
+    // the frame's other figures by md5stage_figures_draw); true if it has one.
     _draw(now) {
       const dt = this._last ? Math.min(0.1, (now - this._last) / 1000) : 0;
       this._last = now;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/common/json.h"
 #include "render/draw_list_renderer.h"
@@ -66,7 +67,10 @@ struct Figures {
   std::unique_ptr<md5stage::render::LineRenderer> lines;
   FiguresHost host;
   std::unique_ptr<viewer::StageHub> hub;
-  viewer::DrawList list;
+  // This frame's figures, prepared (moved on, their draw lists built) and not drawn yet: the
+  // page prepares each visible figure, then md5stage_figures_draw draws them all.
+  std::vector<viewer::DrawList> lists;
+  std::vector<md5stage::render::DrawListView> views;
   bool lost = false;
   std::string reply;  // keeps the returned string alive until the next call
   // Per stage, its last draw list's texts as JSON: the page draws them with the 2D canvas after
@@ -177,28 +181,38 @@ EMSCRIPTEN_KEEPALIVE void md5stage_fetched(int stage, int request, int ok, const
   target->OnFetched(request, ok != 0, std::move(bytes), error ? error : "");
 }
 
-// Moves the stage's clocks by dt and draws it into the width x height pixels whose top-left
-// corner is (x, y) in the drawing buffer (canvas_height tall, y down as on the page); 0 when
-// nothing was drawn (no stage, or the context is lost). The page lays every visible figure out
-// side by side, draws them all, then copies them out: one flush of the GL queue per frame.
+// Moves the stage's clocks by dt and builds its picture for the width x height pixels whose
+// top-left corner is (x, y) in the drawing buffer (canvas_height tall, y down as on the page); 0
+// when there is nothing to draw (no stage, or the context is lost). The page prepares every
+// visible figure, laid out side by side, then draws them all with md5stage_figures_draw and
+// copies them out: one upload and one flush of the GL queue per frame.
 EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int y, int width,
                                                int height, double ratio, int canvas_height) {
   viewer::Stage* target = StageOf(stage);
   if (target == nullptr || g.lost || width <= 0 || height <= 0) return 0;
   target->SetViewport(width, height, static_cast<float>(ratio));
   target->Update(dt);
-  target->BuildDrawList(&g.list);
-  g.texts[stage] = TextsJson(g.list);
-  const int bottom = std::max(0, canvas_height - y - height);
-  glViewport(x, bottom, width, height);
-  glScissor(x, bottom, width, height);
-  glEnable(GL_SCISSOR_TEST);
-  glClearColor(0.13f, 0.14f, 0.17f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-  md5stage::render::DrawDrawList(g.list, *g.meshes, *g.lines);
-  glDisable(GL_SCISSOR_TEST);
+  const size_t index = g.views.size();
+  if (g.lists.size() <= index) g.lists.resize(index + 1);
+  target->BuildDrawList(&g.lists[index]);
+  g.texts[stage] = TextsJson(g.lists[index]);
+  md5stage::render::DrawListView view;  // its list is g.lists[index], pointed to when drawn
+  view.x = x;
+  view.y = std::max(0, canvas_height - y - height);
+  view.width = width;
+  view.height = height;
+  g.views.push_back(view);
   target->EndFrame();
   return 1;
+}
+
+// Draws every figure prepared since the last call into its region of the drawing buffer.
+EMSCRIPTEN_KEEPALIVE void md5stage_figures_draw() {
+  if (!g.lost && !g.views.empty()) {
+    for (size_t i = 0; i < g.views.size(); ++i) g.views[i].list = &g.lists[i];
+    md5stage::render::DrawDrawLists(g.views, glm::vec3(0.13f, 0.14f, 0.17f), *g.meshes, *g.lines);
+  }
+  g.views.clear();
 }
 
 // The texts of the stage's last frame (labels of the construction view, joint names) as JSON,

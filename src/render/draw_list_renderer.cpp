@@ -4,20 +4,58 @@
 
 namespace md5stage::render {
 
-void DrawDrawList(const viewer::DrawList& list, SkinnedMeshRenderer& meshes, LineRenderer& lines) {
-  glEnable(GL_DEPTH_TEST);
-  meshes.BeginFrame();
-  for (const viewer::DrawList::Instance& instance : list.instances) {
-    meshes.Submit(instance.mesh, instance.palette);
-  }
+namespace {
+
+SkinnedDrawOptions OptionsOf(const viewer::DrawList& list) {
   SkinnedDrawOptions options;
   options.wireframe = list.wireframe;
   options.light_direction = list.shading.LightDirection();
   options.normal_maps = list.shading.normal_maps;
   options.specular = list.shading.specular;
   options.channel = static_cast<int>(list.shading.channel);
-  meshes.Draw(list.view_projection, options);
+  return options;
+}
+
+}  // namespace
+
+void DrawDrawList(const viewer::DrawList& list, SkinnedMeshRenderer& meshes, LineRenderer& lines) {
+  glEnable(GL_DEPTH_TEST);
+  meshes.BeginFrame();
+  for (const viewer::DrawList::Instance& instance : list.instances) {
+    meshes.Submit(instance.mesh, instance.palette);
+  }
+  meshes.Draw(list.view_projection, OptionsOf(list));
   lines.Draw(list.view_projection, list.triangles, list.lines_tested, list.lines_on_top);
+}
+
+void DrawDrawLists(const std::vector<DrawListView>& views, const glm::vec3& clear_rgb,
+                   SkinnedMeshRenderer& meshes, LineRenderer& lines) {
+  meshes.BeginFrame();
+  lines.BeginFrame();
+  std::vector<LineRenderer::Ranges> ranges;
+  ranges.reserve(views.size());
+  for (size_t v = 0; v < views.size(); ++v) {
+    if (v > 0) meshes.NextView();
+    const viewer::DrawList& list = *views[v].list;
+    for (const viewer::DrawList::Instance& instance : list.instances) {
+      meshes.Submit(instance.mesh, instance.palette);
+    }
+    ranges.push_back(lines.Add(list.triangles, list.lines_tested, list.lines_on_top));
+  }
+  meshes.Upload();
+  lines.Upload();
+  glEnable(GL_SCISSOR_TEST);
+  glEnable(GL_DEPTH_TEST);
+  glClearColor(clear_rgb.x, clear_rgb.y, clear_rgb.z, 1.0f);
+  for (size_t v = 0; v < views.size(); ++v) {
+    const DrawListView& view = views[v];
+    glViewport(view.x, view.y, view.width, view.height);
+    glScissor(view.x, view.y, view.width, view.height);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    meshes.DrawView(static_cast<int>(v), view.list->view_projection, OptionsOf(*view.list));
+    lines.DrawRanges(view.list->view_projection, ranges[v]);
+  }
+  glDisable(GL_SCISSOR_TEST);
 }
 
 }  // namespace md5stage::render

@@ -2,6 +2,9 @@
 // one drawing path of the viewer app and of the figures module.
 #pragma once
 
+#include <glm/glm.hpp>
+#include <vector>
+
 #include "render/line_renderer.h"
 #include "render/skinned_mesh_renderer.h"
 #include "viewer/render_interface.h"
@@ -10,5 +13,18 @@ namespace md5stage::render {
 
 // Into the current viewport; the caller clears it. Texts are not drawn here.
 void DrawDrawList(const viewer::DrawList& list, SkinnedMeshRenderer& meshes, LineRenderer& lines);
+
+// One view of several drawn in one frame: its draw list and its viewport in the framebuffer
+// (pixels, origin bottom left).
+struct DrawListView {
+  const viewer::DrawList* list = nullptr;
+  int x = 0, y = 0, width = 0, height = 0;
+};
+
+// Each view cleared to `clear_rgb` and drawn into its viewport, every view's palettes and lines
+// uploaded once for the frame: a view's own GL work is its viewport, clear, uniforms and draws
+// (the figures of a page, issue 27).
+void DrawDrawLists(const std::vector<DrawListView>& views, const glm::vec3& clear_rgb,
+                   SkinnedMeshRenderer& meshes, LineRenderer& lines);
 
 }  // namespace md5stage::render

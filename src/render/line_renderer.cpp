@@ -34,7 +34,7 @@ struct LineRenderer::Impl {
   GLuint vao = 0;
   GLuint vbo = 0;
   size_t capacity = 0;
-  std::vector<LineVertex> frame;  // the three lists back to back: one upload a draw, not three
+  std::vector<LineVertex> frame;  // every view's three lists back to back: one upload a frame
 
   void Upload(const std::vector<LineVertex>& vertices) {
     glBindBuffer(GL_ARRAY_BUFFER, vbo);
@@ -74,32 +74,50 @@ bool LineRenderer::Init(std::string* error) {
 void LineRenderer::Draw(const glm::mat4& view_projection, const std::vector<LineVertex>& triangles,
                         const std::vector<LineVertex>& tested,
                         const std::vector<LineVertex>& on_top) {
+  BeginFrame();
+  const Ranges ranges = Add(triangles, tested, on_top);
+  Upload();
+  DrawRanges(view_projection, ranges);
+}
+
+void LineRenderer::BeginFrame() { impl_->frame.clear(); }
+
+LineRenderer::Ranges LineRenderer::Add(const std::vector<LineVertex>& triangles,
+                                       const std::vector<LineVertex>& tested,
+                                       const std::vector<LineVertex>& on_top) {
+  std::vector<LineVertex>& frame = impl_->frame;
+  Ranges ranges;
+  ranges.first_triangle = static_cast<int>(frame.size());
+  ranges.triangles = static_cast<int>(triangles.size());
+  frame.insert(frame.end(), triangles.begin(), triangles.end());
+  ranges.first_tested = static_cast<int>(frame.size());
+  ranges.tested = static_cast<int>(tested.size());
+  frame.insert(frame.end(), tested.begin(), tested.end());
+  ranges.first_on_top = static_cast<int>(frame.size());
+  ranges.on_top = static_cast<int>(on_top.size());
+  frame.insert(frame.end(), on_top.begin(), on_top.end());
+  return ranges;
+}
+
+void LineRenderer::Upload() {
+  if (!impl_->frame.empty()) impl_->Upload(impl_->frame);
+}
+
+void LineRenderer::DrawRanges(const glm::mat4& view_projection, const Ranges& ranges) {
+  if (ranges.triangles + ranges.tested + ranges.on_top == 0) return;
   impl_->program.Use();
   glUniformMatrix4fv(impl_->view_projection_location, 1, GL_FALSE, &view_projection[0][0]);
   glBindVertexArray(impl_->vao);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-  std::vector<LineVertex>& frame = impl_->frame;
-  frame.clear();
-  frame.insert(frame.end(), triangles.begin(), triangles.end());
-  frame.insert(frame.end(), tested.begin(), tested.end());
-  frame.insert(frame.end(), on_top.begin(), on_top.end());
-  if (!frame.empty()) impl_->Upload(frame);
-  const auto first_tested = static_cast<GLint>(triangles.size());
-  const auto first_on_top = static_cast<GLint>(triangles.size() + tested.size());
-  if (!triangles.empty()) {
-    // Flat just above the ground, seen from either side; they write depth, so the grid's
-    // depth-tested lines under a shape are hidden and its outline (drawn higher) is not.
-    glEnable(GL_DEPTH_TEST);
-    glDrawArrays(GL_TRIANGLES, 0, static_cast<GLsizei>(triangles.size()));
-  }
-  if (!tested.empty()) {
-    glEnable(GL_DEPTH_TEST);
-    glDrawArrays(GL_LINES, first_tested, static_cast<GLsizei>(tested.size()));
-  }
-  if (!on_top.empty()) {
+  glEnable(GL_DEPTH_TEST);
+  // Filled shapes lie flat just above the ground, seen from either side; they write depth, so
+  // the grid's depth-tested lines under a shape are hidden and its outline (drawn higher) is not.
+  if (ranges.triangles > 0) glDrawArrays(GL_TRIANGLES, ranges.first_triangle, ranges.triangles);
+  if (ranges.tested > 0) glDrawArrays(GL_LINES, ranges.first_tested, ranges.tested);
+  if (ranges.on_top > 0) {
     glDisable(GL_DEPTH_TEST);
-    glDrawArrays(GL_LINES, first_on_top, static_cast<GLsizei>(on_top.size()));
+    glDrawArrays(GL_LINES, ranges.first_on_top, ranges.on_top);
     glEnable(GL_DEPTH_TEST);
   }
   glDisable(GL_BLEND);

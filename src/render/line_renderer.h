@@ -18,11 +18,25 @@ class LineRenderer {
   ~LineRenderer();
   bool Init(std::string* error);
 
+  // Where one view's vertices are in the frame's buffer.
+  struct Ranges {
+    int first_triangle = 0, triangles = 0;
+    int first_tested = 0, tested = 0;
+    int first_on_top = 0, on_top = 0;
+  };
+
   // Triples of vertices (filled ground shapes) first, then pairs: depth-tested lines, then the
-  // ones drawn on top.
+  // ones drawn on top. One view: Draw(). Several (the figures of a page): BeginFrame(), Add()
+  // each view's, Upload() once, then DrawRanges() per view into its viewport.
   void Draw(const glm::mat4& view_projection, const std::vector<viewer::LineVertex>& triangles,
             const std::vector<viewer::LineVertex>& tested,
             const std::vector<viewer::LineVertex>& on_top);
+  void BeginFrame();
+  Ranges Add(const std::vector<viewer::LineVertex>& triangles,
+             const std::vector<viewer::LineVertex>& tested,
+             const std::vector<viewer::LineVertex>& on_top);
+  void Upload();
+  void DrawRanges(const glm::mat4& view_projection, const Ranges& ranges);
 
  private:
   struct Impl;

@@ -141,9 +141,32 @@ struct GpuMesh {
   int vertex_count = 0;
   std::vector<GpuPart> parts;
   size_t bytes = 0;
-  // This frame's instances: offsets into the frame palette, in submission order.
-  std::vector<int> palette_offsets;
-  std::vector<glm::vec4> tints;
+};
+
+// One instance of the frame: its view, its mesh, where its texels start in the frame palette.
+struct Submission {
+  int view = 0;
+  size_t mesh = 0;
+  int palette_offset = 0;
+  glm::vec4 tint{1.0f};
+};
+
+// The instances of one mesh in one view, after Upload(): consecutive in the palette texture
+// (from joint `base_joint`) and in the tint buffer (from `first_tint`), so one instanced draw.
+struct InstanceGroup {
+  int view = 0;
+  size_t mesh = 0;
+  int base_joint = 0;
+  int first_tint = 0;
+  int count = 0;
+};
+
+// What this frame last set, so a view repeats only what differs from the view before it; reset
+// each frame, since other code (ImGui, the capture) binds textures between frames.
+struct BoundState {
+  GLuint textures[4] = {~0u, ~0u, ~0u, ~0u};
+  int active_unit = -1;
+  int joint_count = -1, has_texture = -1, has_normal_map = -1, has_specular_map = -1, wire = -1;
 };
 
 struct GpuTexture {
@@ -168,8 +191,27 @@ struct SkinnedMeshRenderer::Impl {
   std::vector<GpuMesh> meshes;
   std::vector<GpuTexture> textures;
   std::vector<glm::vec4> palette;  // 3 texels per joint, all instances of the frame
-  std::vector<glm::vec4> ordered;  // Draw's scratch: the palette laid out per mesh
-  std::vector<int> mesh_base;      // Draw's scratch: each mesh's first joint in `ordered`
+  std::vector<Submission> submissions;
+  int view = 0;                       // the view Submit() adds to
+  std::vector<glm::vec4> ordered;     // Upload's scratch: the palette by view, then mesh
+  std::vector<glm::vec4> tints;       // Upload's scratch: the tints in the same order
+  std::vector<InstanceGroup> groups;  // by view, then mesh
+  BoundState bound;
+
+  void BindTexture(int unit, GLuint texture) {
+    if (bound.textures[unit] == texture) return;
+    if (bound.active_unit != unit) {
+      glActiveTexture(static_cast<GLenum>(GL_TEXTURE0 + unit));
+      bound.active_unit = unit;
+    }
+    glBindTexture(GL_TEXTURE_2D, texture);
+    bound.textures[unit] = texture;
+  }
+  void SetInt(GLint location, int value, int* last) {
+    if (*last == value) return;
+    glUniform1i(location, value);
+    *last = value;
+  }
 
   // Uploads `joints` joints' texels (3 each, kJointsPerRow to a row) to the palette texture,
   // growing it as needed. Only the texels in use move: a figure's few characters fill a tenth
@@ -335,6 +377,9 @@ TextureHandle SkinnedMeshRenderer::CreateTexture(int width, int height, const ui
   texture.alive = true;
   texture.bytes = static_cast<size_t>(width) * static_cast<size_t>(height) * 4 * 4 / 3;
   glGenTextures(1, &texture.id);
+  // Made on unit 0, and the frame's record of bindings forgotten (names are reused once deleted).
+  impl_->bound = BoundState{};
+  glActiveTexture(GL_TEXTURE0);
   glBindTexture(GL_TEXTURE_2D, texture.id);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
   glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
@@ -354,6 +399,7 @@ TextureHandle SkinnedMeshRenderer::CreateTexture(int width, int height, const ui
 }
 
 void SkinnedMeshRenderer::DestroyTexture(TextureHandle handle) {
+  impl_->bound = BoundState{};  // a deleted name is unbound, and may be handed out again
   if (!handle.valid() || handle.id > impl_->textures.size()) return;
   GpuTexture& texture = impl_->textures[handle.id - 1];
   if (!texture.alive) return;
@@ -392,20 +438,26 @@ size_t SkinnedMeshRenderer::shared_bytes() const {
 }
 
 void SkinnedMeshRenderer::BeginFrame() {
-  for (GpuMesh& mesh : impl_->meshes) {
-    mesh.palette_offsets.clear();
-    mesh.tints.clear();
-  }
+  impl_->palette.clear();
+  impl_->submissions.clear();
+  impl_->groups.clear();
+  impl_->view = 0;
+  impl_->bound = BoundState{};
 }
+
+int SkinnedMeshRenderer::NextView() { return ++impl_->view; }
 
 void SkinnedMeshRenderer::Submit(MeshHandle handle, const glm::mat4* palette,
                                  const glm::vec4& tint) {
   if (!handle.valid() || handle.id > impl_->meshes.size()) return;
   GpuMesh& mesh = impl_->meshes[handle.id - 1];
   if (!mesh.alive) return;
-  // Instances are stored per mesh; Draw() lays them out contiguously in the palette texture.
-  mesh.palette_offsets.push_back(static_cast<int>(impl_->palette.size()));
-  mesh.tints.push_back(tint);
+  Submission submission;
+  submission.view = impl_->view;
+  submission.mesh = handle.id - 1;
+  submission.palette_offset = static_cast<int>(impl_->palette.size());
+  submission.tint = tint;
+  impl_->submissions.push_back(submission);
   for (int j = 0; j < mesh.joint_count; ++j) {
     const glm::mat4& m = palette[j];
     impl_->palette.push_back(glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]));
@@ -414,35 +466,67 @@ void SkinnedMeshRenderer::Submit(MeshHandle handle, const glm::mat4* palette,
   }
 }
 
+void SkinnedMeshRenderer::Upload() {
+  Impl& s = *impl_;
+  instance_bytes_ = s.palette.size() * sizeof(glm::vec4);
+  s.groups.clear();
+  if (s.submissions.empty()) return;
+  // By view, then mesh, keeping submission order within a group: each group is one draw.
+  std::stable_sort(s.submissions.begin(), s.submissions.end(),
+                   [](const Submission& a, const Submission& b) {
+                     return a.view != b.view ? a.view < b.view : a.mesh < b.mesh;
+                   });
+  s.ordered.clear();
+  s.tints.clear();
+  for (const Submission& submission : s.submissions) {
+    const GpuMesh& mesh = s.meshes[submission.mesh];
+    if (s.groups.empty() || s.groups.back().view != submission.view ||
+        s.groups.back().mesh != submission.mesh) {
+      InstanceGroup group;
+      group.view = submission.view;
+      group.mesh = submission.mesh;
+      group.base_joint = static_cast<int>(s.ordered.size() / 3);
+      group.first_tint = static_cast<int>(s.tints.size());
+      s.groups.push_back(group);
+    }
+    ++s.groups.back().count;
+    s.ordered.insert(s.ordered.end(), s.palette.begin() + submission.palette_offset,
+                     s.palette.begin() + submission.palette_offset + mesh.joint_count * 3);
+    s.tints.push_back(submission.tint);
+  }
+  s.UploadPalette(s.ordered.data(), static_cast<int>(s.ordered.size() / 3));
+  s.bound.textures[1] = s.palette_texture;
+  s.bound.active_unit = 1;
+  glBindBuffer(GL_ARRAY_BUFFER, s.tint_buffer);
+  const size_t tint_bytes = s.tints.size() * sizeof(glm::vec4);
+  if (tint_bytes > s.tint_capacity) {
+    s.tint_capacity = tint_bytes * 2;
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.tint_capacity), nullptr,
+                 GL_DYNAMIC_DRAW);
+  }
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(tint_bytes), s.tints.data());
+}
+
+void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
+                               const SkinnedDrawOptions& options) {
+  Upload();
+  DrawView(0, view_projection, options);
+}
+
 GLuint SkinnedMeshRenderer::LiveTexture(TextureHandle handle) const {
   if (!handle.valid() || handle.id > impl_->textures.size()) return 0;
   const GpuTexture& texture = impl_->textures[handle.id - 1];
   return texture.alive ? texture.id : 0;
 }
 
-void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
-                               const SkinnedDrawOptions& options) {
+void SkinnedMeshRenderer::DrawView(int view, const glm::mat4& view_projection,
+                                   const SkinnedDrawOptions& options) {
   Impl& s = *impl_;
   draw_calls_ = 0;
   instances_drawn_ = 0;
-  instance_bytes_ = s.palette.size() * sizeof(glm::vec4);
-  if (s.palette.empty()) return;
-
-  // Submissions of one mesh are contiguous only if submitted together; reorder into a per-mesh
-  // contiguous layout so each part is one instanced draw.
-  std::vector<glm::vec4>& ordered = s.ordered;
-  ordered.clear();
-  s.mesh_base.assign(s.meshes.size(), 0);
-  for (size_t m = 0; m < s.meshes.size(); ++m) {
-    GpuMesh& mesh = s.meshes[m];
-    s.mesh_base[m] = static_cast<int>(ordered.size() / 3);
-    for (int offset : mesh.palette_offsets) {
-      ordered.insert(ordered.end(), s.palette.begin() + offset,
-                     s.palette.begin() + offset + mesh.joint_count * 3);
-    }
-  }
-  s.UploadPalette(ordered.data(), static_cast<int>(ordered.size() / 3));
-  s.palette.clear();
+  const auto first = std::find_if(s.groups.begin(), s.groups.end(),
+                                  [view](const InstanceGroup& g) { return g.view == view; });
+  if (first == s.groups.end()) return;
 
   s.program.Use();
   glUniformMatrix4fv(s.u_view_projection, 1, GL_FALSE, &view_projection[0][0]);
@@ -455,50 +539,41 @@ void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
   glUniform1i(s.u_channel, options.channel);
   glEnable(GL_DEPTH_TEST);
   glEnable(GL_CULL_FACE);
-  glCullFace(GL_BACK);
-  glFrontFace(GL_CCW);
+  s.BindTexture(1, s.palette_texture);
 
-  for (size_t m = 0; m < s.meshes.size(); ++m) {
-    GpuMesh& mesh = s.meshes[m];
-    const GLsizei instances = static_cast<GLsizei>(mesh.palette_offsets.size());
-    if (!mesh.alive || instances == 0) continue;
+  for (auto group = first; group != s.groups.end() && group->view == view; ++group) {
+    const GpuMesh& mesh = s.meshes[group->mesh];
+    if (!mesh.alive) continue;
+    const GLsizei instances = static_cast<GLsizei>(group->count);
     glBindVertexArray(mesh.vao);
+    // This group's tints: the VAO's tint attribute pointed at them (its buffer set at CreateMesh).
     glBindBuffer(GL_ARRAY_BUFFER, s.tint_buffer);
-    const size_t tint_bytes = mesh.tints.size() * sizeof(glm::vec4);
-    if (tint_bytes > s.tint_capacity) {
-      s.tint_capacity = tint_bytes * 2;
-      glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.tint_capacity), nullptr,
-                   GL_DYNAMIC_DRAW);
-    }
-    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(tint_bytes), mesh.tints.data());
-    glUniform1i(s.u_base, s.mesh_base[m]);
-    glUniform1i(s.u_joint_count, mesh.joint_count);
+    glVertexAttribPointer(
+        5, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4),
+        reinterpret_cast<void*>(static_cast<size_t>(group->first_tint) * sizeof(glm::vec4)));
+    glUniform1i(s.u_base, group->base_joint);
+    s.SetInt(s.u_joint_count, mesh.joint_count, &s.bound.joint_count);
     instances_drawn_ += instances;
     for (const GpuPart& part : mesh.parts) {
       if (options.solid) {
-        const bool textured = part.texture.valid() && part.texture.id <= s.textures.size() &&
-                              s.textures[part.texture.id - 1].alive;
-        glActiveTexture(GL_TEXTURE0);
-        glBindTexture(GL_TEXTURE_2D, textured ? s.textures[part.texture.id - 1].id : 0);
-        glUniform1i(s.u_has_texture, textured ? 1 : 0);
+        const GLuint texture = LiveTexture(part.texture);
+        s.BindTexture(0, texture);
+        s.SetInt(s.u_has_texture, texture != 0 ? 1 : 0, &s.bound.has_texture);
         // Maps (texture units 2 and 3) are bound only when the part has them and they are on.
         const GLuint normal_map = options.normal_maps ? LiveTexture(part.normal_map) : 0;
         const GLuint specular_map = options.specular ? LiveTexture(part.specular_map) : 0;
-        glActiveTexture(GL_TEXTURE2);
-        glBindTexture(GL_TEXTURE_2D, normal_map);
-        glActiveTexture(GL_TEXTURE3);
-        glBindTexture(GL_TEXTURE_2D, specular_map);
-        glActiveTexture(GL_TEXTURE0);
-        glUniform1i(s.u_has_normal_map, normal_map != 0 ? 1 : 0);
-        glUniform1i(s.u_has_specular_map, specular_map != 0 ? 1 : 0);
-        glUniform1i(s.u_wire, 0);
+        s.BindTexture(2, normal_map);
+        s.BindTexture(3, specular_map);
+        s.SetInt(s.u_has_normal_map, normal_map != 0 ? 1 : 0, &s.bound.has_normal_map);
+        s.SetInt(s.u_has_specular_map, specular_map != 0 ? 1 : 0, &s.bound.has_specular_map);
+        s.SetInt(s.u_wire, 0, &s.bound.wire);
         glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(part.index_count),
                                 GL_UNSIGNED_INT,
                                 reinterpret_cast<void*>(size_t{part.first_index} * 4), instances);
         ++draw_calls_;
       }
       if (options.wireframe) {
-        glUniform1i(s.u_wire, 1);
+        s.SetInt(s.u_wire, 1, &s.bound.wire);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.edge_buffer);
         glDrawElementsInstanced(GL_LINES, static_cast<GLsizei>(part.edge_count), GL_UNSIGNED_INT,
                                 reinterpret_cast<void*>(size_t{part.first_edge} * 4), instances);
@@ -527,6 +602,7 @@ bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::
     texels[static_cast<size_t>(j) * 3 + 2] = glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]);
   }
   s.UploadPalette(texels.data(), mesh.joint_count);
+  s.bound = BoundState{};  // the capture binds outside any frame
 
   GLuint feedback_buffer = 0;
   glGenBuffers(1, &feedback_buffer);

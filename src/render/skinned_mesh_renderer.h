@@ -39,11 +39,17 @@ class SkinnedMeshRenderer : public viewer::RenderBackend {
   void SetPartMaps(MeshHandle mesh, int part, TextureHandle normal,
                    TextureHandle specular) override;
 
-  // Per frame: Submit() once per visible instance with joint_count matrices (world × inverse
-  // bind, the instance's root placement included), then Draw().
+  // Per frame: BeginFrame() (it opens view 0), Submit() once per visible instance with
+  // joint_count matrices (world × inverse bind, the instance's root placement included), then
+  // Draw(). Several views (the figures of a page): NextView() before each view's Submit()s after
+  // the first, then Upload() once (every view's palettes and tints in one texture and one
+  // buffer) and DrawView() per view into its viewport.
   void BeginFrame();
+  int NextView();  // the index of the view now open
   void Submit(MeshHandle mesh, const glm::mat4* palette, const glm::vec4& tint = glm::vec4(1.0f));
-  void Draw(const glm::mat4& view_projection, const SkinnedDrawOptions& options);
+  void Upload();
+  void DrawView(int view, const glm::mat4& view_projection, const SkinnedDrawOptions& options);
+  void Draw(const glm::mat4& view_projection, const SkinnedDrawOptions& options);  // one view
 
   // Runs the same skinning shader for one instance with transform feedback and reads back the
   // skinned positions and tangents (one per vertex, upload order): how tests compare the GPU
