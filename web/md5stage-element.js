@@ -59,7 +59,9 @@
     stages: new Map(),  // stage id -> element
     elements: new Set(),
     frame: 0,
-    lastFrame: { ms: 0, figures: 0 },  // the page's last frame: update + render + copies, in ms
+    // The page's last frame, in ms: all of it, its update + render (the figures moved on, their
+    // GL commands issued) and its copies (which wait for the GL queue to be drawn).
+    lastFrame: { ms: 0, render: 0, copy: 0, figures: 0 },
     bytes: new Map(),  // absolute URL -> Promise of an ArrayBuffer: each file fetched once a page
   };
 
@@ -212,8 +214,10 @@
       again = element._keepsChanging() || again;
     }
     if (drawn.length) runtime.module._md5stage_figures_draw();
+    const rendered = performance.now();
     for (const element of drawn) element._copy();
-    runtime.lastFrame = { ms: performance.now() - start, figures: due.length };
+    const end = performance.now();
+    runtime.lastFrame = { ms: end - start, render: rendered - start, copy: end - rendered, figures: due.length };
     if (again) wake();
   }
 
