@@ -45,16 +45,29 @@ void DrawDrawLists(const std::vector<DrawListView>& views, const glm::vec3& clea
   meshes.Upload();
   lines.Upload();
   glEnable(GL_SCISSOR_TEST);
-  glEnable(GL_DEPTH_TEST);
   glClearColor(clear_rgb.x, clear_rgb.y, clear_rgb.z, 1.0f);
+  // Every view's models, then every view's lines and ground shapes: each program and its state
+  // set once a frame, not once a view (the regions do not overlap, and each keeps its depth).
+  meshes.BeginViews();
   for (size_t v = 0; v < views.size(); ++v) {
     const DrawListView& view = views[v];
     glViewport(view.x, view.y, view.width, view.height);
     glScissor(view.x, view.y, view.width, view.height);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    meshes.DrawView(static_cast<int>(v), view.list->view_projection, OptionsOf(*view.list));
-    lines.DrawRanges(view.list->view_projection, ranges[v]);
+    meshes.DrawViewInstances(static_cast<int>(v), view.list->view_projection,
+                             OptionsOf(*view.list));
   }
+  meshes.EndViews();
+  lines.BeginRanges();
+  for (size_t v = 0; v < views.size(); ++v) {
+    const DrawListView& view = views[v];
+    const LineRenderer::Ranges& range = ranges[v];
+    if (range.triangles + range.tested + range.on_top == 0) continue;
+    glViewport(view.x, view.y, view.width, view.height);
+    glScissor(view.x, view.y, view.width, view.height);
+    lines.DrawRangesInView(view.list->view_projection, range);
+  }
+  lines.EndRanges();
   glDisable(GL_SCISSOR_TEST);
 }
 

@@ -105,12 +105,27 @@ void LineRenderer::Upload() {
 
 void LineRenderer::DrawRanges(const glm::mat4& view_projection, const Ranges& ranges) {
   if (ranges.triangles + ranges.tested + ranges.on_top == 0) return;
+  BeginRanges();
+  DrawRangesInView(view_projection, ranges);
+  EndRanges();
+}
+
+void LineRenderer::BeginRanges() {
   impl_->program.Use();
-  glUniformMatrix4fv(impl_->view_projection_location, 1, GL_FALSE, &view_projection[0][0]);
   glBindVertexArray(impl_->vao);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   glEnable(GL_DEPTH_TEST);
+}
+
+void LineRenderer::EndRanges() {
+  glDisable(GL_BLEND);
+  glBindVertexArray(0);
+}
+
+void LineRenderer::DrawRangesInView(const glm::mat4& view_projection, const Ranges& ranges) {
+  if (ranges.triangles + ranges.tested + ranges.on_top == 0) return;
+  glUniformMatrix4fv(impl_->view_projection_location, 1, GL_FALSE, &view_projection[0][0]);
   // Filled shapes lie flat just above the ground, seen from either side; they write depth, so
   // the grid's depth-tested lines under a shape are hidden and its outline (drawn higher) is not.
   if (ranges.triangles > 0) glDrawArrays(GL_TRIANGLES, ranges.first_triangle, ranges.triangles);
@@ -120,8 +135,6 @@ void LineRenderer::DrawRanges(const glm::mat4& view_projection, const Ranges& ra
     glDrawArrays(GL_LINES, ranges.first_on_top, ranges.on_top);
     glEnable(GL_DEPTH_TEST);
   }
-  glDisable(GL_BLEND);
-  glBindVertexArray(0);
 }
 
 }  // namespace md5stage::render

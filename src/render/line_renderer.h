@@ -37,6 +37,11 @@ class LineRenderer {
              const std::vector<viewer::LineVertex>& on_top);
   void Upload();
   void DrawRanges(const glm::mat4& view_projection, const Ranges& ranges);
+  // DrawRanges() in parts, for views drawn one after another with nothing else between: the
+  // program, vertex array and blending set once, then each view's matrix and draws.
+  void BeginRanges();
+  void DrawRangesInView(const glm::mat4& view_projection, const Ranges& ranges);
+  void EndRanges();
 
  private:
   struct Impl;

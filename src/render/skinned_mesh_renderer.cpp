@@ -166,6 +166,10 @@ struct InstanceGroup {
 struct BoundState {
   GLuint textures[4] = {~0u, ~0u, ~0u, ~0u};
   int active_unit = -1;
+  GLuint vao = ~0u;
+  bool light_set = false;
+  glm::vec3 light{0.0f};
+  int channel = -1;
   int joint_count = -1, has_texture = -1, has_normal_map = -1, has_specular_map = -1, wire = -1;
 };
 
@@ -521,33 +525,57 @@ GLuint SkinnedMeshRenderer::LiveTexture(TextureHandle handle) const {
 
 void SkinnedMeshRenderer::DrawView(int view, const glm::mat4& view_projection,
                                    const SkinnedDrawOptions& options) {
+  BeginViews();
+  DrawViewInstances(view, view_projection, options);
+  EndViews();
+}
+
+void SkinnedMeshRenderer::BeginViews() {
   Impl& s = *impl_;
   draw_calls_ = 0;
   instances_drawn_ = 0;
+  s.program.Use();
+  glEnable(GL_DEPTH_TEST);
+  glEnable(GL_CULL_FACE);
+  s.BindTexture(1, s.palette_texture);
+  glBindBuffer(GL_ARRAY_BUFFER, s.tint_buffer);  // what the groups' tint pointers point into
+  s.bound.vao = ~0u;
+}
+
+void SkinnedMeshRenderer::EndViews() {
+  glBindVertexArray(0);
+  impl_->bound.vao = ~0u;
+  glDisable(GL_CULL_FACE);
+}
+
+void SkinnedMeshRenderer::DrawViewInstances(int view, const glm::mat4& view_projection,
+                                            const SkinnedDrawOptions& options) {
+  Impl& s = *impl_;
   const auto first = std::find_if(s.groups.begin(), s.groups.end(),
                                   [view](const InstanceGroup& g) { return g.view == view; });
   if (first == s.groups.end()) return;
-
-  s.program.Use();
   glUniformMatrix4fv(s.u_view_projection, 1, GL_FALSE, &view_projection[0][0]);
-  glUniform3fv(s.u_light_direction, 1, &options.light_direction[0]);
+  if (!s.bound.light_set || s.bound.light != options.light_direction) {
+    glUniform3fv(s.u_light_direction, 1, &options.light_direction[0]);
+    s.bound.light = options.light_direction;
+    s.bound.light_set = true;
+  }
   // The eye is where the projection sends points to infinity: clip (0, 0, z, 0) taken back.
   const glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
   const glm::vec3 eye_position =
       std::abs(eye.w) > 1e-12f ? glm::vec3(eye) / eye.w : glm::vec3(0.0f, 0.0f, 1e6f);
   glUniform3fv(s.u_eye, 1, &eye_position[0]);
-  glUniform1i(s.u_channel, options.channel);
-  glEnable(GL_DEPTH_TEST);
-  glEnable(GL_CULL_FACE);
-  s.BindTexture(1, s.palette_texture);
+  s.SetInt(s.u_channel, options.channel, &s.bound.channel);
 
   for (auto group = first; group != s.groups.end() && group->view == view; ++group) {
     const GpuMesh& mesh = s.meshes[group->mesh];
     if (!mesh.alive) continue;
     const GLsizei instances = static_cast<GLsizei>(group->count);
-    glBindVertexArray(mesh.vao);
-    // This group's tints: the VAO's tint attribute pointed at them (its buffer set at CreateMesh).
-    glBindBuffer(GL_ARRAY_BUFFER, s.tint_buffer);
+    if (s.bound.vao != mesh.vao) {
+      glBindVertexArray(mesh.vao);
+      s.bound.vao = mesh.vao;
+    }
+    // This group's tints: the VAO's tint attribute pointed at them in the tint buffer.
     glVertexAttribPointer(
         5, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4),
         reinterpret_cast<void*>(static_cast<size_t>(group->first_tint) * sizeof(glm::vec4)));
@@ -582,8 +610,6 @@ void SkinnedMeshRenderer::DrawView(int view, const glm::mat4& view_projection,
       }
     }
   }
-  glBindVertexArray(0);
-  glDisable(GL_CULL_FACE);
 }
 
 bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::mat4* palette,

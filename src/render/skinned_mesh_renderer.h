@@ -49,6 +49,12 @@ class SkinnedMeshRenderer : public viewer::RenderBackend {
   void Submit(MeshHandle mesh, const glm::mat4* palette, const glm::vec4& tint = glm::vec4(1.0f));
   void Upload();
   void DrawView(int view, const glm::mat4& view_projection, const SkinnedDrawOptions& options);
+  // DrawView() in parts, for views drawn one after another with nothing else between: the
+  // program, palette and tint buffer bound once, then each view's uniforms and draws.
+  void BeginViews();
+  void DrawViewInstances(int view, const glm::mat4& view_projection,
+                         const SkinnedDrawOptions& options);
+  void EndViews();
   void Draw(const glm::mat4& view_projection, const SkinnedDrawOptions& options);  // one view
 
   // Runs the same skinning shader for one instance with transform feedback and reads back the
