@@ -84,10 +84,11 @@ build_wasm() {
   cmake --build "$BUILD/wasm" -j "$JOBS"
 }
 
-# The figures module of <md5-stage> (issue 27): its own tree, every library at -Oz, since its
-# bytes come before a documentation page's first picture (docs/design.md, "Figures").
+# The figures module of <md5-stage> (issue 27): its own tree at -Oz, since its bytes come before
+# a documentation page's first picture; CMakeLists.txt puts the per-frame code at -O2
+# (docs/design.md, "Figures").
 build_figures() {
-  log "figures build (lean wasm, -Oz)"
+  log "figures build (lean wasm, -Oz; per-frame code -O2)"
   configure_once "$BUILD/figures" emcmake cmake -S "$ROOT" -B "$BUILD/figures" \
     -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_CXX_FLAGS_MINSIZEREL="-Oz -DNDEBUG" \
     -DCMAKE_C_FLAGS_MINSIZEREL="-Oz -DNDEBUG" -DMD5STAGE_FIGURES=ON \
