@@ -14,6 +14,7 @@
 #include "core/path/follower.h"
 #include "core/path/obstacle_planner.h"
 #include "viewer/model_library.h"
+#include "viewer/render_interface.h"
 #include "viewer/viewer_model.h"
 
 namespace md5stage::viewer {
@@ -54,6 +55,15 @@ struct Locomotion {
   PlannedPath plan;
   std::string plan_message;        // why the last plan failed ("" when it did not)
   ObstaclePlanResult plan_result;  // the last plan's search: expansions, passes, proven best
+  // The lines last drawn for its approach path and turning circles, and what they were drawn
+  // from: redrawn only when the path or the display switches change (sampling the path and its
+  // circles every frame was most of a figure's draw list).
+  struct DrawnApproach {
+    TurnPath path;
+    bool routes = false, circles = false;
+    std::vector<LineVertex> lines;  // pairs, drawn on top
+  };
+  DrawnApproach drawn_approach;
 };
 
 struct Character {

@@ -666,14 +666,74 @@ const std::array<glm::dvec2, kCircleSteps + 1>& UnitCircle() {
   return circle;
 }
 
+bool SamePose(const Pose2& a, const Pose2& b) {
+  return a.position == b.position && a.heading == b.heading;
+}
+
+// Exactly the same path (every number equal): its drawing is the same.
+bool SameTurnPath(const TurnPath& a, const TurnPath& b) {
+  if (a.type != b.type || a.segment_count != b.segment_count || a.length != b.length ||
+      !SamePose(a.start, b.start) || !SamePose(a.end, b.end)) {
+    return false;
+  }
+  for (int s = 0; s < a.segment_count; ++s) {
+    const TurnSegment& x = a.segments[static_cast<size_t>(s)];
+    const TurnSegment& y = b.segments[static_cast<size_t>(s)];
+    if (x.kind != y.kind || !SamePose(x.start, y.start) || x.length != y.length ||
+        x.centre != y.centre || x.start_angle != y.start_angle || x.sweep != y.sweep ||
+        x.radius != y.radius || x.angle != y.angle) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// The path sampled (96 pieces) when `routes`, and each arc's whole turning circle when
+// `circles`, as pairs of on-top line vertices.
+void ApproachLines(const TurnPath& path, bool routes, bool circles,
+                   std::vector<LineVertex>* lines) {
+  const float lift = 0.05f;
+  lines->clear();
+  if (routes) {
+    const int samples = 96;
+    glm::vec3 previous(0.0f);
+    for (int i = 0; i <= samples; ++i) {
+      const Pose2 pose = SampleTurnPath(path, path.length * i / samples);
+      const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
+                        lift);
+      if (i > 0) {
+        lines->push_back({previous, {120, 220, 255, 255}});
+        lines->push_back({p, {120, 220, 255, 255}});
+      }
+      previous = p;
+    }
+  }
+  if (circles) {
+    for (int s = 0; s < path.segment_count; ++s) {
+      const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
+      if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;
+      glm::vec3 previous(0.0f);
+      for (int i = 0; i <= kCircleSteps; ++i) {
+        const glm::dvec2& unit = UnitCircle()[static_cast<size_t>(i)];
+        const glm::vec3 p(static_cast<float>(segment.centre.x + segment.radius * unit.x),
+                          static_cast<float>(segment.centre.y + segment.radius * unit.y), lift);
+        if (i > 0) {
+          lines->push_back({previous, {150, 150, 255, 150}});
+          lines->push_back({p, {150, 150, 255, 150}});
+        }
+        previous = p;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void Stage::DrawApproachPaths(DrawList& list) {
-  const float lift = 0.05f;
   // The current turn path of each character going to a target (or to its route's start), and
   // its turning circles.
-  for (const Character& character : characters_) {
-    const Locomotion& locomotion = character.locomotion;
+  for (Character& character : characters_) {
+    Locomotion& locomotion = character.locomotion;
     if (!locomotion.enabled) continue;
     if (const PlannedPath* planned = locomotion.follower.planned()) {
       DrawPlannedPath(*planned, list);
@@ -681,31 +741,15 @@ void Stage::DrawApproachPaths(DrawList& list) {
     }
     const TurnPath& path = locomotion.follower.approach();
     if (!path.ok() || !(path.length > 1e-9)) continue;
-    if (options_.display.routes) {
-      const int samples = 96;
-      glm::vec3 previous(0.0f);
-      for (int i = 0; i <= samples; ++i) {
-        const Pose2 pose = SampleTurnPath(path, path.length * i / samples);
-        const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
-                          lift);
-        if (i > 0) list.AddLine(previous, p, {120, 220, 255, 255}, LineDepth::kOnTop);
-        previous = p;
-      }
+    const bool routes = options_.display.routes, circles = options_.display.turn_circles;
+    Locomotion::DrawnApproach& drawn = locomotion.drawn_approach;
+    if (drawn.routes != routes || drawn.circles != circles || !SameTurnPath(drawn.path, path)) {
+      ApproachLines(path, routes, circles, &drawn.lines);
+      drawn.path = path;
+      drawn.routes = routes;
+      drawn.circles = circles;
     }
-    if (options_.display.turn_circles) {
-      for (int s = 0; s < path.segment_count; ++s) {
-        const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
-        if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;
-        glm::vec3 previous(0.0f);
-        for (int i = 0; i <= kCircleSteps; ++i) {
-          const glm::dvec2& unit = UnitCircle()[static_cast<size_t>(i)];
-          const glm::vec3 p(static_cast<float>(segment.centre.x + segment.radius * unit.x),
-                            static_cast<float>(segment.centre.y + segment.radius * unit.y), lift);
-          if (i > 0) list.AddLine(previous, p, {150, 150, 255, 150}, LineDepth::kOnTop);
-          previous = p;
-        }
-      }
-    }
+    list.lines_on_top.insert(list.lines_on_top.end(), drawn.lines.begin(), drawn.lines.end());
   }
 }
 

@@ -268,7 +268,9 @@ TEST(ConstructionHandleToolTest, PressMoveRelease) {
     EXPECT_EQ(taken, c.taken != ConstructionHandle::kNone);
     EXPECT_EQ(tool.handle(), c.taken);
     EXPECT_EQ(tool.active(), taken);
-    if (taken) EXPECT_EQ(tool.instance(), 3);
+    if (taken) {
+      EXPECT_EQ(tool.instance(), 3);
+    }
     ASSERT_EQ(c.moves.size(), c.poses.size());
     for (size_t i = 0; i < c.moves.size(); ++i) {
       SCOPED_TRACE("move " + std::to_string(i));

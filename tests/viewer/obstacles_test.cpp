@@ -431,6 +431,56 @@ TEST(ViewerObstaclesTest, ThePlannedPathIsDrawnWithItsTurningCircles) {
   EXPECT_EQ(with.lines_on_top.size() - without.lines_on_top.size(), 2u * 72 * arcs);
 }
 
+// The approach path's lines are kept between frames (Locomotion::drawn_approach): a new path or
+// a display switch must redraw them, as a stage that never drew the old one draws them.
+TEST(ViewerObstaclesTest, TheApproachPathIsRedrawnWhenItOrTheSwitchesChange) {
+  const auto send = [](TestStage& s, double x, double y) {
+    ASSERT_TRUE(Ok(s.Run("{\"cmd\":\"goTo\",\"instance\":0,\"x\":" + std::to_string(x) +
+                         ",\"y\":" + std::to_string(y) + "}")));
+  };
+  const auto positions = [](const DrawList& list) {
+    std::vector<glm::vec3> out;
+    for (const LineVertex& v : list.lines_on_top) out.push_back(v.position);
+    return out;
+  };
+  TestStage s;
+  ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","routes":true,"turn_circles":false})")));
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":30})")));
+  ASSERT_NO_FATAL_FAILURE(send(s, 200, 100));
+  ASSERT_TRUE(s.character().locomotion.follower.approach().ok());
+  DrawList routes_only, again, circles, moved, hidden;
+  s.viewer.BuildDrawList(&routes_only);
+  s.viewer.BuildDrawList(&again);
+  EXPECT_EQ(positions(again), positions(routes_only));
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","turn_circles":true})")));
+  s.viewer.BuildDrawList(&circles);
+  int arcs = 0;
+  const TurnPath& first = s.character().locomotion.follower.approach();
+  for (int i = 0; i < first.segment_count; ++i) {
+    const TurnSegment& segment = first.segments[static_cast<size_t>(i)];
+    arcs += segment.kind == TurnSegment::Kind::kArc && segment.radius > 0.0;
+  }
+  ASSERT_GT(arcs, 0);
+  EXPECT_EQ(circles.lines_on_top.size() - routes_only.lines_on_top.size(), 2u * 72 * arcs);
+
+  ASSERT_NO_FATAL_FAILURE(send(s, -150, 80));
+  s.viewer.BuildDrawList(&moved);
+  TestStage fresh;
+  ASSERT_NO_FATAL_FAILURE(fresh.LoadWalker());
+  ASSERT_TRUE(Ok(fresh.Run(R"({"cmd":"display","routes":true,"turn_circles":true})")));
+  ASSERT_TRUE(Ok(fresh.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":30})")));
+  ASSERT_NO_FATAL_FAILURE(send(fresh, -150, 80));
+  DrawList expected;
+  fresh.viewer.BuildDrawList(&expected);
+  EXPECT_NE(positions(moved), positions(circles));
+  EXPECT_EQ(positions(moved), positions(expected));
+
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","routes":false,"turn_circles":false})")));
+  s.viewer.BuildDrawList(&hidden);
+  EXPECT_LT(hidden.lines_on_top.size(), routes_only.lines_on_top.size());
+}
+
 TEST(ViewerObstaclesTest, TheMazeSendsThreeWalkersAlongDifferentLegalPaths) {
   TestStage s;
   const std::string text = ReadBytes(std::string(MD5STAGE_SOURCE_DIR) + "/assets/scenes/maze.json");
