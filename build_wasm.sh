@@ -88,7 +88,7 @@ build_wasm() {
 # a documentation page's first picture; CMakeLists.txt puts the per-frame code at -O2
 # (docs/design.md, "Figures").
 build_figures() {
-  log "figures build (lean wasm, -Oz; per-frame code -O2, the animation jobs inlined)"
+  log "figures build (lean wasm, -Oz; per-frame code -O2, its hot files inlined)"
   configure_once "$BUILD/figures" emcmake cmake -S "$ROOT" -B "$BUILD/figures" \
     -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_CXX_FLAGS_MINSIZEREL="-Oz -DNDEBUG" \
     -DCMAKE_C_FLAGS_MINSIZEREL="-Oz -DNDEBUG" -DMD5STAGE_FIGURES=ON \
