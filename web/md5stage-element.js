@@ -213,7 +213,7 @@
       if (element._draw(now)) drawn.push(element);
       again = element._keepsChanging() || again;
     }
-    if (drawn.length) runtime.module._md5stage_figures_draw();
+    if (drawn.length) runtime.module._md5stage_figures_draw(runtime.canvas.width, runtime.canvas.height);
     const rendered = performance.now();
     for (const element of drawn) element._copy();
     const end = performance.now();

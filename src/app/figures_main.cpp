@@ -207,10 +207,11 @@ EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int 
 }
 
 // Draws every figure prepared since the last call into its region of the drawing buffer.
-EMSCRIPTEN_KEEPALIVE void md5stage_figures_draw() {
+EMSCRIPTEN_KEEPALIVE void md5stage_figures_draw(int canvas_width, int canvas_height) {
   if (!g.lost && !g.views.empty()) {
     for (size_t i = 0; i < g.views.size(); ++i) g.views[i].list = &g.lists[i];
-    md5stage::render::DrawDrawLists(g.views, glm::vec3(0.13f, 0.14f, 0.17f), *g.meshes, *g.lines);
+    md5stage::render::DrawDrawLists(g.views, glm::vec3(0.13f, 0.14f, 0.17f), canvas_width,
+                                    canvas_height, *g.meshes, *g.lines);
   }
   g.views.clear();
 }

@@ -1,6 +1,9 @@
 #include "render/draw_list_renderer.h"
 
+#include <algorithm>
+
 #include "render/gl.h"
+#include "render/view_block.h"
 
 namespace md5stage::render {
 
@@ -16,59 +19,64 @@ SkinnedDrawOptions OptionsOf(const viewer::DrawList& list) {
   return options;
 }
 
-}  // namespace
-
-void DrawDrawList(const viewer::DrawList& list, SkinnedMeshRenderer& meshes, LineRenderer& lines) {
-  glEnable(GL_DEPTH_TEST);
-  meshes.BeginFrame();
+// Adds the list as the next view of the frame, placed by `placement`.
+void AddView(const viewer::DrawList& list, const viewer::ViewPlacement& placement,
+             SkinnedMeshRenderer& meshes, LineRenderer& lines) {
+  const int view = meshes.AddView(list.view_projection, placement, OptionsOf(list));
   for (const viewer::DrawList::Instance& instance : list.instances) {
     meshes.Submit(instance.mesh, instance.palette);
   }
-  meshes.Draw(list.view_projection, OptionsOf(list));
-  lines.Draw(list.view_projection, list.triangles, list.lines_tested, list.lines_on_top);
+  lines.Add(view, list.triangles, list.lines_tested, list.lines_on_top);
+}
+
+}  // namespace
+
+void DrawDrawList(const viewer::DrawList& list, SkinnedMeshRenderer& meshes, LineRenderer& lines) {
+  meshes.BeginFrame();
+  lines.BeginFrame();
+  AddView(list, viewer::ViewPlacement{}, meshes, lines);  // the viewport as the caller set it
+  meshes.Upload();
+  lines.Upload();
+  meshes.DrawViews();
+  lines.DrawViews();
 }
 
 void DrawDrawLists(const std::vector<DrawListView>& views, const glm::vec3& clear_rgb,
-                   SkinnedMeshRenderer& meshes, LineRenderer& lines) {
-  meshes.BeginFrame();
-  lines.BeginFrame();
-  std::vector<LineRenderer::Ranges> ranges;
-  ranges.reserve(views.size());
-  for (size_t v = 0; v < views.size(); ++v) {
-    if (v > 0) meshes.NextView();
-    const viewer::DrawList& list = *views[v].list;
-    for (const viewer::DrawList::Instance& instance : list.instances) {
-      meshes.Submit(instance.mesh, instance.palette);
-    }
-    ranges.push_back(lines.Add(list.triangles, list.lines_tested, list.lines_on_top));
-  }
-  meshes.Upload();
-  lines.Upload();
-  glEnable(GL_SCISSOR_TEST);
+                   int framebuffer_width, int framebuffer_height, SkinnedMeshRenderer& meshes,
+                   LineRenderer& lines) {
+  glViewport(0, 0, framebuffer_width, framebuffer_height);
   glClearColor(clear_rgb.x, clear_rgb.y, clear_rgb.z, 1.0f);
-  // Every view's models, then every view's lines and ground shapes: each program and its state
-  // set once a frame, not once a view (the regions do not overlap, and each keeps its depth).
-  meshes.BeginViews();
-  for (size_t v = 0; v < views.size(); ++v) {
-    const DrawListView& view = views[v];
-    glViewport(view.x, view.y, view.width, view.height);
-    glScissor(view.x, view.y, view.width, view.height);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    meshes.DrawViewInstances(static_cast<int>(v), view.list->view_projection,
-                             OptionsOf(*view.list));
+  for (size_t first = 0; first < views.size(); first += kMaxViewsPerDraw) {
+    const size_t end = std::min(views.size(), first + kMaxViewsPerDraw);
+    meshes.BeginFrame();
+    lines.BeginFrame();
+    // One clear for the batch, over the rectangle around its views (the regions do not
+    // overlap, and each keeps its own depth).
+    int x0 = framebuffer_width, y0 = framebuffer_height, x1 = 0, y1 = 0;
+    for (size_t v = first; v < end; ++v) {
+      const DrawListView& view = views[v];
+      viewer::ViewPlacement placement;
+      if (!viewer::PlaceView(view.x, view.y, view.width, view.height, framebuffer_width,
+                             framebuffer_height, &placement)) {
+        placement.rect = glm::vec4(0.0f);  // an empty view draws nothing
+      }
+      AddView(*view.list, placement, meshes, lines);
+      x0 = std::min(x0, view.x);
+      y0 = std::min(y0, view.y);
+      x1 = std::max(x1, view.x + view.width);
+      y1 = std::max(y1, view.y + view.height);
+    }
+    meshes.Upload();
+    lines.Upload();
+    if (x1 > x0 && y1 > y0) {
+      glEnable(GL_SCISSOR_TEST);
+      glScissor(x0, y0, x1 - x0, y1 - y0);
+      glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+      glDisable(GL_SCISSOR_TEST);
+    }
+    meshes.DrawViews();
+    lines.DrawViews();
   }
-  meshes.EndViews();
-  lines.BeginRanges();
-  for (size_t v = 0; v < views.size(); ++v) {
-    const DrawListView& view = views[v];
-    const LineRenderer::Ranges& range = ranges[v];
-    if (range.triangles + range.tested + range.on_top == 0) continue;
-    glViewport(view.x, view.y, view.width, view.height);
-    glScissor(view.x, view.y, view.width, view.height);
-    lines.DrawRangesInView(view.list->view_projection, range);
-  }
-  lines.EndRanges();
-  glDisable(GL_SCISSOR_TEST);
 }
 
 }  // namespace md5stage::render

@@ -21,10 +21,12 @@ struct DrawListView {
   int x = 0, y = 0, width = 0, height = 0;
 };
 
-// Each view cleared to `clear_rgb` and drawn into its viewport, every view's palettes and lines
-// uploaded once for the frame: a view's own GL work is its viewport, clear, uniforms and draws
-// (the figures of a page, issue 27).
+// Each view cleared to `clear_rgb` and drawn into its rectangle of a framebuffer
+// `framebuffer_width` x `framebuffer_height`: every view's palettes, instances and lines uploaded
+// once, and each model part and each kind of line drawn for all views in one call (in batches of
+// kMaxViewsPerDraw views), so a view adds no GL calls of its own (the figures of a page, issue 27).
 void DrawDrawLists(const std::vector<DrawListView>& views, const glm::vec3& clear_rgb,
-                   SkinnedMeshRenderer& meshes, LineRenderer& lines);
+                   int framebuffer_width, int framebuffer_height, SkinnedMeshRenderer& meshes,
+                   LineRenderer& lines);
 
 }  // namespace md5stage::render

@@ -18,12 +18,12 @@ namespace {
 constexpr int kJointsPerRow = 1024;
 constexpr int kPaletteWidth = kJointsPerRow * 3;
 
-constexpr const char* kVertexShader = R"(#version 300 es
-precision highp float;
-precision highp int;
-precision highp sampler2D;
+constexpr const char* kVertexShader =
+    "#version 300 es\n"
+    "precision highp float;\n"
+    "precision highp int;\n"
+    "precision highp sampler2D;\n" MD5STAGE_VIEW_BLOCK_GLSL R"(
 uniform sampler2D u_palette;
-uniform mat4 u_view_projection;
 uniform int u_base;
 uniform int u_joint_count;
 layout(location = 0) in vec3 a_position;
@@ -33,11 +33,15 @@ layout(location = 3) in uvec4 a_joints;
 layout(location = 4) in vec4 a_weights;
 layout(location = 5) in vec4 a_tint;
 layout(location = 6) in vec4 a_tangent;
+layout(location = 7) in float a_view;  // the instance's view in u_views
 out vec3 v_normal;
 out vec4 v_tangent;
 out vec2 v_uv;
 out vec4 v_tint;
 out vec3 v_world;
+flat out highp vec4 v_rect;
+flat out vec4 v_eye;    // xyz the eye, w the channel
+flat out vec4 v_light;  // xyz towards the light, w the view's flags
 
 mat4 JointMatrix(uint joint) {
   int index = u_base + gl_InstanceID * u_joint_count + int(joint);
@@ -58,7 +62,11 @@ void main() {
   v_tangent = vec4(mat3(skin) * a_tangent.xyz, a_tangent.w);
   v_uv = a_uv;
   v_tint = a_tint;
-  gl_Position = u_view_projection * world;
+  View view = u_views[int(a_view)];
+  v_rect = view.rect;
+  v_eye = view.eye;
+  v_light = view.light;
+  gl_Position = PlaceInView(view, view.view_projection * world);
 })";
 
 // Diffuse x (ambient + N.L) + Blinn-Phong specular x the specular map, with N from the
@@ -74,23 +82,32 @@ uniform bool u_has_texture;
 uniform bool u_has_normal_map;
 uniform bool u_has_specular_map;
 uniform bool u_wire;
-uniform int u_channel;  // 0 lit, 1 diffuse only, 2 normals, 3 specular
-uniform vec3 u_light_direction;
-uniform vec3 u_eye;
 in vec3 v_normal;
 in vec4 v_tangent;
 in vec2 v_uv;
 in vec4 v_tint;
 in vec3 v_world;
+flat in highp vec4 v_rect;
+flat in vec4 v_eye;
+flat in vec4 v_light;
 out vec4 o_color;
 void main() {
+  // Outside its view's rectangle: a neighbouring figure's pixels.
+  if (gl_FragCoord.x < v_rect.x || gl_FragCoord.y < v_rect.y || gl_FragCoord.x >= v_rect.z ||
+      gl_FragCoord.y >= v_rect.w) {
+    discard;
+  }
   if (u_wire) {
     o_color = vec4(0.95, 0.85, 0.35, 1.0);
     return;
   }
   vec3 base = u_has_texture ? texture(u_diffuse, v_uv).rgb : vec3(0.72, 0.70, 0.66);
+  int flags = int(v_light.w);
+  int channel = int(v_eye.w);  // 0 lit, 1 diffuse only, 2 normals, 3 specular
+  bool normal_map = u_has_normal_map && (flags & 1) != 0;
+  bool specular_map_on = u_has_specular_map && (flags & 2) != 0;
   vec3 n = normalize(v_normal);
-  if (u_has_normal_map) {
+  if (normal_map) {
     vec3 t = v_tangent.xyz - n * dot(n, v_tangent.xyz);
     if (dot(t, t) > 1e-12) {
       t = normalize(t);
@@ -100,19 +117,19 @@ void main() {
       if (dot(mapped, mapped) > 1e-8) n = normalize(mapped);
     }
   }
-  vec3 l = normalize(u_light_direction);
+  vec3 l = normalize(v_light.xyz);
   float n_dot_l = dot(n, l);
   float sky = 0.5 + 0.5 * n.z;  // hemisphere ambient: brighter from above
   vec3 specular = vec3(0.0);
-  vec3 specular_map = u_has_specular_map ? texture(u_specular_map, v_uv).rgb : vec3(0.0);
-  if (u_has_specular_map && n_dot_l > 0.0) {
-    vec3 h = normalize(l + normalize(u_eye - v_world));
+  vec3 specular_map = specular_map_on ? texture(u_specular_map, v_uv).rgb : vec3(0.0);
+  if (specular_map_on && n_dot_l > 0.0) {
+    vec3 h = normalize(l + normalize(v_eye.xyz - v_world));
     specular = specular_map * pow(max(dot(n, h), 0.0), 24.0);
   }
   vec3 lit = base * (0.25 + 0.2 * sky + 0.7 * max(n_dot_l, 0.0)) * v_tint.rgb + specular;
-  if (u_channel == 1) lit = base * v_tint.rgb;
-  if (u_channel == 2) lit = n * 0.5 + 0.5;
-  if (u_channel == 3) lit = specular_map;
+  if (channel == 1) lit = base * v_tint.rgb;
+  if (channel == 2) lit = n * 0.5 + 0.5;
+  if (channel == 3) lit = specular_map;
   o_color = vec4(lit, 1.0);
 })";
 
@@ -151,13 +168,21 @@ struct Submission {
   glm::vec4 tint{1.0f};
 };
 
-// The instances of one mesh in one view, after Upload(): consecutive in the palette texture
-// (from joint `base_joint`) and in the tint buffer (from `first_tint`), so one instanced draw.
+// What the instance buffer holds per instance: its tint and its view in the views' block.
+struct GpuInstance {
+  glm::vec4 tint{1.0f};
+  float view = 0.0f;
+  float unused[3] = {0.0f, 0.0f, 0.0f};  // 32 bytes: both attributes stay 16-byte aligned
+};
+
+// The instances of one mesh in all views that draw it alike (with or without its edges), after
+// Upload(): consecutive in the palette texture (from joint `base_joint`) and in the instance
+// buffer (from `first_instance`), so one instanced draw a part.
 struct InstanceGroup {
-  int view = 0;
+  bool wire = false;
   size_t mesh = 0;
   int base_joint = 0;
-  int first_tint = 0;
+  int first_instance = 0;
   int count = 0;
 };
 
@@ -167,9 +192,6 @@ struct BoundState {
   GLuint textures[4] = {~0u, ~0u, ~0u, ~0u};
   int active_unit = -1;
   GLuint vao = ~0u;
-  bool light_set = false;
-  glm::vec3 light{0.0f};
-  int channel = -1;
   int joint_count = -1, has_texture = -1, has_normal_map = -1, has_specular_map = -1, wire = -1;
 };
 
@@ -184,22 +206,23 @@ struct GpuTexture {
 struct SkinnedMeshRenderer::Impl {
   ShaderProgram program;
   ShaderProgram capture_program;
-  GLint u_palette = -1, u_view_projection = -1, u_base = -1, u_joint_count = -1;
-  GLint u_diffuse = -1, u_has_texture = -1, u_wire = -1, u_light_direction = -1;
+  GLint u_palette = -1, u_base = -1, u_joint_count = -1;
+  GLint u_diffuse = -1, u_has_texture = -1, u_wire = -1;
   GLint u_normal_map = -1, u_specular_map = -1, u_has_normal_map = -1, u_has_specular_map = -1;
-  GLint u_channel = -1, u_eye = -1;
   GLuint palette_texture = 0;
   int palette_rows = 0;
-  GLuint tint_buffer = 0;
-  size_t tint_capacity = 0;
+  GLuint instance_buffer = 0;
+  size_t instance_capacity = 0;
+  GLuint view_buffer = 0;       // the views' block, kMaxViewsPerDraw views, at kViewBlockBinding
+  std::vector<GpuView> views;   // this frame's
+  std::vector<char> view_wire;  // per view: its instances' edges drawn too
   std::vector<GpuMesh> meshes;
   std::vector<GpuTexture> textures;
   std::vector<glm::vec4> palette;  // 3 texels per joint, all instances of the frame
   std::vector<Submission> submissions;
-  int view = 0;                       // the view Submit() adds to
-  std::vector<glm::vec4> ordered;     // Upload's scratch: the palette by view, then mesh
-  std::vector<glm::vec4> tints;       // Upload's scratch: the tints in the same order
-  std::vector<InstanceGroup> groups;  // by view, then mesh
+  std::vector<glm::vec4> ordered;      // Upload's scratch: the palette by group
+  std::vector<GpuInstance> instances;  // Upload's scratch: tints and views in the same order
+  std::vector<InstanceGroup> groups;   // without edges first, then by mesh
   BoundState bound;
 
   void BindTexture(int unit, GLuint texture) {
@@ -250,43 +273,50 @@ SkinnedMeshRenderer::~SkinnedMeshRenderer() {
     DestroyTexture(TextureHandle{static_cast<uint32_t>(i + 1)});
   }
   if (impl_->palette_texture) glDeleteTextures(1, &impl_->palette_texture);
-  if (impl_->tint_buffer) glDeleteBuffers(1, &impl_->tint_buffer);
+  if (impl_->instance_buffer) glDeleteBuffers(1, &impl_->instance_buffer);
+  if (impl_->view_buffer) glDeleteBuffers(1, &impl_->view_buffer);
 }
 
 bool SkinnedMeshRenderer::Init(std::string* error) {
   Impl& s = *impl_;
   if (!s.program.Build(kVertexShader, kFragmentShader, error)) return false;
   s.u_palette = s.program.Uniform("u_palette");
-  s.u_view_projection = s.program.Uniform("u_view_projection");
   s.u_base = s.program.Uniform("u_base");
   s.u_joint_count = s.program.Uniform("u_joint_count");
   s.u_diffuse = s.program.Uniform("u_diffuse");
   s.u_has_texture = s.program.Uniform("u_has_texture");
   s.u_wire = s.program.Uniform("u_wire");
-  s.u_light_direction = s.program.Uniform("u_light_direction");
   s.u_normal_map = s.program.Uniform("u_normal_map");
   s.u_specular_map = s.program.Uniform("u_specular_map");
   s.u_has_normal_map = s.program.Uniform("u_has_normal_map");
   s.u_has_specular_map = s.program.Uniform("u_has_specular_map");
-  s.u_channel = s.program.Uniform("u_channel");
-  s.u_eye = s.program.Uniform("u_eye");
   // The samplers' texture units never change: set once, not every frame.
   s.program.Use();
   glUniform1i(s.u_palette, 1);
   glUniform1i(s.u_diffuse, 0);
   glUniform1i(s.u_normal_map, 2);
   glUniform1i(s.u_specular_map, 3);
+  BindViewBlock(s.program.id());
   glUseProgram(0);
   glGenTextures(1, &s.palette_texture);
   glBindTexture(GL_TEXTURE_2D, s.palette_texture);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
   glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glGenBuffers(1, &s.tint_buffer);
+  glGenBuffers(1, &s.instance_buffer);
+  // The block's whole size from the start: WebGL refuses a draw whose bound block is short,
+  // and the capture draws before any frame did.
+  glGenBuffers(1, &s.view_buffer);
+  glBindBuffer(GL_UNIFORM_BUFFER, s.view_buffer);
+  const std::vector<GpuView> no_views(kMaxViewsPerDraw);
+  glBufferData(GL_UNIFORM_BUFFER, static_cast<GLsizeiptr>(sizeof(GpuView) * no_views.size()),
+               no_views.data(), GL_DYNAMIC_DRAW);
+  glBindBufferBase(GL_UNIFORM_BUFFER, kViewBlockBinding, s.view_buffer);
   const char* varyings[] = {"v_world", "v_tangent"};
   if (!s.capture_program.BuildWithFeedback(kVertexShader, kCaptureFragmentShader, varyings, 2,
                                            error)) {
     return false;
   }
+  BindViewBlock(s.capture_program.id());
   return true;
 }
 
@@ -338,12 +368,17 @@ MeshHandle SkinnedMeshRenderer::CreateMesh(const viewer::MeshUpload& upload) {
   glEnableVertexAttribArray(6);
   glVertexAttribPointer(6, 4, GL_FLOAT, GL_FALSE, stride,
                         offset(offsetof(anim::GpuVertex, tangent)));
-  // The per-instance tint comes from the shared tint buffer, refilled each frame; the binding
-  // lives in the VAO, so a draw only refills it.
-  glBindBuffer(GL_ARRAY_BUFFER, impl_->tint_buffer);
+  // The per-instance tint and view come from the shared instance buffer, refilled each frame;
+  // the binding lives in the VAO, so a draw only points them at its group.
+  glBindBuffer(GL_ARRAY_BUFFER, impl_->instance_buffer);
   glEnableVertexAttribArray(5);
-  glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4), nullptr);
+  glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, sizeof(GpuInstance),
+                        offset(offsetof(GpuInstance, tint)));
   glVertexAttribDivisor(5, 1);
+  glEnableVertexAttribArray(7);
+  glVertexAttribPointer(7, 1, GL_FLOAT, GL_FALSE, sizeof(GpuInstance),
+                        offset(offsetof(GpuInstance, view)));
+  glVertexAttribDivisor(7, 1);
   glGenBuffers(1, &mesh.index_buffer);
   glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.index_buffer);
   glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(indices.size() * 4), indices.data(),
@@ -445,28 +480,49 @@ void SkinnedMeshRenderer::BeginFrame() {
   impl_->palette.clear();
   impl_->submissions.clear();
   impl_->groups.clear();
-  impl_->view = 0;
+  impl_->views.clear();
+  impl_->view_wire.clear();
   impl_->bound = BoundState{};
 }
 
-int SkinnedMeshRenderer::NextView() { return ++impl_->view; }
+int SkinnedMeshRenderer::AddView(const glm::mat4& view_projection,
+                                 const viewer::ViewPlacement& placement,
+                                 const SkinnedDrawOptions& options) {
+  Impl& s = *impl_;
+  GpuView view;
+  view.view_projection = view_projection;
+  view.placement = glm::vec4(placement.scale, placement.offset);
+  view.rect = placement.rect;
+  // The eye is where the projection sends points to infinity: clip (0, 0, z, 0) taken back.
+  const glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
+  const glm::vec3 eye_position =
+      std::abs(eye.w) > 1e-12f ? glm::vec3(eye) / eye.w : glm::vec3(0.0f, 0.0f, 1e6f);
+  view.eye = glm::vec4(eye_position, static_cast<float>(options.channel));
+  const int flags =
+      (options.normal_maps ? kViewNormalMaps : 0) | (options.specular ? kViewSpecular : 0);
+  view.light = glm::vec4(options.light_direction, static_cast<float>(flags));
+  s.views.push_back(view);
+  s.view_wire.push_back(options.wireframe ? 1 : 0);
+  return static_cast<int>(s.views.size()) - 1;
+}
 
 void SkinnedMeshRenderer::Submit(MeshHandle handle, const glm::mat4* palette,
                                  const glm::vec4& tint) {
-  if (!handle.valid() || handle.id > impl_->meshes.size()) return;
-  GpuMesh& mesh = impl_->meshes[handle.id - 1];
+  Impl& s = *impl_;
+  if (s.views.empty() || !handle.valid() || handle.id > s.meshes.size()) return;
+  GpuMesh& mesh = s.meshes[handle.id - 1];
   if (!mesh.alive) return;
   Submission submission;
-  submission.view = impl_->view;
+  submission.view = static_cast<int>(s.views.size()) - 1;
   submission.mesh = handle.id - 1;
-  submission.palette_offset = static_cast<int>(impl_->palette.size());
+  submission.palette_offset = static_cast<int>(s.palette.size());
   submission.tint = tint;
-  impl_->submissions.push_back(submission);
+  s.submissions.push_back(submission);
   for (int j = 0; j < mesh.joint_count; ++j) {
     const glm::mat4& m = palette[j];
-    impl_->palette.push_back(glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]));
-    impl_->palette.push_back(glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]));
-    impl_->palette.push_back(glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]));
+    s.palette.push_back(glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]));
+    s.palette.push_back(glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]));
+    s.palette.push_back(glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]));
   }
 }
 
@@ -474,47 +530,53 @@ void SkinnedMeshRenderer::Upload() {
   Impl& s = *impl_;
   instance_bytes_ = s.palette.size() * sizeof(glm::vec4);
   s.groups.clear();
+  if (!s.views.empty()) {
+    glBindBuffer(GL_UNIFORM_BUFFER, s.view_buffer);
+    glBufferSubData(GL_UNIFORM_BUFFER, 0, static_cast<GLsizeiptr>(s.views.size() * sizeof(GpuView)),
+                    s.views.data());
+  }
   if (s.submissions.empty()) return;
-  // By view, then mesh, keeping submission order within a group: each group is one draw.
+  // Without edges first, then by mesh, keeping submission order (so view order) within a
+  // group: each group is one draw a part, whatever the number of views.
   std::stable_sort(s.submissions.begin(), s.submissions.end(),
-                   [](const Submission& a, const Submission& b) {
-                     return a.view != b.view ? a.view < b.view : a.mesh < b.mesh;
+                   [&s](const Submission& a, const Submission& b) {
+                     const char wire_a = s.view_wire[static_cast<size_t>(a.view)];
+                     const char wire_b = s.view_wire[static_cast<size_t>(b.view)];
+                     return wire_a != wire_b ? wire_a < wire_b : a.mesh < b.mesh;
                    });
   s.ordered.clear();
-  s.tints.clear();
+  s.instances.clear();
   for (const Submission& submission : s.submissions) {
     const GpuMesh& mesh = s.meshes[submission.mesh];
-    if (s.groups.empty() || s.groups.back().view != submission.view ||
+    const bool wire = s.view_wire[static_cast<size_t>(submission.view)] != 0;
+    if (s.groups.empty() || s.groups.back().wire != wire ||
         s.groups.back().mesh != submission.mesh) {
       InstanceGroup group;
-      group.view = submission.view;
+      group.wire = wire;
       group.mesh = submission.mesh;
       group.base_joint = static_cast<int>(s.ordered.size() / 3);
-      group.first_tint = static_cast<int>(s.tints.size());
+      group.first_instance = static_cast<int>(s.instances.size());
       s.groups.push_back(group);
     }
     ++s.groups.back().count;
     s.ordered.insert(s.ordered.end(), s.palette.begin() + submission.palette_offset,
                      s.palette.begin() + submission.palette_offset + mesh.joint_count * 3);
-    s.tints.push_back(submission.tint);
+    GpuInstance instance;
+    instance.tint = submission.tint;
+    instance.view = static_cast<float>(submission.view);
+    s.instances.push_back(instance);
   }
   s.UploadPalette(s.ordered.data(), static_cast<int>(s.ordered.size() / 3));
   s.bound.textures[1] = s.palette_texture;
   s.bound.active_unit = 1;
-  glBindBuffer(GL_ARRAY_BUFFER, s.tint_buffer);
-  const size_t tint_bytes = s.tints.size() * sizeof(glm::vec4);
-  if (tint_bytes > s.tint_capacity) {
-    s.tint_capacity = tint_bytes * 2;
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.tint_capacity), nullptr,
+  glBindBuffer(GL_ARRAY_BUFFER, s.instance_buffer);
+  const size_t instance_bytes = s.instances.size() * sizeof(GpuInstance);
+  if (instance_bytes > s.instance_capacity) {
+    s.instance_capacity = instance_bytes * 2;
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.instance_capacity), nullptr,
                  GL_DYNAMIC_DRAW);
   }
-  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(tint_bytes), s.tints.data());
-}
-
-void SkinnedMeshRenderer::Draw(const glm::mat4& view_projection,
-                               const SkinnedDrawOptions& options) {
-  Upload();
-  DrawView(0, view_projection, options);
+  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(instance_bytes), s.instances.data());
 }
 
 GLuint SkinnedMeshRenderer::LiveTexture(TextureHandle handle) const {
@@ -523,84 +585,50 @@ GLuint SkinnedMeshRenderer::LiveTexture(TextureHandle handle) const {
   return texture.alive ? texture.id : 0;
 }
 
-void SkinnedMeshRenderer::DrawView(int view, const glm::mat4& view_projection,
-                                   const SkinnedDrawOptions& options) {
-  BeginViews();
-  DrawViewInstances(view, view_projection, options);
-  EndViews();
-}
-
-void SkinnedMeshRenderer::BeginViews() {
+void SkinnedMeshRenderer::DrawViews() {
   Impl& s = *impl_;
   draw_calls_ = 0;
   instances_drawn_ = 0;
+  if (s.groups.empty()) return;
   s.program.Use();
   glEnable(GL_DEPTH_TEST);
   glEnable(GL_CULL_FACE);
   s.BindTexture(1, s.palette_texture);
-  glBindBuffer(GL_ARRAY_BUFFER, s.tint_buffer);  // what the groups' tint pointers point into
-  s.bound.vao = ~0u;
-}
-
-void SkinnedMeshRenderer::EndViews() {
-  glBindVertexArray(0);
-  impl_->bound.vao = ~0u;
-  glDisable(GL_CULL_FACE);
-}
-
-void SkinnedMeshRenderer::DrawViewInstances(int view, const glm::mat4& view_projection,
-                                            const SkinnedDrawOptions& options) {
-  Impl& s = *impl_;
-  const auto first = std::find_if(s.groups.begin(), s.groups.end(),
-                                  [view](const InstanceGroup& g) { return g.view == view; });
-  if (first == s.groups.end()) return;
-  glUniformMatrix4fv(s.u_view_projection, 1, GL_FALSE, &view_projection[0][0]);
-  if (!s.bound.light_set || s.bound.light != options.light_direction) {
-    glUniform3fv(s.u_light_direction, 1, &options.light_direction[0]);
-    s.bound.light = options.light_direction;
-    s.bound.light_set = true;
-  }
-  // The eye is where the projection sends points to infinity: clip (0, 0, z, 0) taken back.
-  const glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
-  const glm::vec3 eye_position =
-      std::abs(eye.w) > 1e-12f ? glm::vec3(eye) / eye.w : glm::vec3(0.0f, 0.0f, 1e6f);
-  glUniform3fv(s.u_eye, 1, &eye_position[0]);
-  s.SetInt(s.u_channel, options.channel, &s.bound.channel);
-
-  for (auto group = first; group != s.groups.end() && group->view == view; ++group) {
-    const GpuMesh& mesh = s.meshes[group->mesh];
+  glBindBuffer(GL_ARRAY_BUFFER, s.instance_buffer);  // what the groups' attributes point into
+  for (const InstanceGroup& group : s.groups) {
+    const GpuMesh& mesh = s.meshes[group.mesh];
     if (!mesh.alive) continue;
-    const GLsizei instances = static_cast<GLsizei>(group->count);
+    const GLsizei instances = static_cast<GLsizei>(group.count);
     if (s.bound.vao != mesh.vao) {
       glBindVertexArray(mesh.vao);
       s.bound.vao = mesh.vao;
     }
-    // This group's tints: the VAO's tint attribute pointed at them in the tint buffer.
-    glVertexAttribPointer(
-        5, 4, GL_FLOAT, GL_FALSE, sizeof(glm::vec4),
-        reinterpret_cast<void*>(static_cast<size_t>(group->first_tint) * sizeof(glm::vec4)));
-    glUniform1i(s.u_base, group->base_joint);
+    // This group's tints and views: the VAO's instance attributes pointed at them.
+    const size_t first = static_cast<size_t>(group.first_instance) * sizeof(GpuInstance);
+    glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, sizeof(GpuInstance),
+                          reinterpret_cast<void*>(first + offsetof(GpuInstance, tint)));
+    glVertexAttribPointer(7, 1, GL_FLOAT, GL_FALSE, sizeof(GpuInstance),
+                          reinterpret_cast<void*>(first + offsetof(GpuInstance, view)));
+    glUniform1i(s.u_base, group.base_joint);
     s.SetInt(s.u_joint_count, mesh.joint_count, &s.bound.joint_count);
     instances_drawn_ += instances;
     for (const GpuPart& part : mesh.parts) {
-      if (options.solid) {
-        const GLuint texture = LiveTexture(part.texture);
-        s.BindTexture(0, texture);
-        s.SetInt(s.u_has_texture, texture != 0 ? 1 : 0, &s.bound.has_texture);
-        // Maps (texture units 2 and 3) are bound only when the part has them and they are on.
-        const GLuint normal_map = options.normal_maps ? LiveTexture(part.normal_map) : 0;
-        const GLuint specular_map = options.specular ? LiveTexture(part.specular_map) : 0;
-        s.BindTexture(2, normal_map);
-        s.BindTexture(3, specular_map);
-        s.SetInt(s.u_has_normal_map, normal_map != 0 ? 1 : 0, &s.bound.has_normal_map);
-        s.SetInt(s.u_has_specular_map, specular_map != 0 ? 1 : 0, &s.bound.has_specular_map);
-        s.SetInt(s.u_wire, 0, &s.bound.wire);
-        glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(part.index_count),
-                                GL_UNSIGNED_INT,
-                                reinterpret_cast<void*>(size_t{part.first_index} * 4), instances);
-        ++draw_calls_;
-      }
-      if (options.wireframe) {
+      const GLuint texture = LiveTexture(part.texture);
+      s.BindTexture(0, texture);
+      s.SetInt(s.u_has_texture, texture != 0 ? 1 : 0, &s.bound.has_texture);
+      // The maps (texture units 2 and 3) are bound when the part has them; a view with them
+      // off says so in its flags.
+      const GLuint normal_map = LiveTexture(part.normal_map);
+      const GLuint specular_map = LiveTexture(part.specular_map);
+      s.BindTexture(2, normal_map);
+      s.BindTexture(3, specular_map);
+      s.SetInt(s.u_has_normal_map, normal_map != 0 ? 1 : 0, &s.bound.has_normal_map);
+      s.SetInt(s.u_has_specular_map, specular_map != 0 ? 1 : 0, &s.bound.has_specular_map);
+      s.SetInt(s.u_wire, 0, &s.bound.wire);
+      glDrawElementsInstanced(GL_TRIANGLES, static_cast<GLsizei>(part.index_count), GL_UNSIGNED_INT,
+                              reinterpret_cast<void*>(size_t{part.first_index} * 4), instances);
+      ++draw_calls_;
+      if (group.wire) {
         s.SetInt(s.u_wire, 1, &s.bound.wire);
         glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, mesh.edge_buffer);
         glDrawElementsInstanced(GL_LINES, static_cast<GLsizei>(part.edge_count), GL_UNSIGNED_INT,
@@ -610,6 +638,9 @@ void SkinnedMeshRenderer::DrawViewInstances(int view, const glm::mat4& view_proj
       }
     }
   }
+  glBindVertexArray(0);
+  s.bound.vao = ~0u;
+  glDisable(GL_CULL_FACE);
 }
 
 bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::mat4* palette,
@@ -645,19 +676,20 @@ bool SkinnedMeshRenderer::CaptureSkinnedPositions(MeshHandle handle, const glm::
 
   s.capture_program.Use();
   glUniform1i(s.capture_program.Uniform("u_palette"), 1);
-  const glm::mat4 identity(1.0f);
-  glUniformMatrix4fv(s.capture_program.Uniform("u_view_projection"), 1, GL_FALSE, &identity[0][0]);
   glUniform1i(s.capture_program.Uniform("u_base"), 0);
   glUniform1i(s.capture_program.Uniform("u_joint_count"), mesh.joint_count);
   glBindVertexArray(mesh.vao);
   glDisableVertexAttribArray(5);
   glVertexAttrib4f(5, 1.0f, 1.0f, 1.0f, 1.0f);
+  glDisableVertexAttribArray(7);
+  glVertexAttrib1f(7, 0.0f);  // view 0 of the block: what it places does not reach the capture
   glEnable(GL_RASTERIZER_DISCARD);
   glBeginTransformFeedback(GL_POINTS);
   glDrawArraysInstanced(GL_POINTS, 0, mesh.vertex_count, 1);
   glEndTransformFeedback();
   glDisable(GL_RASTERIZER_DISCARD);
-  glEnableVertexAttribArray(5);  // the VAO's tint attribute, as CreateMesh left it
+  glEnableVertexAttribArray(5);  // the VAO's instance attributes, as CreateMesh left them
+  glEnableVertexAttribArray(7);
   glBindVertexArray(0);
   glBindTransformFeedback(GL_TRANSFORM_FEEDBACK, 0);
 

@@ -1,6 +1,6 @@
 // GPU skinning for MD5 models in WebGL2: each model's vertex data is uploaded once and shared by
 // all of its instances; per frame, every instance's joint palette goes into one float texture and
-// each model part is drawn for all its instances in one instanced call.
+// each model part is drawn for all its instances, in every view of the frame, in one call.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "render/view_block.h"
 #include "viewer/render_interface.h"
+#include "viewer/view_placement.h"
 
 namespace md5stage::render {
 
@@ -17,8 +19,7 @@ using viewer::MeshHandle;
 using viewer::TextureHandle;
 
 struct SkinnedDrawOptions {
-  bool wireframe = false;
-  bool solid = true;
+  bool wireframe = false;                        // the triangles' edges drawn over them
   glm::vec3 light_direction{0.4f, 0.3f, 0.85f};  // towards the light, world space
   bool normal_maps = true;                       // parts with a normal map use it
   bool specular = true;                          // parts with a specular map get highlights
@@ -39,23 +40,17 @@ class SkinnedMeshRenderer : public viewer::RenderBackend {
   void SetPartMaps(MeshHandle mesh, int part, TextureHandle normal,
                    TextureHandle specular) override;
 
-  // Per frame: BeginFrame() (it opens view 0), Submit() once per visible instance with
-  // joint_count matrices (world × inverse bind, the instance's root placement included), then
-  // Draw(). Several views (the figures of a page): NextView() before each view's Submit()s after
-  // the first, then Upload() once (every view's palettes and tints in one texture and one
-  // buffer) and DrawView() per view into its viewport.
+  // Per frame: BeginFrame(), then per view (at most kMaxViewsPerDraw) AddView() and Submit()
+  // once per visible instance with joint_count matrices (world x inverse bind, the instance's
+  // root placement included); then Upload() (every view's palettes, instances and the views'
+  // block, which LineRenderer reads too) and DrawViews(): one draw per model part for all views.
+  // The framebuffer's viewport stays as the caller set it; each view lands in its placement.
   void BeginFrame();
-  int NextView();  // the index of the view now open
+  int AddView(const glm::mat4& view_projection, const viewer::ViewPlacement& placement,
+              const SkinnedDrawOptions& options);  // the index of the view now open
   void Submit(MeshHandle mesh, const glm::mat4* palette, const glm::vec4& tint = glm::vec4(1.0f));
   void Upload();
-  void DrawView(int view, const glm::mat4& view_projection, const SkinnedDrawOptions& options);
-  // DrawView() in parts, for views drawn one after another with nothing else between: the
-  // program, palette and tint buffer bound once, then each view's uniforms and draws.
-  void BeginViews();
-  void DrawViewInstances(int view, const glm::mat4& view_projection,
-                         const SkinnedDrawOptions& options);
-  void EndViews();
-  void Draw(const glm::mat4& view_projection, const SkinnedDrawOptions& options);  // one view
+  void DrawViews();
 
   // Runs the same skinning shader for one instance with transform feedback and reads back the
   // skinned positions and tangents (one per vertex, upload order): how tests compare the GPU
