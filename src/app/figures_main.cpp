@@ -97,6 +97,7 @@ viewer::Stage* StageOf(int stage) { return g.hub ? g.hub->Find(stage) : nullptr;
 
 // [{"x": px, "y": px, "text": "h = 95.2", "color": [r, g, b, a]}, ...] in figure pixels (y down).
 std::string TextsJson(const viewer::DrawList& list) {
+  if (list.texts.empty()) return "[]";  // most figures' every frame
   md5stage::JsonArray texts;
   for (const viewer::DrawList::Text& text : list.texts) {
     JsonValue entry = JsonValue::MakeObject();
@@ -195,7 +196,8 @@ EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int 
   const size_t index = g.views.size();
   if (g.lists.size() <= index) g.lists.resize(index + 1);
   target->BuildDrawList(&g.lists[index]);
-  g.texts[stage] = TextsJson(g.lists[index]);
+  std::string& texts = g.texts[stage];
+  if (!(g.lists[index].texts.empty() && texts == "[]")) texts = TextsJson(g.lists[index]);
   md5stage::render::DrawListView view;  // its list is g.lists[index], pointed to when drawn
   view.x = x;
   view.y = std::max(0, canvas_height - y - height);

@@ -26,7 +26,7 @@ void AddView(const viewer::DrawList& list, const viewer::ViewPlacement& placemen
   for (const viewer::DrawList::Instance& instance : list.instances) {
     meshes.Submit(instance.mesh, instance.palette);
   }
-  lines.Add(view, list.triangles, list.lines_tested, list.lines_on_top);
+  lines.Add(view, list.triangles, list.lines_tested, list.lines_on_top, list.shapes);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "render/line_renderer.h"
 
 #include <cstddef>
+#include <cstring>
+#include <type_traits>
 
 #include "render/gl.h"
 #include "render/shader_program.h"
@@ -9,19 +11,27 @@
 namespace md5stage::render {
 namespace {
 
+using viewer::LineDepth;
+using viewer::LineShape;
 using viewer::LineVertex;
+using viewer::ShapeInstance;
 
+// Plain lines take a_place and a_tint from the generic values (no move, white); the shapes'
+// vertex array takes them, and the view, per instance.
 constexpr const char* kVertexShader = "#version 300 es\n" MD5STAGE_VIEW_BLOCK_GLSL R"(
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec4 a_color;
-layout(location = 2) in float a_view;  // the vertex's view in u_views
+layout(location = 2) in float a_view;  // the vertex's (or shape's) view in u_views
+layout(location = 3) in vec4 a_place;  // xyz where the shape's origin goes, w its scale
+layout(location = 4) in vec4 a_tint;
 out vec4 v_color;
 flat out highp vec4 v_rect;
 void main() {
   View view = u_views[int(a_view)];
-  v_color = a_color;
+  v_color = a_color * a_tint;
   v_rect = view.rect;
-  gl_Position = PlaceInView(view, view.view_projection * vec4(a_position, 1.0));
+  vec3 world = a_place.xyz + a_position * a_place.w;
+  gl_Position = PlaceInView(view, view.view_projection * vec4(world, 1.0));
 })";
 
 constexpr const char* kFragmentShader = R"(#version 300 es
@@ -37,19 +47,39 @@ void main() {
   o_color = v_color;
 })";
 
-// One kind of primitive, all views' vertices back to back, with each vertex's view.
+static_assert(std::is_trivially_copyable_v<LineVertex>, "copied with memcpy");
+
+// One kind of primitive: each view's vertices, the caller's until Upload() copies them once.
 struct Kind {
-  std::vector<LineVertex> vertices;
-  std::vector<uint8_t> views;
-  void Add(int view, const std::vector<LineVertex>& more) {
-    vertices.insert(vertices.end(), more.begin(), more.end());
-    views.resize(views.size() + more.size(), static_cast<uint8_t>(view));
+  struct Part {
+    int view;
+    const std::vector<LineVertex>* vertices;
+  };
+  std::vector<Part> parts;
+  size_t count = 0;
+  void Add(int view, const std::vector<LineVertex>& vertices) {
+    if (vertices.empty()) return;
+    parts.push_back({view, &vertices});
+    count += vertices.size();
   }
   void Clear() {
-    vertices.clear();
-    views.clear();
+    parts.clear();
+    count = 0;
   }
 };
+
+// One shape instance as the shapes' vertex array reads it.
+struct GpuShape {
+  glm::vec4 place{0.0f, 0.0f, 0.0f, 1.0f};
+  viewer::Rgba8 tint{255, 255, 255, 255};
+  float view = 0.0f;
+};
+
+// The shape groups, in drawing order: [grid, circle] x [tested, on top] as 2 * depth + shape.
+constexpr int kShapeGroups = 4;
+int GroupOf(const ShapeInstance& shape) {
+  return 2 * (shape.depth == LineDepth::kOnTop ? 1 : 0) + (shape.shape == LineShape::kCircle);
+}
 
 }  // namespace
 
@@ -63,14 +93,41 @@ struct LineRenderer::Impl {
   std::vector<LineVertex> frame;
   std::vector<uint8_t> frame_views;
   int count_triangles = 0, count_tested = 0, count_on_top = 0;  // as uploaded
+
+  GLuint shape_vao = 0;
+  GLuint shape_vbo = 0;        // GroundGridLines, then UnitCircleLines: made once
+  GLuint shape_instances = 0;  // the frame's GpuShapes, by group
+  size_t shape_capacity = 0;   // instances the buffer holds
+  int first_vertex[2] = {0, 0}, vertex_count[2] = {0, 0};  // per LineShape
+  std::vector<GpuShape> groups[kShapeGroups];
+  std::vector<GpuShape> shape_frame;
+  int group_first[kShapeGroups] = {}, group_count[kShapeGroups] = {};  // as uploaded
+
+  void DrawShapes(int group) {
+    if (group_count[group] == 0) return;
+    const size_t first = static_cast<size_t>(group_first[group]) * sizeof(GpuShape);
+    glBindVertexArray(shape_vao);
+    glBindBuffer(GL_ARRAY_BUFFER, shape_instances);
+    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, sizeof(GpuShape),
+                          reinterpret_cast<void*>(first + offsetof(GpuShape, view)));
+    glVertexAttribPointer(3, 4, GL_FLOAT, GL_FALSE, sizeof(GpuShape),
+                          reinterpret_cast<void*>(first + offsetof(GpuShape, place)));
+    glVertexAttribPointer(4, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(GpuShape),
+                          reinterpret_cast<void*>(first + offsetof(GpuShape, tint)));
+    const int shape = group % 2;
+    glDrawArraysInstanced(GL_LINES, first_vertex[shape], vertex_count[shape], group_count[group]);
+    glBindVertexArray(vao);
+  }
 };
 
 LineRenderer::LineRenderer() : impl_(std::make_unique<Impl>()) {}
 
 LineRenderer::~LineRenderer() {
-  if (impl_->vbo) glDeleteBuffers(1, &impl_->vbo);
-  if (impl_->view_vbo) glDeleteBuffers(1, &impl_->view_vbo);
+  for (GLuint buffer : {impl_->vbo, impl_->view_vbo, impl_->shape_vbo, impl_->shape_instances}) {
+    if (buffer) glDeleteBuffers(1, &buffer);
+  }
   if (impl_->vao) glDeleteVertexArrays(1, &impl_->vao);
+  if (impl_->shape_vao) glDeleteVertexArrays(1, &impl_->shape_vao);
 }
 
 bool LineRenderer::Init(std::string* error) {
@@ -91,69 +148,134 @@ bool LineRenderer::Init(std::string* error) {
   glBindBuffer(GL_ARRAY_BUFFER, s.view_vbo);
   glEnableVertexAttribArray(2);
   glVertexAttribPointer(2, 1, GL_UNSIGNED_BYTE, GL_FALSE, 1, nullptr);
+
+  std::vector<LineVertex> shapes;
+  viewer::GroundGridLines(&shapes);
+  s.vertex_count[0] = static_cast<int>(shapes.size());
+  s.first_vertex[1] = static_cast<int>(shapes.size());
+  viewer::UnitCircleLines(&shapes);
+  s.vertex_count[1] = static_cast<int>(shapes.size()) - s.first_vertex[1];
+  glGenVertexArrays(1, &s.shape_vao);
+  glGenBuffers(1, &s.shape_vbo);
+  glGenBuffers(1, &s.shape_instances);
+  glBindVertexArray(s.shape_vao);
+  glBindBuffer(GL_ARRAY_BUFFER, s.shape_vbo);
+  glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(shapes.size() * sizeof(LineVertex)),
+               shapes.data(), GL_STATIC_DRAW);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                        reinterpret_cast<void*>(offsetof(LineVertex, position)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(LineVertex),
+                        reinterpret_cast<void*>(offsetof(LineVertex, color)));
+  glBindBuffer(GL_ARRAY_BUFFER, s.shape_instances);
+  for (GLuint attribute : {2u, 3u, 4u}) {
+    glEnableVertexAttribArray(attribute);
+    glVertexAttribDivisor(attribute, 1);
+  }
   glBindVertexArray(0);
   return true;
 }
 
 void LineRenderer::BeginFrame() {
-  impl_->triangles.Clear();
-  impl_->tested.Clear();
-  impl_->on_top.Clear();
+  Impl& s = *impl_;
+  s.triangles.Clear();
+  s.tested.Clear();
+  s.on_top.Clear();
+  for (std::vector<GpuShape>& group : s.groups) group.clear();
 }
 
 void LineRenderer::Add(int view, const std::vector<LineVertex>& triangles,
-                       const std::vector<LineVertex>& tested,
-                       const std::vector<LineVertex>& on_top) {
-  impl_->triangles.Add(view, triangles);
-  impl_->tested.Add(view, tested);
-  impl_->on_top.Add(view, on_top);
+                       const std::vector<LineVertex>& tested, const std::vector<LineVertex>& on_top,
+                       const std::vector<ShapeInstance>& shapes) {
+  Impl& s = *impl_;
+  s.triangles.Add(view, triangles);
+  s.tested.Add(view, tested);
+  s.on_top.Add(view, on_top);
+  for (const ShapeInstance& shape : shapes) {
+    GpuShape gpu;
+    gpu.place = glm::vec4(shape.centre, shape.scale);
+    gpu.tint = shape.color;
+    gpu.view = static_cast<float>(view);
+    s.groups[GroupOf(shape)].push_back(gpu);
+  }
 }
 
 void LineRenderer::Upload() {
   Impl& s = *impl_;
-  s.count_triangles = static_cast<int>(s.triangles.vertices.size());
-  s.count_tested = static_cast<int>(s.tested.vertices.size());
-  s.count_on_top = static_cast<int>(s.on_top.vertices.size());
+  s.count_triangles = static_cast<int>(s.triangles.count);
+  s.count_tested = static_cast<int>(s.tested.count);
+  s.count_on_top = static_cast<int>(s.on_top.count);
   const size_t count = static_cast<size_t>(s.count_triangles + s.count_tested + s.count_on_top);
-  if (count == 0) return;
-  s.frame.clear();
-  s.frame_views.clear();
-  for (const Kind* kind : {&s.triangles, &s.tested, &s.on_top}) {
-    s.frame.insert(s.frame.end(), kind->vertices.begin(), kind->vertices.end());
-    s.frame_views.insert(s.frame_views.end(), kind->views.begin(), kind->views.end());
-  }
-  if (count > s.capacity) {
-    s.capacity = count * 2;
+  if (count > 0) {
+    s.frame.resize(count);
+    s.frame_views.resize(count);
+    size_t at = 0;
+    for (const Kind* kind : {&s.triangles, &s.tested, &s.on_top}) {
+      for (const Kind::Part& part : kind->parts) {
+        std::memcpy(&s.frame[at], part.vertices->data(),
+                    part.vertices->size() * sizeof(LineVertex));
+        std::memset(&s.frame_views[at], part.view, part.vertices->size());
+        at += part.vertices->size();
+      }
+    }
+    if (count > s.capacity) {
+      s.capacity = count * 2;
+      glBindBuffer(GL_ARRAY_BUFFER, s.vbo);
+      glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.capacity * sizeof(LineVertex)),
+                   nullptr, GL_DYNAMIC_DRAW);
+      glBindBuffer(GL_ARRAY_BUFFER, s.view_vbo);
+      glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.capacity), nullptr, GL_DYNAMIC_DRAW);
+    }
     glBindBuffer(GL_ARRAY_BUFFER, s.vbo);
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.capacity * sizeof(LineVertex)), nullptr,
-                 GL_DYNAMIC_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(count * sizeof(LineVertex)),
+                    s.frame.data());
     glBindBuffer(GL_ARRAY_BUFFER, s.view_vbo);
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.capacity), nullptr, GL_DYNAMIC_DRAW);
+    glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(count), s.frame_views.data());
   }
-  glBindBuffer(GL_ARRAY_BUFFER, s.vbo);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(count * sizeof(LineVertex)),
-                  s.frame.data());
-  glBindBuffer(GL_ARRAY_BUFFER, s.view_vbo);
-  glBufferSubData(GL_ARRAY_BUFFER, 0, static_cast<GLsizeiptr>(count), s.frame_views.data());
+  s.shape_frame.clear();
+  for (int g = 0; g < kShapeGroups; ++g) {
+    s.group_first[g] = static_cast<int>(s.shape_frame.size());
+    s.group_count[g] = static_cast<int>(s.groups[g].size());
+    s.shape_frame.insert(s.shape_frame.end(), s.groups[g].begin(), s.groups[g].end());
+  }
+  if (!s.shape_frame.empty()) {
+    glBindBuffer(GL_ARRAY_BUFFER, s.shape_instances);
+    if (s.shape_frame.size() > s.shape_capacity) {
+      s.shape_capacity = s.shape_frame.size() * 2;
+      glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(s.shape_capacity * sizeof(GpuShape)),
+                   nullptr, GL_DYNAMIC_DRAW);
+    }
+    glBufferSubData(GL_ARRAY_BUFFER, 0,
+                    static_cast<GLsizeiptr>(s.shape_frame.size() * sizeof(GpuShape)),
+                    s.shape_frame.data());
+  }
 }
 
 void LineRenderer::DrawViews() {
   Impl& s = *impl_;
-  if (s.count_triangles + s.count_tested + s.count_on_top == 0) return;
+  if (s.count_triangles + s.count_tested + s.count_on_top == 0 && s.shape_frame.empty()) return;
   s.program.Use();
   glBindVertexArray(s.vao);
+  // Plain lines are where their vertices say, in their own colours.
+  glVertexAttrib4f(3, 0.0f, 0.0f, 0.0f, 1.0f);
+  glVertexAttrib4f(4, 1.0f, 1.0f, 1.0f, 1.0f);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   glEnable(GL_DEPTH_TEST);
   // Filled shapes lie flat just above the ground, seen from either side; they write depth, so
   // the grid's depth-tested lines under a shape are hidden and its outline (drawn higher) is not.
   if (s.count_triangles > 0) glDrawArrays(GL_TRIANGLES, 0, s.count_triangles);
+  s.DrawShapes(0);
+  s.DrawShapes(1);
   if (s.count_tested > 0) glDrawArrays(GL_LINES, s.count_triangles, s.count_tested);
+  glDisable(GL_DEPTH_TEST);
+  s.DrawShapes(2);
+  s.DrawShapes(3);
   if (s.count_on_top > 0) {
-    glDisable(GL_DEPTH_TEST);
     glDrawArrays(GL_LINES, s.count_triangles + s.count_tested, s.count_on_top);
-    glEnable(GL_DEPTH_TEST);
   }
+  glEnable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);
   glBindVertexArray(0);
 }

@@ -19,14 +19,17 @@ class LineRenderer {
   ~LineRenderer();
   bool Init(std::string* error);
 
-  // Per frame: BeginFrame(), Add() each view's triples of vertices (filled ground shapes) and
-  // pairs (depth-tested lines, lines on top), Upload(), then DrawViews(): the shapes, the tested
-  // lines, the lines on top, each for all views in one call. `view` indexes the views' block
-  // that SkinnedMeshRenderer::Upload() filled this frame.
+  // Per frame: BeginFrame(), Add() each view's triples of vertices (filled ground shapes), pairs
+  // (depth-tested lines, lines on top) and line shapes (grid, circles), Upload(), then
+  // DrawViews(): the filled shapes, the tested line shapes and lines, the line shapes and lines
+  // on top, each for all views in one call. `view` indexes the views' block that
+  // SkinnedMeshRenderer::Upload() filled this frame. The vectors are read, not copied, until
+  // Upload().
   void BeginFrame();
   void Add(int view, const std::vector<viewer::LineVertex>& triangles,
            const std::vector<viewer::LineVertex>& tested,
-           const std::vector<viewer::LineVertex>& on_top);
+           const std::vector<viewer::LineVertex>& on_top,
+           const std::vector<viewer::ShapeInstance>& shapes);
   void Upload();
   void DrawViews();
 

@@ -164,7 +164,7 @@ struct GpuMesh {
 struct Submission {
   int view = 0;
   size_t mesh = 0;
-  int palette_offset = 0;
+  const glm::mat4* palette = nullptr;  // the caller's, until Upload()
   glm::vec4 tint{1.0f};
 };
 
@@ -218,7 +218,6 @@ struct SkinnedMeshRenderer::Impl {
   std::vector<char> view_wire;  // per view: its instances' edges drawn too
   std::vector<GpuMesh> meshes;
   std::vector<GpuTexture> textures;
-  std::vector<glm::vec4> palette;  // 3 texels per joint, all instances of the frame
   std::vector<Submission> submissions;
   std::vector<glm::vec4> ordered;      // Upload's scratch: the palette by group
   std::vector<GpuInstance> instances;  // Upload's scratch: tints and views in the same order
@@ -477,7 +476,6 @@ size_t SkinnedMeshRenderer::shared_bytes() const {
 }
 
 void SkinnedMeshRenderer::BeginFrame() {
-  impl_->palette.clear();
   impl_->submissions.clear();
   impl_->groups.clear();
   impl_->views.clear();
@@ -515,20 +513,14 @@ void SkinnedMeshRenderer::Submit(MeshHandle handle, const glm::mat4* palette,
   Submission submission;
   submission.view = static_cast<int>(s.views.size()) - 1;
   submission.mesh = handle.id - 1;
-  submission.palette_offset = static_cast<int>(s.palette.size());
+  submission.palette = palette;
   submission.tint = tint;
   s.submissions.push_back(submission);
-  for (int j = 0; j < mesh.joint_count; ++j) {
-    const glm::mat4& m = palette[j];
-    s.palette.push_back(glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]));
-    s.palette.push_back(glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]));
-    s.palette.push_back(glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]));
-  }
 }
 
 void SkinnedMeshRenderer::Upload() {
   Impl& s = *impl_;
-  instance_bytes_ = s.palette.size() * sizeof(glm::vec4);
+  instance_bytes_ = 0;
   s.groups.clear();
   if (!s.views.empty()) {
     glBindBuffer(GL_UNIFORM_BUFFER, s.view_buffer);
@@ -559,13 +551,19 @@ void SkinnedMeshRenderer::Upload() {
       s.groups.push_back(group);
     }
     ++s.groups.back().count;
-    s.ordered.insert(s.ordered.end(), s.palette.begin() + submission.palette_offset,
-                     s.palette.begin() + submission.palette_offset + mesh.joint_count * 3);
+    // The rows of each 3x4 joint matrix, as the shader's JointMatrix reads them.
+    for (int j = 0; j < mesh.joint_count; ++j) {
+      const glm::mat4& m = submission.palette[j];
+      s.ordered.push_back(glm::vec4(m[0][0], m[1][0], m[2][0], m[3][0]));
+      s.ordered.push_back(glm::vec4(m[0][1], m[1][1], m[2][1], m[3][1]));
+      s.ordered.push_back(glm::vec4(m[0][2], m[1][2], m[2][2], m[3][2]));
+    }
     GpuInstance instance;
     instance.tint = submission.tint;
     instance.view = static_cast<float>(submission.view);
     s.instances.push_back(instance);
   }
+  instance_bytes_ = s.ordered.size() * sizeof(glm::vec4);
   s.UploadPalette(s.ordered.data(), static_cast<int>(s.ordered.size() / 3));
   s.bound.textures[1] = s.palette_texture;
   s.bound.active_unit = 1;

@@ -42,9 +42,10 @@ class SkinnedMeshRenderer : public viewer::RenderBackend {
 
   // Per frame: BeginFrame(), then per view (at most kMaxViewsPerDraw) AddView() and Submit()
   // once per visible instance with joint_count matrices (world x inverse bind, the instance's
-  // root placement included); then Upload() (every view's palettes, instances and the views'
-  // block, which LineRenderer reads too) and DrawViews(): one draw per model part for all views.
-  // The framebuffer's viewport stays as the caller set it; each view lands in its placement.
+  // root placement included; read, not copied, until Upload()); then Upload() (every view's
+  // palettes, instances and the views' block, which LineRenderer reads too) and DrawViews(): one
+  // draw per model part for all views. The framebuffer's viewport stays as the caller set it; each
+  // view lands in its placement.
   void BeginFrame();
   int AddView(const glm::mat4& view_projection, const viewer::ViewPlacement& placement,
               const SkinnedDrawOptions& options);  // the index of the view now open

@@ -62,6 +62,7 @@ struct Locomotion {
     TurnPath path;
     bool routes = false, circles = false;
     std::vector<LineVertex> lines;  // pairs, drawn on top
+    std::vector<ShapeInstance> turning_circles;
   };
   DrawnApproach drawn_approach;
 };

@@ -1,6 +1,7 @@
 #include "viewer/render_interface.h"
 
 #include <cmath>
+#include <glm/gtc/constants.hpp>
 
 namespace md5stage::viewer {
 
@@ -13,25 +14,44 @@ bool WorldToPixel(const glm::mat4& view_projection, int width, int height, const
   return true;
 }
 
-void AddGroundGrid(DrawList& list, float half_extent, float spacing) {
+void GroundGridLines(std::vector<LineVertex>* lines) {
   const Rgba8 minor{90, 96, 110, 110};
   const Rgba8 major{130, 138, 155, 190};
-  const int count = static_cast<int>(std::floor(half_extent / spacing));
-  for (int i = -count; i <= count; ++i) {
+  const float half = static_cast<float>(kGroundGridLines);
+  const auto add = [lines](glm::vec3 a, glm::vec3 b, Rgba8 color) {
+    lines->push_back({a, color});
+    lines->push_back({b, color});
+  };
+  for (int i = -kGroundGridLines; i <= kGroundGridLines; ++i) {
     if (i == 0) continue;  // the axes are drawn there
-    const float v = static_cast<float>(i) * spacing;
+    const float v = static_cast<float>(i);
     const Rgba8 color = (i % 10 == 0) ? major : minor;
-    list.AddLine({v, -half_extent, 0}, {v, half_extent, 0}, color);
-    list.AddLine({-half_extent, v, 0}, {half_extent, v, 0}, color);
+    add({v, -half, 0}, {v, half, 0}, color);
+    add({-half, v, 0}, {half, v, 0}, color);
   }
-  const Rgba8 axis_x{230, 70, 70, 255};
-  const Rgba8 axis_y{80, 200, 90, 255};
-  const Rgba8 axis_z{80, 130, 240, 255};
-  list.AddLine({-half_extent, 0, 0}, {0, 0, 0}, {150, 70, 70, 200});
-  list.AddLine({0, 0, 0}, {half_extent, 0, 0}, axis_x);
-  list.AddLine({0, -half_extent, 0}, {0, 0, 0}, {70, 130, 80, 200});
-  list.AddLine({0, 0, 0}, {0, half_extent, 0}, axis_y);
-  list.AddLine({0, 0, 0}, {0, 0, 10.0f * spacing}, axis_z);
+  add({-half, 0, 0}, {0, 0, 0}, {150, 70, 70, 200});
+  add({0, 0, 0}, {half, 0, 0}, {230, 70, 70, 255});
+  add({0, -half, 0}, {0, 0, 0}, {70, 130, 80, 200});
+  add({0, 0, 0}, {0, half, 0}, {80, 200, 90, 255});
+  add({0, 0, 0}, {0, 0, 10.0f}, {80, 130, 240, 255});
+}
+
+void UnitCircleLines(std::vector<LineVertex>* lines) {
+  glm::vec3 previous(1.0f, 0.0f, 0.0f);
+  for (int i = 1; i <= kCircleSegments; ++i) {
+    const double a = glm::two_pi<double>() * i / kCircleSegments;
+    const glm::vec3 p = i == kCircleSegments ? glm::vec3(1.0f, 0.0f, 0.0f)
+                                             : glm::vec3(static_cast<float>(std::cos(a)),
+                                                         static_cast<float>(std::sin(a)), 0.0f);
+    lines->push_back({previous, {255, 255, 255, 255}});
+    lines->push_back({p, {255, 255, 255, 255}});
+    previous = p;
+  }
+}
+
+void AddGroundGrid(DrawList& list, float spacing) {
+  list.shapes.push_back(
+      {LineShape::kGroundGrid, glm::vec3(0.0f), spacing, {255, 255, 255, 255}, LineDepth::kTested});
 }
 
 MeshHandle NullRenderBackend::CreateMesh(const MeshUpload& upload) {

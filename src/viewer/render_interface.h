@@ -80,6 +80,26 @@ struct LineVertex {
 // Lines are depth-tested against the models, or drawn on top of everything (overlays).
 enum class LineDepth { kTested, kOnTop };
 
+// Line drawings the renderer keeps on the GPU and draws moved, scaled and tinted, every view's in
+// one call: the ground grid (GroundGridLines, in units of its spacing) and circles
+// (UnitCircleLines). A figure's grid and turning circles were most of its line vertices a frame.
+enum class LineShape : uint8_t { kGroundGrid, kCircle };
+struct ShapeInstance {
+  LineShape shape = LineShape::kCircle;
+  glm::vec3 centre{0.0f};
+  float scale = 1.0f;               // the grid's spacing, the circle's radius
+  Rgba8 color{255, 255, 255, 255};  // times the shape's own colours
+  LineDepth depth = LineDepth::kOnTop;
+};
+constexpr int kGroundGridLines = 50;  // lines each side of an axis, one spacing apart
+constexpr int kCircleSegments = 72;
+
+// The shapes' own lines, as pairs of vertices: the grid of spacing 1 on z = 0 (minor lines every
+// 1, major every 10, the X (red) and Y (green) axes and a short Z (blue) axis at the origin),
+// and the white unit circle round the origin on z = 0.
+void GroundGridLines(std::vector<LineVertex>* lines);
+void UnitCircleLines(std::vector<LineVertex>* lines);
+
 // Where a world point shows, in framebuffer pixels (y down) of a width x height view: the one
 // projection of picking, overlays and the page's screenAt/screenBounds. False behind the camera.
 bool WorldToPixel(const glm::mat4& view_projection, int width, int height, const glm::vec3& world,
@@ -107,6 +127,7 @@ struct DrawList {
   // Filled shapes on the ground (obstacles): triples of vertices, depth-tested and writing depth,
   // drawn blended before the lines.
   std::vector<LineVertex> triangles;
+  std::vector<ShapeInstance> shapes;  // drawn before the lines of the same depth
   std::vector<Text> texts;
 
   // Empties the lists and keeps their memory, so a steady scene allocates nothing per frame.
@@ -115,6 +136,7 @@ struct DrawList {
     lines_tested.clear();
     lines_on_top.clear();
     triangles.clear();
+    shapes.clear();
     texts.clear();
   }
   void AddLine(const glm::vec3& a, const glm::vec3& b, Rgba8 color,
@@ -128,12 +150,17 @@ struct DrawList {
     triangles.push_back({b, color});
     triangles.push_back({c, color});
   }
-  size_t line_count() const { return (lines_tested.size() + lines_on_top.size()) / 2; }
+  void AddCircle(const glm::vec3& centre, float radius, Rgba8 color,
+                 LineDepth depth = LineDepth::kOnTop) {
+    shapes.push_back({LineShape::kCircle, centre, radius, color, depth});
+  }
+  size_t line_count() const {
+    return (lines_tested.size() + lines_on_top.size()) / 2;
+  }  // no shapes
 };
 
-// The ground grid on z = 0: minor lines every `spacing`, major every 10, the X (red) and Y
-// (green) axes and a short Z (blue) axis at the origin.
-void AddGroundGrid(DrawList& list, float half_extent, float spacing);
+// The ground grid (GroundGridLines) with lines `spacing` apart.
+void AddGroundGrid(DrawList& list, float spacing);
 
 // A backend that draws nothing: hands out handles and counts what it was given (tests, the
 // headless smoke run, the command-line tools).

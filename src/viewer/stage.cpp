@@ -754,7 +754,7 @@ void Stage::BuildDrawList(DrawList* list) {
     // A power of ten that suits the viewing distance, so tiny and huge models both get a grid.
     const float spacing =
         std::pow(10.0f, std::floor(std::log10(std::max(view_.orbit.distance, 1e-3f) / 20.0f)));
-    AddGroundGrid(out, spacing * 50.0f, spacing);
+    AddGroundGrid(out, spacing);
   }
   DrawObstacles(out);
   DrawCharacterOverlays(out);

@@ -381,14 +381,8 @@ void Stage::DrawPlannedPath(const PlannedPath& path, DrawList& list) const {
     }
     if (options_.display.turn_circles && segment.kind == TurnSegment::Kind::kArc &&
         segment.radius > 0.0) {
-      glm::vec3 previous(0.0f);
-      for (int i = 0; i <= 72; ++i) {
-        const double a = glm::two_pi<double>() * i / 72;
-        const glm::vec3 p =
-            Ground(segment.centre + segment.radius * glm::dvec2(std::cos(a), std::sin(a)), lift);
-        if (i > 0) list.AddLine(previous, p, {150, 150, 255, 90}, LineDepth::kOnTop);
-        previous = p;
-      }
+      list.AddCircle(Ground(segment.centre, lift), static_cast<float>(segment.radius),
+                     {150, 150, 255, 90});
     }
   }
 }

@@ -2,7 +2,6 @@
 // files must be fetched), then applied once the page has loaded them; routes are built once per
 // edit; followers place characters and their walk plays in step with their ground speed.
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <glm/gtc/constants.hpp>
 
@@ -651,21 +650,6 @@ void Stage::DrawRoute(int index, DrawList& list) {
 
 namespace {
 
-// A turning circle's points, each frame for every walker: computed once, not 73 sines and
-// cosines a circle a frame (natively, sines and cosines were a fifth of a stage's frame).
-constexpr int kCircleSteps = 72;
-const std::array<glm::dvec2, kCircleSteps + 1>& UnitCircle() {
-  static const std::array<glm::dvec2, kCircleSteps + 1> circle = [] {
-    std::array<glm::dvec2, kCircleSteps + 1> points{};
-    for (int i = 0; i <= kCircleSteps; ++i) {
-      const double a = glm::two_pi<double>() * i / kCircleSteps;
-      points[static_cast<size_t>(i)] = glm::dvec2(std::cos(a), std::sin(a));
-    }
-    return points;
-  }();
-  return circle;
-}
-
 bool SamePose(const Pose2& a, const Pose2& b) {
   return a.position == b.position && a.heading == b.heading;
 }
@@ -688,12 +672,13 @@ bool SameTurnPath(const TurnPath& a, const TurnPath& b) {
   return true;
 }
 
-// The path sampled (96 pieces) when `routes`, and each arc's whole turning circle when
-// `circles`, as pairs of on-top line vertices.
+// The path sampled (96 pieces) as pairs of on-top line vertices when `routes`, and each arc's
+// whole turning circle when `circles`.
 void ApproachLines(const TurnPath& path, bool routes, bool circles,
-                   std::vector<LineVertex>* lines) {
+                   Locomotion::DrawnApproach* drawn) {
   const float lift = 0.05f;
-  lines->clear();
+  drawn->lines.clear();
+  drawn->turning_circles.clear();
   if (routes) {
     const int samples = 96;
     glm::vec3 previous(0.0f);
@@ -702,8 +687,8 @@ void ApproachLines(const TurnPath& path, bool routes, bool circles,
       const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
                         lift);
       if (i > 0) {
-        lines->push_back({previous, {120, 220, 255, 255}});
-        lines->push_back({p, {120, 220, 255, 255}});
+        drawn->lines.push_back({previous, {120, 220, 255, 255}});
+        drawn->lines.push_back({p, {120, 220, 255, 255}});
       }
       previous = p;
     }
@@ -712,17 +697,13 @@ void ApproachLines(const TurnPath& path, bool routes, bool circles,
     for (int s = 0; s < path.segment_count; ++s) {
       const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
       if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;
-      glm::vec3 previous(0.0f);
-      for (int i = 0; i <= kCircleSteps; ++i) {
-        const glm::dvec2& unit = UnitCircle()[static_cast<size_t>(i)];
-        const glm::vec3 p(static_cast<float>(segment.centre.x + segment.radius * unit.x),
-                          static_cast<float>(segment.centre.y + segment.radius * unit.y), lift);
-        if (i > 0) {
-          lines->push_back({previous, {150, 150, 255, 150}});
-          lines->push_back({p, {150, 150, 255, 150}});
-        }
-        previous = p;
-      }
+      const glm::vec3 centre(static_cast<float>(segment.centre.x),
+                             static_cast<float>(segment.centre.y), lift);
+      drawn->turning_circles.push_back({LineShape::kCircle,
+                                        centre,
+                                        static_cast<float>(segment.radius),
+                                        {150, 150, 255, 150},
+                                        LineDepth::kOnTop});
     }
   }
 }
@@ -744,12 +725,14 @@ void Stage::DrawApproachPaths(DrawList& list) {
     const bool routes = options_.display.routes, circles = options_.display.turn_circles;
     Locomotion::DrawnApproach& drawn = locomotion.drawn_approach;
     if (drawn.routes != routes || drawn.circles != circles || !SameTurnPath(drawn.path, path)) {
-      ApproachLines(path, routes, circles, &drawn.lines);
+      ApproachLines(path, routes, circles, &drawn);
       drawn.path = path;
       drawn.routes = routes;
       drawn.circles = circles;
     }
     list.lines_on_top.insert(list.lines_on_top.end(), drawn.lines.begin(), drawn.lines.end());
+    list.shapes.insert(list.shapes.end(), drawn.turning_circles.begin(),
+                       drawn.turning_circles.end());
   }
 }
 

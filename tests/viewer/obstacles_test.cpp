@@ -4,6 +4,7 @@
 // and the maze demo scene.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -428,7 +429,22 @@ TEST(ViewerObstaclesTest, ThePlannedPathIsDrawnWithItsTurningCircles) {
   for (const TurnSegment& segment : s.character().locomotion.follower.planned()->segments)
     arcs += segment.kind == TurnSegment::Kind::kArc && segment.length > 0.0;
   ASSERT_GT(arcs, 0);
-  EXPECT_EQ(with.lines_on_top.size() - without.lines_on_top.size(), 2u * 72 * arcs);
+  EXPECT_EQ(without.shapes.size(), 1u);  // the grid
+  EXPECT_EQ(with.lines_on_top.size(), without.lines_on_top.size());
+  // One on-top circle per arc, round its centre with its radius.
+  std::vector<const ShapeInstance*> circles;
+  for (const ShapeInstance& shape : with.shapes)
+    if (shape.shape == LineShape::kCircle) circles.push_back(&shape);
+  ASSERT_EQ(circles.size(), static_cast<size_t>(arcs));
+  size_t next = 0;
+  for (const TurnSegment& segment : s.character().locomotion.follower.planned()->segments) {
+    if (segment.kind != TurnSegment::Kind::kArc || !(segment.length > 0.0)) continue;
+    const ShapeInstance& circle = *circles[next++];
+    EXPECT_EQ(circle.depth, LineDepth::kOnTop);
+    EXPECT_NEAR(circle.centre.x, segment.centre.x, 1e-3);
+    EXPECT_NEAR(circle.centre.y, segment.centre.y, 1e-3);
+    EXPECT_NEAR(circle.scale, segment.radius, 1e-4);
+  }
 }
 
 // The approach path's lines are kept between frames (Locomotion::drawn_approach): a new path or
@@ -438,10 +454,21 @@ TEST(ViewerObstaclesTest, TheApproachPathIsRedrawnWhenItOrTheSwitchesChange) {
     ASSERT_TRUE(Ok(s.Run("{\"cmd\":\"goTo\",\"instance\":0,\"x\":" + std::to_string(x) +
                          ",\"y\":" + std::to_string(y) + "}")));
   };
+  // The lines' points, then each circle's centre and (as x of a point) radius.
   const auto positions = [](const DrawList& list) {
     std::vector<glm::vec3> out;
     for (const LineVertex& v : list.lines_on_top) out.push_back(v.position);
+    for (const ShapeInstance& shape : list.shapes) {
+      if (shape.shape != LineShape::kCircle) continue;
+      out.push_back(shape.centre);
+      out.push_back(glm::vec3(shape.scale, 0.0f, 0.0f));
+    }
     return out;
+  };
+  const auto circle_count = [](const DrawList& list) {
+    return std::count_if(list.shapes.begin(), list.shapes.end(), [](const ShapeInstance& shape) {
+      return shape.shape == LineShape::kCircle;
+    });
   };
   TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
@@ -462,7 +489,9 @@ TEST(ViewerObstaclesTest, TheApproachPathIsRedrawnWhenItOrTheSwitchesChange) {
     arcs += segment.kind == TurnSegment::Kind::kArc && segment.radius > 0.0;
   }
   ASSERT_GT(arcs, 0);
-  EXPECT_EQ(circles.lines_on_top.size() - routes_only.lines_on_top.size(), 2u * 72 * arcs);
+  EXPECT_EQ(circles.lines_on_top.size(), routes_only.lines_on_top.size());
+  EXPECT_EQ(circle_count(routes_only), 0);
+  EXPECT_EQ(circle_count(circles), arcs);
 
   ASSERT_NO_FATAL_FAILURE(send(s, -150, 80));
   s.viewer.BuildDrawList(&moved);
@@ -479,6 +508,7 @@ TEST(ViewerObstaclesTest, TheApproachPathIsRedrawnWhenItOrTheSwitchesChange) {
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","routes":false,"turn_circles":false})")));
   s.viewer.BuildDrawList(&hidden);
   EXPECT_LT(hidden.lines_on_top.size(), routes_only.lines_on_top.size());
+  EXPECT_EQ(circle_count(hidden), 0);
 }
 
 TEST(ViewerObstaclesTest, TheMazeSendsThreeWalkersAlongDifferentLegalPaths) {

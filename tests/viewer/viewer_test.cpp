@@ -1,7 +1,9 @@
 // The viewer core without a browser: loading, keys, framing, the draw list and the null backend.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <glm/gtc/matrix_transform.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -363,6 +365,28 @@ TEST_F(ViewerTest, ASceneKeepsAClearanceSetByHandOnly) {
   EXPECT_NEAR(viewer_.characters()[1].locomotion.clearance, 0.5 * width, 1e-6);
 }
 
+TEST(CharacterTest, RootMatrixIsTranslateTimesRotateAboutZ) {
+  const struct {
+    glm::vec2 position;
+    float heading;
+  } cases[] = {{{0, 0}, 0},          {{10, -20}, 0.5f}, {{-3, 4}, -2.0f},
+               {{1e4f, 1e4f}, 3.1f}, {{0, 0}, 6.2f},    {{5, 5}, -6.3f}};
+  for (const auto& c : cases) {
+    Character character;
+    character.position = c.position;
+    character.heading = c.heading;
+    const glm::mat4 expected =
+        glm::rotate(glm::translate(glm::mat4(1.0f), glm::vec3(c.position, 0.0f)), c.heading,
+                    glm::vec3(0.0f, 0.0f, 1.0f));
+    const glm::mat4 root = character.RootMatrix();
+    for (int col = 0; col < 4; ++col)
+      for (int row = 0; row < 4; ++row)
+        EXPECT_NEAR(root[col][row], expected[col][row],
+                    1e-6f * (1.0f + std::abs(expected[col][row])))
+            << c.heading << " [" << col << "][" << row << "]";
+  }
+}
+
 // ---- the draw list ----------------------------------------------------------------------------
 
 TEST_F(ViewerTest, DisplayTogglesChangeTheDrawList) {
@@ -370,11 +394,16 @@ TEST_F(ViewerTest, DisplayTogglesChangeTheDrawList) {
   viewer_.Update(0.0);
   DrawList list;
   viewer_.BuildDrawList(&list);
-  const size_t with_grid = list.lines_tested.size();
+  const auto grids = [](const DrawList& l) {
+    return std::count_if(l.shapes.begin(), l.shapes.end(), [](const ShapeInstance& shape) {
+      return shape.shape == LineShape::kGroundGrid && shape.depth == LineDepth::kTested;
+    });
+  };
+  EXPECT_EQ(grids(list), 1);
   const size_t overlays = list.lines_on_top.size();
   ASSERT_TRUE(Ok(Call(R"({"cmd":"display","grid":false,"skeleton":true})")));
   viewer_.BuildDrawList(&list);
-  EXPECT_LT(list.lines_tested.size(), with_grid);
+  EXPECT_EQ(grids(list), 0);
   // A cross per joint and a line per bone.
   const int joints = viewer_.models()[0].model->skeleton().joint_count();
   EXPECT_EQ(list.lines_on_top.size(), overlays + 2u * (3 * joints + joints - 1));
