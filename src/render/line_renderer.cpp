@@ -31,7 +31,7 @@ void main() {
   v_color = a_color * a_tint;
   v_rect = view.rect;
   vec3 world = a_place.xyz + a_position * a_place.w;
-  gl_Position = PlaceInView(view, view.view_projection * vec4(world, 1.0));
+  gl_Position = PlaceInView(view.placement, view.view_projection * vec4(world, 1.0));
 })";
 
 constexpr const char* kFragmentShader = R"(#version 300 es

@@ -39,9 +39,7 @@ out vec4 v_tangent;
 out vec2 v_uv;
 out vec4 v_tint;
 out vec3 v_world;
-flat out highp vec4 v_rect;
-flat out vec4 v_eye;    // xyz the eye, w the channel
-flat out vec4 v_light;  // xyz towards the light, w the view's flags
+flat out int v_view;  // the fragments read their view's rectangle, eye and light themselves
 
 mat4 JointMatrix(uint joint) {
   int index = u_base + gl_InstanceID * u_joint_count + int(joint);
@@ -62,18 +60,18 @@ void main() {
   v_tangent = vec4(mat3(skin) * a_tangent.xyz, a_tangent.w);
   v_uv = a_uv;
   v_tint = a_tint;
-  View view = u_views[int(a_view)];
-  v_rect = view.rect;
-  v_eye = view.eye;
-  v_light = view.light;
-  gl_Position = PlaceInView(view, view.view_projection * world);
+  // One varying rather than the view's three vectors: a CPU rasterizer pays per triangle for each.
+  v_view = int(a_view);
+  gl_Position = PlaceInView(u_views[v_view].placement, u_views[v_view].view_projection * world);
 })";
 
 // Diffuse x (ambient + N.L) + Blinn-Phong specular x the specular map, with N from the
 // tangent-space normal map: n = T * x + B * y + N * z, B = w * cross(N, T) the direction of
 // increasing v (Doom 3's interaction shader; see TangentJob). No normal map: the vertex normal;
 // no specular map: no highlight.
-constexpr const char* kFragmentShader = R"(#version 300 es
+constexpr const char* kFragmentShader =
+    "#version 300 es\n"
+    "precision highp float;\n" MD5STAGE_VIEW_BLOCK_GLSL R"(
 precision mediump float;
 uniform sampler2D u_diffuse;
 uniform sampler2D u_normal_map;
@@ -87,11 +85,10 @@ in vec4 v_tangent;
 in vec2 v_uv;
 in vec4 v_tint;
 in vec3 v_world;
-flat in highp vec4 v_rect;
-flat in vec4 v_eye;
-flat in vec4 v_light;
+flat in int v_view;
 out vec4 o_color;
 void main() {
+  highp vec4 v_rect = u_views[v_view].rect;
   // Outside its view's rectangle: a neighbouring figure's pixels.
   if (gl_FragCoord.x < v_rect.x || gl_FragCoord.y < v_rect.y || gl_FragCoord.x >= v_rect.z ||
       gl_FragCoord.y >= v_rect.w) {
@@ -102,6 +99,8 @@ void main() {
     return;
   }
   vec3 base = u_has_texture ? texture(u_diffuse, v_uv).rgb : vec3(0.72, 0.70, 0.66);
+  highp vec4 v_light = u_views[v_view].light;
+  highp vec4 v_eye = u_views[v_view].eye;
   int flags = int(v_light.w);
   int channel = int(v_eye.w);  // 0 lit, 1 diffuse only, 2 normals, 3 specular
   bool normal_map = u_has_normal_map && (flags & 1) != 0;

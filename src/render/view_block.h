@@ -28,17 +28,17 @@ constexpr int kViewNormalMaps = 1;  // parts with a normal map use it
 constexpr int kViewSpecular = 2;    // parts with a specular map get highlights
 
 // Pasted into each program's shaders after the version and precision lines.
-#define MD5STAGE_VIEW_BLOCK_GLSL                                                        \
-  "struct View {\n"                                                                     \
-  "  mat4 view_projection;\n"                                                           \
-  "  vec4 placement;\n"                                                                 \
-  "  vec4 rect;\n"                                                                      \
-  "  vec4 eye;\n"                                                                       \
-  "  vec4 light;\n"                                                                     \
-  "};\n"                                                                                \
-  "layout(std140) uniform Views { View u_views[64]; };\n"                               \
-  "vec4 PlaceInView(View view, vec4 clip) {\n"                                          \
-  "  return vec4(clip.xy * view.placement.xy + view.placement.zw * clip.w, clip.zw);\n" \
+#define MD5STAGE_VIEW_BLOCK_GLSL                                              \
+  "struct View {\n"                                                           \
+  "  mat4 view_projection;\n"                                                 \
+  "  vec4 placement;\n"                                                       \
+  "  vec4 rect;\n"                                                            \
+  "  vec4 eye;\n"                                                             \
+  "  vec4 light;\n"                                                           \
+  "};\n"                                                                      \
+  "layout(std140) uniform Views { View u_views[64]; };\n"                     \
+  "vec4 PlaceInView(vec4 placement, vec4 clip) {\n"                           \
+  "  return vec4(clip.xy * placement.xy + placement.zw * clip.w, clip.zw);\n" \
   "}\n"
 
 // Points `program`'s Views block at the shared binding.
