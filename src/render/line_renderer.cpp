@@ -81,6 +81,17 @@ int GroupOf(const ShapeInstance& shape) {
   return 2 * (shape.depth == LineDepth::kOnTop ? 1 : 0) + (shape.shape == LineShape::kCircle);
 }
 
+// Attributes 0 (position) and 1 (colour) of the bound vertex array from LineVertex records in
+// the bound array buffer.
+void ReadLineVertices() {
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                        reinterpret_cast<void*>(offsetof(LineVertex, position)));
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(LineVertex),
+                        reinterpret_cast<void*>(offsetof(LineVertex, color)));
+}
+
 }  // namespace
 
 struct LineRenderer::Impl {
@@ -139,12 +150,7 @@ bool LineRenderer::Init(std::string* error) {
   glGenBuffers(1, &s.view_vbo);
   glBindVertexArray(s.vao);
   glBindBuffer(GL_ARRAY_BUFFER, s.vbo);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
-                        reinterpret_cast<void*>(offsetof(LineVertex, position)));
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(LineVertex),
-                        reinterpret_cast<void*>(offsetof(LineVertex, color)));
+  ReadLineVertices();
   glBindBuffer(GL_ARRAY_BUFFER, s.view_vbo);
   glEnableVertexAttribArray(2);
   glVertexAttribPointer(2, 1, GL_UNSIGNED_BYTE, GL_FALSE, 1, nullptr);
@@ -162,12 +168,7 @@ bool LineRenderer::Init(std::string* error) {
   glBindBuffer(GL_ARRAY_BUFFER, s.shape_vbo);
   glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(shapes.size() * sizeof(LineVertex)),
                shapes.data(), GL_STATIC_DRAW);
-  glEnableVertexAttribArray(0);
-  glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
-                        reinterpret_cast<void*>(offsetof(LineVertex, position)));
-  glEnableVertexAttribArray(1);
-  glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(LineVertex),
-                        reinterpret_cast<void*>(offsetof(LineVertex, color)));
+  ReadLineVertices();
   glBindBuffer(GL_ARRAY_BUFFER, s.shape_instances);
   for (GLuint attribute : {2u, 3u, 4u}) {
     glEnableVertexAttribArray(attribute);

@@ -88,10 +88,10 @@ in vec3 v_world;
 flat in int v_view;
 out vec4 o_color;
 void main() {
-  highp vec4 v_rect = u_views[v_view].rect;
+  highp vec4 rect = u_views[v_view].rect;
   // Outside its view's rectangle: a neighbouring figure's pixels.
-  if (gl_FragCoord.x < v_rect.x || gl_FragCoord.y < v_rect.y || gl_FragCoord.x >= v_rect.z ||
-      gl_FragCoord.y >= v_rect.w) {
+  if (gl_FragCoord.x < rect.x || gl_FragCoord.y < rect.y || gl_FragCoord.x >= rect.z ||
+      gl_FragCoord.y >= rect.w) {
     discard;
   }
   if (u_wire) {
@@ -99,10 +99,10 @@ void main() {
     return;
   }
   vec3 base = u_has_texture ? texture(u_diffuse, v_uv).rgb : vec3(0.72, 0.70, 0.66);
-  highp vec4 v_light = u_views[v_view].light;
-  highp vec4 v_eye = u_views[v_view].eye;
-  int flags = int(v_light.w);
-  int channel = int(v_eye.w);  // 0 lit, 1 diffuse only, 2 normals, 3 specular
+  highp vec4 light = u_views[v_view].light;
+  highp vec4 eye = u_views[v_view].eye;
+  int flags = int(light.w);
+  int channel = int(eye.w);  // 0 lit, 1 diffuse only, 2 normals, 3 specular
   bool normal_map = u_has_normal_map && (flags & 1) != 0;
   bool specular_map_on = u_has_specular_map && (flags & 2) != 0;
   vec3 n = normalize(v_normal);
@@ -116,13 +116,13 @@ void main() {
       if (dot(mapped, mapped) > 1e-8) n = normalize(mapped);
     }
   }
-  vec3 l = normalize(v_light.xyz);
+  vec3 l = normalize(light.xyz);
   float n_dot_l = dot(n, l);
   float sky = 0.5 + 0.5 * n.z;  // hemisphere ambient: brighter from above
   vec3 specular = vec3(0.0);
   vec3 specular_map = specular_map_on ? texture(u_specular_map, v_uv).rgb : vec3(0.0);
   if (specular_map_on && n_dot_l > 0.0) {
-    vec3 h = normalize(l + normalize(v_eye.xyz - v_world));
+    vec3 h = normalize(l + normalize(eye.xyz - v_world));
     specular = specular_map * pow(max(dot(n, h), 0.0), 24.0);
   }
   vec3 lit = base * (0.25 + 0.2 * sky + 0.7 * max(n_dot_l, 0.0)) * v_tint.rgb + specular;

@@ -154,9 +154,8 @@ struct DrawList {
                  LineDepth depth = LineDepth::kOnTop) {
     shapes.push_back({LineShape::kCircle, centre, radius, color, depth});
   }
-  size_t line_count() const {
-    return (lines_tested.size() + lines_on_top.size()) / 2;
-  }  // no shapes
+  // The plain lines; shapes not counted.
+  size_t line_count() const { return (lines_tested.size() + lines_on_top.size()) / 2; }
 };
 
 // The ground grid (GroundGridLines) with lines `spacing` apart.
