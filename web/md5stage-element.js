@@ -294,6 +294,7 @@
       this._drawn = false;      // a picture has been copied into the canvas
       this._dirty = true;
       this._animating = false;
+      this._hasTexts = false;
       this._visible = false;
       this._started = false;
       this._last = 0;           // time of the last frame drawn (ms), 0: the clock restarts
@@ -580,11 +581,13 @@
       this._last = now;
       const { width, height, ratio } = this._pixels;
       const module = runtime.module;
-      const drawn = module._md5stage_figure_frame(this._stage, dt, this._slot.x, this._slot.y, width, height, ratio,
-                                                  runtime.canvas.height) !== 0;
+      // Bit 1: drawn; 2: the picture changes with time alone; 4: it has texts (figures_main.cpp).
+      const result = module._md5stage_figure_frame(this._stage, dt, this._slot.x, this._slot.y, width, height, ratio,
+                                                   runtime.canvas.height);
       this._dirty = false;
-      this._animating = module._md5stage_figure_animating(this._stage) !== 0;
-      return drawn;
+      this._animating = (result & 2) !== 0;
+      this._hasTexts = (result & 4) !== 0;
+      return (result & 1) !== 0;
     }
 
     _keepsChanging() { return this._animating || this._opening !== 0; }
@@ -606,6 +609,7 @@
     // The frame's texts (the construction view's labels, joint names): the module has no font, so
     // they come as JSON in figure pixels and are drawn here, outlined to read on any background.
     _drawTexts() {
+      if (!this._hasTexts) return;
       const json = runtime.module.ccall('md5stage_figure_texts', 'string', ['number'], [this._stage]);
       if (!json || json === '[]') return;
       const ratio = this._pixels.ratio || 1;

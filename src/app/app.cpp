@@ -326,7 +326,12 @@ void App::Frame() {
   const ImGuiIO& io = ImGui::GetIO();
   viewer().SetUiCapture(io.WantCaptureMouse, io.WantCaptureKeyboard);
   // Stages opened by scripts run beside the main one (their clocks, their events).
-  for (const int id : hub_->StageIds()) hub_->Find(id)->Update(dt);
+  for (const int id : hub_->StageIds()) {
+    viewer::Stage& stage = *hub_->Find(id);
+    const double start = NowMs();
+    stage.Update(dt);
+    stage.stats().update_ms = static_cast<float>(NowMs() - start);
+  }
 
   ui::ViewerRequests requests;
   if (viewer().panels_visible()) {

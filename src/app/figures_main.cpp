@@ -79,6 +79,11 @@ struct Figures {
 };
 Figures g;
 
+// md5stage_figure_frame's result bits (web/md5stage-element.js reads them).
+constexpr int kFigureDrawn = 1;
+constexpr int kFigureAnimating = 2;
+constexpr int kFigureTexts = 4;
+
 bool MakeRenderers(std::string* error) {
   auto meshes = std::make_unique<md5stage::render::SkinnedMeshRenderer>();
   auto lines = std::make_unique<md5stage::render::LineRenderer>();
@@ -183,10 +188,13 @@ EMSCRIPTEN_KEEPALIVE void md5stage_fetched(int stage, int request, int ok, const
 }
 
 // Moves the stage's clocks by dt and builds its picture for the width x height pixels whose
-// top-left corner is (x, y) in the drawing buffer (canvas_height tall, y down as on the page); 0
-// when there is nothing to draw (no stage, or the context is lost). The page prepares every
-// visible figure, laid out side by side, then draws them all with md5stage_figures_draw and
-// copies them out: one upload and one flush of the GL queue per frame.
+// top-left corner is (x, y) in the drawing buffer (canvas_height tall, y down as on the page).
+// Returns kFigure* bits: 0 when there is nothing to draw (no stage, or the context is lost);
+// kFigureAnimating when the picture changes with time alone, so that the page asks for the next
+// frame; kFigureTexts when md5stage_figure_texts has labels to draw (most frames have none, and
+// the page then skips that call). The page prepares
+// every visible figure, laid out side by side, then draws them all with md5stage_figures_draw
+// and copies them out: one upload and one flush of the GL queue per frame.
 EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int y, int width,
                                                int height, double ratio, int canvas_height) {
   viewer::Stage* target = StageOf(stage);
@@ -205,7 +213,8 @@ EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int 
   view.height = height;
   g.views.push_back(view);
   target->EndFrame();
-  return 1;
+  return kFigureDrawn | (target->Animating() ? kFigureAnimating : 0) |
+         (g.lists[index].texts.empty() ? 0 : kFigureTexts);
 }
 
 // Draws every figure prepared since the last call into its region of the drawing buffer.
@@ -223,12 +232,6 @@ EMSCRIPTEN_KEEPALIVE void md5stage_figures_draw(int canvas_width, int canvas_hei
 EMSCRIPTEN_KEEPALIVE const char* md5stage_figure_texts(int stage) {
   const auto found = g.texts.find(stage);
   return found == g.texts.end() ? "[]" : found->second.c_str();
-}
-
-// Whether the stage's picture changes with time alone (else it is drawn only when acted on).
-EMSCRIPTEN_KEEPALIVE int md5stage_figure_animating(int stage) {
-  viewer::Stage* target = StageOf(stage);
-  return target != nullptr && target->Animating() ? 1 : 0;
 }
 
 // Pointer input in the figure's framebuffer pixels: kind 0 move, 1 press, 2 release; button

@@ -1,7 +1,6 @@
 #include "viewer/stage.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 
@@ -12,11 +11,6 @@
 
 namespace md5stage::viewer {
 namespace {
-
-double NowMs() {
-  using Clock = std::chrono::steady_clock;
-  return std::chrono::duration<double, std::milli>(Clock::now().time_since_epoch()).count();
-}
 
 float AnimationDuration(const LoadedModel& model, int animation) {
   if (animation < 0 || animation >= static_cast<int>(model.animations.size())) return 0.0f;
@@ -509,7 +503,6 @@ void Stage::FrameSelection() {
 // ---- frame -------------------------------------------------------------------------------------
 
 void Stage::Update(double dt) {
-  const double start = NowMs();
   for (Key key : keys_.pending()) HandleKeyPress(key);
   keys_.Clear();
   if (dt > 0.0) {
@@ -518,7 +511,6 @@ void Stage::Update(double dt) {
     stats_.fps = stats_.frame_ms > 0.0f ? 1000.0f / stats_.frame_ms : 0.0f;
   }
   Update(dt, true);
-  stats_.update_ms = static_cast<float>(NowMs() - start);
 }
 
 void Stage::Update(double dt, bool from_frame) {

@@ -21,7 +21,7 @@ using md5stage::PlayMode;
 struct FrameStats {
   float fps = 0.0f;
   float frame_ms = 0.0f;   // wall time between frames, smoothed
-  float update_ms = 0.0f;  // CPU time spent updating the scene
+  float update_ms = 0.0f;  // CPU time spent updating the scene, as the page loop measured it
   float render_ms = 0.0f;  // CPU time spent submitting draw calls
   int draw_calls = 0;
   int instances = 0;  // drawn (after culling)
