@@ -67,6 +67,10 @@ struct Locomotion {
   DrawnApproach drawn_approach;
 };
 
+// The straight pieces an approach path's segment is drawn in: a line in one, an arc in one per
+// 1/kCircleSegments of a turn it sweeps (as smooth as its turning circle), at least one.
+int ApproachPieces(const TurnSegment& segment);
+
 struct Character {
   int model = -1;
   std::string label;

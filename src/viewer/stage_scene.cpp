@@ -672,25 +672,43 @@ bool SameTurnPath(const TurnPath& a, const TurnPath& b) {
   return true;
 }
 
-// The path sampled (96 pieces) as pairs of on-top line vertices when `routes`, and each arc's
-// whole turning circle when `circles`.
+}  // namespace
+
+int ApproachPieces(const TurnSegment& segment) {
+  if (segment.kind != TurnSegment::Kind::kArc) return 1;
+  const double turns = std::abs(segment.sweep) / glm::two_pi<double>();
+  return std::max(1, static_cast<int>(std::ceil(turns * kCircleSegments - 1e-9)));
+}
+
+namespace {
+
+// The path as pairs of on-top line vertices when `routes` (a line in one piece, an arc in
+// ApproachPieces: as smooth as its turning circle, and no more pieces than that, since every
+// figure of a page uploads them each frame), and each arc's whole turning circle when `circles`.
 void ApproachLines(const TurnPath& path, bool routes, bool circles,
                    Locomotion::DrawnApproach* drawn) {
   const float lift = 0.05f;
   drawn->lines.clear();
   drawn->turning_circles.clear();
   if (routes) {
-    const int samples = 96;
-    glm::vec3 previous(0.0f);
-    for (int i = 0; i <= samples; ++i) {
-      const Pose2 pose = SampleTurnPath(path, path.length * i / samples);
-      const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
-                        lift);
-      if (i > 0) {
+    const auto at = [&](double distance) {
+      const Pose2 pose = SampleTurnPath(path, std::min(distance, path.length));
+      return glm::vec3(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
+                       lift);
+    };
+    glm::vec3 previous = at(0.0);
+    double start = 0.0;
+    for (int s = 0; s < path.segment_count; ++s) {
+      const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
+      if (!(segment.length > 0.0)) continue;
+      const int pieces = ApproachPieces(segment);
+      for (int k = 1; k <= pieces; ++k) {
+        const glm::vec3 p = at(start + segment.length * k / pieces);
         drawn->lines.push_back({previous, {120, 220, 255, 255}});
         drawn->lines.push_back({p, {120, 220, 255, 255}});
+        previous = p;
       }
-      previous = p;
+      start += segment.length;
     }
   }
   if (circles) {

@@ -511,6 +511,75 @@ TEST(ViewerObstaclesTest, TheApproachPathIsRedrawnWhenItOrTheSwitchesChange) {
   EXPECT_EQ(circle_count(hidden), 0);
 }
 
+TEST(ViewerObstaclesTest, ApproachPiecesFollowTheTurnOfEachSegment) {
+  const double turn = glm::two_pi<double>();
+  struct Case {
+    const char* name;
+    TurnSegment::Kind kind;
+    double sweep;
+    int pieces;
+  };
+  const Case cases[] = {
+      {"a line", TurnSegment::Kind::kLine, 0.0, 1},
+      {"a line with a stray sweep", TurnSegment::Kind::kLine, 3.0, 1},
+      {"an arc of no sweep", TurnSegment::Kind::kArc, 0.0, 1},
+      {"a sliver of an arc", TurnSegment::Kind::kArc, 1e-6, 1},
+      {"one circle segment exactly", TurnSegment::Kind::kArc, turn / kCircleSegments, 1},
+      {"a quarter turn left", TurnSegment::Kind::kArc, turn / 4, kCircleSegments / 4},
+      {"a quarter turn right", TurnSegment::Kind::kArc, -turn / 4, kCircleSegments / 4},
+      {"just over a quarter", TurnSegment::Kind::kArc, turn / 4 + 1e-3, kCircleSegments / 4 + 1},
+      {"a whole turn", TurnSegment::Kind::kArc, turn, kCircleSegments},
+  };
+  for (const Case& c : cases) {
+    TurnSegment segment;
+    segment.kind = c.kind;
+    segment.sweep = c.sweep;
+    segment.radius = 10.0;
+    segment.length = std::abs(c.sweep) * 10.0;
+    EXPECT_EQ(ApproachPieces(segment), c.pieces) << c.name;
+  }
+}
+
+// The approach path is drawn piece by piece along its segments: joined, from its start to its
+// end, every vertex on the path.
+TEST(ViewerObstaclesTest, TheApproachLinesLieOnThePathInTheirPieces) {
+  TestStage s;
+  ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","routes":true,"turn_circles":false})")));
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"setTurnRadius","instance":0,"radius":30})")));
+  ASSERT_TRUE(Ok(s.Run(R"({"cmd":"goTo","instance":0,"x":-150,"y":80})")));
+  const TurnPath path = s.character().locomotion.follower.approach();
+  ASSERT_TRUE(path.ok());
+  DrawList list;
+  s.viewer.BuildDrawList(&list);
+  const std::vector<LineVertex>& lines = s.character().locomotion.drawn_approach.lines;
+  int pieces = 0;
+  for (int i = 0; i < path.segment_count; ++i) {
+    const TurnSegment& segment = path.segments[static_cast<size_t>(i)];
+    if (segment.length > 0.0) pieces += ApproachPieces(segment);
+  }
+  ASSERT_GT(pieces, 2);
+  ASSERT_EQ(lines.size(), 2u * static_cast<size_t>(pieces));
+  const auto on_path = [&](const glm::vec3& p) {
+    double best = 1e30;
+    for (int k = 0; k <= 2000; ++k) {
+      const Pose2 pose = SampleTurnPath(path, path.length * k / 2000);
+      best = std::min(best, glm::distance(glm::dvec2(p.x, p.y), pose.position));
+    }
+    return best;
+  };
+  for (size_t v = 0; v < lines.size(); ++v) {
+    EXPECT_LT(on_path(lines[v].position), 0.2) << "vertex " << v;
+    if (v % 2 == 0 && v > 0)
+      EXPECT_EQ(lines[v].position, lines[v - 1].position) << "joined at " << v;
+  }
+  const Pose2 start = SampleTurnPath(path, 0.0), end = SampleTurnPath(path, path.length);
+  EXPECT_NEAR(lines.front().position.x, start.position.x, 1e-3);
+  EXPECT_NEAR(lines.front().position.y, start.position.y, 1e-3);
+  EXPECT_NEAR(lines.back().position.x, end.position.x, 1e-3);
+  EXPECT_NEAR(lines.back().position.y, end.position.y, 1e-3);
+}
+
 TEST(ViewerObstaclesTest, TheMazeSendsThreeWalkersAlongDifferentLegalPaths) {
   TestStage s;
   const std::string text = ReadBytes(std::string(MD5STAGE_SOURCE_DIR) + "/assets/scenes/maze.json");
