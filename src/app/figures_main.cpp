@@ -192,9 +192,9 @@ EMSCRIPTEN_KEEPALIVE void md5stage_fetched(int stage, int request, int ok, const
 // Returns kFigure* bits: 0 when there is nothing to draw (no stage, or the context is lost);
 // kFigureAnimating when the picture changes with time alone, so that the page asks for the next
 // frame; kFigureTexts when md5stage_figure_texts has labels to draw (most frames have none, and
-// the page then skips that call). The page prepares
-// every visible figure, laid out side by side, then draws them all with md5stage_figures_draw
-// and copies them out: one upload and one flush of the GL queue per frame.
+// the page then skips that call). The page prepares every visible figure, laid out side by
+// side, then draws them all with md5stage_figures_draw and copies them out: one upload and one
+// flush of the GL queue per frame.
 EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int y, int width,
                                                int height, double ratio, int canvas_height) {
   viewer::Stage* target = StageOf(stage);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/gtc/constants.hpp>
 #include <glm/gtc/matrix_transform.hpp>
 
 #include "core/anim/character_pose_job.h"
@@ -14,6 +15,12 @@ anim::Span<const glm::mat4> ConstSpan(const std::vector<glm::mat4>& v) {
 }
 
 }  // namespace
+
+int ApproachPieces(const TurnSegment& segment) {
+  if (segment.kind != TurnSegment::Kind::kArc) return 1;
+  const double turns = std::abs(segment.sweep) / glm::two_pi<double>();
+  return std::max(1, static_cast<int>(std::ceil(turns * kCircleSegments - 1e-9)));
+}
 
 void SkinPose(const anim::Model& model, const glm::mat4& root, anim::Pose& pose) {
   anim::LocalToModelJob to_model;

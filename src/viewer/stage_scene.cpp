@@ -672,16 +672,6 @@ bool SameTurnPath(const TurnPath& a, const TurnPath& b) {
   return true;
 }
 
-}  // namespace
-
-int ApproachPieces(const TurnSegment& segment) {
-  if (segment.kind != TurnSegment::Kind::kArc) return 1;
-  const double turns = std::abs(segment.sweep) / glm::two_pi<double>();
-  return std::max(1, static_cast<int>(std::ceil(turns * kCircleSegments - 1e-9)));
-}
-
-namespace {
-
 // The path as pairs of on-top line vertices when `routes` (a line in one piece, an arc in
 // ApproachPieces: as smooth as its turning circle, and no more pieces than that, since every
 // figure of a page uploads them each frame), and each arc's whole turning circle when `circles`.
