@@ -142,6 +142,20 @@ async function measurePage(siteUrl, count, kind, progress) {
   }
 }
 
+// Opens `body` (figures and the element's script) as the page `name`, cross-origin isolated so
+// that performance.now() counts in 5 us steps instead of 100 us (a figure's frame is a few tenths
+// of a millisecond, and medians of 100 us steps jumped by 25%), once `figures` figures have drawn.
+async function openFramePage(page, siteUrl, name, body, figures) {
+  await page.route(`${siteUrl}${name}`, (route) => route.fulfill({
+    body: `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">${body}
+           <script src="md5stage-element.js"></script></body></html>`, contentType: 'text/html',
+    headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } }));
+  await page.goto(`${siteUrl}${name}`);
+  if (!await page.evaluate(() => self.crossOriginIsolated)) throw new Error('the frame page is not cross-origin isolated: its timer counts in 100 us steps');
+  await page.waitForFunction((n) => Array.from(document.querySelectorAll('md5-stage')).filter((e) => e.frames > 5).length >= n,
+                              figures, { timeout: 120000, polling: 100 });
+}
+
 // Update + render per frame with 1 and with 4 figures visible, interleaved on one page: figure 0
 // stays on screen (fixed), figures 1-3 are scrolled in and out, `rounds` times `frames` frames of
 // each (the first 10 after a scroll left out). Pages in fresh browsers differed by 30% between
@@ -152,18 +166,10 @@ export async function interleavedFrameCost(siteUrl, rounds, frames) {
   try {
     const page = await (await browser.newContext({ viewport: { width: 1000, height: 600 } })).newPage();
     const figure = (i, style) => `<md5-stage id="v${i}" scene="turns" loop style="width:240px;height:135px;${style}"></md5-stage>`;
-    const name = 'figures-bench-interleaved.html';
-    await page.route(`${siteUrl}${name}`, (route) => route.fulfill({
-      body: '<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">' +
-            figure(0, 'position:fixed;left:0;top:0') +
-            `<div style="margin-left:240px;height:135px">${[1, 2, 3].map((i) => figure(i, '')).join('')}</div>` +
-            '<div style="height:3000px"></div><script src="md5stage-element.js"></script></body></html>',
-      contentType: 'text/html',
-      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } }));
-    await page.goto(`${siteUrl}${name}`);
-    if (!await page.evaluate(() => self.crossOriginIsolated)) throw new Error('the frame page is not cross-origin isolated');
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('md5-stage')).filter((e) => e.frames > 5).length >= 4,
-                                null, { timeout: 120000, polling: 100 });
+    await openFramePage(page, siteUrl, 'figures-bench-interleaved.html',
+                        figure(0, 'position:fixed;left:0;top:0') +
+                        `<div style="margin-left:240px;height:135px">${[1, 2, 3].map((i) => figure(i, '')).join('')}</div>` +
+                        '<div style="height:3000px"></div>', 4);
     const phase = (want, scrollY) => page.evaluate(({ want, scrollY, count }) => new Promise((resolve) => {
       window.scrollTo(0, scrollY);
       const out = [];
@@ -202,17 +208,7 @@ export async function frameCost(siteUrl, visible, frames) {
   const context = await browser.newContext({ viewport: { width: 1000, height: 600 } });
   const page = await context.newPage();
   const figures = Array.from({ length: visible }, (_, i) => `<md5-stage id="v${i}" scene="turns" loop style="width:240px;height:135px"></md5-stage>`);
-  const name = `figures-bench-visible-${visible}.html`;
-  await page.route(`${siteUrl}${name}`, (route) => route.fulfill({
-    body: `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">${figures.join('')}
-           <script src="md5stage-element.js"></script></body></html>`, contentType: 'text/html',
-    // Cross-origin isolated, performance.now() counts in 5 us steps instead of 100 us: a
-    // figure's frame is a few tenths of a millisecond, and medians of 100 us steps jumped by 25%.
-    headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } }));
-  await page.goto(`${siteUrl}${name}`);
-  if (!await page.evaluate(() => self.crossOriginIsolated)) throw new Error('the frame page is not cross-origin isolated: its timer counts in 100 us steps');
-  await page.waitForFunction((n) => Array.from(document.querySelectorAll('md5-stage')).filter((e) => e.frames > 5).length >= n,
-                              visible, { timeout: 120000, polling: 100 });
+  await openFramePage(page, siteUrl, `figures-bench-visible-${visible}.html`, figures.join(''), visible);
   const framesNow = () => page.evaluate(() => document.getElementById('v0').frames);
   const cpuBefore = treeCpuMs(pid);
   const framesBefore = await framesNow();
