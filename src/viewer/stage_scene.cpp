@@ -738,9 +738,8 @@ void Stage::DrawApproachPaths(DrawList& list) {
       drawn.routes = routes;
       drawn.circles = circles;
     }
-    list.lines_on_top.insert(list.lines_on_top.end(), drawn.lines.begin(), drawn.lines.end());
-    list.shapes.insert(list.shapes.end(), drawn.turning_circles.begin(),
-                       drawn.turning_circles.end());
+    AppendAll(drawn.lines, &list.lines_on_top);
+    AppendAll(drawn.turning_circles, &list.shapes);
   }
 }
 

@@ -570,8 +570,9 @@ TEST(ViewerObstaclesTest, TheApproachLinesLieOnThePathInTheirPieces) {
   };
   for (size_t v = 0; v < lines.size(); ++v) {
     EXPECT_LT(on_path(lines[v].position), 0.2) << "vertex " << v;
-    if (v % 2 == 0 && v > 0)
+    if (v % 2 == 0 && v > 0) {
       EXPECT_EQ(lines[v].position, lines[v - 1].position) << "joined at " << v;
+    }
   }
   const Pose2 start = SampleTurnPath(path, 0.0), end = SampleTurnPath(path, path.length);
   EXPECT_NEAR(lines.front().position.x, start.position.x, 1e-3);
