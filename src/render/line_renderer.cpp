@@ -16,21 +16,31 @@ using viewer::LineShape;
 using viewer::LineVertex;
 using viewer::ShapeInstance;
 
-// Plain lines take a_place and a_tint from the generic values (no move, white); the shapes'
-// vertex array takes them, and the view, per instance.
+// Plain lines take a_place, a_tint and a_span from the generic values (no move, white, placed
+// as they are); the shapes' vertex array takes them, and the view, per instance. The placing is
+// viewer::PlaceShapeVertex's.
 constexpr const char* kVertexShader = "#version 300 es\n" MD5STAGE_VIEW_BLOCK_GLSL R"(
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec4 a_color;
 layout(location = 2) in float a_view;  // the vertex's (or shape's) view in u_views
-layout(location = 3) in vec4 a_place;  // xyz where the shape's origin goes, w its scale
+layout(location = 3) in vec4 a_place;  // xyz the shape's centre (a segment's start), w its scale
 layout(location = 4) in vec4 a_tint;
+layout(location = 5) in vec4 a_span;   // xyz ShapeInstance::span, w 1 for an arc, 2 a segment
 out vec4 v_color;
 flat out highp vec4 v_rect;
 void main() {
   View view = u_views[int(a_view)];
   v_color = a_color * a_tint;
   v_rect = view.rect;
-  vec3 world = a_place.xyz + a_position * a_place.w;
+  vec3 world;
+  if (a_span.w == 1.0) {
+    float angle = a_span.x + a_position.x * a_span.y;
+    world = a_place.xyz + vec3(cos(angle), sin(angle), 0.0) * a_place.w;
+  } else if (a_span.w == 2.0) {
+    world = a_place.xyz + a_position.x * a_span.xyz;
+  } else {
+    world = a_place.xyz + a_position * a_place.w;
+  }
   gl_Position = PlaceInView(view.placement, view.view_projection * vec4(world, 1.0));
 })";
 
@@ -71,14 +81,20 @@ struct Kind {
 // One shape instance as the shapes' vertex array reads it.
 struct GpuShape {
   glm::vec4 place{0.0f, 0.0f, 0.0f, 1.0f};
+  glm::vec4 span{0.0f};
   viewer::Rgba8 tint{255, 255, 255, 255};
   float view = 0.0f;
 };
 
-// The shape groups, in drawing order: [grid, circle] x [tested, on top] as 2 * depth + shape.
-constexpr int kShapeGroups = 4;
+// The shape groups, in drawing order: the shapes (grid, circle, arc, segment) tested, then on
+// top, as kLineShapes * depth + shape.
+constexpr int kShapeGroups = 2 * viewer::kLineShapes;
 int GroupOf(const ShapeInstance& shape) {
-  return 2 * (shape.depth == LineDepth::kOnTop ? 1 : 0) + (shape.shape == LineShape::kCircle);
+  return viewer::kLineShapes * (shape.depth == LineDepth::kOnTop ? 1 : 0) +
+         static_cast<int>(shape.shape);
+}
+float SpanKind(LineShape shape) {
+  return shape == LineShape::kArc ? 1.0f : shape == LineShape::kSegment ? 2.0f : 0.0f;
 }
 
 // Attributes 0 (position) and 1 (colour) of the bound vertex array from LineVertex records in
@@ -106,10 +122,10 @@ struct LineRenderer::Impl {
   int count_triangles = 0, count_tested = 0, count_on_top = 0;  // as uploaded
 
   GLuint shape_vao = 0;
-  GLuint shape_vbo = 0;        // GroundGridLines, then UnitCircleLines: made once
+  GLuint shape_vbo = 0;        // each LineShape's own lines, in its order: made once
   GLuint shape_instances = 0;  // the frame's GpuShapes, by group
   size_t shape_capacity = 0;   // instances the buffer holds
-  int first_vertex[2] = {0, 0}, vertex_count[2] = {0, 0};  // per LineShape
+  int first_vertex[viewer::kLineShapes] = {}, vertex_count[viewer::kLineShapes] = {};
   std::vector<GpuShape> groups[kShapeGroups];
   std::vector<GpuShape> shape_frame;
   int group_first[kShapeGroups] = {}, group_count[kShapeGroups] = {};  // as uploaded
@@ -125,7 +141,9 @@ struct LineRenderer::Impl {
                           reinterpret_cast<void*>(first + offsetof(GpuShape, place)));
     glVertexAttribPointer(4, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(GpuShape),
                           reinterpret_cast<void*>(first + offsetof(GpuShape, tint)));
-    const int shape = group % 2;
+    glVertexAttribPointer(5, 4, GL_FLOAT, GL_FALSE, sizeof(GpuShape),
+                          reinterpret_cast<void*>(first + offsetof(GpuShape, span)));
+    const int shape = group % viewer::kLineShapes;
     glDrawArraysInstanced(GL_LINES, first_vertex[shape], vertex_count[shape], group_count[group]);
     glBindVertexArray(vao);
   }
@@ -156,11 +174,14 @@ bool LineRenderer::Init(std::string* error) {
   glVertexAttribPointer(2, 1, GL_UNSIGNED_BYTE, GL_FALSE, 1, nullptr);
 
   std::vector<LineVertex> shapes;
-  viewer::GroundGridLines(&shapes);
-  s.vertex_count[0] = static_cast<int>(shapes.size());
-  s.first_vertex[1] = static_cast<int>(shapes.size());
-  viewer::UnitCircleLines(&shapes);
-  s.vertex_count[1] = static_cast<int>(shapes.size()) - s.first_vertex[1];
+  using LinesOf = void (*)(std::vector<LineVertex>*);
+  const LinesOf lines_of[viewer::kLineShapes] = {viewer::GroundGridLines, viewer::UnitCircleLines,
+                                                 viewer::UnitArcLines, viewer::UnitSegmentLines};
+  for (int shape = 0; shape < viewer::kLineShapes; ++shape) {
+    s.first_vertex[shape] = static_cast<int>(shapes.size());
+    lines_of[shape](&shapes);
+    s.vertex_count[shape] = static_cast<int>(shapes.size()) - s.first_vertex[shape];
+  }
   glGenVertexArrays(1, &s.shape_vao);
   glGenBuffers(1, &s.shape_vbo);
   glGenBuffers(1, &s.shape_instances);
@@ -170,7 +191,7 @@ bool LineRenderer::Init(std::string* error) {
                shapes.data(), GL_STATIC_DRAW);
   ReadLineVertices();
   glBindBuffer(GL_ARRAY_BUFFER, s.shape_instances);
-  for (GLuint attribute : {2u, 3u, 4u}) {
+  for (GLuint attribute : {2u, 3u, 4u, 5u}) {
     glEnableVertexAttribArray(attribute);
     glVertexAttribDivisor(attribute, 1);
   }
@@ -196,6 +217,7 @@ void LineRenderer::Add(int view, const std::vector<LineVertex>& triangles,
   for (const ShapeInstance& shape : shapes) {
     GpuShape gpu;
     gpu.place = glm::vec4(shape.centre, shape.scale);
+    gpu.span = glm::vec4(shape.span, SpanKind(shape.shape));
     gpu.tint = shape.color;
     gpu.view = static_cast<float>(view);
     s.groups[GroupOf(shape)].push_back(gpu);
@@ -261,18 +283,17 @@ void LineRenderer::DrawViews() {
   // Plain lines are where their vertices say, in their own colours.
   glVertexAttrib4f(3, 0.0f, 0.0f, 0.0f, 1.0f);
   glVertexAttrib4f(4, 1.0f, 1.0f, 1.0f, 1.0f);
+  glVertexAttrib4f(5, 0.0f, 0.0f, 0.0f, 0.0f);
   glEnable(GL_BLEND);
   glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
   glEnable(GL_DEPTH_TEST);
   // Filled shapes lie flat just above the ground, seen from either side; they write depth, so
   // the grid's depth-tested lines under a shape are hidden and its outline (drawn higher) is not.
   if (s.count_triangles > 0) glDrawArrays(GL_TRIANGLES, 0, s.count_triangles);
-  s.DrawShapes(0);
-  s.DrawShapes(1);
+  for (int group = 0; group < viewer::kLineShapes; ++group) s.DrawShapes(group);
   if (s.count_tested > 0) glDrawArrays(GL_LINES, s.count_triangles, s.count_tested);
   glDisable(GL_DEPTH_TEST);
-  s.DrawShapes(2);
-  s.DrawShapes(3);
+  for (int group = viewer::kLineShapes; group < kShapeGroups; ++group) s.DrawShapes(group);
   if (s.count_on_top > 0) {
     glDrawArrays(GL_LINES, s.count_triangles + s.count_tested, s.count_on_top);
   }

@@ -16,10 +16,15 @@ anim::Span<const glm::mat4> ConstSpan(const std::vector<glm::mat4>& v) {
 
 }  // namespace
 
-int ApproachPieces(const TurnSegment& segment) {
-  if (segment.kind != TurnSegment::Kind::kArc) return 1;
-  const double turns = std::abs(segment.sweep) / glm::two_pi<double>();
-  return std::max(1, static_cast<int>(std::ceil(turns * kCircleSegments - 1e-9)));
+ShapeInstance TurnSegmentShape(const TurnSegment& segment, float lift, Rgba8 color) {
+  if (segment.kind == TurnSegment::Kind::kArc) {
+    return ArcShape(glm::vec3(glm::vec2(segment.centre), lift), static_cast<float>(segment.radius),
+                    static_cast<float>(segment.start_angle), static_cast<float>(segment.sweep),
+                    color, LineDepth::kOnTop);
+  }
+  const glm::dvec2 end = TurnSegmentEnd(segment).position;
+  return SegmentShape(glm::vec3(glm::vec2(segment.start.position), lift),
+                      glm::vec3(glm::vec2(end), lift), color, LineDepth::kOnTop);
 }
 
 void SkinPose(const anim::Model& model, const glm::mat4& root, anim::Pose& pose) {

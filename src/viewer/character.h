@@ -55,21 +55,21 @@ struct Locomotion {
   PlannedPath plan;
   std::string plan_message;        // why the last plan failed ("" when it did not)
   ObstaclePlanResult plan_result;  // the last plan's search: expansions, passes, proven best
-  // The lines last drawn for its approach path and turning circles, and what they were drawn
-  // from: redrawn only when the path or the display switches change (sampling the path and its
-  // circles every frame was most of a figure's draw list).
+  // The shapes last drawn for its approach path (an arc or a segment for each of its segments)
+  // and its turning circles, and what they were drawn from: made again only when the path or
+  // the display switches change.
   struct DrawnApproach {
     TurnPath path;
     bool routes = false, circles = false;
-    std::vector<LineVertex> lines;  // pairs, drawn on top
-    std::vector<ShapeInstance> turning_circles;
+    std::vector<ShapeInstance> shapes;  // the circles first, the path over them
   };
   DrawnApproach drawn_approach;
 };
 
-// The straight pieces an approach path's segment is drawn in: a line in one, an arc in one per
-// 1/kCircleSegments of a turn it sweeps (as smooth as its turning circle), at least one.
-int ApproachPieces(const TurnSegment& segment);
+// The shape a path's segment is drawn as, on top, `lift` above the ground: an arc round its
+// turning circle, or a straight segment. One instance each, however long the segment or its
+// turn: every figure on a page hands its paths to the renderer each frame.
+ShapeInstance TurnSegmentShape(const TurnSegment& segment, float lift, Rgba8 color);
 
 struct Character {
   int model = -1;

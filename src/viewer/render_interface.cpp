@@ -49,6 +49,49 @@ void UnitCircleLines(std::vector<LineVertex>* lines) {
   }
 }
 
+void UnitArcLines(std::vector<LineVertex>* lines) {
+  for (int i = 0; i < kCircleSegments; ++i) {
+    lines->push_back({{static_cast<float>(i) / kCircleSegments, 0.0f, 0.0f}, {255, 255, 255, 255}});
+    const float next =
+        i + 1 == kCircleSegments ? 1.0f : static_cast<float>(i + 1) / kCircleSegments;
+    lines->push_back({{next, 0.0f, 0.0f}, {255, 255, 255, 255}});
+  }
+}
+
+void UnitSegmentLines(std::vector<LineVertex>* lines) {
+  lines->push_back({{0.0f, 0.0f, 0.0f}, {255, 255, 255, 255}});
+  lines->push_back({{1.0f, 0.0f, 0.0f}, {255, 255, 255, 255}});
+}
+
+glm::vec3 PlaceShapeVertex(const ShapeInstance& shape, const glm::vec3& local) {
+  switch (shape.shape) {
+    case LineShape::kArc: {
+      const float angle = shape.span.x + local.x * shape.span.y;
+      return shape.centre + glm::vec3(std::cos(angle), std::sin(angle), 0.0f) * shape.scale;
+    }
+    case LineShape::kSegment:
+      return shape.centre + local.x * shape.span;
+    case LineShape::kGroundGrid:
+    case LineShape::kCircle:
+      break;
+  }
+  return shape.centre + local * shape.scale;
+}
+
+ShapeInstance ArcShape(const glm::vec3& centre, float radius, float start_angle, float sweep,
+                       Rgba8 color, LineDepth depth) {
+  ShapeInstance shape{LineShape::kArc, centre, radius, color, depth};
+  shape.span = glm::vec3(start_angle, sweep, 0.0f);
+  return shape;
+}
+
+ShapeInstance SegmentShape(const glm::vec3& from, const glm::vec3& to, Rgba8 color,
+                           LineDepth depth) {
+  ShapeInstance shape{LineShape::kSegment, from, 1.0f, color, depth};
+  shape.span = to - from;
+  return shape;
+}
+
 void AddGroundGrid(DrawList& list, float spacing) {
   list.shapes.push_back(
       {LineShape::kGroundGrid, glm::vec3(0.0f), spacing, {255, 255, 255, 255}, LineDepth::kTested});

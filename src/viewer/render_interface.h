@@ -80,25 +80,44 @@ struct LineVertex {
 // Lines are depth-tested against the models, or drawn on top of everything (overlays).
 enum class LineDepth { kTested, kOnTop };
 
-// Line drawings the renderer keeps on the GPU and draws moved, scaled and tinted, every view's in
-// one call: the ground grid (GroundGridLines, in units of its spacing) and circles
-// (UnitCircleLines). A figure's grid and turning circles were most of its line vertices a frame.
-enum class LineShape : uint8_t { kGroundGrid, kCircle };
+// Line drawings the renderer keeps on the GPU and draws placed and tinted, every view's in one
+// call: the ground grid (GroundGridLines, in units of its spacing), circles (UnitCircleLines),
+// arcs of a circle (UnitArcLines) and straight segments (UnitSegmentLines), the last two for the
+// paths characters walk. A figure's grid, turning circles and paths were most of its line
+// vertices a frame; as shapes, each is one instance.
+enum class LineShape : uint8_t { kGroundGrid, kCircle, kArc, kSegment };
+constexpr int kLineShapes = 4;
 struct ShapeInstance {
   LineShape shape = LineShape::kCircle;
-  glm::vec3 centre{0.0f};
-  float scale = 1.0f;               // the grid's spacing, the circle's radius
+  glm::vec3 centre{0.0f};           // of the grid, circle and arc; where a segment starts
+  float scale = 1.0f;               // the grid's spacing, the circle's and the arc's radius
   Rgba8 color{255, 255, 255, 255};  // times the shape's own colours
   LineDepth depth = LineDepth::kOnTop;
+  // An arc: x where it starts, y its sweep (radians, counter-clockwise from +x; negative turns
+  // clockwise). A segment: where it ends minus where it starts. Others: unused.
+  glm::vec3 span{0.0f};
 };
 constexpr int kGroundGridLines = 50;  // lines each side of an axis, one spacing apart
-constexpr int kCircleSegments = 72;
+constexpr int kCircleSegments = 72;   // pieces of a circle, and of an arc of any sweep
 
 // The shapes' own lines, as pairs of vertices: the grid of spacing 1 on z = 0 (minor lines every
 // 1, major every 10, the X (red) and Y (green) axes and a short Z (blue) axis at the origin),
-// and the white unit circle round the origin on z = 0.
+// the white unit circle round the origin on z = 0, and for arcs and segments white pieces along
+// x from 0 to 1 (kCircleSegments of them, and one): x is how far along the shape a vertex is.
 void GroundGridLines(std::vector<LineVertex>* lines);
 void UnitCircleLines(std::vector<LineVertex>* lines);
+void UnitArcLines(std::vector<LineVertex>* lines);
+void UnitSegmentLines(std::vector<LineVertex>* lines);
+
+// Where the renderer draws the vertex `local` of the shape's own lines: the line renderer's vertex
+// shader does the same, this is its twin for tests and for code that needs the points.
+glm::vec3 PlaceShapeVertex(const ShapeInstance& shape, const glm::vec3& local);
+
+// A path's arc (centre, radius, start angle, sweep) or straight segment, as a shape.
+ShapeInstance ArcShape(const glm::vec3& centre, float radius, float start_angle, float sweep,
+                       Rgba8 color, LineDepth depth);
+ShapeInstance SegmentShape(const glm::vec3& from, const glm::vec3& to, Rgba8 color,
+                           LineDepth depth);
 
 // Where a world point shows, in framebuffer pixels (y down) of a width x height view: the one
 // projection of picking, overlays and the page's screenAt/screenBounds. False behind the camera.

@@ -365,24 +365,13 @@ void Stage::DrawObstacles(DrawList& list) {
 void Stage::DrawPlannedPath(const PlannedPath& path, DrawList& list) const {
   const float lift = 0.05f;
   for (const TurnSegment& segment : path.segments) {
-    if (options_.display.routes) {
-      const int samples = segment.kind == TurnSegment::Kind::kArc
-                              ? std::clamp(static_cast<int>(std::abs(segment.sweep) * 24.0), 2, 96)
-                              : 1;
-      glm::vec3 previous = Ground(segment.start.position, lift);
-      for (int i = 1; i <= samples; ++i) {
-        TurnSegment part = segment;
-        part.length = segment.length * i / samples;
-        part.sweep = segment.sweep * i / samples;
-        const glm::vec3 p = Ground(TurnSegmentEnd(part).position, lift);
-        list.AddLine(previous, p, {120, 220, 255, 255}, LineDepth::kOnTop);
-        previous = p;
-      }
-    }
     if (options_.display.turn_circles && segment.kind == TurnSegment::Kind::kArc &&
         segment.radius > 0.0) {
       list.AddCircle(Ground(segment.centre, lift), static_cast<float>(segment.radius),
                      {150, 150, 255, 90});
+    }
+    if (options_.display.routes && segment.length > 0.0) {
+      list.shapes.push_back(TurnSegmentShape(segment, lift, {120, 220, 255, 255}));
     }
   }
 }

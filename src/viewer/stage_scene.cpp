@@ -672,46 +672,30 @@ bool SameTurnPath(const TurnPath& a, const TurnPath& b) {
   return true;
 }
 
-// The path as pairs of on-top line vertices when `routes` (a line in one piece, an arc in
-// ApproachPieces: as smooth as its turning circle, and no more pieces than that, since every
-// figure of a page uploads them each frame), and each arc's whole turning circle when `circles`.
-void ApproachLines(const TurnPath& path, bool routes, bool circles,
-                   Locomotion::DrawnApproach* drawn) {
+// The path's turning circles when `circles`, and the path when `routes`: a shape a segment.
+void ApproachShapes(const TurnPath& path, bool routes, bool circles,
+                    Locomotion::DrawnApproach* drawn) {
   const float lift = 0.05f;
-  drawn->lines.clear();
-  drawn->turning_circles.clear();
-  if (routes) {
-    const auto at = [&](double distance) {
-      const Pose2 pose = SampleTurnPath(path, std::min(distance, path.length));
-      return glm::vec3(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
-                       lift);
-    };
-    glm::vec3 previous = at(0.0);
-    double start = 0.0;
-    for (int s = 0; s < path.segment_count; ++s) {
-      const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
-      if (!(segment.length > 0.0)) continue;
-      const int pieces = ApproachPieces(segment);
-      for (int k = 1; k <= pieces; ++k) {
-        const glm::vec3 p = at(start + segment.length * k / pieces);
-        drawn->lines.push_back({previous, {120, 220, 255, 255}});
-        drawn->lines.push_back({p, {120, 220, 255, 255}});
-        previous = p;
-      }
-      start += segment.length;
-    }
-  }
+  drawn->shapes.clear();
   if (circles) {
     for (int s = 0; s < path.segment_count; ++s) {
       const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
       if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;
       const glm::vec3 centre(static_cast<float>(segment.centre.x),
                              static_cast<float>(segment.centre.y), lift);
-      drawn->turning_circles.push_back({LineShape::kCircle,
-                                        centre,
-                                        static_cast<float>(segment.radius),
-                                        {150, 150, 255, 150},
-                                        LineDepth::kOnTop});
+      drawn->shapes.push_back({LineShape::kCircle,
+                               centre,
+                               static_cast<float>(segment.radius),
+                               {150, 150, 255, 150},
+                               LineDepth::kOnTop});
+    }
+  }
+  if (routes) {
+    for (int s = 0; s < path.segment_count; ++s) {
+      const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
+      if (segment.length > 0.0) {
+        drawn->shapes.push_back(TurnSegmentShape(segment, lift, {120, 220, 255, 255}));
+      }
     }
   }
 }
@@ -733,13 +717,12 @@ void Stage::DrawApproachPaths(DrawList& list) {
     const bool routes = options_.display.routes, circles = options_.display.turn_circles;
     Locomotion::DrawnApproach& drawn = locomotion.drawn_approach;
     if (drawn.routes != routes || drawn.circles != circles || !SameTurnPath(drawn.path, path)) {
-      ApproachLines(path, routes, circles, &drawn);
+      ApproachShapes(path, routes, circles, &drawn);
       drawn.path = path;
       drawn.routes = routes;
       drawn.circles = circles;
     }
-    AppendAll(drawn.lines, &list.lines_on_top);
-    AppendAll(drawn.turning_circles, &list.shapes);
+    AppendAll(drawn.shapes, &list.shapes);
   }
 }
 

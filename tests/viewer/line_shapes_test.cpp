@@ -1,8 +1,9 @@
-// The line shapes the renderer keeps on the GPU (the ground grid, the unit circle): their lines,
-// and the draw list entries that place them.
+// The line shapes the renderer keeps on the GPU (the ground grid, the unit circle, arcs and
+// segments): their lines, where a shape's vertices are placed, and the draw list entries.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <glm/gtc/constants.hpp>
 #include <set>
 #include <utility>
 
@@ -53,6 +54,76 @@ TEST(UnitCircleLines, AClosedRingOfRadiusOne) {
     }
   }
   EXPECT_EQ(lines.front().position, lines.back().position) << "closed";
+}
+
+TEST(UnitArcAndSegmentLines, JoinedPiecesFromZeroToOneAlongX) {
+  struct Case {
+    const char* name;
+    void (*lines_of)(std::vector<LineVertex>*);
+    size_t pieces;
+  };
+  const Case cases[] = {{"arc", UnitArcLines, kCircleSegments}, {"segment", UnitSegmentLines, 1}};
+  for (const Case& c : cases) {
+    std::vector<LineVertex> lines;
+    c.lines_of(&lines);
+    ASSERT_EQ(lines.size(), 2 * c.pieces) << c.name;
+    EXPECT_EQ(lines.front().position, glm::vec3(0.0f)) << c.name;
+    EXPECT_EQ(lines.back().position, glm::vec3(1.0f, 0.0f, 0.0f)) << c.name;
+    for (size_t i = 0; i < lines.size(); ++i) {
+      EXPECT_EQ(lines[i].position.y, 0.0f) << c.name << " " << i;
+      EXPECT_EQ(lines[i].position.z, 0.0f) << c.name << " " << i;
+      EXPECT_EQ(lines[i].color.g, 255) << c.name << " white";
+      if (i % 2 == 1) {
+        EXPECT_NEAR(lines[i].position.x - lines[i - 1].position.x, 1.0f / c.pieces, 1e-6f);
+        if (i + 1 < lines.size()) {
+          EXPECT_EQ(lines[i].position, lines[i + 1].position) << "joined";
+        }
+      }
+    }
+  }
+}
+
+// Where a vertex of each shape's own lines is drawn (the vertex shader's twin), at the ends, the
+// middle, and past them.
+TEST(PlaceShapeVertex, EachShapeFromItsInstance) {
+  const float pi = glm::pi<float>();
+  struct Case {
+    const char* name;
+    ShapeInstance shape;
+    glm::vec3 local;
+    glm::vec3 world;
+  };
+  const Rgba8 white{255, 255, 255, 255};
+  const LineDepth top = LineDepth::kOnTop;
+  const Case cases[] = {
+      {"grid corner", {LineShape::kGroundGrid, {1, 2, 0}, 10.0f}, {50, -50, 0}, {501, -498, 0}},
+      {"circle's east", {LineShape::kCircle, {3, 4, 0.05f}, 25.0f}, {1, 0, 0}, {28, 4, 0.05f}},
+      {"arc start", ArcShape({0, 0, 1}, 2.0f, pi / 2, pi, white, top), {0, 0, 0}, {0, 2, 1}},
+      {"arc middle, left",
+       ArcShape({0, 0, 1}, 2.0f, pi / 2, pi, white, top),
+       {0.5f, 0, 0},
+       {-2, 0, 1}},
+      {"arc end, left", ArcShape({0, 0, 1}, 2.0f, pi / 2, pi, white, top), {1, 0, 0}, {0, -2, 1}},
+      {"arc middle, right",
+       ArcShape({10, 0, 0}, 5.0f, 0.0f, -pi / 2, white, top),
+       {0.5f, 0, 0},
+       {10 + 5 * std::cos(-pi / 4), 5 * std::sin(-pi / 4), 0}},
+      {"arc of no sweep", ArcShape({0, 0, 0}, 3.0f, pi, 0.0f, white, top), {1, 0, 0}, {-3, 0, 0}},
+      {"whole turn comes back",
+       ArcShape({0, 0, 0}, 1.0f, 0.0f, 2 * pi, white, top),
+       {1, 0, 0},
+       {1, 0, 0}},
+      {"segment start", SegmentShape({1, 2, 3}, {5, -2, 3}, white, top), {0, 0, 0}, {1, 2, 3}},
+      {"segment middle", SegmentShape({1, 2, 3}, {5, -2, 3}, white, top), {0.5f, 0, 0}, {3, 0, 3}},
+      {"segment end", SegmentShape({1, 2, 3}, {5, -2, 3}, white, top), {1, 0, 0}, {5, -2, 3}},
+      {"zero segment", SegmentShape({7, 7, 0}, {7, 7, 0}, white, top), {1, 0, 0}, {7, 7, 0}},
+  };
+  for (const Case& c : cases) {
+    const glm::vec3 world = PlaceShapeVertex(c.shape, c.local);
+    EXPECT_NEAR(world.x, c.world.x, 1e-4f) << c.name;
+    EXPECT_NEAR(world.y, c.world.y, 1e-4f) << c.name;
+    EXPECT_NEAR(world.z, c.world.z, 1e-4f) << c.name;
+  }
 }
 
 TEST(DrawListShapes, TheGridAndCirclesArePlacedNotDrawnAsLines) {

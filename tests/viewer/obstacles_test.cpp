@@ -429,7 +429,12 @@ TEST(ViewerObstaclesTest, ThePlannedPathIsDrawnWithItsTurningCircles) {
   for (const TurnSegment& segment : s.character().locomotion.follower.planned()->segments)
     arcs += segment.kind == TurnSegment::Kind::kArc && segment.length > 0.0;
   ASSERT_GT(arcs, 0);
-  EXPECT_EQ(without.shapes.size(), 1u);  // the grid
+  // The grid and one shape a segment of the path; the circles add only circles.
+  int segments = 0;
+  for (const TurnSegment& segment : s.character().locomotion.follower.planned()->segments)
+    segments += segment.length > 0.0;
+  EXPECT_EQ(without.shapes.size(), 1u + static_cast<size_t>(segments));
+  EXPECT_EQ(with.shapes.size(), without.shapes.size() + static_cast<size_t>(arcs));
   EXPECT_EQ(with.lines_on_top.size(), without.lines_on_top.size());
   // One on-top circle per arc, round its centre with its radius.
   std::vector<const ShapeInstance*> circles;
@@ -454,21 +459,27 @@ TEST(ViewerObstaclesTest, TheApproachPathIsRedrawnWhenItOrTheSwitchesChange) {
     ASSERT_TRUE(Ok(s.Run("{\"cmd\":\"goTo\",\"instance\":0,\"x\":" + std::to_string(x) +
                          ",\"y\":" + std::to_string(y) + "}")));
   };
-  // The lines' points, then each circle's centre and (as x of a point) radius.
+  // The lines' points, then each circle's, arc's and segment's centre, radius and span.
   const auto positions = [](const DrawList& list) {
     std::vector<glm::vec3> out;
     for (const LineVertex& v : list.lines_on_top) out.push_back(v.position);
     for (const ShapeInstance& shape : list.shapes) {
-      if (shape.shape != LineShape::kCircle) continue;
+      if (shape.shape == LineShape::kGroundGrid) continue;
       out.push_back(shape.centre);
-      out.push_back(glm::vec3(shape.scale, 0.0f, 0.0f));
+      out.push_back(glm::vec3(shape.scale, static_cast<float>(shape.shape), 0.0f));
+      out.push_back(shape.span);
     }
     return out;
   };
-  const auto circle_count = [](const DrawList& list) {
-    return std::count_if(list.shapes.begin(), list.shapes.end(), [](const ShapeInstance& shape) {
-      return shape.shape == LineShape::kCircle;
-    });
+  const auto count_of = [](const DrawList& list, LineShape kind) {
+    return std::count_if(list.shapes.begin(), list.shapes.end(),
+                         [kind](const ShapeInstance& shape) { return shape.shape == kind; });
+  };
+  const auto circle_count = [&](const DrawList& list) {
+    return count_of(list, LineShape::kCircle);
+  };
+  const auto path_count = [&](const DrawList& list) {
+    return count_of(list, LineShape::kArc) + count_of(list, LineShape::kSegment);
   };
   TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
@@ -489,7 +500,8 @@ TEST(ViewerObstaclesTest, TheApproachPathIsRedrawnWhenItOrTheSwitchesChange) {
     arcs += segment.kind == TurnSegment::Kind::kArc && segment.radius > 0.0;
   }
   ASSERT_GT(arcs, 0);
-  EXPECT_EQ(circles.lines_on_top.size(), routes_only.lines_on_top.size());
+  EXPECT_GT(path_count(routes_only), 0);
+  EXPECT_EQ(path_count(circles), path_count(routes_only));
   EXPECT_EQ(circle_count(routes_only), 0);
   EXPECT_EQ(circle_count(circles), arcs);
 
@@ -507,42 +519,69 @@ TEST(ViewerObstaclesTest, TheApproachPathIsRedrawnWhenItOrTheSwitchesChange) {
 
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","routes":false,"turn_circles":false})")));
   s.viewer.BuildDrawList(&hidden);
-  EXPECT_LT(hidden.lines_on_top.size(), routes_only.lines_on_top.size());
+  EXPECT_EQ(path_count(hidden), 0);
   EXPECT_EQ(circle_count(hidden), 0);
 }
 
-TEST(ViewerObstaclesTest, ApproachPiecesFollowTheTurnOfEachSegment) {
-  const double turn = glm::two_pi<double>();
+// Each segment of a path becomes one shape: an arc on its turning circle from its start angle
+// through its sweep, or a segment from its start to its end, lifted, drawn on top.
+TEST(ViewerObstaclesTest, ATurnSegmentIsOneShape) {
+  const double pi = glm::pi<double>();
   struct Case {
     const char* name;
-    TurnSegment::Kind kind;
-    double sweep;
-    int pieces;
+    TurnSegment segment;
+    LineShape shape;
+  };
+  const auto arc = [pi](glm::dvec2 centre, double radius, double start_angle, double sweep) {
+    TurnSegment s;
+    s.kind = TurnSegment::Kind::kArc;
+    s.centre = centre;
+    s.radius = radius;
+    s.start_angle = start_angle;
+    s.sweep = sweep;
+    s.length = std::abs(sweep) * radius;
+    s.start.position = centre + radius * glm::dvec2(std::cos(start_angle), std::sin(start_angle));
+    s.start.heading = start_angle + (sweep >= 0 ? pi / 2 : -pi / 2);
+    return s;
+  };
+  const auto line = [](glm::dvec2 from, double angle, double length) {
+    TurnSegment s;
+    s.kind = TurnSegment::Kind::kLine;
+    s.start.position = from;
+    s.start.heading = angle;
+    s.angle = angle;
+    s.length = length;
+    return s;
   };
   const Case cases[] = {
-      {"a line", TurnSegment::Kind::kLine, 0.0, 1},
-      {"a line with a stray sweep", TurnSegment::Kind::kLine, 3.0, 1},
-      {"an arc of no sweep", TurnSegment::Kind::kArc, 0.0, 1},
-      {"a sliver of an arc", TurnSegment::Kind::kArc, 1e-6, 1},
-      {"one circle segment exactly", TurnSegment::Kind::kArc, turn / kCircleSegments, 1},
-      {"a quarter turn left", TurnSegment::Kind::kArc, turn / 4, kCircleSegments / 4},
-      {"a quarter turn right", TurnSegment::Kind::kArc, -turn / 4, kCircleSegments / 4},
-      {"just over a quarter", TurnSegment::Kind::kArc, turn / 4 + 1e-3, kCircleSegments / 4 + 1},
-      {"a whole turn", TurnSegment::Kind::kArc, turn, kCircleSegments},
+      {"a quarter turn left", arc({10, 20}, 30, 0, pi / 2), LineShape::kArc},
+      {"a quarter turn right", arc({-5, 0}, 12, pi, -pi / 2), LineShape::kArc},
+      {"a sliver", arc({0, 0}, 60, 1.0, 1e-5), LineShape::kArc},
+      {"a whole turn", arc({0, 0}, 20, -pi / 3, 2 * pi), LineShape::kArc},
+      {"a line along x", line({1, 2}, 0.0, 50), LineShape::kSegment},
+      {"a line back and down", line({0, 0}, -2.5, 80), LineShape::kSegment},
   };
   for (const Case& c : cases) {
-    TurnSegment segment;
-    segment.kind = c.kind;
-    segment.sweep = c.sweep;
-    segment.radius = 10.0;
-    segment.length = std::abs(c.sweep) * 10.0;
-    EXPECT_EQ(ApproachPieces(segment), c.pieces) << c.name;
+    const ShapeInstance shape = TurnSegmentShape(c.segment, 0.05f, {120, 220, 255, 255});
+    EXPECT_EQ(shape.shape, c.shape) << c.name;
+    EXPECT_EQ(shape.depth, LineDepth::kOnTop) << c.name;
+    EXPECT_EQ(shape.color.g, 220) << c.name;
+    for (double f : {0.0, 0.25, 0.5, 1.0}) {
+      TurnSegment part = c.segment;
+      part.length = c.segment.length * f;
+      part.sweep = c.segment.sweep * f;
+      const glm::dvec2 want = TurnSegmentEnd(part).position;
+      const glm::vec3 got = PlaceShapeVertex(shape, glm::vec3(static_cast<float>(f), 0, 0));
+      EXPECT_NEAR(got.x, want.x, 1e-3) << c.name << " at " << f;
+      EXPECT_NEAR(got.y, want.y, 1e-3) << c.name << " at " << f;
+      EXPECT_FLOAT_EQ(got.z, 0.05f) << c.name;
+    }
   }
 }
 
-// The approach path is drawn piece by piece along its segments: joined, from its start to its
-// end, every vertex on the path.
-TEST(ViewerObstaclesTest, TheApproachLinesLieOnThePathInTheirPieces) {
+// The approach path is drawn as one shape a segment: joined, from its start to its end, every
+// vertex the renderer draws on the path.
+TEST(ViewerObstaclesTest, TheApproachShapesLieOnThePath) {
   TestStage s;
   ASSERT_NO_FATAL_FAILURE(s.LoadWalker());
   ASSERT_TRUE(Ok(s.Run(R"({"cmd":"display","routes":true,"turn_circles":false})")));
@@ -552,14 +591,21 @@ TEST(ViewerObstaclesTest, TheApproachLinesLieOnThePathInTheirPieces) {
   ASSERT_TRUE(path.ok());
   DrawList list;
   s.viewer.BuildDrawList(&list);
-  const std::vector<LineVertex>& lines = s.character().locomotion.drawn_approach.lines;
-  int pieces = 0;
+  std::vector<ShapeInstance> shapes;
+  for (const ShapeInstance& shape : list.shapes) {
+    if (shape.shape == LineShape::kArc || shape.shape == LineShape::kSegment) {
+      shapes.push_back(shape);
+    }
+  }
+  int segments = 0, arcs = 0;
   for (int i = 0; i < path.segment_count; ++i) {
     const TurnSegment& segment = path.segments[static_cast<size_t>(i)];
-    if (segment.length > 0.0) pieces += ApproachPieces(segment);
+    segments += segment.length > 0.0;
+    arcs += segment.length > 0.0 && segment.kind == TurnSegment::Kind::kArc;
   }
-  ASSERT_GT(pieces, 2);
-  ASSERT_EQ(lines.size(), 2u * static_cast<size_t>(pieces));
+  ASSERT_GT(arcs, 0);
+  ASSERT_EQ(shapes.size(), static_cast<size_t>(segments));
+  EXPECT_TRUE(list.lines_on_top.empty()) << "no path drawn as lines";
   const auto on_path = [&](const glm::vec3& p) {
     double best = 1e30;
     for (int k = 0; k <= 2000; ++k) {
@@ -568,17 +614,28 @@ TEST(ViewerObstaclesTest, TheApproachLinesLieOnThePathInTheirPieces) {
     }
     return best;
   };
-  for (size_t v = 0; v < lines.size(); ++v) {
-    EXPECT_LT(on_path(lines[v].position), 0.2) << "vertex " << v;
-    if (v % 2 == 0 && v > 0) {
-      EXPECT_EQ(lines[v].position, lines[v - 1].position) << "joined at " << v;
+  std::vector<LineVertex> arc_lines, segment_lines;
+  UnitArcLines(&arc_lines);
+  UnitSegmentLines(&segment_lines);
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    const std::vector<LineVertex>& own =
+        shapes[k].shape == LineShape::kArc ? arc_lines : segment_lines;
+    for (const LineVertex& v : own) {
+      EXPECT_LT(on_path(PlaceShapeVertex(shapes[k], v.position)), 0.2) << "shape " << k;
+    }
+    if (k > 0) {
+      const glm::vec3 end = PlaceShapeVertex(shapes[k - 1], {1, 0, 0});
+      const glm::vec3 start = PlaceShapeVertex(shapes[k], {0, 0, 0});
+      EXPECT_LT(glm::distance(end, start), 1e-3f) << "joined at " << k;
     }
   }
   const Pose2 start = SampleTurnPath(path, 0.0), end = SampleTurnPath(path, path.length);
-  EXPECT_NEAR(lines.front().position.x, start.position.x, 1e-3);
-  EXPECT_NEAR(lines.front().position.y, start.position.y, 1e-3);
-  EXPECT_NEAR(lines.back().position.x, end.position.x, 1e-3);
-  EXPECT_NEAR(lines.back().position.y, end.position.y, 1e-3);
+  const glm::vec3 first = PlaceShapeVertex(shapes.front(), {0, 0, 0});
+  const glm::vec3 last = PlaceShapeVertex(shapes.back(), {1, 0, 0});
+  EXPECT_NEAR(first.x, start.position.x, 1e-3);
+  EXPECT_NEAR(first.y, start.position.y, 1e-3);
+  EXPECT_NEAR(last.x, end.position.x, 1e-3);
+  EXPECT_NEAR(last.y, end.position.y, 1e-3);
 }
 
 TEST(ViewerObstaclesTest, TheMazeSendsThreeWalkersAlongDifferentLegalPaths) {
