@@ -27,6 +27,26 @@ ShapeInstance TurnSegmentShape(const TurnSegment& segment, float lift, Rgba8 col
                       glm::vec3(glm::vec2(end), lift), color, LineDepth::kOnTop);
 }
 
+void AddTurnPathShapes(const TurnSegment* segments, size_t count, bool routes, bool circles,
+                       Rgba8 circle_color, std::vector<ShapeInstance>* shapes) {
+  const float lift = 0.05f;
+  if (circles) {
+    for (size_t s = 0; s < count; ++s) {
+      const TurnSegment& segment = segments[s];
+      if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;
+      shapes->push_back({LineShape::kCircle, glm::vec3(glm::vec2(segment.centre), lift),
+                         static_cast<float>(segment.radius), circle_color, LineDepth::kOnTop});
+    }
+  }
+  if (routes) {
+    for (size_t s = 0; s < count; ++s) {
+      if (segments[s].length > 0.0) {
+        shapes->push_back(TurnSegmentShape(segments[s], lift, {120, 220, 255, 255}));
+      }
+    }
+  }
+}
+
 void SkinPose(const anim::Model& model, const glm::mat4& root, anim::Pose& pose) {
   anim::LocalToModelJob to_model;
   to_model.skeleton = &model.skeleton();

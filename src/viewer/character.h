@@ -55,21 +55,18 @@ struct Locomotion {
   PlannedPath plan;
   std::string plan_message;        // why the last plan failed ("" when it did not)
   ObstaclePlanResult plan_result;  // the last plan's search: expansions, passes, proven best
-  // The shapes last drawn for its approach path (an arc or a segment for each of its segments)
-  // and its turning circles, and what they were drawn from: made again only when the path or
-  // the display switches change.
-  struct DrawnApproach {
-    TurnPath path;
-    bool routes = false, circles = false;
-    std::vector<ShapeInstance> shapes;  // the circles first, the path over them
-  };
-  DrawnApproach drawn_approach;
 };
 
 // The shape a path's segment is drawn as, on top, `lift` above the ground: an arc round its
 // turning circle, or a straight segment. One instance each, however long the segment or its
 // turn: every figure on a page hands its paths to the renderer each frame.
 ShapeInstance TurnSegmentShape(const TurnSegment& segment, float lift, Rgba8 color);
+
+// A walked path's drawing, on top just above the ground: its arcs' turning circles when
+// `circles` (tinted `circle_color`), and its segments of non-zero length when `routes`. A few
+// instances a path, so they are made each frame rather than kept.
+void AddTurnPathShapes(const TurnSegment* segments, size_t count, bool routes, bool circles,
+                       Rgba8 circle_color, std::vector<ShapeInstance>* shapes);
 
 struct Character {
   int model = -1;

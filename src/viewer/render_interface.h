@@ -177,14 +177,6 @@ struct DrawList {
   size_t line_count() const { return (lines_tested.size() + lines_on_top.size()) / 2; }
 };
 
-// Appends all of `from` to `to`. Through pointers, not iterators: libc++ copies trivially
-// copyable elements from a pointer range with one memcpy, and element by element from iterators
-// where it is not inlined (the figures' build inlines only its hottest files).
-template <typename T>
-void AppendAll(const std::vector<T>& from, std::vector<T>* to) {
-  to->insert(to->end(), from.data(), from.data() + from.size());
-}
-
 // The ground grid (GroundGridLines) with lines `spacing` apart.
 void AddGroundGrid(DrawList& list, float spacing);
 

@@ -322,7 +322,7 @@ class Stage {
   void EnsureLocomotionAnimations(Character& character);
   void DrawRouteOverlays(DrawList& list);
   void DrawRoute(int route, DrawList& list);
-  void DrawApproachPaths(DrawList& list);
+  void DrawApproachPaths(DrawList& list) const;
 
   // Mouse tools: go-to and route drawing (viewer_tools.cpp).
   bool ToolPress(double x, double y);
@@ -352,7 +352,6 @@ class Stage {
   // planned path between its ends (same end headings), as Beziers; all or nothing.
   Status RouteAroundWith(int route, double turning_radius, double clearance);
   void DrawObstacles(DrawList& list);
-  void DrawPlannedPath(const PlannedPath& path, DrawList& list) const;
   bool ObstacleToolPress(glm::dvec2 ground, glm::dvec2 screen, double pick_radius);
   void ObstacleToolMove(glm::dvec2 ground);
   void ObstacleToolRelease();

@@ -362,18 +362,4 @@ void Stage::DrawObstacles(DrawList& list) {
   }
 }
 
-void Stage::DrawPlannedPath(const PlannedPath& path, DrawList& list) const {
-  const float lift = 0.05f;
-  for (const TurnSegment& segment : path.segments) {
-    if (options_.display.turn_circles && segment.kind == TurnSegment::Kind::kArc &&
-        segment.radius > 0.0) {
-      list.AddCircle(Ground(segment.centre, lift), static_cast<float>(segment.radius),
-                     {150, 150, 255, 90});
-    }
-    if (options_.display.routes && segment.length > 0.0) {
-      list.shapes.push_back(TurnSegmentShape(segment, lift, {120, 220, 255, 255}));
-    }
-  }
-}
-
 }  // namespace md5stage::viewer

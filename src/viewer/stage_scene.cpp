@@ -648,81 +648,22 @@ void Stage::DrawRoute(int index, DrawList& list) {
   }
 }
 
-namespace {
-
-bool SamePose(const Pose2& a, const Pose2& b) {
-  return a.position == b.position && a.heading == b.heading;
-}
-
-// Exactly the same path (every number equal): its drawing is the same.
-bool SameTurnPath(const TurnPath& a, const TurnPath& b) {
-  if (a.type != b.type || a.segment_count != b.segment_count || a.length != b.length ||
-      !SamePose(a.start, b.start) || !SamePose(a.end, b.end)) {
-    return false;
-  }
-  for (int s = 0; s < a.segment_count; ++s) {
-    const TurnSegment& x = a.segments[static_cast<size_t>(s)];
-    const TurnSegment& y = b.segments[static_cast<size_t>(s)];
-    if (x.kind != y.kind || !SamePose(x.start, y.start) || x.length != y.length ||
-        x.centre != y.centre || x.start_angle != y.start_angle || x.sweep != y.sweep ||
-        x.radius != y.radius || x.angle != y.angle) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// The path's turning circles when `circles`, and the path when `routes`: a shape a segment.
-void ApproachShapes(const TurnPath& path, bool routes, bool circles,
-                    Locomotion::DrawnApproach* drawn) {
-  const float lift = 0.05f;
-  drawn->shapes.clear();
-  if (circles) {
-    for (int s = 0; s < path.segment_count; ++s) {
-      const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
-      if (segment.kind != TurnSegment::Kind::kArc || !(segment.radius > 0.0)) continue;
-      const glm::vec3 centre(static_cast<float>(segment.centre.x),
-                             static_cast<float>(segment.centre.y), lift);
-      drawn->shapes.push_back({LineShape::kCircle,
-                               centre,
-                               static_cast<float>(segment.radius),
-                               {150, 150, 255, 150},
-                               LineDepth::kOnTop});
-    }
-  }
-  if (routes) {
-    for (int s = 0; s < path.segment_count; ++s) {
-      const TurnSegment& segment = path.segments[static_cast<size_t>(s)];
-      if (segment.length > 0.0) {
-        drawn->shapes.push_back(TurnSegmentShape(segment, lift, {120, 220, 255, 255}));
-      }
-    }
-  }
-}
-
-}  // namespace
-
-void Stage::DrawApproachPaths(DrawList& list) {
-  // The current turn path of each character going to a target (or to its route's start), and
-  // its turning circles.
-  for (Character& character : characters_) {
-    Locomotion& locomotion = character.locomotion;
+void Stage::DrawApproachPaths(DrawList& list) const {
+  // The current path of each character going to a target (or to its route's start): planned
+  // round obstacles, or the turn path when there are none; and its turning circles.
+  const bool routes = options_.display.routes, circles = options_.display.turn_circles;
+  for (const Character& character : characters_) {
+    const Locomotion& locomotion = character.locomotion;
     if (!locomotion.enabled) continue;
     if (const PlannedPath* planned = locomotion.follower.planned()) {
-      DrawPlannedPath(*planned, list);
+      AddTurnPathShapes(planned->segments.data(), planned->segments.size(), routes, circles,
+                        {150, 150, 255, 90}, &list.shapes);
       continue;
     }
     const TurnPath& path = locomotion.follower.approach();
     if (!path.ok() || !(path.length > 1e-9)) continue;
-    const bool routes = options_.display.routes, circles = options_.display.turn_circles;
-    Locomotion::DrawnApproach& drawn = locomotion.drawn_approach;
-    if (drawn.routes != routes || drawn.circles != circles || !SameTurnPath(drawn.path, path)) {
-      ApproachShapes(path, routes, circles, &drawn);
-      drawn.path = path;
-      drawn.routes = routes;
-      drawn.circles = circles;
-    }
-    AppendAll(drawn.shapes, &list.shapes);
+    AddTurnPathShapes(path.segments.data(), static_cast<size_t>(path.segment_count), routes,
+                      circles, {150, 150, 255, 150}, &list.shapes);
   }
 }
 

@@ -452,8 +452,8 @@ TEST(ViewerObstaclesTest, ThePlannedPathIsDrawnWithItsTurningCircles) {
   }
 }
 
-// The approach path's lines are kept between frames (Locomotion::drawn_approach): a new path or
-// a display switch must redraw them, as a stage that never drew the old one draws them.
+// A new approach path or a display switch redraws the path, as a stage that never drew the old
+// one draws it, and the same path draws the same shapes frame after frame.
 TEST(ViewerObstaclesTest, TheApproachPathIsRedrawnWhenItOrTheSwitchesChange) {
   const auto send = [](TestStage& s, double x, double y) {
     ASSERT_TRUE(Ok(s.Run("{\"cmd\":\"goTo\",\"instance\":0,\"x\":" + std::to_string(x) +
