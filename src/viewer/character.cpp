@@ -79,8 +79,9 @@ glm::mat4 Character::RootMatrix() const {
 }
 
 bool PoseCharacter(Character& character, const std::vector<LoadedModel>& models) {
-  if (character.model < 0 || character.model >= static_cast<int>(models.size())) return false;
-  const LoadedModel& loaded = models[static_cast<size_t>(character.model)];
+  const LoadedModel* found = FindLoadedModel(models, character.model);
+  if (found == nullptr) return false;
+  const LoadedModel& loaded = *found;
   anim::Pose& pose = character.pose;
   if (static_cast<int>(pose.locals.size()) != loaded.model->skeleton().joint_count()) {
     pose.Resize(loaded.model->skeleton().joint_count());
@@ -110,8 +111,9 @@ bool PoseCharacter(Character& character, const std::vector<LoadedModel>& models)
   bool ok = job.Run();
 
   for (Attachment& attachment : character.attachments) {
-    if (attachment.model < 0 || attachment.model >= static_cast<int>(models.size())) continue;
-    const LoadedModel& prop = models[static_cast<size_t>(attachment.model)];
+    const LoadedModel* found_prop = FindLoadedModel(models, attachment.model);
+    if (found_prop == nullptr) continue;
+    const LoadedModel& prop = *found_prop;
     attachment.node.SetParentJoint(ConstSpan(pose.models), attachment.joint);
     attachment.node.SetLocal(attachment.offset, EulerDegrees(attachment.rotation_degrees));
     attachment.node.UpdateWorld();

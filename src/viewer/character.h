@@ -13,6 +13,7 @@
 #include "core/anim/transform_node.h"
 #include "core/path/follower.h"
 #include "core/path/obstacle_planner.h"
+#include "viewer/handles.h"
 #include "viewer/model_library.h"
 #include "viewer/render_interface.h"
 #include "viewer/viewer_model.h"
@@ -20,7 +21,7 @@
 namespace md5stage::viewer {
 
 struct Attachment {
-  int model = -1;  // the attached model (its own shared data)
+  ModelId model;   // the attached model (its own shared data)
   int joint = -1;  // joint of the carrying character
   glm::vec3 offset{0.0f};
   glm::vec3 rotation_degrees{0.0f};
@@ -35,7 +36,7 @@ struct Locomotion {
   Follower follower;
   double speed = 50.0;
   double turn_radius = 0.0;
-  int route = -1;
+  RouteId route;  // none: not on a route
   PlayMode route_mode = PlayMode::kLoop;
   double start_delay = 0.0;
   bool has_target = false;
@@ -69,7 +70,8 @@ void AddTurnPathShapes(const TurnSegment* segments, size_t count, bool routes, b
                        Rgba8 circle_color, std::vector<ShapeInstance>* shapes);
 
 struct Character {
-  int model = -1;
+  CharacterId id;
+  ModelId model;
   std::string label;
   anim::PlaybackClock playback;  // which clip, where, how it repeats, the crossfade
   anim::RootMotion root_motion = anim::RootMotion::kKeep;

@@ -36,25 +36,57 @@ class CommandTable {
   static const Entry kEntries[];
 
  private:
-  // The "instance" field: an index into the stage's characters, or -1 (the failure recorded).
-  static int Instance(const Stage& v, CommandArgs& args) {
-    const int count = v.character_count();
-    if (count == 0) {
-      const JsonValue* value = args.OptionalValue("instance");
-      args.Fail("instance", "an instance index (the scene has no characters)",
+  // A thing the page names by its handle's text ("c7") or by its position in state()'s list: its
+  // position now, or -1 with the failure recorded. A handle of a removed thing is refused; an
+  // integer is a position from `lowest` (-1 where -1 means "none") to count - 1. `thing` is the
+  // kind with its article ("an instance"), `things` its plural; with no `thing`, an empty list
+  // is the integer range's own message.
+  template <HandleKind Kind, typename PositionOf>
+  static int Named(CommandArgs& args, const char* field, const char* thing, const char* things,
+                   int count, int lowest, PositionOf position_of) {
+    const JsonValue* value = args.OptionalValue(field);
+    if (value != nullptr && value->is_string()) {
+      if (const std::optional<Handle<Kind>> handle = ParseHandle<Kind>(value->as_string())) {
+        const int position = position_of(*handle);
+        if (position < 0) {
+          args.Fail(field, std::string("the id of one of the scene's ") + things,
+                    DescribeJson(*value) + " (removed, or never here)");
+        }
+        return position;
+      }
+    }
+    if (count == 0 && lowest >= 0 && thing != nullptr) {
+      args.Fail(field, std::string(thing) + " index (the scene has no " + things + ")",
                 value ? DescribeJson(*value) : "nothing (the field is missing)");
       return -1;
     }
-    const int index = args.Integer("instance", 0, count - 1);
+    const int index = args.Integer(field, lowest, count - 1);
     return args.ok() ? index : -1;
+  }
+  // The "instance" field: a character's handle or position; -1 with the failure recorded.
+  static int Instance(const Stage& v, CommandArgs& args) {
+    return Named<HandleKind::kCharacter>(args, "instance", "an instance", "characters",
+                                         v.character_count(), 0,
+                                         [&](CharacterId id) { return v.CharacterIndex(id); });
+  }
+  // A route field: a route's handle or position (from `lowest`: -1 for "none").
+  static int RouteArg(const Stage& v, CommandArgs& args, const char* field, int lowest = 0) {
+    return Named<HandleKind::kRoute>(args, field, nullptr, "routes",
+                                     static_cast<int>(v.routes().size()), lowest,
+                                     [&](RouteId id) { return v.RouteIndex(id); });
   }
   static const Character* CharacterOf(const Stage& v, int instance) {
     return instance >= 0 ? &v.characters()[static_cast<size_t>(instance)] : nullptr;
   }
+  // A model by name ("walker"), or by its handle's text ("m2") when no model has that name.
   static int ModelArg(const Stage& v, CommandArgs& args, const char* field) {
     const std::string name = args.String(field, 256);
     if (!args.ok()) return -1;
-    const int model = v.library().FindModel(name);
+    int model = v.library().FindModel(name);
+    if (model < 0) {
+      if (const std::optional<ModelId> id = ParseHandle<HandleKind::kModel>(name))
+        model = v.library().IndexOf(*id);
+    }
     if (model < 0) {
       std::string names;
       for (const LoadedModel& m : v.models()) names += (names.empty() ? "" : ", ") + m.name;
@@ -68,7 +100,7 @@ class CommandTable {
   static int JointArg(const Stage& v, CommandArgs& args, const char* field, int instance) {
     const std::string name = args.String(field, 256);
     if (!args.ok()) return -1;
-    const LoadedModel& model = v.models()[static_cast<size_t>(CharacterOf(v, instance)->model)];
+    const LoadedModel& model = v.ModelOf(*CharacterOf(v, instance));
     const int joint = model.model->skeleton().FindJoint(name);
     if (joint < 0) {
       args.Fail(field, "a joint of '" + model.name + "'", DescribeJson(JsonValue(name)));
@@ -270,8 +302,14 @@ class CommandTable {
     reply.Set("pixel", JsonValue(JsonArray{screen.x, screen.y}));
     return reply;
   }
+  static JsonValue RemoveRoute(Stage& v, CommandArgs& a) {
+    const int route = RouteArg(v, a, "route");
+    if (!a.Finish()) return Fail(a);
+    const Status status = v.RemoveRoute(route);
+    return status.ok() ? Reply(true) : Failure(status.error().message);
+  }
   static JsonValue SampleRoute(Stage& v, CommandArgs& a) {
-    const int route = a.Integer("route", 0, static_cast<int>(v.routes().size()) - 1);
+    const int route = RouteArg(v, a, "route");
     const double distance = a.Number("distance", -1e15, 1e15);
     if (!a.Finish()) return Fail(a);
     const ViewerRoute& sampled = v.routes()[static_cast<size_t>(route)];
@@ -288,7 +326,7 @@ class CommandTable {
     const int tool = a.Choice("tool", {"camera", "goto", "route", "obstacle"});
     const std::optional<int> shape = a.OptionalChoice("shape", {"circle", "polygon"});
     const std::optional<int> route =
-        a.OptionalInteger("route", -1, static_cast<int>(v.routes().size()) - 1);
+        a.OptionalValue("route") ? std::optional<int>(RouteArg(v, a, "route", -1)) : std::nullopt;
     const std::optional<bool> round = a.OptionalBool("round");
     const std::optional<bool> close = a.OptionalBool("close");
     if (!a.Finish()) return Fail(a);
@@ -302,7 +340,7 @@ class CommandTable {
     if (shape) request.obstacle_polygon_shape = *shape == 1;
     v.ApplyRequests(request);
     JsonValue reply = Reply(true);
-    reply.Set("edited_route", v.route_tool().edited_route());
+    reply.Set("edited_route", v.RouteIndex(v.route_tool().edited_route()));
     reply.Set("anchors", static_cast<double>(v.route_tool().editor().anchor_count()));
     return reply;
   }
@@ -310,6 +348,12 @@ class CommandTable {
   static JsonValue Screenshot(Stage& v, CommandArgs& a) {
     if (!a.Finish()) return Fail(a);
     v.Screenshot();
+    return Reply(true);
+  }
+  static JsonValue Follow(Stage& v, CommandArgs& a) {
+    const bool on = a.Bool("on");
+    if (!a.Finish()) return Fail(a);
+    v.SetFollowSelected(on);
     return Reply(true);
   }
   static JsonValue Ui(Stage& v, CommandArgs& a) {
@@ -474,7 +518,7 @@ class CommandTable {
     int animation = -1;
     if (instance >= 0) {
       const JsonValue& name = a.Value("name");
-      const LoadedModel& model = v.models()[static_cast<size_t>(CharacterOf(v, instance)->model)];
+      const LoadedModel& model = v.ModelOf(*CharacterOf(v, instance));
       if (name.is_string()) {
         animation = model.FindAnimation(name.as_string());
         if (animation < 0) {
@@ -555,7 +599,7 @@ class CommandTable {
   }
   static JsonValue AssignRoute(Stage& v, CommandArgs& a) {
     const int instance = Instance(v, a);
-    const int route = a.Integer("route", -1, static_cast<int>(v.routes().size()) - 1);
+    const int route = RouteArg(v, a, "route", -1);
     const int mode = a.OptionalChoice("mode", MD5STAGE_MODES).value_or(0);
     if (!a.Finish()) return Fail(a);
     Status status = v.AssignRoute(instance, route, Mode(mode));
@@ -645,13 +689,9 @@ class CommandTable {
   // The "index" field of an obstacle edit, or -1 (with the failure recorded in `a`) when the
   // scene has no obstacles to name.
   static int ObstacleIndex(const Stage& v, CommandArgs& a) {
-    const int count = static_cast<int>(v.obstacles().size());
-    if (count == 0) {
-      a.Fail("index", "an obstacle index (the scene has no obstacles)",
-             DescribeJson(a.OptionalValue("index")));
-      return -1;
-    }
-    return a.Integer("index", 0, count - 1);
+    return Named<HandleKind::kObstacle>(a, "index", "an obstacle", "obstacles",
+                                        static_cast<int>(v.obstacles().size()), 0,
+                                        [&](ObstacleId id) { return v.ObstacleIndex(id); });
   }
   static JsonValue RemoveObstacle(Stage& v, CommandArgs& a) {
     const int index = ObstacleIndex(v, a);
@@ -686,7 +726,7 @@ class CommandTable {
   }
   static JsonValue RouteAround(Stage& v, CommandArgs& a) {
     // With an instance: its turning radius and clearance; without: the route's characters'.
-    const int route = a.Integer("route", 0, static_cast<int>(v.routes().size()) - 1);
+    const int route = RouteArg(v, a, "route");
     const std::optional<int> instance =
         a.OptionalValue("instance") ? std::optional<int>(Instance(v, a)) : std::nullopt;
     if (!a.Finish()) return Fail(a);
@@ -752,6 +792,8 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {"setRoute", &CommandTable::SetRoute},
     {"getRoutes", &CommandTable::GetRoutes},
     {"sampleRoute", &CommandTable::SampleRoute},
+    {"removeRoute", &CommandTable::RemoveRoute},
+    {"follow", &CommandTable::Follow},
     {"setCrowdSize", &CommandTable::SetCrowdSize},
     {"updateSteps", &CommandTable::UpdateSteps},
     {"groundAt", &CommandTable::GroundAt},

@@ -334,12 +334,11 @@ std::string ConstructionLabelText(const std::string& name, double value) {
   return text;
 }
 
-void MakeConstructionFigure(const Character& character, int instance, double time,
-                            ConstructionFigure* out) {
+void MakeConstructionFigure(const Character& character, double time, ConstructionFigure* out) {
   ConstructionFigure& figure = *out;
   figure.shown = false;
   figure.has_walk = false;
-  figure.instance = instance;
+  figure.character = character.id;
   figure.labels.clear();
   const Locomotion& locomotion = character.locomotion;
   if (!locomotion.enabled || !locomotion.has_target || locomotion.follower.planned() != nullptr) {
@@ -414,11 +413,12 @@ void DrawConstructionFigure(const ConstructionFigure& figure, DrawList& list) {
   }
 }
 
-JsonValue ConstructionFigureJson(const ConstructionFigure& figure) {
+JsonValue ConstructionFigureJson(const ConstructionFigure& figure, int instance) {
   if (!figure.shown) return JsonValue();
   const auto point = PointJson;
   JsonValue out = JsonValue::MakeObject();
-  out.Set("instance", figure.instance);
+  out.Set("instance", instance);
+  out.Set("character", HandleText(figure.character));
   out.Set("origin", JsonValue(JsonArray{JsonValue(figure.origin.position.x),
                                         JsonValue(figure.origin.position.y),
                                         JsonValue(figure.origin.heading)}));

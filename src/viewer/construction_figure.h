@@ -48,7 +48,7 @@ glm::dvec4 LabelTextBox(glm::dvec2 position, size_t characters, float device_pix
 
 struct ConstructionFigure {
   bool shown = false;
-  int instance = -1;
+  CharacterId character;
   // The job's inputs: the approach's start, the follower's radius, the target.
   Pose2 origin;
   double radius = 0.0;
@@ -79,11 +79,10 @@ constexpr Rgba8 kWalkColor{80, 170, 255, 130};
 constexpr Rgba8 kWalkCurrentColor{130, 225, 255, 255};
 constexpr Rgba8 kWalkMarkerColor{255, 255, 255, 255};
 
-// The figure of a character's current point or pose target (instance is its index) and of its
-// walk at `time` (the scene time): not shown without a target, or while it follows a path
-// planned round obstacles (no arc + line there).
-void MakeConstructionFigure(const Character& character, int instance, double time,
-                            ConstructionFigure* out);
+// The figure of a character's current point or pose target and of its walk at `time` (the scene
+// time): not shown without a target, or while it follows a path planned round obstacles (no
+// arc + line there).
+void MakeConstructionFigure(const Character& character, double time, ConstructionFigure* out);
 
 // Places the labels' texts on screen (greedy, in priority order: the chosen side's P, Q and
 // length or the shortest Dubins word, then the other side's or the other words, then h and d, r
@@ -106,7 +105,8 @@ void DrawConstructionFigure(const ConstructionFigure& figure, DrawList& list);
 // text was placed, null when left out); the walk (null without one): its stage, its segments
 // (kind, length, start, start_distance; arcs also centre and sweep), current_segment,
 // distance_into_segment, position, heading and arrived. Null when not shown.
-JsonValue ConstructionFigureJson(const ConstructionFigure& figure);
+// `instance` is the figure's character's position in state()'s list (its handle is "character").
+JsonValue ConstructionFigureJson(const ConstructionFigure& figure, int instance);
 
 // "approach", "at_end", "planned", "route", "route_backwards", "loop_back", "turn_at_end",
 // "turn_at_start": a follower stage as state() names it.

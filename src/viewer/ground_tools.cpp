@@ -41,7 +41,7 @@ std::optional<GoToTarget> GoToTool::Release(glm::dvec2 screen, float device_pixe
 
 bool ConstructionHandleTool::Press(std::optional<glm::dvec2> ground, glm::dvec2 screen,
                                    glm::dvec2 origin_screen, glm::dvec2 heading_screen,
-                                   const Pose2& origin, int instance, double pick_radius) {
+                                   const Pose2& origin, CharacterId character, double pick_radius) {
   handle_ = ConstructionHandle::kNone;
   if (!ground) return false;
   // NaN distances (a handle behind the camera) compare false, so such a handle is never taken.
@@ -56,7 +56,7 @@ bool ConstructionHandleTool::Press(std::optional<glm::dvec2> ground, glm::dvec2 
   }
   gesture_.Begin(screen);
   dragged_ = false;
-  instance_ = instance;
+  character_ = character;
   press_ground_ = *ground;
   start_ = origin;
   return true;
@@ -80,7 +80,7 @@ std::optional<Pose2> ConstructionHandleTool::Move(glm::dvec2 ground, glm::dvec2 
 
 // ---- route pen --------------------------------------------------------------------------------
 
-void RouteTool::Edit(RouteEditor editor, int route) {
+void RouteTool::Edit(RouteEditor editor, RouteId route) {
   editor_ = std::move(editor);
   edited_route_ = route;
   selected_anchor_ = -1;

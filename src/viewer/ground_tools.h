@@ -12,6 +12,7 @@
 #include "core/path/obstacles.h"
 #include "core/path/pose.h"
 #include "core/path/route_editor.h"
+#include "viewer/handles.h"
 
 namespace md5stage::viewer {
 
@@ -69,7 +70,8 @@ class ConstructionHandleTool {
   // (NaN: not on screen), the nearer one when both are; needs the ground point under it.
   // `origin` is the pose the figure starts from now, `instance` the figure's character.
   bool Press(std::optional<glm::dvec2> ground, glm::dvec2 screen, glm::dvec2 origin_screen,
-             glm::dvec2 heading_screen, const Pose2& origin, int instance, double pick_radius);
+             glm::dvec2 heading_screen, const Pose2& origin, CharacterId character,
+             double pick_radius);
   // The origin pose the drag puts, once the press has moved past the drag threshold (so a click
   // on a handle changes nothing); none before, or with no handle taken.
   std::optional<Pose2> Move(glm::dvec2 ground, glm::dvec2 screen, float device_pixel_ratio);
@@ -77,13 +79,13 @@ class ConstructionHandleTool {
 
   bool active() const { return handle_ != ConstructionHandle::kNone; }
   ConstructionHandle handle() const { return handle_; }
-  int instance() const { return instance_; }
+  CharacterId character() const { return character_; }
 
  private:
   ConstructionHandle handle_ = ConstructionHandle::kNone;
   DragGesture gesture_;
   bool dragged_ = false;
-  int instance_ = -1;
+  CharacterId character_;
   glm::dvec2 press_ground_{0.0};
   Pose2 start_;
 };
@@ -102,9 +104,9 @@ class RouteTool {
   // Ground point -> framebuffer pixel (NaN when it is behind the camera).
   using Project = std::function<glm::dvec2(glm::dvec2)>;
 
-  // Edits `editor` as the route `route` (-1: a new route, not built while it has one point).
-  void Edit(RouteEditor editor, int route);
-  void Reset() { Edit(RouteEditor(), -1); }
+  // Edits `editor` as the route `route` (none: a new route, not built while it has one point).
+  void Edit(RouteEditor editor, RouteId route);
+  void Reset() { Edit(RouteEditor(), RouteId()); }
 
   RouteToolStep Press(glm::dvec2 screen, std::optional<glm::dvec2> ground, const Project& project,
                       double pick_radius);
@@ -118,9 +120,9 @@ class RouteTool {
   void SetAutoRound(bool on) { auto_round_ = on; }
 
   const RouteEditor& editor() const { return editor_; }
-  int edited_route() const { return edited_route_; }
-  // After a commit built the route at this index.
-  void set_edited_route(int route) { edited_route_ = route; }
+  RouteId edited_route() const { return edited_route_; }
+  // After a commit built the route (a new one gets its handle then).
+  void set_edited_route(RouteId route) { edited_route_ = route; }
   int selected_anchor() const { return selected_anchor_; }
   bool auto_round() const { return auto_round_; }
   bool active() const { return drag_ != Drag::kNone; }
@@ -128,7 +130,7 @@ class RouteTool {
  private:
   enum class Drag { kNone, kNewPoint, kMoveAnchor, kMoveHandle };
   RouteEditor editor_;
-  int edited_route_ = -1;
+  RouteId edited_route_;
   int selected_anchor_ = -1;
   bool auto_round_ = false;
   Drag drag_ = Drag::kNone;

@@ -61,6 +61,16 @@ int ModelLibrary::FindModel(const std::string& name) const {
   return -1;
 }
 
+const LoadedModel* ModelLibrary::Find(ModelId id) const { return FindLoadedModel(models_, id); }
+
+int ModelLibrary::IndexOf(ModelId id) const {
+  if (!id.valid()) return -1;
+  for (size_t i = 0; i < models_.size(); ++i) {
+    if (models_[i].id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
 LoadReport ModelLibrary::LoadFiles(std::vector<InputFile> files) {
   LoadReport report;
   ImportGltfFiles(files, report);
@@ -221,6 +231,7 @@ Status ModelLibrary::SetSkin(int index, const std::string& skin, LoadReport* rep
 
 int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const InputFile& file) {
   LoadedModel loaded;
+  loaded.id = serials_.Next<HandleKind::kModel>();
   loaded.name = FileStem(file.name);
   // Two different meshes with one base name stay distinguishable.
   for (int suffix = 2; FindModel(loaded.name) >= 0; ++suffix) {
@@ -236,8 +247,7 @@ int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const Input
                               " vertices have more than 4 weights; the GPU keeps the 4 largest");
   }
   loaded.gpu_mesh = renderer_->CreateMesh(UploadOf(model));
-  loaded.textures.assign(gpu.submeshes.size(), TextureHandle{});
-  loaded.texture_files.assign(gpu.submeshes.size(), "");
+  loaded.parts.assign(gpu.submeshes.size(), PartMaterial{});
   if (!gpu.vertices.empty()) {
     loaded.bind_min = loaded.bind_max = gpu.vertices[0].position;
     for (const anim::GpuVertex& v : gpu.vertices) {
@@ -452,22 +462,24 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
   };
 
   const size_t parts = gpu.submeshes.size();
-  model.normal_files.assign(parts, "");
-  model.specular_files.assign(parts, "");
-  model.normal_maps.assign(parts, TextureHandle{});
-  model.specular_maps.assign(parts, TextureHandle{});
-  model.materials.assign(parts, "");
+  model.parts.resize(parts);
+  for (PartMaterial& drawn : model.parts) {
+    // A new resolution: the diffuse map is replaced below, the rest starts from none.
+    PartMaterial fresh;
+    fresh.diffuse_file = drawn.diffuse_file;
+    fresh.diffuse = drawn.diffuse;
+    drawn = std::move(fresh);
+  }
   for (size_t p = 0; p < parts && p < resolved.value().parts.size(); ++p) {
     const material::PartResolution& part = resolved.value().parts[p];
-    if (part.material != nullptr) model.materials[p] = part.material->name;
-    model.texture_files[p].clear();
-    model.textures[p] = texture_for(part, material::MapKind::kDiffuse, &model.texture_files[p]);
-    model.normal_maps[p] = texture_for(part, material::MapKind::kNormal, &model.normal_files[p]);
-    model.specular_maps[p] =
-        texture_for(part, material::MapKind::kSpecular, &model.specular_files[p]);
-    renderer_->SetPartTexture(model.gpu_mesh, static_cast<int>(p), model.textures[p]);
-    renderer_->SetPartMaps(model.gpu_mesh, static_cast<int>(p), model.normal_maps[p],
-                           model.specular_maps[p]);
+    PartMaterial& drawn = model.parts[p];
+    if (part.material != nullptr) drawn.material = part.material->name;
+    drawn.diffuse_file.clear();
+    drawn.diffuse = texture_for(part, material::MapKind::kDiffuse, &drawn.diffuse_file);
+    drawn.normal = texture_for(part, material::MapKind::kNormal, &drawn.normal_file);
+    drawn.specular = texture_for(part, material::MapKind::kSpecular, &drawn.specular_file);
+    renderer_->SetPartTexture(model.gpu_mesh, static_cast<int>(p), drawn.diffuse);
+    renderer_->SetPartMaps(model.gpu_mesh, static_cast<int>(p), drawn.normal, drawn.specular);
   }
   for (const auto& entry : model.owned_textures) {
     const bool still_used = std::any_of(kept.begin(), kept.end(),
@@ -549,9 +561,7 @@ void ModelLibrary::RecreateGpuObjects() {
     model.gpu_mesh = renderer_->CreateMesh(UploadOf(model.model));
     // The old handles died with the context: forgotten, not destroyed, and every map remade.
     model.owned_textures.clear();
-    std::fill(model.textures.begin(), model.textures.end(), TextureHandle{});
-    std::fill(model.normal_maps.begin(), model.normal_maps.end(), TextureHandle{});
-    std::fill(model.specular_maps.begin(), model.specular_maps.end(), TextureHandle{});
+    for (PartMaterial& part : model.parts) part.diffuse = part.normal = part.specular = {};
     model.resolution_key.clear();
     ResolveTextures(model, context, report);
   }

@@ -17,6 +17,7 @@
 #include "core/convert/gltf_export_maps.h"
 #include "core/material/material.h"
 #include "core/material/material_resolve.h"
+#include "viewer/handles.h"
 #include "viewer/render_interface.h"
 
 namespace md5stage::viewer {
@@ -27,7 +28,21 @@ struct InputFile {
   std::string source;  // "local" for dropped files, else the asset path or https URL it came from
 };
 
+// What one mesh part is drawn with: the material decl it resolved to ("" for none) and its
+// diffuse, normal and specular maps, each with what it was made from ("" when it has none: no
+// image, a flat normal, no specular).
+struct PartMaterial {
+  std::string material;
+  std::string diffuse_file;
+  TextureHandle diffuse;
+  std::string normal_file;
+  TextureHandle normal;
+  std::string specular_file;
+  TextureHandle specular;
+};
+
 struct LoadedModel {
+  ModelId id;
   std::string name;  // the mesh file's base name without extension
   std::string mesh_file;
   std::string mesh_source;  // "" when local
@@ -36,21 +51,13 @@ struct LoadedModel {
   std::shared_ptr<const anim::Model> model;
   std::vector<std::shared_ptr<const anim::Animation>> animations;
   std::vector<std::string> animation_names;  // base names: walk.md5anim -> "walk"
-  std::vector<std::string> texture_files;    // per mesh part, "" when none was found
   // Per animation: where it can put the model (root motion kept / stripped), for culling.
   std::vector<anim::Bounds3> bounds_kept;
   std::vector<anim::Bounds3> bounds_stripped;
   std::vector<std::string> warnings;
   MeshHandle gpu_mesh;
-  std::vector<TextureHandle> textures;  // per mesh part; none when no image matched
-  // Per mesh part, what its normal and specular maps were made from ("" when it has none: flat
-  // normal, no specular) and their textures.
-  std::vector<std::string> normal_files;
-  std::vector<std::string> specular_files;
-  std::vector<TextureHandle> normal_maps;
-  std::vector<TextureHandle> specular_maps;
-  std::vector<std::string> materials;  // per mesh part: the material decl it resolved to, or ""
-  std::string skin;                    // the skin shown, "" for the mesh's own shaders
+  std::vector<PartMaterial> parts;            // one per mesh part
+  std::string skin;                           // the skin shown, "" for the mesh's own shaders
   std::vector<std::string> material_sources;  // decls a scene fetched with it (not local)
   std::vector<std::string> missing_images;    // images its materials name that are not loaded
   // Every texture the model owns, by what made it (program, files and their generations), so a
@@ -68,6 +75,15 @@ struct LoadedModel {
 
   int FindAnimation(const std::string& animation_name) const;
 };
+
+// The model with that handle among `models`, or null: a scan (a stage holds a few models; the
+// per-frame loops call this for every character).
+inline const LoadedModel* FindLoadedModel(const std::vector<LoadedModel>& models, ModelId id) {
+  for (const LoadedModel& model : models) {
+    if (model.id == id) return &model;
+  }
+  return nullptr;
+}
 
 struct LoadReport {
   std::vector<std::string> errors;  // "file:line:col: error: ..." per rejected file
@@ -113,6 +129,9 @@ class ModelLibrary {
   // the parts name them. Empty for a bad index.
   std::vector<InputFile> MaterialFilesFor(int index) const;
   int FindModel(const std::string& name) const;
+  // The model with that handle, or null (removed, or never loaded here); its position, or -1.
+  const LoadedModel* Find(ModelId id) const;
+  int IndexOf(ModelId id) const;
   anim::ResourceCache& cache() { return *cache_; }
 
  private:
@@ -148,6 +167,7 @@ class ModelLibrary {
   std::vector<std::string> decl_texts_;                     // as decls_: each one's text
   std::vector<std::string> decl_sources_;                   // where each fetched one came from
   int next_generation_ = 0;
+  HandleSerials serials_;  // the models' handles
 };
 
 // Lower-case extension without the dot ("md5mesh"), and base name without folders or extension.

@@ -37,8 +37,10 @@ ui::ModelSummary SummarizeModel(const LoadedModel& model, int index, std::vector
   summary.name = model.name;
   summary.files.push_back(model.mesh_file);
   for (const std::string& name : model.animation_names) summary.files.push_back(name + ".md5anim");
-  for (const auto* maps : {&model.texture_files, &model.normal_files, &model.specular_files}) {
-    for (const std::string& texture : *maps) {
+  for (const auto file :
+       {&PartMaterial::diffuse_file, &PartMaterial::normal_file, &PartMaterial::specular_file}) {
+    for (const PartMaterial& part : model.parts) {
+      const std::string& texture = part.*file;
       if (!texture.empty() &&
           std::find(summary.files.begin(), summary.files.end(), texture) == summary.files.end()) {
         summary.files.push_back(texture);
@@ -63,16 +65,18 @@ ui::ModelSummary SummarizeModel(const LoadedModel& model, int index, std::vector
   summary.parents = model.model->skeleton().parents();
   summary.animations = model.animation_names;
   summary.shared_bytes = model.cpu_bytes + model.gpu_bytes;
-  for (const Character& character : characters) summary.instances += character.model == index;
+  for (const Character& character : characters) summary.instances += character.model == model.id;
   return summary;
 }
 
 // The Animation panel's view of one character of the model.
-ui::InstanceSummary SummarizeInstance(const Character& character, const LoadedModel& model,
-                                      bool playing) {
+// Positions are the panels' (this frame's lists): `route` the character's route's, -1 for none.
+ui::InstanceSummary SummarizeInstance(const Character& character, const ModelLibrary& library,
+                                      int route, bool playing) {
+  const LoadedModel& model = *library.Find(character.model);
   ui::InstanceSummary summary;
   summary.label = character.label;
-  summary.model = character.model;
+  summary.model = library.IndexOf(character.model);
   summary.animation = character.playback.animation;
   summary.time = static_cast<float>(character.playback.time);
   if (character.playback.animation >= 0) {
@@ -91,14 +95,14 @@ ui::InstanceSummary SummarizeInstance(const Character& character, const LoadedMo
   summary.turn_radius = static_cast<float>(character.locomotion.turn_radius);
   summary.clearance = static_cast<float>(character.locomotion.clearance);
   summary.plan_message = character.locomotion.plan_message;
-  summary.route = character.locomotion.enabled ? character.locomotion.route : -1;
+  summary.route = character.locomotion.enabled ? route : -1;
   summary.route_mode = character.locomotion.route_mode;
   summary.locomotion_animation = character.locomotion.walk_animation;
   summary.moving = character.locomotion.moving;
   summary.heading_degrees = glm::degrees(character.heading);
   for (const Attachment& attachment : character.attachments) {
     ui::AttachmentSummary a;
-    a.model = attachment.model;
+    a.model = library.IndexOf(attachment.model);
     a.joint = model.model->skeleton().name(attachment.joint);
     a.offset = attachment.offset;
     a.rotation_degrees = attachment.rotation_degrees;
@@ -211,16 +215,16 @@ void Stage::OnKeyUp(Key key) { keys_.Up(key); }
 void Stage::HandleKeyPress(Key key) {
   switch (key) {
     case Key::kSpace:
-      TogglePlay(selection_.instance);
+      TogglePlay(SelectedIndex());
       break;
     case Key::kF:
       FrameSelection();
       break;
     case Key::kPeriod:
-      StepFrames(selection_.instance, 1);
+      StepFrames(SelectedIndex(), 1);
       break;
     case Key::kComma:
-      StepFrames(selection_.instance, -1);
+      StepFrames(SelectedIndex(), -1);
       break;
     case Key::kK: {
       DisplayToggles display = options_.display;
@@ -244,8 +248,8 @@ void Stage::HandleKeyPress(Key key) {
       LeaveCinematicCamera();
       break;
     case Key::kDelete:
-      if (tool_ == ui::Tool::kObstacle && selection_.obstacle >= 0)
-        RemoveObstacle(selection_.obstacle);
+      if (tool_ == ui::Tool::kObstacle && ObstacleIndex(selection_.obstacle) >= 0)
+        RemoveObstacle(ObstacleIndex(selection_.obstacle));
       break;
     case Key::kLeft:
       OrbitBy(-kKeyOrbitDegrees, 0.0f);
@@ -270,10 +274,57 @@ void Stage::HandleKeyPress(Key key) {
 
 // ---- scene -------------------------------------------------------------------------------------
 
-Character* Stage::Selected() {
-  if (selection_.instance < 0 || selection_.instance >= static_cast<int>(characters_.size()))
-    return nullptr;
-  return &characters_[static_cast<size_t>(selection_.instance)];
+Character* Stage::Selected() { return FindCharacter(selection_.character); }
+
+Character* Stage::FindCharacter(CharacterId id) {
+  const int index = CharacterIndex(id);
+  return index >= 0 ? &characters_[static_cast<size_t>(index)] : nullptr;
+}
+
+const Character* Stage::FindCharacter(CharacterId id) const {
+  const int index = CharacterIndex(id);
+  return index >= 0 ? &characters_[static_cast<size_t>(index)] : nullptr;
+}
+
+int Stage::CharacterIndex(CharacterId id) const {
+  if (!id.valid()) return -1;
+  for (size_t i = 0; i < characters_.size(); ++i) {
+    if (characters_[i].id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+CharacterId Stage::CharacterAt(int index) const {
+  if (index < 0 || index >= static_cast<int>(characters_.size())) return CharacterId();
+  return characters_[static_cast<size_t>(index)].id;
+}
+
+const LoadedModel& Stage::ModelOf(const Character& character) const {
+  return *library_->Find(character.model);
+}
+
+int Stage::RouteIndex(RouteId id) const {
+  if (!id.valid()) return -1;
+  for (size_t i = 0; i < routes_.size(); ++i) {
+    if (routes_[i].id == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Stage::ObstacleIndex(ObstacleId id) const {
+  if (!id.valid()) return -1;
+  for (size_t i = 0; i < obstacles_.ids.size(); ++i) {
+    if (obstacles_.ids[i] == id) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int Stage::CameraIndex(CameraId id) const {
+  if (!id.valid()) return -1;
+  for (size_t i = 0; i < view_.cinematics.size(); ++i) {
+    if (view_.cinematics[i].id == id) return static_cast<int>(i);
+  }
+  return -1;
 }
 
 void Stage::SetError(const std::string& message) {
@@ -284,11 +335,12 @@ void Stage::SetError(const std::string& message) {
 int Stage::AddCharacter(int model, glm::vec2 position, float heading) {
   const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
   Character character;
-  character.model = model;
+  character.id = serials_.Next<HandleKind::kCharacter>();
+  character.model = loaded.id;
   character.position = position;
   character.heading = heading;
   int count = 0;
-  for (const Character& other : characters_) count += other.model == model ? 1 : 0;
+  for (const Character& other : characters_) count += other.model == loaded.id ? 1 : 0;
   character.label = loaded.name + (count > 0 ? " " + std::to_string(count + 1) : "");
   int animation = loaded.FindAnimation("idle");
   if (animation < 0 && !loaded.animations.empty()) animation = 0;
@@ -304,26 +356,31 @@ int Stage::AddCharacter(int model, glm::vec2 position, float heading) {
 
 void Stage::RemoveModel(int model) {
   if (model < 0 || model >= static_cast<int>(library_->models().size())) return;
-  // Characters of the model go; attachments of it go; indices above it shift down.
-  std::vector<Character> kept;
+  const ModelId removed = library_->models()[static_cast<size_t>(model)].id;
+  // Characters of the model go, and attachments of it; everything else is referred to by handle
+  // and stays as it was: the selection, the followed character, the construction handles.
+  characters_.erase(std::remove_if(characters_.begin(), characters_.end(),
+                                   [&](const Character& c) { return c.model == removed; }),
+                    characters_.end());
   for (Character& character : characters_) {
-    if (character.model == model) continue;
-    if (character.model > model) --character.model;
-    std::vector<Attachment> attachments;
-    for (Attachment& attachment : character.attachments) {
-      if (attachment.model == model) continue;
-      if (attachment.model > model) --attachment.model;
-      attachments.push_back(std::move(attachment));
-    }
-    character.attachments = std::move(attachments);
-    kept.push_back(std::move(character));
+    std::vector<Attachment>& attachments = character.attachments;
+    attachments.erase(std::remove_if(attachments.begin(), attachments.end(),
+                                     [&](const Attachment& a) { return a.model == removed; }),
+                      attachments.end());
   }
-  characters_ = std::move(kept);
   library_->RemoveModel(model);
-  if (selection_.instance >= static_cast<int>(characters_.size())) {
-    selection_.instance = static_cast<int>(characters_.size()) - 1;
+  ForgetRemovedCharacters();
+}
+
+void Stage::ForgetRemovedCharacters() {
+  if (FindCharacter(selection_.character) == nullptr) {
+    selection_.character = CharacterId();
+    selection_.joint = -1;
   }
-  selection_.joint = -1;
+  if (pointer_.construction_handles.active() &&
+      FindCharacter(pointer_.construction_handles.character()) == nullptr) {
+    pointer_.construction_handles.Release();
+  }
 }
 
 JsonValue Stage::SetModelSkin(int model, const std::string& skin) {
@@ -357,7 +414,7 @@ JsonValue Stage::LoadQueuedFiles() {
   if (!report.new_models_to_show.empty()) FrameSelection();
   if (report.new_models.empty() && report.animations_bound > 0 && Selected() != nullptr) {
     Character& character = *Selected();
-    const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+    const LoadedModel& model = ModelOf(character);
     anim::SwitchClip(character.playback, static_cast<int>(model.animations.size()) - 1);
   }
   report_.warnings = report.warnings;
@@ -395,9 +452,9 @@ JsonValue Stage::LoadQueuedFiles() {
     const std::string& source = model.mesh_source;
     const std::string folder = source.substr(0, source.find_last_of('/') + 1);
     std::vector<std::string> seen;
-    for (size_t part = 0; part < model.textures.size(); ++part) {
+    for (size_t part = 0; part < model.parts.size(); ++part) {
       const std::string stem = FileStem(model.model->gpu().submeshes[part].shader);
-      if (model.textures[part].valid() || stem.empty()) continue;
+      if (model.parts[part].diffuse.valid() || stem.empty()) continue;
       if (std::find(seen.begin(), seen.end(), stem) != seen.end()) continue;
       seen.push_back(stem);
       JsonArray candidates;
@@ -440,7 +497,7 @@ JsonValue Stage::LoadQueuedFiles() {
 bool Stage::CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const {
   if (instance < 0 || instance >= static_cast<int>(characters_.size())) return false;
   const Character& character = characters_[static_cast<size_t>(instance)];
-  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  const LoadedModel& model = ModelOf(character);
   // The bind pose, and the skinned mesh at frames spread over the current animation (the file's
   // own per-frame bounds are often missing or wrong, and the bind pose of a crouching or lying
   // animation is far from where it plays).
@@ -491,7 +548,7 @@ bool Stage::CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const {
 
 void Stage::FrameSelection() {
   glm::vec3 lo, hi;
-  if (!CharacterExtent(selection_.instance, &lo, &hi)) {
+  if (!CharacterExtent(SelectedIndex(), &lo, &hi)) {
     view_.orbit.Frame({-40, -40, 0}, {40, 40, 70},
                       static_cast<float>(viewport_.width) / viewport_.height);
     return;
@@ -518,7 +575,7 @@ void Stage::Update(double dt, bool from_frame) {
   const auto& models = library_->models();
   for (Character& character : characters_) {
     UpdateLocomotion(character);
-    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    const LoadedModel& model = ModelOf(character);
     anim::AdvanceClock(character.playback, AnimationDuration(model, character.playback.animation),
                        dt);
     if (!PoseCharacter(character, models) && character.visible) {
@@ -540,7 +597,7 @@ void Stage::Update(double dt, bool from_frame) {
 ui::ViewerModel Stage::BuildViewerModel() const {
   ui::ViewerModel view;
   for (const CinematicCamera& camera : view_.cinematics) view.cameras.push_back(camera.name);
-  view.playing_camera = view_.playing;
+  view.playing_camera = CameraIndex(view_.playing);
   if (anim::CameraView sampled; SampleCinematic(&sampled)) {
     view.camera_frame = sampled.frame;
     view.camera_shot = sampled.shot;
@@ -554,14 +611,11 @@ ui::ViewerModel Stage::BuildViewerModel() const {
   for (const Character& character : characters_) {
     const int index = static_cast<int>(&character - characters_.data());
     view.instances.push_back(SummarizeInstance(
-        character, models[static_cast<size_t>(character.model)], IsPlaying(index)));
+        character, *library_, RouteIndex(character.locomotion.route), IsPlaying(index)));
   }
-  view.selected_instance = selection_.instance;
+  view.selected_instance = CharacterIndex(selection_.character);
   view.selected_joint = selection_.joint;
-  const Character* selected =
-      selection_.instance >= 0 && selection_.instance < static_cast<int>(characters_.size())
-          ? &characters_[static_cast<size_t>(selection_.instance)]
-          : nullptr;
+  const Character* selected = FindCharacter(selection_.character);
   if (selected != nullptr && selection_.joint >= 0 &&
       selection_.joint < static_cast<int>(selected->pose.models.size())) {
     const size_t j = static_cast<size_t>(selection_.joint);
@@ -596,7 +650,7 @@ ui::ViewerModel Stage::BuildViewerModel() const {
     }
     view.routes.push_back(std::move(summary));
   }
-  view.edited_route = route_tool_.edited_route();
+  view.edited_route = RouteIndex(route_tool_.edited_route());
   view.auto_round_corners = route_tool_.auto_round();
   view.hover_text = hover_text_;
   view.scene_time = static_cast<float>(scene_time_);
@@ -610,7 +664,7 @@ ui::ViewerModel Stage::BuildViewerModel() const {
     summary.vertices = static_cast<int>(obstacle.vertices.size());
     view.obstacles.push_back(summary);
   }
-  view.selected_obstacle = selection_.obstacle;
+  view.selected_obstacle = ObstacleIndex(selection_.obstacle);
   view.obstacle_polygon_shape = obstacle_tool_.polygon_shape();
   view.polygon_draft_corners = static_cast<int>(obstacle_tool_.draft().size());
   return view;
@@ -624,7 +678,7 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   item_rects_ = r.item_rects;
   if (r.shading) SetShading(*r.shading);
   if (r.frame_model) FrameSelection();
-  if (r.follow_selected) view_.follow_selected = !view_.follow_selected;
+  if (r.follow_selected) SetFollowSelected(!view_.follow_selected);
   if (r.screenshot) Screenshot();
   if (r.open_files && host_) host_->OpenFilePicker();
   if (r.page_action && host_) host_->PageAction(*r.page_action);
@@ -639,7 +693,7 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.models.remove_model) RemoveModel(*r.models.remove_model);
   if (r.set_tool) {
     tool_ = *r.set_tool;
-    if (tool_ == ui::Tool::kRoute && route_tool_.edited_route() < 0 &&
+    if (tool_ == ui::Tool::kRoute && !route_tool_.edited_route().valid() &&
         route_tool_.editor().anchor_count() == 0 && !routes_.empty()) {
       StartEditingRoute(static_cast<int>(routes_.size()) - 1);
     }
@@ -661,8 +715,8 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.routes.close_route && route_tool_.ToggleClosed()) CommitEditedRoute();
   if (r.routes.delete_route_point && route_tool_.DeleteSelectedPoint()) CommitEditedRoute();
   // The panels act on the selected character.
-  const int i = selection_.instance;
-  if (Selected() == nullptr) return;
+  const int i = CharacterIndex(selection_.character);
+  if (i < 0) return;
   if (r.set_crossfade) SetCrossfade(i, std::max(0.0f, *r.set_crossfade));
   if (r.set_animation) SetAnimation(i, *r.set_animation);
   if (r.set_playing) {
@@ -707,11 +761,12 @@ void Stage::CancelPendingScene() {
   // The scene being opened failed: drop it and the models loaded for it (no character uses them).
   openings_.pending_scene.reset();
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
+    const ModelId id = library_->models()[static_cast<size_t>(m)].id;
     bool used = false;
     for (const Character& character : characters_) {
-      used = used || character.model == m;
+      used = used || character.model == id;
       for (const Attachment& attachment : character.attachments)
-        used = used || attachment.model == m;
+        used = used || attachment.model == id;
     }
     if (!used) RemoveModel(m);
   }
@@ -725,21 +780,19 @@ void Stage::BuildDrawList(DrawList* list) {
   out.view_projection = ViewProjection();
   out.wireframe = options_.display.wireframe;
   out.shading = options_.shading;
-  const auto& models = library_->models();
   const Frustum frustum = Frustum::FromViewProjection(out.view_projection);
-  culled_ = 0;
+  int culled = 0;
   for (const Character& character : characters_) {
     if (!character.visible) continue;
     if (!IsVisible(character, frustum)) {
-      ++culled_;
+      ++culled;
       continue;
     }
-    out.instances.push_back(
-        {models[static_cast<size_t>(character.model)].gpu_mesh, character.pose.palette.data()});
+    out.instances.push_back({ModelOf(character).gpu_mesh, character.pose.palette.data()});
     for (const Attachment& attachment : character.attachments) {
       if (attachment.pose.palette.empty()) continue;
       out.instances.push_back(
-          {models[static_cast<size_t>(attachment.model)].gpu_mesh, attachment.pose.palette.data()});
+          {(*library_->Find(attachment.model)).gpu_mesh, attachment.pose.palette.data()});
     }
   }
   if (options_.display.grid) {
@@ -754,23 +807,19 @@ void Stage::BuildDrawList(DrawList* list) {
   DrawToolOverlays(out);
   scratch_.construction.shown = false;
   if (options_.display.construction && !characters_.empty()) {
-    const int c =
-        selection_.instance >= 0 && selection_.instance < static_cast<int>(characters_.size())
-            ? selection_.instance
-            : 0;
-    MakeConstructionFigure(characters_[static_cast<size_t>(c)], c, scene_time_,
+    const int c = std::max(SelectedIndex(), 0);
+    MakeConstructionFigure(characters_[static_cast<size_t>(c)], scene_time_,
                            &scratch_.construction);
     PlaceConstructionLabels(&scratch_.construction, out.view_projection, out.width, out.height,
                             stats_.device_pixel_ratio);
     DrawConstructionFigure(scratch_.construction, out);
   }
-  stats_.culled = culled_;
+  stats_.culled = culled;
   stats_.characters = static_cast<int>(characters_.size());
 }
 
 void Stage::DrawCharacterOverlays(DrawList& list) {
   const glm::mat4 view_projection = list.view_projection;
-  const auto& models = library_->models();
   auto project = [&](const glm::vec3& p, glm::vec2* out) {
     glm::dvec2 pixel;
     if (!WorldToPixel(view_projection, viewport_.width, viewport_.height, p, &pixel)) return false;
@@ -779,9 +828,9 @@ void Stage::DrawCharacterOverlays(DrawList& list) {
   };
   for (size_t c = 0; c < characters_.size(); ++c) {
     const Character& character = characters_[c];
-    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    const LoadedModel& model = ModelOf(character);
     const anim::Skeleton& skeleton = model.model->skeleton();
-    const bool is_selected = static_cast<int>(c) == selection_.instance;
+    const bool is_selected = character.id == selection_.character;
     if (options_.display.skeleton) {
       for (int j = 0; j < skeleton.joint_count(); ++j) {
         const glm::vec3 p(character.pose.models[static_cast<size_t>(j)][3]);
@@ -888,7 +937,7 @@ void Stage::DrawNormals(const Character& character, const LoadedModel& model, Dr
 }
 
 bool Stage::IsVisible(const Character& character, const Frustum& frustum) const {
-  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  const LoadedModel& model = ModelOf(character);
   glm::vec3 lo = model.bind_min, hi = model.bind_max;
   const int animation = character.playback.animation;
   if (animation >= 0 && animation < static_cast<int>(model.bounds_kept.size())) {
@@ -929,10 +978,10 @@ void Stage::SetCrowdSize(int count) {
     Character clone = characters_[static_cast<size_t>(k % templates)];
     clone.label += " #" + std::to_string(k);
     Locomotion& locomotion = clone.locomotion;
-    if (locomotion.enabled && locomotion.route >= 0 &&
-        routes_[static_cast<size_t>(locomotion.route)].route) {
+    const int route = RouteIndex(locomotion.route);
+    if (locomotion.enabled && route >= 0 && routes_[static_cast<size_t>(route)].route) {
       // Clones queue at the route's start and leave one after another, evenly spaced.
-      const double length = routes_[static_cast<size_t>(locomotion.route)].route->length();
+      const double length = routes_[static_cast<size_t>(route)].route->length();
       const double spacing = length / std::max(locomotion.speed, 1e-3) / copies;
       const Pose2 start = locomotion.follower.PoseAt(-1e300);
       locomotion.follower = Follower(start, locomotion.turn_radius, locomotion.speed, 0.0);
@@ -943,16 +992,17 @@ void Stage::SetCrowdSize(int count) {
       scene_time_ = now;
     } else {
       // Standing characters spread out on a grid beside their template.
-      const LoadedModel& model = library_->models()[static_cast<size_t>(clone.model)];
+      const LoadedModel& model = ModelOf(clone);
       const float step =
           1.5f * std::max(model.bind_max.x - model.bind_min.x, model.bind_max.y - model.bind_min.y);
       const int slot = k / templates;
       clone.position +=
           glm::vec2(step * static_cast<float>(slot % 20), step * static_cast<float>(slot / 20));
     }
+    clone.id = serials_.Next<HandleKind::kCharacter>();
     characters_.push_back(std::move(clone));
   }
-  if (selection_.instance >= static_cast<int>(characters_.size())) selection_.instance = 0;
+  ForgetRemovedCharacters();
 }
 
 }  // namespace md5stage::viewer

@@ -30,6 +30,7 @@ namespace md5stage::viewer {
 
 // A route of the scene: its segments as edited, and the validated runtime route built from them.
 struct ViewerRoute {
+  RouteId id;
   std::string name;
   bool closed = false;
   std::vector<RouteSegment> segments;
@@ -144,6 +145,8 @@ class Stage {
   void LeaveCinematicCamera();
   void Screenshot();
   void SetPanelsVisible(bool visible) { options_.panels_visible = visible; }
+  // The orbit camera's target follows the selected character (the Scene panel's "Follow").
+  void SetFollowSelected(bool follow) { view_.follow_selected = follow; }
   void ToggleHelp() { options_.help_open = !options_.help_open; }
 
   // The loaded cinematic camera of that name, or -1.
@@ -186,6 +189,9 @@ class Stage {
   Status SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
                   const std::string& name);
   Status RouteAround(int route, std::optional<int> instance);
+  // Removes the route: characters walking it stop where they are, and its editing ends; every
+  // other route keeps its handle (and what walks or edits it).
+  Status RemoveRoute(int route);
   // Obstacles: each edit is refused whole when the set does not validate; walkers replan.
   Status AddObstacle(Obstacle obstacle);
   Status MoveObstacle(int index, glm::dvec2 offset);
@@ -289,6 +295,20 @@ class Stage {
   const std::vector<CinematicCamera>& cinematic_cameras() const { return view_.cinematics; }
   const std::string& last_error() const { return report_.error; }
 
+  // The character with that handle, or null (removed, or never here); its position in
+  // characters() (state()'s order), or -1. Positions are for the page's boundary only: what one
+  // part of the stage keeps of another is a handle.
+  const Character* FindCharacter(CharacterId id) const;
+  int CharacterIndex(CharacterId id) const;
+  // The handle of the character at a position (none out of range).
+  CharacterId CharacterAt(int index) const;
+  // The model a character shows (its model is removed with it, so there always is one).
+  const LoadedModel& ModelOf(const Character& character) const;
+  // The route and the obstacle with that handle: their positions, or -1.
+  int RouteIndex(RouteId id) const;
+  int ObstacleIndex(ObstacleId id) const;
+  int CameraIndex(CameraId id) const;
+
   // The box (world space) that framing fits for a character: its skinned mesh over every frame
   // of its current animation, with its placement.
   bool CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const;
@@ -301,7 +321,12 @@ class Stage {
   void DrawNormals(const Character& character, const LoadedModel& model, DrawList& list);
   int AddCharacter(int model, glm::vec2 position, float heading);
   Character* Selected();
+  // The selected character's position in characters(), or -1.
+  int SelectedIndex() const { return CharacterIndex(selection_.character); }
   Character* InstanceAt(int instance);
+  Character* FindCharacter(CharacterId id);
+  // What referred to a character no longer here lets go of it (the selection, a handle's drag).
+  void ForgetRemovedCharacters();
   // Where a new character of the model stands when nobody says: right of everything shown.
   glm::vec2 FreePlaceFor(int model) const;
   void SetError(const std::string& message);
@@ -310,7 +335,8 @@ class Stage {
   // Builds the route at index (== the count: a new one); characters on it take the new one.
   Status BuildRoute(int index, std::vector<RouteSegment> segments, bool closed,
                     const std::string& name);
-  Status StartRoute(Character& character, int route, PlayMode mode);
+  // Walks the route (none: stops where it is).
+  Status StartRoute(Character& character, RouteId route, PlayMode mode);
   Status StartGoTo(Character& character, glm::dvec2 point, const double* heading);
   void UpdateLocomotion(Character& character);
   // One character of a scene being applied (its models at model_index); its problems, one a line.
@@ -338,7 +364,8 @@ class Stage {
 
   // Obstacles (viewer_obstacles.cpp): editing the set (an edit that does not validate changes
   // nothing), planning go-to around it, replanning walkers when it changes, routes that cross it.
-  Status SetObstacles(std::vector<Obstacle> obstacles);
+  // `ids` are the obstacles' handles, one each (a kept obstacle keeps its handle).
+  Status SetObstacles(std::vector<Obstacle> obstacles, std::vector<ObstacleId> ids);
   // Plans from where the character is to the point (and heading) around the obstacles and starts
   // the plan; "no path" is an error with the planner's reason, and the character then stays.
   Status PlanGoTo(Character& character, glm::dvec2 point, const double* heading);
@@ -422,8 +449,8 @@ class Stage {
   std::vector<std::pair<std::string, glm::vec4>> item_rects_;  // the panels' last frame
   OverlayScratch scratch_;
   int crowd_templates_ = 0;  // characters of the applied scene that SetCrowdSize clones
-  int culled_ = 0;
   uint64_t frame_ = 0;
+  HandleSerials serials_;  // characters', routes', obstacles' and cameras' handles
 };
 
 }  // namespace md5stage::viewer

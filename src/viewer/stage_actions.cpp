@@ -20,7 +20,7 @@ bool Stage::IsPlaying(int instance) const {
 
 bool Stage::Animating() const {
   if (openings_.current != nullptr) return true;  // it will change when the files arrive
-  if (view_.playing >= 0 && scene_playing_) return true;
+  if (view_.playing.valid() && scene_playing_) return true;
   for (size_t i = 0; i < characters_.size(); ++i) {
     if (IsPlaying(static_cast<int>(i))) return true;
     if (scene_playing_ && characters_[i].locomotion.enabled) return true;
@@ -33,7 +33,7 @@ void Stage::Play(int instance) {
   if (character == nullptr) return;
   anim::PlaybackClock& clock = character->playback;
   if (clock.finished) {
-    const LoadedModel& model = library_->models()[static_cast<size_t>(character->model)];
+    const LoadedModel& model = ModelOf(*character);
     const double duration =
         clock.animation >= 0 && clock.animation < static_cast<int>(model.animations.size())
             ? model.animations[static_cast<size_t>(clock.animation)]->duration()
@@ -64,7 +64,7 @@ void Stage::StepFrames(int instance, int frames) {
   if (character == nullptr) return;
   anim::PlaybackClock& playback = character->playback;
   if (playback.animation < 0) return;
-  const LoadedModel& model = library_->models()[static_cast<size_t>(character->model)];
+  const LoadedModel& model = ModelOf(*character);
   const anim::Animation& animation = *model.animations[static_cast<size_t>(playback.animation)];
   playback.playing = false;
   // Steps wrap around the clip, so stepping back from the first frame lands on the last; in a
@@ -99,15 +99,15 @@ void Stage::OrbitBy(float yaw_degrees, float pitch_degrees) {
 void Stage::ZoomBy(float steps) { view_.orbit.Zoom(steps); }
 
 void Stage::Select(int instance, int joint) {
-  selection_.instance = InstanceAt(instance) ? instance : -1;
-  selection_.joint = selection_.instance >= 0 ? joint : -1;
+  selection_.character = CharacterAt(instance);
+  selection_.joint = selection_.character.valid() ? joint : -1;
 }
 
 glm::vec2 Stage::FreePlaceFor(int model) const {
   const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
   float right = -1e30f;
   for (const Character& character : characters_) {
-    const LoadedModel& shown = library_->models()[static_cast<size_t>(character.model)];
+    const LoadedModel& shown = ModelOf(character);
     right = std::max(right, character.position.x + shown.bind_max.x);
   }
   if (right < -1e29f) return glm::vec2(0.0f);
@@ -119,9 +119,10 @@ glm::vec2 Stage::FreePlaceFor(int model) const {
 int Stage::AddInstance(int model, std::optional<glm::vec2> position, float heading) {
   if (model < 0 || model >= static_cast<int>(library_->models().size())) return -1;
   const glm::vec2 at = position ? *position : FreePlaceFor(model);
-  selection_.instance = AddCharacter(model, at, heading);
+  const int index = AddCharacter(model, at, heading);
+  selection_.character = CharacterAt(index);
   selection_.joint = -1;
-  return selection_.instance;
+  return index;
 }
 
 Status Stage::RemoveObstacle(int index) {
@@ -132,15 +133,15 @@ Status Stage::RemoveObstacle(int index) {
   }
   std::vector<Obstacle> list = obstacles_.set.obstacles();
   list.erase(list.begin() + index);
-  selection_.obstacle = -1;
-  Status status = SetObstacles(std::move(list));
+  std::vector<ObstacleId> ids = obstacles_.ids;
+  ids.erase(ids.begin() + index);
+  Status status = SetObstacles(std::move(list), std::move(ids));
   if (!status.ok()) SetError(status.error().ToString());
   return status;
 }
 
 Status Stage::ClearObstacles() {
-  selection_.obstacle = -1;
-  Status status = SetObstacles({});
+  Status status = SetObstacles({}, {});
   if (!status.ok()) SetError(status.error().ToString());
   return status;
 }
@@ -198,7 +199,7 @@ void Stage::SetPlacement(int instance, std::optional<glm::vec2> position,
   if (locomotion.enabled && (position || heading)) {
     locomotion.follower = Follower(Pose2{glm::dvec2(character->position), character->heading},
                                    locomotion.turn_radius, locomotion.speed, scene_time_);
-    locomotion.route = -1;
+    locomotion.route = RouteId();
     locomotion.has_target = false;
     locomotion.start_delay = 0.0;
     locomotion.plan_start = scene_time_;
@@ -210,13 +211,13 @@ void Stage::Attach(int instance, int model, int joint, glm::vec3 offset,
                    glm::vec3 rotation_degrees) {
   Character* character = InstanceAt(instance);
   if (character == nullptr) return;
-  const LoadedModel& carrier = library_->models()[static_cast<size_t>(character->model)];
+  const LoadedModel& carrier = ModelOf(*character);
   if (model < 0 || model >= static_cast<int>(library_->models().size()) || joint < 0 ||
       joint >= carrier.model->skeleton().joint_count()) {
     return;
   }
   Attachment attachment;
-  attachment.model = model;
+  attachment.model = library_->models()[static_cast<size_t>(model)].id;
   attachment.joint = joint;
   attachment.offset = offset;
   attachment.rotation_degrees = rotation_degrees;
@@ -277,7 +278,13 @@ Status Stage::AssignRoute(int instance, int route, PlayMode mode) {
   Character* character = InstanceAt(instance);
   if (character == nullptr)
     return MakeError("route", 0, 0, "no instance " + std::to_string(instance));
-  Status status = StartRoute(*character, route, mode);
+  RouteId id;
+  if (route >= 0) {
+    if (route >= static_cast<int>(routes_.size()))
+      return MakeError("route", 0, 0, "no route " + std::to_string(route));
+    id = routes_[static_cast<size_t>(route)].id;
+  }
+  Status status = StartRoute(*character, id, mode);
   if (status.ok()) EnsureLocomotionAnimations(*character);
   return status;
 }
@@ -327,7 +334,7 @@ Status Stage::SetConstructionOrigin(int instance, const Pose2& origin) {
   character->position = glm::vec2(origin.position);
   character->heading = static_cast<float>(origin.heading);
   locomotion.follower = Follower(origin, locomotion.turn_radius, locomotion.speed, scene_time_);
-  locomotion.route = -1;
+  locomotion.route = RouteId();
   locomotion.has_target = false;
   locomotion.start_delay = 0.0;
   locomotion.plan_start = scene_time_;
@@ -336,7 +343,7 @@ Status Stage::SetConstructionOrigin(int instance, const Pose2& origin) {
     locomotion.follower = follower;
     character->position = position;
     character->heading = facing;
-    locomotion.has_target = true;  // route was -1 already: it was going to the target
+    locomotion.has_target = true;  // it had no route: it was going to the target
     locomotion.start_delay = start_delay;
     locomotion.plan_start = plan_start;
   }
@@ -349,7 +356,9 @@ Status Stage::SetConstructionOrigin(int instance, const Pose2& origin) {
 Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
                        const std::string& name) {
   Status status = BuildRoute(index, std::move(segments), closed, name);
-  if (status.ok() && index == route_tool_.edited_route()) StartEditingRoute(index);
+  if (status.ok() && routes_[static_cast<size_t>(index)].id == route_tool_.edited_route()) {
+    StartEditingRoute(index);
+  }
   return status;
 }
 
@@ -360,10 +369,28 @@ Status Stage::RouteAround(int route, std::optional<int> instance) {
   return RouteAroundWith(route, radius, clearance);
 }
 
+Status Stage::RemoveRoute(int route) {
+  if (route < 0 || route >= static_cast<int>(routes_.size())) {
+    return MakeError("route", 0, 0,
+                     "route " + std::to_string(route) + ": the scene has " +
+                         std::to_string(routes_.size()) + " routes");
+  }
+  const RouteId removed = routes_[static_cast<size_t>(route)].id;
+  for (Character& character : characters_) {
+    if (character.locomotion.enabled && character.locomotion.route == removed)
+      StartRoute(character, RouteId(), character.locomotion.route_mode);
+  }
+  routes_.erase(routes_.begin() + route);
+  if (route_tool_.edited_route() == removed) route_tool_.Reset();
+  return Status();
+}
+
 Status Stage::AddObstacle(Obstacle obstacle) {
   std::vector<Obstacle> list = obstacles_.set.obstacles();
   list.push_back(std::move(obstacle));
-  return SetObstacles(std::move(list));
+  std::vector<ObstacleId> ids = obstacles_.ids;
+  ids.push_back(serials_.Next<HandleKind::kObstacle>());
+  return SetObstacles(std::move(list), std::move(ids));
 }
 
 Status Stage::MoveObstacle(int index, glm::dvec2 offset) {
@@ -376,7 +403,7 @@ Status Stage::MoveObstacle(int index, glm::dvec2 offset) {
   Obstacle& moved = list[static_cast<size_t>(index)];
   moved.centre += offset;
   for (glm::dvec2& p : moved.vertices) p += offset;
-  return SetObstacles(std::move(list));
+  return SetObstacles(std::move(list), obstacles_.ids);
 }
 
 // ---- camera and embeds -------------------------------------------------------------------------

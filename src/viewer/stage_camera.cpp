@@ -37,8 +37,11 @@ void Stage::LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::stri
     camera.file = std::make_shared<const md5::CameraFile>(std::move(parsed).value());
     const int existing = FindCamera(camera.name);
     if (existing >= 0) {
+      // Replaced in place: what played it plays the new file.
+      camera.id = view_.cinematics[static_cast<size_t>(existing)].id;
       view_.cinematics[static_cast<size_t>(existing)] = std::move(camera);
     } else {
+      camera.id = serials_.Next<HandleKind::kCamera>();
       view_.cinematics.push_back(std::move(camera));
     }
     loaded->push_back(BaseName(file.name));
@@ -54,8 +57,10 @@ int Stage::FindCamera(const std::string& name) const {
 }
 
 void Stage::PlayCamera(int index) {
-  view_.playing = index >= 0 && index < static_cast<int>(view_.cinematics.size()) ? index : -1;
-  if (view_.playing >= 0) {
+  view_.playing = index >= 0 && index < static_cast<int>(view_.cinematics.size())
+                      ? view_.cinematics[static_cast<size_t>(index)].id
+                      : CameraId();
+  if (view_.playing.valid()) {
     // A drag that began under the orbit camera does not carry on into the cinematic one.
     pointer_.orbiting = false;
     pointer_.panning = false;
@@ -64,9 +69,10 @@ void Stage::PlayCamera(int index) {
 }
 
 bool Stage::SampleCinematic(anim::CameraView* view) const {
-  if (view_.playing < 0) return false;
+  const int playing = CameraIndex(view_.playing);
+  if (playing < 0) return false;
   anim::CameraSampleJob job;
-  job.camera = view_.cinematics[static_cast<size_t>(view_.playing)].file.get();
+  job.camera = view_.cinematics[static_cast<size_t>(playing)].file.get();
   job.time = scene_time_;
   job.mode = PlayMode::kLoop;
   job.output = view;
@@ -89,6 +95,7 @@ JsonValue Stage::CamerasJson() const {
   JsonArray list;
   for (const CinematicCamera& camera : view_.cinematics) {
     JsonValue c = JsonValue::MakeObject();
+    c.Set("id", HandleText(camera.id));
     c.Set("name", camera.name);
     c.Set("source", camera.source);
     c.Set("frames", static_cast<double>(camera.file->frames.size()));
@@ -102,7 +109,7 @@ JsonValue Stage::CamerasJson() const {
   out.Set("cameras", JsonValue(std::move(list)));
   anim::CameraView view;
   if (SampleCinematic(&view)) {
-    out.Set("playing", view_.cinematics[static_cast<size_t>(view_.playing)].name);
+    out.Set("playing", view_.cinematics[static_cast<size_t>(CameraIndex(view_.playing))].name);
     out.Set("frame", view.frame);
     out.Set("shot", view.shot);
     out.Set("position", JsonValue(JsonArray{JsonValue(static_cast<double>(view.position.x)),

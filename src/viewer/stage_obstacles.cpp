@@ -64,12 +64,14 @@ void AppendPlannedSegments(const PlannedPath& path, std::vector<RouteSegment>* o
 
 // ---- the set -----------------------------------------------------------------------------------
 
-Status Stage::SetObstacles(std::vector<Obstacle> obstacles) {
+Status Stage::SetObstacles(std::vector<Obstacle> obstacles, std::vector<ObstacleId> ids) {
   auto built = ObstacleSet::Build(std::move(obstacles));
   if (!built.ok()) return built.error();
   obstacles_.set = std::move(built).value();
+  obstacles_.ids = std::move(ids);
   obstacles_.fill_dirty = true;
-  if (selection_.obstacle >= static_cast<int>(obstacles_.set.size())) selection_.obstacle = -1;
+  // A removed obstacle is no longer selected; any other stays selected where it moved to.
+  if (ObstacleIndex(selection_.obstacle) < 0) selection_.obstacle = ObstacleId();
   const std::string problems = ReplanTargets();
   if (!problems.empty()) SetError(problems);
   return Status();
@@ -147,15 +149,17 @@ std::string Stage::ReplanTargets() {
 }
 
 double Stage::RouteClearance(int route) const {
+  const RouteId id =
+      route >= 0 && route < static_cast<int>(routes_.size()) ? routes_[route].id : RouteId();
   double clearance = -1.0;
   for (const Character& character : characters_) {
-    if (character.locomotion.enabled && character.locomotion.route == route) {
+    if (character.locomotion.enabled && character.locomotion.route == id) {
       clearance = std::max(clearance, character.locomotion.clearance);
     }
   }
-  if (clearance < 0.0 && selection_.instance >= 0 &&
-      selection_.instance < static_cast<int>(characters_.size())) {
-    clearance = characters_[static_cast<size_t>(selection_.instance)].locomotion.clearance;
+  if (const Character* selected = FindCharacter(selection_.character);
+      clearance < 0.0 && selected != nullptr) {
+    clearance = selected->locomotion.clearance;
   }
   return std::max(clearance, 0.0);
 }
@@ -223,7 +227,9 @@ Status Stage::RouteAroundWith(int route, double turning_radius, double clearance
   const std::string name = current.name;
   Status status = BuildRoute(route, std::move(segments), closed, name);
   if (!status.ok()) return status;
-  if (route == route_tool_.edited_route()) StartEditingRoute(route);
+  if (routes_[static_cast<size_t>(route)].id == route_tool_.edited_route()) {
+    StartEditingRoute(route);
+  }
   return Status();
 }
 
@@ -239,17 +245,21 @@ bool Stage::ObstacleToolPress(glm::dvec2 ground, glm::dvec2 screen, double pick)
         return ProjectToScreen(Ground(corner, kOutlineLift), &pixel) &&
                std::hypot(pixel.x - screen.x, pixel.y - screen.y) <= pick;
       });
-  if (step.select) selection_.obstacle = *step.select;
+  if (step.select) {
+    selection_.obstacle =
+        *step.select >= 0 ? obstacles_.ids[static_cast<size_t>(*step.select)] : ObstacleId();
+  }
   if (step.close_polygon) ClosePolygonDraft();
   return true;
 }
 
 void Stage::ObstacleToolMove(glm::dvec2 ground) {
   const std::optional<Obstacle> moved = obstacle_tool_.Move(ground);
-  if (!moved || selection_.obstacle < 0) return;
+  const int selected = ObstacleIndex(selection_.obstacle);
+  if (!moved || selected < 0) return;
   // The shape follows the mouse; walkers replan once, when it is let go.
   std::vector<Obstacle> list = obstacles_.set.obstacles();
-  list[static_cast<size_t>(selection_.obstacle)] = *moved;
+  list[static_cast<size_t>(selected)] = *moved;
   auto built = ObstacleSet::Build(std::move(list));
   if (built.ok()) {
     obstacles_.set = std::move(built).value();
@@ -263,7 +273,7 @@ void Stage::ObstacleToolRelease() {
   if (step.add) AddObstacleShape(*step.add);
   if (step.replan) {
     // Set again (the same shapes) so that walkers replan around where it was put.
-    Status status = SetObstacles(obstacles_.set.obstacles());
+    Status status = SetObstacles(obstacles_.set.obstacles(), obstacles_.ids);
     if (!status.ok()) SetError(status.error().ToString());
   }
 }
@@ -274,7 +284,7 @@ void Stage::AddObstacleShape(Obstacle obstacle) {
     SetError(status.error().ToString());
     return;
   }
-  selection_.obstacle = static_cast<int>(obstacles_.set.size()) - 1;
+  selection_.obstacle = obstacles_.ids.back();
 }
 
 void Stage::ClosePolygonDraft() {
@@ -319,8 +329,8 @@ void Stage::DrawObstacles(DrawList& list) {
   }
   for (size_t o = 0; o < obstacles_.set.size(); ++o) {
     const Obstacle& obstacle = obstacles_.set.obstacles()[o];
-    const Rgba8 outline = static_cast<int>(o) == selection_.obstacle ? Rgba8{255, 255, 255, 255}
-                                                                     : Rgba8{255, 140, 110, 255};
+    const Rgba8 outline = obstacles_.ids[o] == selection_.obstacle ? Rgba8{255, 255, 255, 255}
+                                                                   : Rgba8{255, 140, 110, 255};
     if (obstacle.kind == Obstacle::Kind::kCircle) {
       glm::vec3 previous(0.0f);
       for (int i = 0; i <= 48; ++i) {

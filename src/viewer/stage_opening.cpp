@@ -197,7 +197,7 @@ void Stage::FetchNext() {
       }
       JsonValue applied = ApplyPendingScene();
       if (applied.Find("ok")->as_bool() && o.is_model_link && !characters_.empty()) {
-        selection_.instance = 0;
+        selection_.character = CharacterAt(0);
         selection_.joint = -1;
         FrameSelection();
       }

@@ -57,6 +57,12 @@ void SetClock(const SceneClock& clock, JsonValue& reply) {
   reply.Set("scene_repeats", clock.repeats);
 }
 
+// A handle's text, or null for none.
+template <HandleKind Kind>
+JsonValue IdJson(Handle<Kind> handle) {
+  return handle.valid() ? JsonValue(HandleText(handle)) : JsonValue();
+}
+
 }  // namespace
 
 // ---- state() ----------------------------------------------------------------------------------
@@ -67,6 +73,7 @@ JsonValue Stage::ModelsJson() const {
   for (const LoadedModel& model : models) {
     JsonValue m = JsonValue::MakeObject();
     const md5::MeshFile& file = model.model->source();
+    m.Set("id", HandleText(model.id));
     m.Set("name", model.name);
     m.Set("joints", model.model->skeleton().joint_count());
     m.Set("meshes", model.model->mesh_count());
@@ -76,13 +83,15 @@ JsonValue Stage::ModelsJson() const {
     m.Set("max_weights_per_vertex", file.max_weights_per_vertex());
     JsonArray animations, textures;
     for (const std::string& name : model.animation_names) animations.emplace_back(name);
-    for (const std::string& name : model.texture_files) textures.emplace_back(name);
+    for (const PartMaterial& part : model.parts) textures.emplace_back(part.diffuse_file);
     m.Set("animations", JsonValue(std::move(animations)));
     m.Set("textures", JsonValue(std::move(textures)));
     JsonArray normal_maps, specular_maps, materials, skins;
-    for (const std::string& name : model.normal_files) normal_maps.emplace_back(name);
-    for (const std::string& name : model.specular_files) specular_maps.emplace_back(name);
-    for (const std::string& name : model.materials) materials.emplace_back(name);
+    for (const PartMaterial& part : model.parts) {
+      normal_maps.emplace_back(part.normal_file);
+      specular_maps.emplace_back(part.specular_file);
+      materials.emplace_back(part.material);
+    }
     const int model_index = static_cast<int>(&model - models.data());
     for (const std::string& name : library_->SkinsFor(model_index)) skins.emplace_back(name);
     m.Set("normal_maps", JsonValue(std::move(normal_maps)));
@@ -102,11 +111,11 @@ JsonValue Stage::ModelsJson() const {
 }
 
 JsonValue Stage::InstancesJson() const {
-  const auto& models = library_->models();
   JsonArray instances;
   for (const Character& character : characters_) {
-    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    const LoadedModel& model = ModelOf(character);
     JsonValue i = JsonValue::MakeObject();
+    i.Set("id", HandleText(character.id));
     i.Set("label", character.label);
     i.Set("model", model.name);
     i.Set("animation",
@@ -131,7 +140,7 @@ JsonValue Stage::InstancesJson() const {
     JsonArray attachments;
     for (const Attachment& attachment : character.attachments) {
       JsonValue a = JsonValue::MakeObject();
-      a.Set("model", models[static_cast<size_t>(attachment.model)].name);
+      a.Set("model", (*library_->Find(attachment.model)).name);
       a.Set("joint", model.model->skeleton().name(attachment.joint));
       a.Set("joint_world",
             Vec(glm::vec3(character.pose.models[static_cast<size_t>(attachment.joint)][3])));
@@ -148,7 +157,9 @@ JsonValue Stage::InstancesJson() const {
     i.Set("plan_message",
           locomotion.plan_message.empty() ? JsonValue() : JsonValue(locomotion.plan_message));
     i.Set("plan", PlanResultJson(locomotion));
-    i.Set("route", locomotion.enabled ? locomotion.route : -1);
+    const bool on_route = locomotion.enabled && locomotion.route.valid();
+    i.Set("route", on_route ? RouteIndex(locomotion.route) : -1);
+    i.Set("route_id", on_route ? JsonValue(HandleText(locomotion.route)) : JsonValue());
     i.Set("moving", locomotion.moving);
     if (locomotion.enabled) {
       i.Set("distance", locomotion.follower.DistanceAt(scene_time_));
@@ -180,8 +191,13 @@ JsonValue Stage::State() const {
   SetClock(MeasureSceneClock(characters_, scene_time_), state);
   state.Set("panels", options_.panels_visible);
   state.Set("routes", RoutesJson());
+  // The obstacles as a scene writes them, and their handles in the same order.
   state.Set("obstacles", *ObstaclesToJson(obstacles_.set).Find("obstacles"));
-  state.Set("selected_obstacle", selection_.obstacle);
+  JsonArray obstacle_ids;
+  for (ObstacleId id : obstacles_.ids) obstacle_ids.emplace_back(HandleText(id));
+  state.Set("obstacle_ids", JsonValue(std::move(obstacle_ids)));
+  state.Set("selected_obstacle", ObstacleIndex(selection_.obstacle));
+  state.Set("selected_obstacle_id", IdJson(selection_.obstacle));
   JsonValue budget = JsonValue::MakeObject();
   budget.Set("ms", obstacles_.plan_budget_ms ? JsonValue(*obstacles_.plan_budget_ms) : JsonValue());
   budget.Set("expansions", obstacles_.plan_budget);
@@ -189,7 +205,9 @@ JsonValue Stage::State() const {
   state.Set("polygon_draft", static_cast<double>(obstacle_tool_.draft().size()));
   const char* const tool_names[] = {"camera", "goto", "route", "obstacle"};
   state.Set("tool", std::string(tool_names[static_cast<int>(tool_)]));
-  state.Set("selected", selection_.instance);
+  state.Set("selected", SelectedIndex());
+  state.Set("selected_id", IdJson(selection_.character));
+  state.Set("follow_selected", view_.follow_selected);
   state.Set("selected_joint", selection_.joint);
   state.Set("last_error", report_.error.empty() ? JsonValue() : JsonValue(report_.error));
   JsonArray warnings;
@@ -201,7 +219,9 @@ JsonValue Stage::State() const {
     display.Set(toggle.name, options_.display.*toggle.member);
   }
   state.Set("display", std::move(display));
-  state.Set("construction", ConstructionFigureJson(scratch_.construction));
+  state.Set("construction",
+            ConstructionFigureJson(scratch_.construction,
+                                   CharacterIndex(scratch_.construction.character)));
   JsonValue light = JsonValue::MakeObject();
   light.Set("azimuth", static_cast<double>(options_.shading.light_azimuth));
   light.Set("elevation", static_cast<double>(options_.shading.light_elevation));
@@ -279,7 +299,7 @@ JsonValue Stage::GpuSkinCheck(int instance) {
   // skinning with every weight, for this instance's current pose.
   Character* character = InstanceAt(instance);
   if (character == nullptr) return Failure("gpuSkinCheck: no instance " + std::to_string(instance));
-  const LoadedModel& model = library_->models()[static_cast<size_t>(character->model)];
+  const LoadedModel& model = ModelOf(*character);
   PoseCharacter(*character, library_->models());
   std::vector<glm::vec3> gpu;
   std::vector<glm::vec4> gpu_tangents;
@@ -339,7 +359,7 @@ JsonValue Stage::GpuSkinCheck(int instance) {
 bool Stage::ScreenBounds(int instance, glm::vec4* rect) const {
   if (instance < 0 || instance >= static_cast<int>(characters_.size())) return false;
   const Character& character = characters_[static_cast<size_t>(instance)];
-  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  const LoadedModel& model = ModelOf(character);
   const glm::mat4 view_projection = ViewProjection();
   const glm::mat4 root = character.RootMatrix();
   double x0 = 1e30, y0 = 1e30, x1 = -1e30, y1 = -1e30;

@@ -44,6 +44,9 @@ Status Stage::BuildRoute(int index, std::vector<RouteSegment> segments, bool clo
   auto built = Route::Build(segments, closed);
   if (!built.ok()) return built.error();
   ViewerRoute route;
+  // An edited route keeps its handle, so what walks it or edits it keeps it.
+  route.id = index == static_cast<int>(routes_.size()) ? serials_.Next<HandleKind::kRoute>()
+                                                       : routes_[static_cast<size_t>(index)].id;
   route.name = name.empty() ? "route " + std::to_string(index + 1) : name;
   route.closed = closed;
   route.drawn_segments = segments;
@@ -55,23 +58,25 @@ Status Stage::BuildRoute(int index, std::vector<RouteSegment> segments, bool clo
     routes_[static_cast<size_t>(index)] = std::move(route);
   }
   // Characters on an edited route take the new one from where they are.
+  const RouteId built_id = routes_[static_cast<size_t>(index)].id;
   for (Character& character : characters_) {
-    if (character.locomotion.enabled && character.locomotion.route == index) {
-      StartRoute(character, index, character.locomotion.route_mode);
+    if (character.locomotion.enabled && character.locomotion.route == built_id) {
+      StartRoute(character, built_id, character.locomotion.route_mode);
     }
   }
   return Status();
 }
 
-Status Stage::StartRoute(Character& character, int route, PlayMode mode) {
+Status Stage::StartRoute(Character& character, RouteId route_id, PlayMode mode) {
   Locomotion& locomotion = character.locomotion;
-  if (route < 0) {
+  if (!route_id.valid()) {
     locomotion.follower.Stop(scene_time_);
-    locomotion.route = -1;
+    locomotion.route = RouteId();
     return Status();
   }
-  if (route >= static_cast<int>(routes_.size()) || !routes_[static_cast<size_t>(route)].route) {
-    return MakeError("route", 0, 0, "no route " + std::to_string(route));
+  const int route = RouteIndex(route_id);
+  if (route < 0 || !routes_[static_cast<size_t>(route)].route) {
+    return MakeError("route", 0, 0, "no route " + HandleText(route_id));
   }
   if (!locomotion.enabled) {
     locomotion.follower = Follower(Pose2{glm::dvec2(character.position), character.heading},
@@ -82,7 +87,7 @@ Status Stage::StartRoute(Character& character, int route, PlayMode mode) {
   Status status =
       locomotion.follower.FollowRoute(start, routes_[static_cast<size_t>(route)].route, mode);
   if (!status.ok()) return status;
-  locomotion.route = route;
+  locomotion.route = route_id;
   locomotion.route_mode = mode;
   locomotion.has_target = false;
   locomotion.plan_start = start;
@@ -107,7 +112,7 @@ Status Stage::StartGoTo(Character& character, glm::dvec2 point, const double* he
                                 : locomotion.follower.GoToPoint(scene_time_, point);
   }
   if (!status.ok()) return status;
-  locomotion.route = -1;
+  locomotion.route = RouteId();
   locomotion.has_target = true;
   locomotion.target = point;
   locomotion.target_has_heading = heading != nullptr;
@@ -117,7 +122,7 @@ Status Stage::StartGoTo(Character& character, glm::dvec2 point, const double* he
 }
 
 void Stage::EnsureLocomotionAnimations(Character& character) {
-  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  const LoadedModel& model = ModelOf(character);
   Locomotion& locomotion = character.locomotion;
   if (locomotion.walk_animation < 0) locomotion.walk_animation = model.FindAnimation("walk");
   if (locomotion.idle_animation < 0) {
@@ -134,7 +139,7 @@ void Stage::UpdateLocomotion(Character& character) {
   character.heading = static_cast<float>(pose.heading);
   locomotion.moving = locomotion.speed > 0.0 && scene_time_ >= locomotion.plan_start &&
                       !locomotion.follower.ArrivedAt(scene_time_);
-  const LoadedModel& model = library_->models()[static_cast<size_t>(character.model)];
+  const LoadedModel& model = ModelOf(character);
   // The route places the root: the animation's own horizontal root motion is stripped.
   character.root_motion = anim::RootMotion::kStripHorizontal;
   anim::PlaybackClock& playback = character.playback;
@@ -175,7 +180,7 @@ Scene Stage::CurrentScene() const {
     scene.routes.push_back(SceneRoute{route.name, route.closed, route.segments});
   }
   for (const Character& character : characters_) {
-    const LoadedModel& model = models[static_cast<size_t>(character.model)];
+    const LoadedModel& model = ModelOf(character);
     SceneInstance instance;
     instance.model = model.name;
     const Locomotion& locomotion = character.locomotion;
@@ -201,7 +206,7 @@ Scene Stage::CurrentScene() const {
     instance.speed = locomotion.speed;
     instance.turn_radius = locomotion.turn_radius;
     if (locomotion.clearance_set) instance.clearance = locomotion.clearance;
-    instance.route = locomotion.enabled ? locomotion.route : -1;
+    instance.route = locomotion.enabled ? RouteIndex(locomotion.route) : -1;
     instance.route_mode = locomotion.route_mode;
     // A plan begun later than the scene's start replays from that moment.
     instance.start_delay = locomotion.enabled
@@ -216,7 +221,7 @@ Scene Stage::CurrentScene() const {
     }
     for (const Attachment& attachment : character.attachments) {
       SceneAttachment a;
-      a.model = models[static_cast<size_t>(attachment.model)].name;
+      a.model = (*library_->Find(attachment.model)).name;
       a.joint = model.model->skeleton().name(attachment.joint);
       a.offset = glm::dvec3(attachment.offset);
       a.rotation_degrees = glm::dvec3(attachment.rotation_degrees);
@@ -228,9 +233,9 @@ Scene Stage::CurrentScene() const {
   scene.camera.yaw_degrees = view_.orbit.yaw_degrees;
   scene.camera.pitch_degrees = view_.orbit.pitch_degrees;
   scene.camera.distance = view_.orbit.distance;
-  if (view_.playing >= 0 &&
-      view_.cinematics[static_cast<size_t>(view_.playing)].source != "local") {
-    scene.camera.cinematic = view_.cinematics[static_cast<size_t>(view_.playing)].source;
+  if (const int playing = CameraIndex(view_.playing);
+      playing >= 0 && view_.cinematics[static_cast<size_t>(playing)].source != "local") {
+    scene.camera.cinematic = view_.cinematics[static_cast<size_t>(playing)].source;
   }
   scene.display = options_.display;
   scene.obstacles = obstacles_.set;
@@ -343,7 +348,10 @@ std::string Stage::AddSceneInstance(const Scene& scene, size_t i,
     locomotion.enabled = true;
     Status status;
     if (instance.route >= 0) {
-      status = StartRoute(character, instance.route, instance.route_mode);
+      status = instance.route < static_cast<int>(routes_.size())
+                   ? StartRoute(character, routes_[static_cast<size_t>(instance.route)].id,
+                                instance.route_mode)
+                   : MakeError("route", 0, 0, "no route " + std::to_string(instance.route));
     } else {
       scene_time_ = instance.start_delay;
       const double heading = instance.target->heading_degrees.value_or(0.0) / kDegrees;
@@ -363,7 +371,7 @@ std::string Stage::AddSceneInstance(const Scene& scene, size_t i,
       continue;
     }
     Attachment attachment;
-    attachment.model = attached;
+    attachment.model = library_->models()[static_cast<size_t>(attached)].id;
     attachment.joint = joint;
     attachment.offset = glm::vec3(a.offset);
     attachment.rotation_degrees = glm::vec3(a.rotation_degrees);
@@ -392,11 +400,12 @@ JsonValue Stage::ApplyPendingScene() {
   routes_.clear();
   // Before the characters, whose targets are planned around them.
   obstacles_.set = scene.obstacles;
+  obstacles_.ids.clear();
+  for (size_t o = 0; o < obstacles_.set.size(); ++o)
+    obstacles_.ids.push_back(serials_.Next<HandleKind::kObstacle>());
   obstacles_.fill_dirty = true;
-  selection_.obstacle = -1;
+  selection_ = Selection();
   obstacle_tool_.DropDraft();
-  selection_.instance = -1;
-  selection_.joint = -1;
   scene_time_ = scene.time;
   scene_playing_ = scene.playing;
   std::string problems;
@@ -417,6 +426,7 @@ JsonValue Stage::ApplyPendingScene() {
     if (!status.ok()) {
       problems += "routes[" + std::to_string(r) + "]: " + status.error().message + "\n";
       ViewerRoute broken;
+      broken.id = serials_.Next<HandleKind::kRoute>();
       broken.name = route.name;
       broken.closed = route.closed;
       broken.segments = route.segments;
@@ -446,7 +456,7 @@ JsonValue Stage::ApplyPendingScene() {
   options_.display = scene.display;
   view_.follow_selected = false;
   crowd_templates_ = static_cast<int>(characters_.size());
-  selection_.instance = characters_.empty() ? -1 : 0;
+  selection_.character = CharacterAt(0);
   for (Character& character : characters_) {
     UpdateLocomotion(character);
     PoseCharacter(character, library_->models());
@@ -501,13 +511,14 @@ JsonValue Stage::RoutesJson() const {
   for (size_t r = 0; r < routes_.size(); ++r) {
     const ViewerRoute& route = routes_[r];
     JsonValue json = RouteToJson(route.segments, route.closed);
+    json.Set("id", HandleText(route.id));
     json.Set("name", route.name);
     json.Set("valid", route.route != nullptr);
     json.Set("length", route.route ? route.route->length() : 0.0);
     // Stretches tighter than the largest turning radius of the characters assigned to it.
     double radius = 0.0;
     for (const Character& character : characters_) {
-      if (character.locomotion.enabled && character.locomotion.route == static_cast<int>(r)) {
+      if (character.locomotion.enabled && character.locomotion.route == route.id) {
         radius = std::max(radius, character.locomotion.turn_radius);
       }
     }
@@ -561,7 +572,7 @@ void Stage::DrawRoute(int index, DrawList& list) {
   if (!(length > 0.0)) return;
   double radius = 0.0;
   for (const Character& character : characters_) {
-    if (character.locomotion.enabled && character.locomotion.route == index) {
+    if (character.locomotion.enabled && character.locomotion.route == route.id) {
       radius = std::max(radius, character.locomotion.turn_radius);
     }
   }

@@ -17,6 +17,7 @@
 #include "core/view/orbit_camera.h"
 #include "viewer/construction_figure.h"
 #include "viewer/ground_tools.h"
+#include "viewer/handles.h"
 #include "viewer/shading.h"
 
 namespace md5stage::viewer {
@@ -68,6 +69,7 @@ inline void KeyQueue::Down(Key key, bool ui_has_keyboard) {
 
 // A .md5camera file dropped or fetched, by its base name.
 struct CinematicCamera {
+  CameraId id;
   std::string name;    // the file's base name
   std::string source;  // "local" when dropped, else the asset path or URL
   std::shared_ptr<const md5::CameraFile> file;
@@ -79,13 +81,14 @@ struct CameraState {
   OrbitCamera orbit;
   bool follow_selected = false;  // the orbit target follows the selected character
   std::vector<CinematicCamera> cinematics;
-  int playing = -1;  // index into cinematics; -1: the orbit camera
+  CameraId playing;  // none: the orbit camera
 };
 
+// What is selected, by handle: removing something else leaves it selected.
 struct Selection {
-  int instance = -1;
-  int joint = -1;
-  int obstacle = -1;
+  CharacterId character;
+  int joint = -1;  // of the selected character's skeleton
+  ObstacleId obstacle;
 };
 
 // What is drawn and how, and which parts of the page's UI show.
@@ -131,6 +134,7 @@ inline constexpr double kMaxPlanBudgetMs = 1e6;
 
 struct ObstacleLayer {
   ObstacleSet set;
+  std::vector<ObstacleId> ids;  // set.obstacles[i]'s handle (ObstacleSet is the core's)
   std::vector<glm::vec2> fill;
   bool fill_dirty = true;
   // The planner's budget for go-tos, replans and "route around" (setPlanBudget): expansions, and

@@ -24,15 +24,18 @@ bool Stage::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
 }
 
 double Stage::RoundingRadius(int route) const {
+  const RouteId id = route >= 0 && route < static_cast<int>(routes_.size())
+                         ? routes_[static_cast<size_t>(route)].id
+                         : RouteId();
   double radius = 0.0;
   for (const Character& character : characters_) {
-    if (character.locomotion.enabled && character.locomotion.route == route) {
+    if (id.valid() && character.locomotion.enabled && character.locomotion.route == id) {
       radius = std::max(radius, character.locomotion.turn_radius);
     }
   }
-  if (radius <= 0.0 && selection_.instance >= 0 &&
-      selection_.instance < static_cast<int>(characters_.size())) {
-    radius = characters_[static_cast<size_t>(selection_.instance)].locomotion.turn_radius;
+  if (const Character* selected = FindCharacter(selection_.character);
+      radius <= 0.0 && selected != nullptr) {
+    radius = selected->locomotion.turn_radius;
   }
   return radius;
 }
@@ -46,13 +49,13 @@ void Stage::StartEditingRoute(int route) {
     SetError(editor.error().ToString());
     return;
   }
-  route_tool_.Edit(std::move(editor).value(), route);
+  route_tool_.Edit(std::move(editor).value(), app_route.id);
 }
 
 void Stage::CommitEditedRoute() {
   std::vector<RouteSegment> drawn = route_tool_.editor().Segments();
   if (drawn.empty()) return;  // one point: nothing to build yet
-  const int edited = route_tool_.edited_route();
+  const int edited = RouteIndex(route_tool_.edited_route());
   const int index = edited >= 0 ? edited : static_cast<int>(routes_.size());
   std::vector<RouteSegment> segments = drawn;
   bool closed = route_tool_.editor().closed();
@@ -72,7 +75,7 @@ void Stage::CommitEditedRoute() {
     return;
   }
   routes_[static_cast<size_t>(index)].drawn_segments = std::move(drawn);
-  route_tool_.set_edited_route(index);
+  route_tool_.set_edited_route(routes_[static_cast<size_t>(index)].id);
 }
 
 bool Stage::ToolPress(double x, double y) {
@@ -123,7 +126,7 @@ bool Stage::ConstructionHandlePress(std::optional<glm::dvec2> ground, glm::dvec2
   };
   return pointer_.construction_handles.Press(ground, screen, project(figure.origin.position),
                                              project(figure.heading_handle), figure.origin,
-                                             figure.instance, pick);
+                                             figure.character, pick);
 }
 
 void Stage::ToolMove(double x, double y) {
@@ -134,7 +137,7 @@ void Stage::ToolMove(double x, double y) {
     const std::optional<Pose2> origin =
         handles.Move(glm::dvec2(ground->x, ground->y), glm::dvec2(x, y), stats_.device_pixel_ratio);
     if (!origin) return;
-    const Status status = SetConstructionOrigin(handles.instance(), *origin);
+    const Status status = SetConstructionOrigin(CharacterIndex(handles.character()), *origin);
     if (!status.ok()) SetError(status.error().ToString());
     return;
   }
@@ -159,7 +162,7 @@ void Stage::ToolRelease(double x, double y) {
   const std::optional<GoToTarget> target =
       go_to_.Release(glm::dvec2(x, y), stats_.device_pixel_ratio);
   if (target && Selected() != nullptr) {
-    const Status status = GoTo(selection_.instance, target->point, target->heading);
+    const Status status = GoTo(SelectedIndex(), target->point, target->heading);
     if (!status.ok()) SetError(status.error().ToString());
   }
   route_tool_.Release();

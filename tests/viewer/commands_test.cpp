@@ -241,6 +241,8 @@ std::vector<CommandRow> CommandRows() {
       {"sampleRoute",
        R"("route":0,"distance":5)",
        {Int("route", 0, 0), Num("distance", -1e15, 1e15)}},
+      {"removeRoute", R"("route":0)", {Int("route", 0, 0)}},
+      {"follow", R"("on":true)", {Bool("on")}},
       {"setCrowdSize", R"("count":2)", {Int("count", 1, 5000)}},
       {"updateSteps", "", {Int("count", 1, 1000, kOptional), Num("dt", 0, 0.25, kOptional)}},
       {"groundAt", R"("x":640,"y":360)", {Num("x", -1e6, 1e6), Num("y", -1e6, 1e6)}},
@@ -1369,6 +1371,19 @@ std::vector<EffectRow> EffectRows() {
          // The route from (0, 0) to (100, 0) now crosses it.
          const JsonValue route = Item(Get(s.State(), "routes"), 0);
          EXPECT_EQ(Get(route, "crossing").as_array().size(), 1u) << WriteJson(route);
+       }},
+      {"follow",
+       {R"({"cmd":"follow","on":true})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_TRUE(Get(s.State(), "follow_selected").as_bool());
+       }},
+      {"removeRoute",
+       {R"({"cmd":"assignRoute","instance":0,"route":0})", R"({"cmd":"removeRoute","route":0})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_TRUE(Get(s.State(), "routes").as_array().empty());
+         EXPECT_EQ(Get(s.Instance0(), "route").as_number(), -1.0);
        }},
       {"removeObstacle",
        {R"({"cmd":"addObstacle","obstacle":{"circle":{"centre":[50,0],"radius":10}}})",

@@ -131,7 +131,7 @@ TEST(ConstructionViewTest, DrawsTheCoresConstructionForEveryCase) {
     s.stage.BuildDrawList(&s.list);
     const ConstructionFigure& figure = s.stage.construction_figure();
     ASSERT_TRUE(figure.shown);
-    EXPECT_EQ(figure.instance, 0);
+    EXPECT_EQ(s.stage.CharacterIndex(figure.character), 0);
     ExpectNear(figure.origin.position, glm::dvec2(0.0), "origin");
     EXPECT_EQ(figure.radius, kRadius);
     ExpectNear(figure.destination, c.destination, "destination");

@@ -164,8 +164,8 @@ TEST(GltfDropTest, GltfWithItsBinAndImageLoadsTheBinAndBindsTheImage) {
   ASSERT_EQ(stage.viewer.models().size(), 1u);
   const LoadedModel& loaded = stage.viewer.models()[0];
   ExpectPosesLikeTheWalker(loaded, walker);
-  ASSERT_FALSE(loaded.texture_files.empty());
-  EXPECT_EQ(loaded.texture_files[0], "walker.png");
+  ASSERT_FALSE(loaded.parts.empty());
+  EXPECT_EQ(loaded.parts[0].diffuse_file, "walker.png");
 }
 
 // A .glb that embeds its diffuse image (as "Download glTF" makes it) needs nothing else: the image
@@ -182,11 +182,11 @@ TEST(GltfDropTest, GlbWithAnEmbeddedImageBindsItAlone) {
   ASSERT_EQ(stage.viewer.models().size(), 1u);
   const LoadedModel& loaded = stage.viewer.models()[0];
   ExpectPosesLikeTheWalker(loaded, walker);
-  ASSERT_FALSE(loaded.textures.empty());
-  for (size_t p = 0; p < loaded.textures.size(); ++p) {
-    EXPECT_TRUE(loaded.textures[p].valid()) << "part " << p;
-    EXPECT_EQ(loaded.texture_files[p], "walker.png") << "part " << p;
-    EXPECT_FALSE(loaded.materials[p].empty()) << "part " << p << ": through the .mtr";
+  ASSERT_FALSE(loaded.parts.empty());
+  for (size_t p = 0; p < loaded.parts.size(); ++p) {
+    EXPECT_TRUE(loaded.parts[p].diffuse.valid()) << "part " << p;
+    EXPECT_EQ(loaded.parts[p].diffuse_file, "walker.png") << "part " << p;
+    EXPECT_FALSE(loaded.parts[p].material.empty()) << "part " << p << ": through the .mtr";
   }
   EXPECT_EQ(stage.backend.live_textures(), 1);  // one image, one texture for every part
 }
@@ -390,9 +390,10 @@ TEST(GltfDropTest, ExportMd5OfAGlbWithMapsHandsItsMtrAndImagesThatBindAgain) {
     files.push_back({download.name, download.bytes});
   ASSERT_TRUE(Ok(again.Drop(files)));
   const LoadedModel& hero = again.viewer.models()[0];
-  EXPECT_EQ(hero.texture_files, std::vector<std::string>{"walker.png"});
-  EXPECT_EQ(hero.normal_files, std::vector<std::string>{"walker_local.png"});
-  EXPECT_EQ(hero.specular_files, std::vector<std::string>{"walker_s.png"});
+  ASSERT_EQ(hero.parts.size(), 1u);
+  EXPECT_EQ(hero.parts[0].diffuse_file, "walker.png");
+  EXPECT_EQ(hero.parts[0].normal_file, "walker_local.png");
+  EXPECT_EQ(hero.parts[0].specular_file, "walker_s.png");
   EXPECT_TRUE(hero.material_warnings.empty());
 }
 

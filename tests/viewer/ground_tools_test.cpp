@@ -263,13 +263,13 @@ TEST(ConstructionHandleToolTest, PressMoveRelease) {
     SCOPED_TRACE(c.name);
     ConstructionHandleTool tool;
     const double pick = kPickRadiusCssPixels * c.device_pixel_ratio;
-    const bool taken =
-        tool.Press(c.ground, c.screen, c.origin_screen, c.heading_screen, origin, 3, pick);
+    const bool taken = tool.Press(c.ground, c.screen, c.origin_screen, c.heading_screen, origin,
+                                  CharacterId{3}, pick);
     EXPECT_EQ(taken, c.taken != ConstructionHandle::kNone);
     EXPECT_EQ(tool.handle(), c.taken);
     EXPECT_EQ(tool.active(), taken);
     if (taken) {
-      EXPECT_EQ(tool.instance(), 3);
+      EXPECT_EQ(tool.character(), CharacterId{3});
     }
     ASSERT_EQ(c.moves.size(), c.poses.size());
     for (size_t i = 0; i < c.moves.size(); ++i) {
@@ -414,8 +414,8 @@ TEST(RouteToolTest, MovesWhatItPicked) {
   EXPECT_TRUE(tool.Move({-3, 1}, Project({-3, 1}), 1.0f));
   EXPECT_EQ(tool.editor().anchors()[0].position, glm::dvec2(-3, 1));
   // Edit() starts over on another route: nothing selected, no drag.
-  tool.Edit(RouteEditor(), 4);
-  EXPECT_EQ(tool.edited_route(), 4);
+  tool.Edit(RouteEditor(), RouteId{4});
+  EXPECT_EQ(tool.edited_route(), RouteId{4});
   EXPECT_EQ(tool.selected_anchor(), -1);
   EXPECT_FALSE(tool.active());
   EXPECT_FALSE(tool.Move({1, 1}, Project({1, 1}), 1.0f));

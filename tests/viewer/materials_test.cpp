@@ -119,20 +119,21 @@ TEST_F(MaterialsTest, DoomFolderBindsDiffuseNormalAndSpecular) {
   const JsonValue reply = viewer_.LoadQueuedFiles();
   ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
   const LoadedModel& hero = Hero();
-  ASSERT_EQ(hero.textures.size(), 2u);
-  EXPECT_EQ(hero.materials, (std::vector<std::string>{"models/hero/body", "models/hero/head"}));
-  EXPECT_EQ(hero.texture_files[0], "models/hero/body_d.tga");
-  EXPECT_EQ(hero.normal_files[0], "models/hero/body_local.tga");
-  EXPECT_EQ(hero.specular_files[0], "models/hero/body_s.tga");
-  EXPECT_EQ(hero.texture_files[1], "models/hero/head_d.tga");
-  EXPECT_EQ(hero.normal_files[1], "models/hero/head_local.tga + models/hero/head_h.tga");
-  EXPECT_EQ(hero.specular_files[1], "");
+  ASSERT_EQ(hero.parts.size(), 2u);
+  EXPECT_EQ(hero.parts[0].material, "models/hero/body");
+  EXPECT_EQ(hero.parts[1].material, "models/hero/head");
+  EXPECT_EQ(hero.parts[0].diffuse_file, "models/hero/body_d.tga");
+  EXPECT_EQ(hero.parts[0].normal_file, "models/hero/body_local.tga");
+  EXPECT_EQ(hero.parts[0].specular_file, "models/hero/body_s.tga");
+  EXPECT_EQ(hero.parts[1].diffuse_file, "models/hero/head_d.tga");
+  EXPECT_EQ(hero.parts[1].normal_file, "models/hero/head_local.tga + models/hero/head_h.tga");
+  EXPECT_EQ(hero.parts[1].specular_file, "");
   for (int p = 0; p < 2; ++p) {
-    EXPECT_TRUE(hero.textures[p].valid());
-    EXPECT_TRUE(hero.normal_maps[p].valid());
+    EXPECT_TRUE(hero.parts[p].diffuse.valid());
+    EXPECT_TRUE(hero.parts[p].normal.valid());
   }
-  EXPECT_TRUE(hero.specular_maps[0].valid());
-  EXPECT_FALSE(hero.specular_maps[1].valid());
+  EXPECT_TRUE(hero.parts[0].specular.valid());
+  EXPECT_FALSE(hero.parts[1].specular.valid());
   // body_d, body_local, body_s, head_d, and the head's evaluated addnormals program.
   EXPECT_EQ(backend_.live_textures(), 5);
   EXPECT_TRUE(Strings(reply, "warnings").empty()) << WriteJson(reply);
@@ -144,18 +145,18 @@ TEST_F(MaterialsTest, MaterialsDroppedLaterReResolve) {
   Queue("models/hero/body_local.tga", Tga(128, 128, 255));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
   // Without a material: the guess by the shader's base name finds body_d and body_local.
-  EXPECT_EQ(Hero().texture_files[0], "models/hero/body_d.tga");
-  EXPECT_EQ(Hero().normal_files[0], "models/hero/body_local.tga");
-  EXPECT_EQ(Hero().materials[0], "");
-  const TextureHandle diffuse = Hero().textures[0];
+  EXPECT_EQ(Hero().parts[0].diffuse_file, "models/hero/body_d.tga");
+  EXPECT_EQ(Hero().parts[0].normal_file, "models/hero/body_local.tga");
+  EXPECT_EQ(Hero().parts[0].material, "");
+  const TextureHandle diffuse = Hero().parts[0].diffuse;
   Queue("materials/hero.mtr", kHeroMtr);
   Queue("models/hero/body_s.tga", Tga(90, 90, 90));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
-  EXPECT_EQ(Hero().materials[0], "models/hero/body");
-  EXPECT_EQ(Hero().specular_files[0], "models/hero/body_s.tga");
-  EXPECT_TRUE(Hero().specular_maps[0].valid());
+  EXPECT_EQ(Hero().parts[0].material, "models/hero/body");
+  EXPECT_EQ(Hero().parts[0].specular_file, "models/hero/body_s.tga");
+  EXPECT_TRUE(Hero().parts[0].specular.valid());
   // The same file through the material: the texture made from it is kept, not made again.
-  EXPECT_EQ(Hero().textures[0], diffuse);
+  EXPECT_EQ(Hero().parts[0].diffuse, diffuse);
   EXPECT_EQ(backend_.live_textures(), 3);
   EXPECT_EQ(backend_.bad_destroys(), 0);
 }
@@ -181,7 +182,7 @@ TEST_F(MaterialsTest, LaterDropsReapplyOnlyTheModelsTheyChange) {
   Queue("models/other/torso_d.tga", Tga(20, 20, 220));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
   EXPECT_EQ(backend_.part_updates() - after_hero, 4) << "only the new model's two parts";
-  EXPECT_EQ(viewer_.models().at(1).texture_files[0], "models/other/torso_d.tga");
+  EXPECT_EQ(viewer_.models().at(1).parts[0].diffuse_file, "models/other/torso_d.tga");
   const int after_other = backend_.part_updates();
   const int textures_after_other = backend_.live_textures();
   EXPECT_EQ(textures_after_other, hero_textures + 1) << "the other model's one diffuse map";
@@ -194,11 +195,11 @@ TEST_F(MaterialsTest, LaterDropsReapplyOnlyTheModelsTheyChange) {
 
   // The hero's diffuse image dropped again with new bytes: the hero (only) is re-applied, and
   // its old diffuse texture is replaced, not leaked.
-  const TextureHandle old_diffuse = Hero().textures[0];
+  const TextureHandle old_diffuse = Hero().parts[0].diffuse;
   Queue("models/hero/body_d.tga", Tga(10, 250, 10));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
   EXPECT_EQ(backend_.part_updates() - after_other, 4);
-  EXPECT_NE(Hero().textures[0], old_diffuse);
+  EXPECT_NE(Hero().parts[0].diffuse, old_diffuse);
   EXPECT_EQ(backend_.bad_destroys(), 0);
   // Exactly as many textures as before the drop: the new diffuse made, the old one freed (an
   // image nobody names makes none).
@@ -214,8 +215,8 @@ TEST_F(MaterialsTest, MissingImageIsOneWarningAndTheModelStillDraws) {
   EXPECT_EQ(CountContaining(warnings, "models/hero/head_h.tga"), 1);
   EXPECT_EQ(CountContaining(warnings, "materials/hero.mtr:"), 1);
   // The head keeps its diffuse map and falls back to a flat normal.
-  EXPECT_TRUE(Hero().textures[1].valid());
-  EXPECT_FALSE(Hero().normal_maps[1].valid());
+  EXPECT_TRUE(Hero().parts[1].diffuse.valid());
+  EXPECT_FALSE(Hero().parts[1].normal.valid());
   viewer_.Update(1.0 / 30.0);
   DrawList list;
   viewer_.BuildDrawList(&list);
@@ -227,7 +228,7 @@ TEST_F(MaterialsTest, MissingImageIsOneWarningAndTheModelStillDraws) {
   Queue("textures/HEAD_H.png", std::string());  // an empty file: never decoded (the .tga wins)
   Queue("other/head_h.tga", Tga(60, 60, 60));
   viewer_.LoadQueuedFiles();
-  EXPECT_TRUE(Hero().normal_maps[1].valid());
+  EXPECT_TRUE(Hero().parts[1].normal.valid());
 }
 
 TEST_F(MaterialsTest, BrokenDeclIsAnErrorAndLosesNothing) {
@@ -241,7 +242,7 @@ TEST_F(MaterialsTest, BrokenDeclIsAnErrorAndLosesNothing) {
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors[0].rfind("materials/broken.mtr:", 0), 0u) << errors[0];
   EXPECT_EQ(viewer_.character_count(), 1);
-  EXPECT_EQ(Hero().materials[0], "models/hero/body");
+  EXPECT_EQ(Hero().parts[0].material, "models/hero/body");
   EXPECT_EQ(backend_.live_textures(), textures);
 }
 
@@ -258,9 +259,9 @@ TEST_F(MaterialsTest, BrokenImageIsAMessageAndTheRestBinds) {
   EXPECT_EQ(
       CountContaining(Strings(reply, "errors"), "dds/models/hero/body_s.dds: error: truncated"), 1);
   ASSERT_EQ(viewer_.models().size(), 1u);
-  EXPECT_FALSE(Hero().textures[0].valid());
-  EXPECT_TRUE(Hero().normal_maps[0].valid());
-  EXPECT_FALSE(Hero().specular_maps[0].valid());
+  EXPECT_FALSE(Hero().parts[0].diffuse.valid());
+  EXPECT_TRUE(Hero().parts[0].normal.valid());
+  EXPECT_FALSE(Hero().parts[0].specular.valid());
 }
 
 // Headers claiming more than the limit over an image a model shows: each refused at the drop
@@ -269,7 +270,7 @@ TEST_F(MaterialsTest, BrokenImageIsAMessageAndTheRestBinds) {
 TEST_F(MaterialsTest, HostileImageOverAShownOneIsRefusedAndTheTextureKept) {
   QueueHeroFolder();
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
-  const TextureHandle diffuse = Hero().textures[0];
+  const TextureHandle diffuse = Hero().parts[0].diffuse;
   const int updates = backend_.part_updates();
   const int textures = backend_.live_textures();
   std::string tga = Tga(1, 2, 3);
@@ -309,14 +310,14 @@ TEST_F(MaterialsTest, HostileImageOverAShownOneIsRefusedAndTheTextureKept) {
     EXPECT_FALSE(Ok(reply));
     EXPECT_EQ(Strings(reply, "errors"), std::vector<std::string>{row.error}) << WriteJson(reply);
     EXPECT_EQ(Strings(reply, "warnings"), std::vector<std::string>{}) << WriteJson(reply);
-    EXPECT_EQ(Hero().textures[0], diffuse);
+    EXPECT_EQ(Hero().parts[0].diffuse, diffuse);
     EXPECT_EQ(backend_.part_updates(), updates);
     EXPECT_EQ(backend_.live_textures(), textures);
   }
   // A good image of that name still replaces it.
   Queue("models/hero/body_d.tga", Tga(10, 250, 10));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
-  EXPECT_NE(Hero().textures[0], diffuse);
+  EXPECT_NE(Hero().parts[0].diffuse, diffuse);
   EXPECT_EQ(backend_.live_textures(), textures);
 }
 
@@ -329,21 +330,21 @@ TEST_F(MaterialsTest, SkinsSwitchByCommandAndTravelInScenes) {
   const JsonValue& model = state.Find("models")->as_array()[0];
   // Only the skin that names this model (the other names models/other/other.md5mesh).
   EXPECT_EQ(WriteJson(*model.Find("skins")), R"(["skins/hero/red"])");
-  const TextureHandle before = Hero().textures[0];
+  const TextureHandle before = Hero().parts[0].diffuse;
 
   ASSERT_TRUE(Ok(Call(R"({"cmd":"setSkin","model":"hero","skin":"skins/hero/red"})")));
   EXPECT_EQ(Hero().skin, "skins/hero/red");
-  EXPECT_EQ(Hero().materials[0], "models/hero/red_body");
-  EXPECT_EQ(Hero().texture_files[0], "models/hero/red_d.tga");
-  EXPECT_NE(Hero().textures[0], before);
-  EXPECT_EQ(Hero().materials[1], "models/hero/head");  // not remapped
+  EXPECT_EQ(Hero().parts[0].material, "models/hero/red_body");
+  EXPECT_EQ(Hero().parts[0].diffuse_file, "models/hero/red_d.tga");
+  EXPECT_NE(Hero().parts[0].diffuse, before);
+  EXPECT_EQ(Hero().parts[1].material, "models/hero/head");  // not remapped
 
   const JsonValue scene = Call(R"({"cmd":"sceneJson"})");
   EXPECT_NE(WriteJson(scene).find(R"("skin":"skins/hero/red")"), std::string::npos)
       << WriteJson(scene);
 
   ASSERT_TRUE(Ok(Call(R"({"cmd":"setSkin","model":"hero","skin":""})")));
-  EXPECT_EQ(Hero().texture_files[0], "models/hero/body_d.tga");
+  EXPECT_EQ(Hero().parts[0].diffuse_file, "models/hero/body_d.tga");
   EXPECT_EQ(backend_.bad_destroys(), 0);
 
   const JsonValue unknown = Call(R"({"cmd":"setSkin","model":"hero","skin":"skins/other/blue"})");
@@ -383,7 +384,7 @@ TEST_F(MaterialsTest, ScenesFetchMaterialsAndApplyTheSkin) {
   const JsonValue applied = Call(R"({"cmd":"applyScene"})");
   ASSERT_TRUE(Ok(applied)) << WriteJson(applied);
   EXPECT_EQ(Hero().skin, "skins/hero/red");
-  EXPECT_EQ(Hero().texture_files[0], "red_d.tga");
+  EXPECT_EQ(Hero().parts[0].diffuse_file, "red_d.tga");
   const JsonValue written = Call(R"({"cmd":"sceneJson"})");
   const std::string text = WriteJson(written);
   EXPECT_NE(text.find(R"("materials":["models/hero/hero.mtr","models/hero/hero.skin",)"

@@ -187,7 +187,7 @@ TEST_F(ViewerTest, StepKeysMoveOneFrameAndWrap) {
 // Every vertex of the character at every frame of its animation, projected with the camera.
 void ExpectWholeAnimationInView(const Stage& viewer, int width, int height) {
   const Character& character = viewer.characters()[0];
-  const LoadedModel& model = viewer.models()[static_cast<size_t>(character.model)];
+  const LoadedModel& model = viewer.ModelOf(character);
   ASSERT_GE(character.playback.animation, 0);
   const anim::Animation& clip =
       *model.animations[static_cast<size_t>(character.playback.animation)];
