@@ -67,23 +67,31 @@ bool WriteBytes(const std::string& path, const std::string& bytes) {
   return true;
 }
 
-int RunExport(const std::vector<std::string>& args) {
-  std::string output_path;
-  std::string materials_folder;
-  std::string skin_name;
+// What `export` was asked for.
+struct ExportOptions {
+  std::string mesh_path;
+  std::vector<std::string> anim_paths;
+  std::string output_path;       // -o
+  std::string output_ext;        // "glb" or "gltf"
+  std::string materials_folder;  // --materials (default: the mesh's folder)
+  std::string skin_name;         // --skin
+};
+
+// The options from the arguments: 0, or the usage error's exit code.
+int ParseExportArguments(const std::vector<std::string>& args, ExportOptions* options) {
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "-o" || arg == "--output") {
       if (i + 1 >= args.size())
         return UsageError("-o: expected OUT.glb or OUT.gltf, found nothing");
-      output_path = args[++i];
+      options->output_path = args[++i];
     } else if (arg == "--materials") {
       if (i + 1 >= args.size()) return UsageError("--materials: expected a folder, found nothing");
-      materials_folder = args[++i];
+      options->materials_folder = args[++i];
     } else if (arg == "--skin") {
       if (i + 1 >= args.size()) return UsageError("--skin: expected a skin's name, found nothing");
-      skin_name = args[++i];
+      options->skin_name = args[++i];
     } else if (arg.size() > 1 && arg[0] == '-') {
       return UsageError("unknown option '" + arg + "'");
     } else {
@@ -91,10 +99,13 @@ int RunExport(const std::vector<std::string>& args) {
     }
   }
   if (positional.empty()) return UsageError("MESH: expected an .md5mesh file, found nothing");
-  if (output_path.empty()) return UsageError("-o: expected OUT.glb or OUT.gltf, found nothing");
-  const std::string output_ext = Extension(output_path);
-  if (output_ext != "glb" && output_ext != "gltf") {
-    return UsageError("-o: expected a name ending in .glb or .gltf, found '" + output_path + "'");
+  if (options->output_path.empty()) {
+    return UsageError("-o: expected OUT.glb or OUT.gltf, found nothing");
+  }
+  options->output_ext = Extension(options->output_path);
+  if (options->output_ext != "glb" && options->output_ext != "gltf") {
+    return UsageError("-o: expected a name ending in .glb or .gltf, found '" +
+                      options->output_path + "'");
   }
   if (Extension(positional[0]) != "md5mesh") {
     return UsageError("MESH: expected an .md5mesh file first, found '" + positional[0] + "'");
@@ -105,103 +116,129 @@ int RunExport(const std::vector<std::string>& args) {
                         positional[i] + "'");
     }
   }
+  options->mesh_path = positional[0];
+  options->anim_paths.assign(positional.begin() + 1, positional.end());
+  if (options->materials_folder.empty()) {
+    options->materials_folder = std::filesystem::path(options->mesh_path).parent_path().string();
+    if (options->materials_folder.empty()) options->materials_folder = ".";
+  }
+  return 0;
+}
 
-  const std::string& mesh_path = positional[0];
+// The mesh read and parsed (its warnings printed), or null (the error printed).
+std::shared_ptr<const anim::Model> LoadModel(const std::string& mesh_path) {
   Result<std::string> mesh_bytes = md5::ReadFileBytes(mesh_path);
   if (!mesh_bytes.ok()) {
     std::fprintf(stderr, "%s\n", mesh_bytes.error().ToString().c_str());
-    return 1;
+    return nullptr;
   }
   Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(mesh_path, mesh_bytes.value());
   if (!mesh.ok()) {
     std::fprintf(stderr, "%s\n", mesh.error().ToString().c_str());
-    return 1;
+    return nullptr;
   }
   Print(mesh.value().warnings);
-  const std::shared_ptr<const anim::Model> model =
-      anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(mesh).value()));
+  return anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(mesh).value()));
+}
 
-  std::vector<anim::Animation> animations;
-  std::vector<convert::ExportAnimation> exports;
-  animations.reserve(positional.size());
-  for (std::size_t i = 1; i < positional.size(); ++i) {
-    Result<std::string> bytes = md5::ReadFileBytes(positional[i]);
+// Each animation read, parsed and checked against the model (warnings printed): whether all
+// were.
+bool LoadAnimations(const std::vector<std::string>& anim_paths, const anim::Model& model,
+                    std::vector<anim::Animation>* animations) {
+  animations->reserve(anim_paths.size() + 1);
+  for (const std::string& path : anim_paths) {
+    Result<std::string> bytes = md5::ReadFileBytes(path);
     if (!bytes.ok()) {
       std::fprintf(stderr, "%s\n", bytes.error().ToString().c_str());
-      return 1;
+      return false;
     }
-    Result<md5::AnimFile> parsed = md5::ParseMd5Anim(positional[i], bytes.value());
+    Result<md5::AnimFile> parsed = md5::ParseMd5Anim(path, bytes.value());
     if (!parsed.ok()) {
       std::fprintf(stderr, "%s\n", parsed.error().ToString().c_str());
-      return 1;
+      return false;
     }
     std::vector<Diagnostic> warnings = parsed.value().warnings;
-    const Status fits = md5::CheckAnimFitsMesh(model->source(), parsed.value(), &warnings);
+    const Status fits = md5::CheckAnimFitsMesh(model.source(), parsed.value(), &warnings);
     Print(warnings);
     if (!fits.ok()) {
       std::fprintf(stderr, "%s\n", fits.error().ToString().c_str());
-      return 1;
+      return false;
     }
-    animations.push_back(anim::Animation::FromAnimFile(
+    animations->push_back(anim::Animation::FromAnimFile(
         std::make_shared<const md5::AnimFile>(std::move(parsed).value())));
   }
-  for (std::size_t i = 0; i < animations.size(); ++i) {
-    exports.push_back({&animations[i], md5::FileStemOf(positional[i + 1])});
-  }
+  return true;
+}
 
-  // Each part's maps as the viewer resolves them, from the decls and images of the folder.
-  if (materials_folder.empty()) {
-    materials_folder = std::filesystem::path(mesh_path).parent_path().string();
-    if (materials_folder.empty()) materials_folder = ".";
-  }
-  Result<std::unique_ptr<MaterialFolder>> folder = ReadMaterialFolder(materials_folder);
+// Each part's maps as the viewer resolves them, from the decls and images of the folder, with
+// what the maps point into.
+struct FolderMaps {
+  std::unique_ptr<MaterialFolder> folder;
+  material::ResolveOutput resolved;
+  std::vector<std::string> image_bytes;  // per folder file, read when a map looks it up
+  std::vector<convert::SourceImageFile> image_files;
+  convert::ExportMaps maps;
+};
+
+// The model's maps from the materials folder: 0, or the exit code (the error printed).
+int ResolveMaps(const ExportOptions& options, const anim::Model& model, FolderMaps* out) {
+  Result<std::unique_ptr<MaterialFolder>> folder = ReadMaterialFolder(options.materials_folder);
   if (!folder.ok()) return UsageError(folder.error().message);
+  out->folder = std::move(folder).value();
   std::vector<std::string> shaders;
-  for (int m = 0; m < model->mesh_count(); ++m) shaders.push_back(model->mesh(m).shader);
-  Result<material::ResolveOutput> resolved =
-      ResolveFolderMaterials(*folder.value(), shaders, md5::FileStemOf(mesh_path), skin_name);
+  for (int m = 0; m < model.mesh_count(); ++m) shaders.push_back(model.mesh(m).shader);
+  Result<material::ResolveOutput> resolved = ResolveFolderMaterials(
+      *out->folder, shaders, md5::FileStemOf(options.mesh_path), options.skin_name);
   if (!resolved.ok()) return UsageError(resolved.error().message);
-  Print(resolved.value().warnings);
-  const std::vector<std::string>& paths = folder.value()->paths;
-  std::vector<std::string> image_bytes(paths.size());
-  std::vector<convert::SourceImageFile> image_files(paths.size());
-  for (const material::PartResolution& part : resolved.value().parts) {
+  out->resolved = std::move(resolved).value();
+  Print(out->resolved.warnings);
+  const std::vector<std::string>& paths = out->folder->paths;
+  out->image_bytes.assign(paths.size(), std::string());
+  out->image_files.assign(paths.size(), convert::SourceImageFile());
+  for (const material::PartResolution& part : out->resolved.parts) {
     for (const material::ResolvedMap& map : part.maps) {
       for (const material::ImageLookup& lookup : map.images) {
-        if (lookup.file < 0 || image_files[static_cast<std::size_t>(lookup.file)].bytes) continue;
         const std::size_t f = static_cast<std::size_t>(lookup.file);
-        Result<std::string> bytes =
-            md5::ReadFileBytes((std::filesystem::path(materials_folder) / paths[f]).string());
+        if (lookup.file < 0 || out->image_files[f].bytes) continue;
+        Result<std::string> bytes = md5::ReadFileBytes(
+            (std::filesystem::path(options.materials_folder) / paths[f]).string());
         if (!bytes.ok()) {
           std::fprintf(stderr, "%s\n", bytes.error().ToString().c_str());
           return 1;
         }
-        image_bytes[f] = std::move(bytes).value();
-        image_files[f] = {paths[f], &image_bytes[f]};
+        out->image_bytes[f] = std::move(bytes).value();
+        out->image_files[f] = {paths[f], &out->image_bytes[f]};
       }
     }
   }
   convert::ExportMapsInput maps_input;
-  maps_input.resolution = &resolved.value();
-  maps_input.files = image_files;
+  maps_input.resolution = &out->resolved;
+  maps_input.files = out->image_files;
   Result<convert::ExportMaps> maps = convert::BuildExportMaps(maps_input);
   if (!maps.ok()) {
     std::fprintf(stderr, "md5stage export: %s\n", maps.error().ToString().c_str());
     return 1;
   }
-  Print(maps.value().warnings);
+  out->maps = std::move(maps).value();
+  Print(out->maps.warnings);
+  return 0;
+}
 
-  const std::filesystem::path out(output_path);
+// The glTF exported and written (a .gltf's buffer beside it), and a line on what it holds:
+// whether it was.
+bool WriteGltf(const ExportOptions& options, const anim::Model& model,
+               const std::vector<convert::ExportAnimation>& exports, const FolderMaps& maps) {
+  const std::filesystem::path out(options.output_path);
   const std::string bin_name = out.stem().string() + ".bin";
   convert::GltfFiles files;
   std::vector<Diagnostic> warnings;
   convert::GltfExportJob job;
-  job.model = model.get();
+  job.model = &model;
   job.animations = exports;
-  job.images = maps.value().images;
-  job.part_maps = maps.value().parts;
-  job.container =
-      output_ext == "glb" ? convert::GltfContainer::kGlb : convert::GltfContainer::kGltfSeparateBin;
+  job.images = maps.maps.images;
+  job.part_maps = maps.maps.parts;
+  job.container = options.output_ext == "glb" ? convert::GltfContainer::kGlb
+                                              : convert::GltfContainer::kGltfSeparateBin;
   job.bin_uri = bin_name;
   job.output = &files;
   job.warnings = &warnings;
@@ -209,19 +246,35 @@ int RunExport(const std::vector<std::string>& args) {
   Print(warnings);
   if (!done.ok()) {
     std::fprintf(stderr, "md5stage export: %s\n", done.error().ToString().c_str());
-    return 1;
+    return false;
   }
-  if (!WriteBytes(output_path, files.main)) return 1;
+  if (!WriteBytes(options.output_path, files.main)) return false;
   std::size_t total = files.main.size();
   if (job.container == convert::GltfContainer::kGltfSeparateBin) {
     const std::string bin_path = (out.parent_path() / bin_name).string();
-    if (!WriteBytes(bin_path, files.bin)) return 1;
+    if (!WriteBytes(bin_path, files.bin)) return false;
     total += files.bin.size();
   }
   std::printf("%s: %d mesh parts, %d joints, %zu animations, %zu images, %zu bytes\n",
-              output_path.c_str(), model->mesh_count(), model->skeleton().joint_count(),
-              exports.size(), maps.value().images.size(), total);
-  return 0;
+              options.output_path.c_str(), model.mesh_count(), model.skeleton().joint_count(),
+              exports.size(), maps.maps.images.size(), total);
+  return true;
+}
+
+int RunExport(const std::vector<std::string>& args) {
+  ExportOptions options;
+  if (const int usage = ParseExportArguments(args, &options); usage != 0) return usage;
+  const std::shared_ptr<const anim::Model> model = LoadModel(options.mesh_path);
+  if (model == nullptr) return 1;
+  std::vector<anim::Animation> animations;
+  if (!LoadAnimations(options.anim_paths, *model, &animations)) return 1;
+  std::vector<convert::ExportAnimation> exports;
+  for (std::size_t i = 0; i < animations.size(); ++i) {
+    exports.push_back({&animations[i], md5::FileStemOf(options.anim_paths[i])});
+  }
+  FolderMaps maps;
+  if (const int failed = ResolveMaps(options, *model, &maps); failed != 0) return failed;
+  return WriteGltf(options, *model, exports, maps) ? 0 : 1;
 }
 
 static CommandRegistrar reg{

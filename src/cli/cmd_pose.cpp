@@ -82,31 +82,31 @@ bool WriteObj(const std::string& path, const anim::Model& model,
   return true;
 }
 
-int RunPose(const std::vector<std::string>& args) {
-  Options options;
+// The options from the arguments: 0, or the usage error's exit code.
+int ParsePoseArguments(const std::vector<std::string>& args, Options* options) {
   std::vector<std::string> positional;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const bool has_value = i + 1 < args.size();
     if (arg == "--obj") {
       if (!has_value) return UsageError("--obj needs a file name");
-      options.obj = args[++i];
+      options->obj = args[++i];
     } else if (arg == "--frame") {
       double value = 0;
       if (!has_value || !ParseNumber(args[i + 1], &value) || value < 0 ||
           value != std::floor(value) || value > 1e9) {
         return UsageError("--frame needs a frame number (an integer >= 0)");
       }
-      options.frame = static_cast<int>(value);
+      options->frame = static_cast<int>(value);
       ++i;
     } else if (arg == "--time") {
-      if (!has_value || !ParseNumber(args[i + 1], &options.time)) {
+      if (!has_value || !ParseNumber(args[i + 1], &options->time)) {
         return UsageError("--time needs a number of seconds");
       }
-      options.has_time = true;
+      options->has_time = true;
       ++i;
     } else if (arg == "--normalize") {
-      options.normalize = true;
+      options->normalize = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
       return UsageError("unknown option '" + arg + "'");
     } else {
@@ -114,96 +114,120 @@ int RunPose(const std::vector<std::string>& args) {
     }
   }
   if (positional.empty() || positional.size() > 2) return UsageError("expected MESH [ANIM]");
-  if (options.obj.empty()) return UsageError("--obj OUT.obj is required");
-  if (options.frame >= 0 && options.has_time) return UsageError("use --frame or --time, not both");
-  options.mesh = positional[0];
-  if (positional.size() == 2) options.anim = positional[1];
-  if (options.anim.empty() && (options.frame >= 0 || options.has_time)) {
+  if (options->obj.empty()) return UsageError("--obj OUT.obj is required");
+  if (options->frame >= 0 && options->has_time) {
+    return UsageError("use --frame or --time, not both");
+  }
+  options->mesh = positional[0];
+  if (positional.size() == 2) options->anim = positional[1];
+  if (options->anim.empty() && (options->frame >= 0 || options->has_time)) {
     return UsageError("--frame and --time need an ANIM");
   }
+  return 0;
+}
 
-  Result<std::string> mesh_bytes = md5::ReadFileBytes(options.mesh);
+// The mesh read and parsed (its warnings printed), or null (the error printed).
+std::shared_ptr<const anim::Model> LoadModel(const std::string& mesh_path) {
+  Result<std::string> mesh_bytes = md5::ReadFileBytes(mesh_path);
   if (!mesh_bytes.ok()) {
     std::fprintf(stderr, "%s\n", mesh_bytes.error().ToString().c_str());
-    return 1;
+    return nullptr;
   }
-  Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(options.mesh, mesh_bytes.value());
+  Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(mesh_path, mesh_bytes.value());
   if (!mesh.ok()) {
     std::fprintf(stderr, "%s\n", mesh.error().ToString().c_str());
-    return 1;
+    return nullptr;
   }
   for (const Diagnostic& w : mesh.value().warnings)
     std::fprintf(stderr, "%s\n", w.ToString().c_str());
-  const std::shared_ptr<const anim::Model> model =
-      anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(mesh).value()));
-  const anim::Skeleton& skeleton = model->skeleton();
-  anim::Pose pose(skeleton.joint_count());
-  std::string header = "md5stage pose " + options.mesh;
+  return anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(mesh).value()));
+}
 
-  if (options.anim.empty()) {
-    pose.models = skeleton.bind_matrices();
-    header += " (bind pose)";
-  } else {
-    Result<std::string> anim_bytes = md5::ReadFileBytes(options.anim);
-    if (!anim_bytes.ok()) {
-      std::fprintf(stderr, "%s\n", anim_bytes.error().ToString().c_str());
-      return 1;
-    }
-    Result<md5::AnimFile> parsed = md5::ParseMd5Anim(options.anim, anim_bytes.value());
-    if (!parsed.ok()) {
-      std::fprintf(stderr, "%s\n", parsed.error().ToString().c_str());
-      return 1;
-    }
-    std::vector<Diagnostic> warnings = parsed.value().warnings;
-    const Status fits = md5::CheckAnimFitsMesh(model->source(), parsed.value(), &warnings);
-    for (const Diagnostic& w : warnings) std::fprintf(stderr, "%s\n", w.ToString().c_str());
-    if (!fits.ok()) {
-      std::fprintf(stderr, "%s\n", fits.error().ToString().c_str());
-      return 1;
-    }
-    const anim::Animation animation = anim::Animation::FromAnimFile(
-        std::make_shared<const md5::AnimFile>(std::move(parsed).value()));
-    if (options.frame >= animation.frame_count()) {
-      std::fprintf(stderr,
-                   "md5stage pose: expected --frame from 0 to %d (%s has %d frames), found %d\n",
-                   animation.frame_count() - 1, options.anim.c_str(), animation.frame_count(),
-                   options.frame);
-      return 1;
-    }
-    anim::SampleJob sample;
-    sample.animation = &animation;
-    sample.frame = options.has_time ? -1 : (options.frame >= 0 ? options.frame : 0);
-    sample.time = static_cast<float>(options.time);
-    sample.mode = anim::PlaybackMode::kLoop;
-    sample.output = pose.locals;
-    anim::LocalToModelJob to_model;
-    to_model.skeleton = &skeleton;
-    to_model.locals = pose.locals;
-    to_model.models = pose.models;
-    if (!sample.Run() || !to_model.Run()) {
-      std::fprintf(stderr, "md5stage pose: sampling %s failed\n", options.anim.c_str());
-      return 1;
-    }
-    header += " " + options.anim +
-              (options.has_time ? " time " + std::to_string(options.time)
-                                : " frame " + std::to_string(sample.frame));
+// The animation's frame (or time) sampled into `pose`'s model matrices, and what was sampled
+// added to the OBJ's header: whether it was (else the error printed).
+bool SampleAnimation(const Options& options, const anim::Model& model, anim::Pose* pose,
+                     std::string* header) {
+  Result<std::string> anim_bytes = md5::ReadFileBytes(options.anim);
+  if (!anim_bytes.ok()) {
+    std::fprintf(stderr, "%s\n", anim_bytes.error().ToString().c_str());
+    return false;
   }
-  if (options.normalize) header += " (weights normalized)";
+  Result<md5::AnimFile> parsed = md5::ParseMd5Anim(options.anim, anim_bytes.value());
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "%s\n", parsed.error().ToString().c_str());
+    return false;
+  }
+  std::vector<Diagnostic> warnings = parsed.value().warnings;
+  const Status fits = md5::CheckAnimFitsMesh(model.source(), parsed.value(), &warnings);
+  for (const Diagnostic& w : warnings) std::fprintf(stderr, "%s\n", w.ToString().c_str());
+  if (!fits.ok()) {
+    std::fprintf(stderr, "%s\n", fits.error().ToString().c_str());
+    return false;
+  }
+  const anim::Animation animation = anim::Animation::FromAnimFile(
+      std::make_shared<const md5::AnimFile>(std::move(parsed).value()));
+  if (options.frame >= animation.frame_count()) {
+    std::fprintf(
+        stderr, "md5stage pose: expected --frame from 0 to %d (%s has %d frames), found %d\n",
+        animation.frame_count() - 1, options.anim.c_str(), animation.frame_count(), options.frame);
+    return false;
+  }
+  anim::SampleJob sample;
+  sample.animation = &animation;
+  sample.frame = options.has_time ? -1 : (options.frame >= 0 ? options.frame : 0);
+  sample.time = static_cast<float>(options.time);
+  sample.mode = anim::PlaybackMode::kLoop;
+  sample.output = pose->locals;
+  anim::LocalToModelJob to_model;
+  to_model.skeleton = &model.skeleton();
+  to_model.locals = pose->locals;
+  to_model.models = pose->models;
+  if (!sample.Run() || !to_model.Run()) {
+    std::fprintf(stderr, "md5stage pose: sampling %s failed\n", options.anim.c_str());
+    return false;
+  }
+  *header += " " + options.anim +
+             (options.has_time ? " time " + std::to_string(options.time)
+                               : " frame " + std::to_string(sample.frame));
+  return true;
+}
 
-  std::vector<std::vector<glm::vec3>> positions(static_cast<std::size_t>(model->mesh_count()));
-  for (int m = 0; m < model->mesh_count(); ++m) {
-    positions[m].resize(model->mesh(m).vertices.size());
+// Every mesh part skinned by the pose's model matrices: whether all were.
+bool SkinMeshes(const anim::Model& model, const anim::Pose& pose, bool normalize,
+                std::vector<std::vector<glm::vec3>>* positions) {
+  positions->resize(static_cast<std::size_t>(model.mesh_count()));
+  for (int m = 0; m < model.mesh_count(); ++m) {
+    (*positions)[m].resize(model.mesh(m).vertices.size());
     anim::SkinningJob skin;
-    skin.model = model.get();
+    skin.model = &model;
     skin.mesh_index = m;
     skin.joint_matrices = pose.models;
-    skin.normalize_weights = options.normalize;
-    skin.positions = positions[m];
+    skin.normalize_weights = normalize;
+    skin.positions = (*positions)[m];
     if (!skin.Run()) {
       std::fprintf(stderr, "md5stage pose: skinning mesh %d failed\n", m);
-      return 1;
+      return false;
     }
   }
+  return true;
+}
+
+int RunPose(const std::vector<std::string>& args) {
+  Options options;
+  if (const int usage = ParsePoseArguments(args, &options); usage != 0) return usage;
+  const std::shared_ptr<const anim::Model> model = LoadModel(options.mesh);
+  if (model == nullptr) return 1;
+  anim::Pose pose(model->skeleton().joint_count());
+  std::string header = "md5stage pose " + options.mesh;
+  if (options.anim.empty()) {
+    pose.models = model->skeleton().bind_matrices();
+    header += " (bind pose)";
+  } else if (!SampleAnimation(options, *model, &pose, &header)) {
+    return 1;
+  }
+  if (options.normalize) header += " (weights normalized)";
+  std::vector<std::vector<glm::vec3>> positions;
+  if (!SkinMeshes(*model, pose, options.normalize, &positions)) return 1;
   return WriteObj(options.obj, *model, positions, header) ? 0 : 1;
 }
 

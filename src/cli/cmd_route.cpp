@@ -30,156 +30,192 @@ int Usage(const std::string& problem) {
   return 2;
 }
 
-int RunRoute(const std::vector<std::string>& args) {
+// What `route` was asked for.
+struct RouteOptions {
   std::string file;
   long samples = 10;
-  double radius = 0.0;
+  double radius = 0.0;  // --radius: the tight stretches' turning radius
   bool has_radius = false;
-  std::string obstacles_file;
+  std::string obstacles_file;  // --obstacles ("": none)
   double clearance = 0.0;
-  bool has_clearance = false;
   bool json = false;
+};
+
+// The options from the arguments: 0, or the usage error's exit code.
+int ParseRouteArguments(const std::vector<std::string>& args, RouteOptions* options) {
+  bool has_clearance = false;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     if (arg == "--samples" && i + 1 < args.size()) {
       const std::string& text = args[++i];
       char* end = nullptr;
       errno = 0;
-      samples = std::strtol(text.c_str(), &end, 10);
-      if (text.empty() || *end != '\0' || errno == ERANGE || samples < 0 || samples > kMaxSamples) {
+      options->samples = std::strtol(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || errno == ERANGE || options->samples < 0 ||
+          options->samples > kMaxSamples) {
         return Usage("--samples expects an integer from 0 to " + std::to_string(kMaxSamples));
       }
     } else if (arg == "--radius" && i + 1 < args.size()) {
       const std::string& text = args[++i];
       char* end = nullptr;
-      radius = std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0' || !std::isfinite(radius) || radius < 0.0) {
+      options->radius = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(options->radius) ||
+          options->radius < 0.0) {
         return Usage("--radius expects a number >= 0");
       }
-      has_radius = true;
+      options->has_radius = true;
     } else if (arg == "--obstacles" && i + 1 < args.size()) {
-      obstacles_file = args[++i];
+      options->obstacles_file = args[++i];
     } else if (arg == "--clearance" && i + 1 < args.size()) {
       const std::string& text = args[++i];
       char* end = nullptr;
-      clearance = std::strtod(text.c_str(), &end);
-      if (text.empty() || *end != '\0' || !std::isfinite(clearance) || clearance < 0.0) {
+      options->clearance = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !std::isfinite(options->clearance) ||
+          options->clearance < 0.0) {
         return Usage("--clearance expects a number >= 0");
       }
       has_clearance = true;
     } else if (arg == "--json") {
-      json = true;
+      options->json = true;
     } else if (!arg.empty() && arg[0] == '-') {
       return Usage("unexpected argument '" + arg + "'");
-    } else if (file.empty()) {
-      file = arg;
+    } else if (options->file.empty()) {
+      options->file = arg;
     } else {
       return Usage("only one route file");
     }
   }
-  if (file.empty()) return Usage("a route file is required");
-  if (has_clearance && obstacles_file.empty()) return Usage("--clearance needs --obstacles");
+  if (options->file.empty()) return Usage("a route file is required");
+  if (has_clearance && options->obstacles_file.empty()) {
+    return Usage("--clearance needs --obstacles");
+  }
+  return 0;
+}
 
+// The route file read and built: whether it was (else the error printed).
+bool ReadRouteFile(const std::string& file, Route* route) {
   std::ifstream in(file, std::ios::binary);
   if (!in) {
     std::fprintf(stderr, "%s: error: cannot open file\n", file.c_str());
-    return 1;
+    return false;
   }
   std::ostringstream text;
   text << in.rdbuf();
-  const Result<Route> route = ReadRouteJson(file, text.str());
-  if (!route.ok()) {
-    std::fprintf(stderr, "%s\n", route.error().ToString().c_str());
-    return 1;
+  Result<Route> read = ReadRouteJson(file, text.str());
+  if (!read.ok()) {
+    std::fprintf(stderr, "%s\n", read.error().ToString().c_str());
+    return false;
   }
+  *route = std::move(read).value();
+  return true;
+}
 
+// What `route` finds on a route besides its samples: the stretches tighter than the radius and
+// those within the clearance of an obstacle (each when asked for).
+struct RouteReport {
+  std::vector<TightStretch> tight;
+  std::vector<ObstacleStretch> near;
+};
+
+// Sample k of `samples`: the last is exactly the length, not k·(length/N) with its rounding.
+double SampleDistance(const Route& route, long k, long samples) {
+  return k == samples ? route.length() : route.length() * k / samples;
+}
+
+void PrintRouteJson(const RouteOptions& options, const Route& route, const RouteReport& report) {
+  JsonValue root = JsonValue::MakeObject();
+  root.Set("length", route.length());
+  JsonValue& list = root.Set("samples", JsonValue::MakeArray());
+  for (long k = 0; k <= options.samples; ++k) {
+    const double distance = SampleDistance(route, k, options.samples);
+    const Pose2 pose = route.Sample(distance);
+    JsonValue item = JsonValue::MakeObject();
+    item.Set("distance", distance);
+    item.Set("position", PointJson(pose.position));
+    item.Set("heading", pose.heading);
+    list.Append(std::move(item));
+  }
+  if (options.has_radius) {
+    root.Set("radius", options.radius);
+    JsonValue& out = root.Set("tight_stretches", JsonValue::MakeArray());
+    for (const TightStretch& s : report.tight) {
+      JsonValue item = JsonValue::MakeObject();
+      item.Set("start", s.start_distance);
+      item.Set("end", s.end_distance);
+      item.Set("min_radius", s.min_radius);
+      item.Set("min_radius_at", s.min_radius_distance);
+      out.Append(std::move(item));
+    }
+  }
+  if (!options.obstacles_file.empty()) {
+    root.Set("clearance", options.clearance);
+    JsonValue& out = root.Set("obstacle_stretches", JsonValue::MakeArray());
+    for (const ObstacleStretch& s : report.near) {
+      JsonValue item = JsonValue::MakeObject();
+      item.Set("start", s.start_distance);
+      item.Set("end", s.end_distance);
+      item.Set("obstacle", s.obstacle);
+      item.Set("min_distance", s.min_distance);
+      out.Append(std::move(item));
+    }
+  }
+  std::printf("%s\n", WriteJson(root).c_str());
+}
+
+void PrintRouteText(const RouteOptions& options, const Route& route, const RouteReport& report) {
+  std::printf("length %s\n", TextNumber(route.length()).c_str());
+  std::printf("distance,x,y,heading\n");
+  for (long k = 0; k <= options.samples; ++k) {
+    const double distance = SampleDistance(route, k, options.samples);
+    const Pose2 pose = route.Sample(distance);
+    std::printf("%s,%s,%s,%s\n", TextNumber(distance).c_str(), TextNumber(pose.position.x).c_str(),
+                TextNumber(pose.position.y).c_str(), TextNumber(pose.heading).c_str());
+  }
+  if (options.has_radius) {
+    std::printf("tighter than radius %s: %zu\n", TextNumber(options.radius).c_str(),
+                report.tight.size());
+    std::printf("start,end,min_radius,min_radius_at\n");
+    for (const TightStretch& s : report.tight) {
+      std::printf("%s,%s,%s,%s\n", TextNumber(s.start_distance).c_str(),
+                  TextNumber(s.end_distance).c_str(), TextNumber(s.min_radius).c_str(),
+                  TextNumber(s.min_radius_distance).c_str());
+    }
+  }
+  if (!options.obstacles_file.empty()) {
+    std::printf("within clearance %s of an obstacle: %zu\n", TextNumber(options.clearance).c_str(),
+                report.near.size());
+    std::printf("start,end,obstacle,min_distance\n");
+    for (const ObstacleStretch& s : report.near) {
+      std::printf("%s,%s,%d,%s\n", TextNumber(s.start_distance).c_str(),
+                  TextNumber(s.end_distance).c_str(), s.obstacle,
+                  TextNumber(s.min_distance).c_str());
+    }
+  }
+}
+
+int RunRoute(const std::vector<std::string>& args) {
+  RouteOptions options;
+  if (const int usage = ParseRouteArguments(args, &options); usage != 0) return usage;
+  Route route;
+  if (!ReadRouteFile(options.file, &route)) return 1;
   ObstacleSet obstacles;
-  if (!obstacles_file.empty()) {
-    Result<ObstacleSet> loaded = LoadObstaclesFile(obstacles_file);
+  if (!options.obstacles_file.empty()) {
+    Result<ObstacleSet> loaded = LoadObstaclesFile(options.obstacles_file);
     if (!loaded.ok()) {
       std::fprintf(stderr, "%s\n", loaded.error().ToString().c_str());
       return 1;
     }
     obstacles = std::move(loaded.value());
   }
-
-  const Route& r = route.value();
-  // The last sample is exactly the length, not k·(length/N) with its rounding.
-  auto sample_distance = [&](long k) {
-    return k == samples ? r.length() : r.length() * k / samples;
-  };
-  std::vector<TightStretch> tight;
-  if (has_radius) tight = r.FindTightStretches(radius);
-  std::vector<ObstacleStretch> near;
-  if (!obstacles_file.empty()) near = FindObstacleStretches(r, obstacles, clearance);
-
-  if (json) {
-    JsonValue root = JsonValue::MakeObject();
-    root.Set("length", r.length());
-    JsonValue& list = root.Set("samples", JsonValue::MakeArray());
-    for (long k = 0; k <= samples; ++k) {
-      const double distance = sample_distance(k);
-      const Pose2 pose = r.Sample(distance);
-      JsonValue item = JsonValue::MakeObject();
-      item.Set("distance", distance);
-      item.Set("position", PointJson(pose.position));
-      item.Set("heading", pose.heading);
-      list.Append(std::move(item));
-    }
-    if (has_radius) {
-      root.Set("radius", radius);
-      JsonValue& out = root.Set("tight_stretches", JsonValue::MakeArray());
-      for (const TightStretch& s : tight) {
-        JsonValue item = JsonValue::MakeObject();
-        item.Set("start", s.start_distance);
-        item.Set("end", s.end_distance);
-        item.Set("min_radius", s.min_radius);
-        item.Set("min_radius_at", s.min_radius_distance);
-        out.Append(std::move(item));
-      }
-    }
-    if (!obstacles_file.empty()) {
-      root.Set("clearance", clearance);
-      JsonValue& out = root.Set("obstacle_stretches", JsonValue::MakeArray());
-      for (const ObstacleStretch& s : near) {
-        JsonValue item = JsonValue::MakeObject();
-        item.Set("start", s.start_distance);
-        item.Set("end", s.end_distance);
-        item.Set("obstacle", s.obstacle);
-        item.Set("min_distance", s.min_distance);
-        out.Append(std::move(item));
-      }
-    }
-    std::printf("%s\n", WriteJson(root).c_str());
-    return 0;
+  RouteReport report;
+  if (options.has_radius) report.tight = route.FindTightStretches(options.radius);
+  if (!options.obstacles_file.empty()) {
+    report.near = FindObstacleStretches(route, obstacles, options.clearance);
   }
-
-  std::printf("length %s\n", TextNumber(r.length()).c_str());
-  std::printf("distance,x,y,heading\n");
-  for (long k = 0; k <= samples; ++k) {
-    const double distance = sample_distance(k);
-    const Pose2 pose = r.Sample(distance);
-    std::printf("%s,%s,%s,%s\n", TextNumber(distance).c_str(), TextNumber(pose.position.x).c_str(),
-                TextNumber(pose.position.y).c_str(), TextNumber(pose.heading).c_str());
-  }
-  if (has_radius) {
-    std::printf("tighter than radius %s: %zu\n", TextNumber(radius).c_str(), tight.size());
-    std::printf("start,end,min_radius,min_radius_at\n");
-    for (const TightStretch& s : tight) {
-      std::printf("%s,%s,%s,%s\n", TextNumber(s.start_distance).c_str(),
-                  TextNumber(s.end_distance).c_str(), TextNumber(s.min_radius).c_str(),
-                  TextNumber(s.min_radius_distance).c_str());
-    }
-  }
-  if (!obstacles_file.empty()) {
-    std::printf("within clearance %s of an obstacle: %zu\n", TextNumber(clearance).c_str(),
-                near.size());
-    std::printf("start,end,obstacle,min_distance\n");
-    for (const ObstacleStretch& s : near) {
-      std::printf("%s,%s,%d,%s\n", TextNumber(s.start_distance).c_str(),
-                  TextNumber(s.end_distance).c_str(), s.obstacle,
-                  TextNumber(s.min_distance).c_str());
-    }
+  if (options.json) {
+    PrintRouteJson(options, route, report);
+  } else {
+    PrintRouteText(options, route, report);
   }
   return 0;
 }

@@ -273,6 +273,136 @@ Result<material::ResolveOutput> ResolveFolderMaterials(const MaterialFolder& fol
   return material::ResolveMaterials(input);
 }
 
+namespace {
+
+constexpr MapKind kShownMaps[] = {MapKind::kDiffuse, MapKind::kNormal, MapKind::kSpecular,
+                                  MapKind::kHeight};
+
+// What the check found on the mesh's parts, as text lines and JSON, and its counts.
+struct PartsReport {
+  std::string text;
+  JsonArray json;
+  int missing = 0;  // images
+  int complete_parts = 0;
+  int without_diffuse = 0;
+};
+
+// Part i's material, its maps and whether it is complete, added to the report.
+void DescribePart(const material::PartResolution& part, std::size_t i, PartsReport* report) {
+  const bool has_diffuse = part.map(MapKind::kDiffuse).Complete();
+  report->without_diffuse += has_diffuse ? 0 : 1;
+  bool complete = has_diffuse;
+  for (MapKind kind : kShownMaps) {
+    if (part.map(kind).present && !part.map(kind).Complete()) complete = false;
+  }
+  report->complete_parts += complete ? 1 : 0;
+  std::string shader = "\"" + part.shader + "\"";
+  if (part.shader_after_skin != part.shader) shader += " (skin: " + part.shader_after_skin + ")";
+  const std::string origin = part.material != nullptr
+                                 ? "material " + part.material->name + " (" + part.material->file +
+                                       ":" + Where(part.material->where) + ")"
+                                 : std::string("no material, guessed from the shader's name");
+  report->text += "  part " + std::to_string(i) + " " + shader + ": " + origin + "\n";
+  JsonValue part_json = JsonValue::MakeObject();
+  part_json.Set("index", static_cast<int>(i));
+  part_json.Set("shader", part.shader);
+  part_json.Set("shader_after_skin", part.shader_after_skin);
+  part_json.Set("material", part.material ? JsonValue(part.material->name) : JsonValue());
+  part_json.Set("material_file", part.material ? JsonValue(part.material->file) : JsonValue());
+  JsonValue maps = JsonValue::MakeObject();
+  for (MapKind kind : kShownMaps) {
+    const ResolvedMap& map = part.map(kind);
+    if (kind == MapKind::kHeight && !map.present) continue;
+    report->text += std::string("    ") + material::MapKindName(kind) + ": " +
+                    MapText(map, &report->missing) + "\n";
+    maps.Set(material::MapKindName(kind), MapJson(map));
+  }
+  part_json.Set("maps", std::move(maps));
+  part_json.Set("complete", complete);
+  report->json.push_back(std::move(part_json));
+}
+
+// Everything `check --materials` prints: the folder, the skins, the parts and the verdict.
+struct MaterialCheckReport {
+  const MaterialFolder* folder = nullptr;
+  const Skin* skin = nullptr;  // --skin's, or null
+  std::vector<std::string> skins_for_mesh;
+  std::size_t part_count = 0;
+  PartsReport parts;
+  bool ok = false;
+};
+
+// The mesh read and parsed (its warnings printed): whether it was (else the error printed).
+bool ReadCheckedMesh(const std::string& path, md5::MeshFile* mesh) {
+  Result<std::string> mesh_bytes = md5::ReadFileBytes(path);
+  if (!mesh_bytes.ok()) {
+    std::fprintf(stderr, "%s\n", mesh_bytes.error().ToString().c_str());
+    return false;
+  }
+  Result<md5::MeshFile> parsed = md5::ParseMd5Mesh(path, mesh_bytes.value());
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "%s\n", parsed.error().ToString().c_str());
+    return false;
+  }
+  PrintDiagnostics(parsed.value().warnings);
+  *mesh = std::move(parsed).value();
+  return true;
+}
+
+// The folder's skins that name the mesh among their models.
+std::vector<std::string> SkinsForMesh(const MaterialFolder& folder, const std::string& mesh) {
+  std::vector<std::string> names;
+  for (const DeclFile* file : folder.decl_files) {
+    for (const Skin& s : file->skins) {
+      if (s.IsFor(mesh)) names.push_back(s.name);
+    }
+  }
+  return names;
+}
+
+void PrintCheckJson(const MaterialCheckOptions& options, MaterialCheckReport* report) {
+  const MaterialFolder& folder = *report->folder;
+  JsonValue root = JsonValue::MakeObject();
+  root.Set("mesh", options.mesh);
+  root.Set("materials_folder", options.folder);
+  root.Set("decl_files", static_cast<int>(folder.decl_files.size()));
+  root.Set("materials", folder.table->size());
+  root.Set("images", folder.images.image_count());
+  root.Set("skin", report->skin ? JsonValue(report->skin->name) : JsonValue());
+  JsonArray skins;
+  for (const std::string& s : report->skins_for_mesh) skins.emplace_back(s);
+  root.Set("skins_for_mesh", JsonValue(std::move(skins)));
+  root.Set("parts", JsonValue(std::move(report->parts.json)));
+  root.Set("complete_parts", report->parts.complete_parts);
+  root.Set("missing_images", report->parts.missing);
+  root.Set("ok", report->ok);
+  std::printf("%s\n", WriteJson(root, {2}).c_str());
+}
+
+void PrintCheckText(const MaterialCheckOptions& options, const MaterialCheckReport& report) {
+  const MaterialFolder& folder = *report.folder;
+  std::printf(
+      "%s: %s; %s, %s, %s under %s\n", options.mesh.c_str(),
+      Count(report.part_count, "part", "parts").c_str(),
+      Count(folder.decl_files.size(), "decl file", "decl files").c_str(),
+      Count(static_cast<std::size_t>(folder.table->size()), "material", "materials").c_str(),
+      Count(static_cast<std::size_t>(folder.images.image_count()), "image", "images").c_str(),
+      options.folder.c_str());
+  if (!report.skins_for_mesh.empty()) {
+    std::string names;
+    for (const std::string& s : report.skins_for_mesh) names += (names.empty() ? "" : ", ") + s;
+    std::printf("  skins: %s\n", names.c_str());
+  }
+  std::printf("%s", report.parts.text.c_str());
+  std::printf(
+      "%d of %zu parts complete, %s missing, %s without a diffuse image\n",
+      report.parts.complete_parts, report.part_count,
+      Count(static_cast<std::size_t>(report.parts.missing), "image", "images").c_str(),
+      Count(static_cast<std::size_t>(report.parts.without_diffuse), "part", "parts").c_str());
+}
+
+}  // namespace
+
 int RunMaterialCheck(const MaterialCheckOptions& options) {
   Result<std::unique_ptr<MaterialFolder>> read = ReadMaterialFolder(options.folder);
   if (!read.ok()) {
@@ -280,37 +410,19 @@ int RunMaterialCheck(const MaterialCheckOptions& options) {
     return 2;
   }
   const MaterialFolder& folder = *read.value();
-  Result<std::string> mesh_bytes = md5::ReadFileBytes(options.mesh);
-  if (!mesh_bytes.ok()) {
-    std::fprintf(stderr, "%s\n", mesh_bytes.error().ToString().c_str());
-    return 1;
-  }
-  Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(options.mesh, mesh_bytes.value());
-  if (!mesh.ok()) {
-    std::fprintf(stderr, "%s\n", mesh.error().ToString().c_str());
-    return 1;
-  }
-  PrintDiagnostics(mesh.value().warnings);
-
-  const std::vector<const DeclFile*>& files = folder.decl_files;
-  const material::MaterialTable& table = *folder.table;
-  const material::ImageIndex& images = folder.images;
-  const bool all_read = folder.all_read;
-  const Skin* skin = options.skin.empty() ? nullptr : folder.FindSkin(options.skin);
-  std::vector<std::string> skins_for_mesh;
-  for (const DeclFile* file : files) {
-    for (const Skin& s : file->skins) {
-      if (s.IsFor(options.mesh)) skins_for_mesh.push_back(s.name);
-    }
-  }
-  if (!options.skin.empty() && skin == nullptr) {
+  md5::MeshFile mesh;
+  if (!ReadCheckedMesh(options.mesh, &mesh)) return 1;
+  MaterialCheckReport report;
+  report.folder = &folder;
+  report.skin = options.skin.empty() ? nullptr : folder.FindSkin(options.skin);
+  report.skins_for_mesh = SkinsForMesh(folder, options.mesh);
+  if (!options.skin.empty() && report.skin == nullptr) {
     std::fprintf(stderr, "md5stage check: --skin: expected a skin defined under %s, found '%s'\n",
                  options.folder.c_str(), options.skin.c_str());
     return 2;
   }
-
   std::vector<std::string> shaders;
-  for (const md5::MeshPart& part : mesh.value().meshes) shaders.push_back(part.shader);
+  for (const md5::MeshPart& part : mesh.meshes) shaders.push_back(part.shader);
   Result<material::ResolveOutput> resolved =
       ResolveFolderMaterials(folder, shaders, fs::path(options.mesh).stem().string(), options.skin);
   if (!resolved.ok()) {
@@ -319,82 +431,15 @@ int RunMaterialCheck(const MaterialCheckOptions& options) {
   }
   const material::ResolveOutput& out = resolved.value();
   PrintDiagnostics(out.warnings);
-
-  constexpr MapKind kShown[] = {MapKind::kDiffuse, MapKind::kNormal, MapKind::kSpecular,
-                                MapKind::kHeight};
-  int missing = 0, complete_parts = 0, without_diffuse = 0;
-  JsonArray parts_json;
-  std::string text;
-  for (std::size_t i = 0; i < out.parts.size(); ++i) {
-    const material::PartResolution& part = out.parts[i];
-    const bool has_diffuse = part.map(MapKind::kDiffuse).Complete();
-    without_diffuse += has_diffuse ? 0 : 1;
-    bool complete = has_diffuse;
-    for (MapKind kind : kShown) {
-      if (part.map(kind).present && !part.map(kind).Complete()) complete = false;
-    }
-    complete_parts += complete ? 1 : 0;
-    std::string shader = "\"" + part.shader + "\"";
-    if (part.shader_after_skin != part.shader) shader += " (skin: " + part.shader_after_skin + ")";
-    const std::string origin =
-        part.material != nullptr ? "material " + part.material->name + " (" + part.material->file +
-                                       ":" + Where(part.material->where) + ")"
-                                 : std::string("no material, guessed from the shader's name");
-    text += "  part " + std::to_string(i) + " " + shader + ": " + origin + "\n";
-    JsonValue part_json = JsonValue::MakeObject();
-    part_json.Set("index", static_cast<int>(i));
-    part_json.Set("shader", part.shader);
-    part_json.Set("shader_after_skin", part.shader_after_skin);
-    part_json.Set("material", part.material ? JsonValue(part.material->name) : JsonValue());
-    part_json.Set("material_file", part.material ? JsonValue(part.material->file) : JsonValue());
-    JsonValue maps = JsonValue::MakeObject();
-    for (MapKind kind : kShown) {
-      const ResolvedMap& map = part.map(kind);
-      if (kind == MapKind::kHeight && !map.present) continue;
-      text +=
-          std::string("    ") + material::MapKindName(kind) + ": " + MapText(map, &missing) + "\n";
-      maps.Set(material::MapKindName(kind), MapJson(map));
-    }
-    part_json.Set("maps", std::move(maps));
-    part_json.Set("complete", complete);
-    parts_json.push_back(std::move(part_json));
-  }
-  const bool ok = all_read && missing == 0 && without_diffuse == 0;
+  report.part_count = out.parts.size();
+  for (std::size_t i = 0; i < out.parts.size(); ++i) DescribePart(out.parts[i], i, &report.parts);
+  report.ok = folder.all_read && report.parts.missing == 0 && report.parts.without_diffuse == 0;
   if (options.json) {
-    JsonValue report = JsonValue::MakeObject();
-    report.Set("mesh", options.mesh);
-    report.Set("materials_folder", options.folder);
-    report.Set("decl_files", static_cast<int>(files.size()));
-    report.Set("materials", table.size());
-    report.Set("images", images.image_count());
-    report.Set("skin", skin ? JsonValue(skin->name) : JsonValue());
-    JsonArray skins;
-    for (const std::string& s : skins_for_mesh) skins.emplace_back(s);
-    report.Set("skins_for_mesh", JsonValue(std::move(skins)));
-    report.Set("parts", JsonValue(std::move(parts_json)));
-    report.Set("complete_parts", complete_parts);
-    report.Set("missing_images", missing);
-    report.Set("ok", ok);
-    std::printf("%s\n", WriteJson(report, {2}).c_str());
+    PrintCheckJson(options, &report);
   } else {
-    std::printf("%s: %s; %s, %s, %s under %s\n", options.mesh.c_str(),
-                Count(out.parts.size(), "part", "parts").c_str(),
-                Count(files.size(), "decl file", "decl files").c_str(),
-                Count(static_cast<std::size_t>(table.size()), "material", "materials").c_str(),
-                Count(static_cast<std::size_t>(images.image_count()), "image", "images").c_str(),
-                options.folder.c_str());
-    if (!skins_for_mesh.empty()) {
-      std::string names;
-      for (const std::string& s : skins_for_mesh) names += (names.empty() ? "" : ", ") + s;
-      std::printf("  skins: %s\n", names.c_str());
-    }
-    std::printf("%s", text.c_str());
-    std::printf("%d of %zu parts complete, %s missing, %s without a diffuse image\n",
-                complete_parts, out.parts.size(),
-                Count(static_cast<std::size_t>(missing), "image", "images").c_str(),
-                Count(static_cast<std::size_t>(without_diffuse), "part", "parts").c_str());
+    PrintCheckText(options, report);
   }
-  return ok ? 0 : 1;
+  return report.ok ? 0 : 1;
 }
 
 }  // namespace md5stage::cli

@@ -284,68 +284,101 @@ bool RoundedRoute::clear() const {
   return true;
 }
 
-Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, bool closed,
-                                  double turning_radius) {
-  if (!(turning_radius > 0.0) || !std::isfinite(turning_radius)) {
-    return MakeError("", 0, 0, "the turning radius must be a positive number");
-  }
-  Result<Route> input = Route::Build(segments, closed);
-  if (!input.ok()) return input.error();
-  const Route& route = input.value();
-  const double scale = CoordinateScale(segments);
+namespace {
 
-  std::vector<Piece> pieces;
-  for (std::size_t i = 0; i < segments.size(); ++i) {
-    const double length = route.segment_start_distance(i + 1) - route.segment_start_distance(i);
-    if (!(length > 0.0)) continue;
-    Piece piece;
-    piece.source = i;
-    piece.segment = segments[i];
-    piece.curve = route.bezier(i);
-    piece.length = length;
-    pieces.push_back(piece);
+bool Fits(const Fillet& fillet, double allow_in, double allow_out) {
+  return fillet.ok && fillet.trim_in <= allow_in && fillet.trim_out <= allow_out;
+}
+
+constexpr double kUnlimited = std::numeric_limits<double>::infinity();
+
+// Where a corner's fillet landed in the output: its first segment and how many it took.
+struct CornerSpan {
+  std::size_t first = 0;
+  std::size_t count = 0;
+};
+
+// RoundCorners' steps over the route's pieces (its non-degenerate segments) and the corners
+// between them: find the corners, fit the largest fillet at each, shrink fillets until the
+// pieces they share hold them, emit the cut pieces and the arcs, and report.
+class CornerRounding {
+ public:
+  CornerRounding(const std::vector<RouteSegment>& segments, bool closed, double turning_radius)
+      : segments_(segments),
+        closed_(closed),
+        turning_radius_(turning_radius),
+        scale_(CoordinateScale(segments)),
+        // The radius the fillets aim for: the cubic arcs dip slightly below their circle's radius.
+        target_(turning_radius / StandardArcMinRadius(kMaxArcPieceAngle) * (1.0 + kRadiusMargin)) {
+    result_.closed = closed;
   }
-  RoundedRoute result;
-  result.closed = closed;
+
+  Result<RoundedRoute> Run(const Route& route) {
+    CollectPieces(route);
+    FindCorners();
+    if (corners_.empty()) {
+      KeepInput();
+    } else {
+      FitFillets();
+      ShareOutPieces();
+      SharpenVanishingFillets();
+      EmitSegments();
+      ReportCorners();
+    }
+    return FindTightCurves();
+  }
+
+ private:
+  // The non-degenerate segments, each with its length on the input route.
+  void CollectPieces(const Route& route) {
+    for (std::size_t i = 0; i < segments_.size(); ++i) {
+      const double length = route.segment_start_distance(i + 1) - route.segment_start_distance(i);
+      if (!(length > 0.0)) continue;
+      Piece piece;
+      piece.source = i;
+      piece.segment = segments_[i];
+      piece.curve = route.bezier(i);
+      piece.length = length;
+      pieces_.push_back(piece);
+    }
+  }
 
   // Corners at the joins of consecutive pieces (and the closing join).
-  std::vector<Corner> corners;
-  const int count = static_cast<int>(pieces.size());
-  const int joins = closed ? count : count - 1;
-  for (int j = 0; j < joins; ++j) {
-    const int in = j;
-    const int out = (j + 1) % count;
-    const double turn = WrapPi(pieces[out].StartHeading() - pieces[in].EndHeading());
-    if (!(std::abs(turn) > kCornerAngle)) continue;
-    Corner corner;
-    corner.in_piece = in;
-    corner.out_piece = out;
-    corner.point = pieces[out].start();
-    corner.turn = turn;
-    corner.lines = pieces[in].is_line() && pieces[out].is_line();
-    corner.sharp = std::abs(turn) > kPi - kUTurnGap;
-    pieces[in].end_corner = static_cast<int>(corners.size());
-    pieces[out].start_corner = static_cast<int>(corners.size());
-    corners.push_back(corner);
-  }
-  if (corners.empty()) {
-    // Nothing to round: the input as it is (zero-length segments included).
-    result.segments = segments;
-    result.source.resize(segments.size());
-    for (std::size_t i = 0; i < segments.size(); ++i) result.source[i] = static_cast<int>(i);
+  void FindCorners() {
+    const int count = static_cast<int>(pieces_.size());
+    const int joins = closed_ ? count : count - 1;
+    for (int j = 0; j < joins; ++j) {
+      const int in = j;
+      const int out = (j + 1) % count;
+      const double turn = WrapPi(pieces_[out].StartHeading() - pieces_[in].EndHeading());
+      if (!(std::abs(turn) > kCornerAngle)) continue;
+      Corner corner;
+      corner.in_piece = in;
+      corner.out_piece = out;
+      corner.point = pieces_[out].start();
+      corner.turn = turn;
+      corner.lines = pieces_[in].is_line() && pieces_[out].is_line();
+      corner.sharp = std::abs(turn) > kPi - kUTurnGap;
+      pieces_[in].end_corner = static_cast<int>(corners_.size());
+      pieces_[out].start_corner = static_cast<int>(corners_.size());
+      corners_.push_back(corner);
+    }
   }
 
-  // The radius the fillets aim for: the cubic arcs dip slightly below their circle's radius.
-  const double target =
-      turning_radius / StandardArcMinRadius(kMaxArcPieceAngle) * (1.0 + kRadiusMargin);
-  auto fits = [&](const Fillet& fillet, double allow_in, double allow_out) {
-    return fillet.ok && fillet.trim_in <= allow_in && fillet.trim_out <= allow_out;
-  };
-  // The largest fillet no larger than `from_radius` within the allowances (not ok if none).
-  auto largest_fillet = [&](const Corner& corner, double from_radius, double allow_in,
-                            double allow_out) {
-    const Piece& in = pieces[corner.in_piece];
-    const Piece& out = pieces[corner.out_piece];
+  // Nothing to round: the input as it is (zero-length segments included).
+  void KeepInput() {
+    result_.segments = segments_;
+    result_.source.resize(segments_.size());
+    for (std::size_t i = 0; i < segments_.size(); ++i) result_.source[i] = static_cast<int>(i);
+  }
+
+  // The largest fillet no larger than `from_radius` within the allowances (not ok if none): the
+  // closed form between lines; between curves halvings down to one that fits, then bisection
+  // up to kShrinkPrecision.
+  Fillet LargestFillet(const Corner& corner, double from_radius, double allow_in,
+                       double allow_out) const {
+    const Piece& in = pieces_[corner.in_piece];
+    const Piece& out = pieces_[corner.out_piece];
     if (corner.lines) {
       const double tangent =
           std::min({from_radius * std::tan(0.5 * std::abs(corner.turn)), allow_in, allow_out});
@@ -354,16 +387,16 @@ Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, boo
     // Each solve starts from the nearest radius solved so far.
     Fillet nearest =
         corner.fillet.ok && corner.fillet.radius == from_radius ? corner.fillet : Fillet();
-    Fillet best = CurveFillet(in, out, corner, from_radius, scale, nearest);
-    if (fits(best, allow_in, allow_out)) return best;
+    Fillet best = CurveFillet(in, out, corner, from_radius, scale_, nearest);
+    if (Fits(best, allow_in, allow_out)) return best;
     if (best.ok) nearest = best;
     double failed = from_radius;
     double good = 0.0;
     for (int k = 0; k < kShrinkHalvings && !(good > 0.0); ++k) {
       const double radius = failed * 0.5;
-      Fillet fillet = CurveFillet(in, out, corner, radius, scale, nearest);
+      Fillet fillet = CurveFillet(in, out, corner, radius, scale_, nearest);
       if (fillet.ok) nearest = fillet;
-      if (fits(fillet, allow_in, allow_out)) {
+      if (Fits(fillet, allow_in, allow_out)) {
         good = radius;
         best = fillet;
       } else {
@@ -373,8 +406,8 @@ Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, boo
     if (!(good > 0.0)) return Fillet();
     while (failed - good > kShrinkPrecision * good) {
       const double radius = 0.5 * (good + failed);
-      Fillet fillet = CurveFillet(in, out, corner, radius, scale, best);
-      if (fits(fillet, allow_in, allow_out)) {
+      Fillet fillet = CurveFillet(in, out, corner, radius, scale_, best);
+      if (Fits(fillet, allow_in, allow_out)) {
         good = radius;
         best = fillet;
       } else {
@@ -382,36 +415,46 @@ Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, boo
       }
     }
     return best;
-  };
-
-  constexpr double kUnlimited = std::numeric_limits<double>::infinity();
-  for (Corner& corner : corners) {
-    if (corner.sharp) continue;
-    // Nearly straight corners get a larger circle, so the arc is long enough to be exact.
-    const double half_turn = std::tan(0.5 * std::abs(corner.turn));
-    const double min_tangent =
-        scale * std::max(kMinTangent, kMinTangentTimesTurn / std::abs(corner.turn));
-    const double radius = std::max(target, min_tangent / half_turn);
-    corner.fillet = largest_fillet(corner, radius, kUnlimited, kUnlimited);
-    if (!corner.fillet.ok) corner.sharp = true;
   }
 
-  // Share out segments claimed by fillets at both ends; shrink fillets until everything fits.
+  // Each corner's largest fillet at the target radius, pieces not yet shared out.
+  void FitFillets() {
+    for (Corner& corner : corners_) {
+      if (corner.sharp) continue;
+      // Nearly straight corners get a larger circle, so the arc is long enough to be exact.
+      const double half_turn = std::tan(0.5 * std::abs(corner.turn));
+      const double min_tangent =
+          scale_ * std::max(kMinTangent, kMinTangentTimesTurn / std::abs(corner.turn));
+      const double radius = std::max(target_, min_tangent / half_turn);
+      corner.fillet = LargestFillet(corner, radius, kUnlimited, kUnlimited);
+      if (!corner.fillet.ok) corner.sharp = true;
+    }
+  }
+
+  // Share out pieces claimed by fillets at both ends; shrink fillets until everything fits.
   // Claims only ever shrink, so this settles.
-  const double sliver = kLineSliver * scale;
-  const double filled = 1e-12 * scale;
-  std::vector<double> allow_in(corners.size()), allow_out(corners.size());
-  for (int round = 0; round < kMaxAllocationRounds; ++round) {
-    std::fill(allow_in.begin(), allow_in.end(), kUnlimited);
-    std::fill(allow_out.begin(), allow_out.end(), kUnlimited);
-    for (const Piece& piece : pieces) {
-      const int a =
-          piece.start_corner >= 0 && !corners[piece.start_corner].sharp ? piece.start_corner : -1;
-      const int b =
-          piece.end_corner >= 0 && !corners[piece.end_corner].sharp ? piece.end_corner : -1;
+  void ShareOutPieces() {
+    allow_in_.resize(corners_.size());
+    allow_out_.resize(corners_.size());
+    for (int round = 0; round < kMaxAllocationRounds; ++round) {
+      ComputeAllowances();
+      if (!ShrinkToAllowances()) break;
+    }
+  }
+
+  // What each fillet may cut off the pieces at its sides: all it claims when a piece holds both
+  // its fillets' claims, else the piece shared out between them.
+  void ComputeAllowances() {
+    const double sliver = kLineSliver * scale_;
+    const double filled = 1e-12 * scale_;
+    std::fill(allow_in_.begin(), allow_in_.end(), kUnlimited);
+    std::fill(allow_out_.begin(), allow_out_.end(), kUnlimited);
+    for (const Piece& piece : pieces_) {
+      const int a = Active(piece.start_corner) ? piece.start_corner : -1;
+      const int b = Active(piece.end_corner) ? piece.end_corner : -1;
       if (a < 0 && b < 0) continue;
-      const double claim_a = a >= 0 ? corners[a].fillet.trim_out : 0.0;
-      const double claim_b = b >= 0 ? corners[b].fillet.trim_in : 0.0;
+      const double claim_a = a >= 0 ? corners_[a].fillet.trim_out : 0.0;
+      const double claim_b = b >= 0 ? corners_[b].fillet.trim_in : 0.0;
       const double cap = piece.is_line() ? piece.length : piece.length * (1.0 - kCurveKeep);
       const double sum = claim_a + claim_b;
       double allow_a = claim_a, allow_b = claim_b;
@@ -433,74 +476,88 @@ Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, boo
         allow_a = claim_a * shrink;
         allow_b = claim_b * shrink;
       }
-      if (a >= 0) allow_out[a] = allow_a;
-      if (b >= 0) allow_in[b] = allow_b;
+      if (a >= 0) allow_out_[a] = allow_a;
+      if (b >= 0) allow_in_[b] = allow_b;
     }
+  }
+
+  // Every fillet over its allowances refitted within them (sharp when none fits): whether any
+  // changed.
+  bool ShrinkToAllowances() {
     bool changed = false;
-    for (std::size_t c = 0; c < corners.size(); ++c) {
-      Corner& corner = corners[c];
+    for (std::size_t c = 0; c < corners_.size(); ++c) {
+      Corner& corner = corners_[c];
       if (corner.sharp) continue;
-      if (corner.fillet.trim_in <= allow_in[c] && corner.fillet.trim_out <= allow_out[c]) continue;
-      corner.fillet = largest_fillet(corner, corner.fillet.radius, allow_in[c], allow_out[c]);
+      if (corner.fillet.trim_in <= allow_in_[c] && corner.fillet.trim_out <= allow_out_[c]) {
+        continue;
+      }
+      corner.fillet = LargestFillet(corner, corner.fillet.radius, allow_in_[c], allow_out_[c]);
       if (!corner.fillet.ok) corner.sharp = true;
       changed = true;
     }
-    if (!changed) break;
+    return changed;
   }
 
   // A fillet shrunk below what coordinates of this size can describe is no better than a kink.
-  for (Corner& corner : corners) {
-    if (!corner.sharp &&
-        std::max(corner.fillet.trim_in, corner.fillet.trim_out) < kMinTangent * scale) {
-      corner.sharp = true;
+  void SharpenVanishingFillets() {
+    for (Corner& corner : corners_) {
+      if (!corner.sharp &&
+          std::max(corner.fillet.trim_in, corner.fillet.trim_out) < kMinTangent * scale_) {
+        corner.sharp = true;
+      }
     }
   }
 
-  if (!corners.empty()) {
-    // Emit the cut pieces and the fillets in route order, each starting exactly where the last
-    // one ended.
-    std::vector<RouteSegment>& out = result.segments;
-    auto active = [&](int corner) { return corner >= 0 && !corners[corner].sharp; };
-    glm::dvec2 at = pieces.front().start();
-    if (active(pieces.front().start_corner)) at = corners[pieces.front().start_corner].fillet.end;
+  // A corner that exists and was rounded.
+  bool Active(int corner) const { return corner >= 0 && !corners_[corner].sharp; }
+
+  // The cut pieces and the fillets in route order, each starting exactly where the last one
+  // ended; each corner's span in the output noted for its report.
+  void EmitSegments() {
+    std::vector<RouteSegment>& out = result_.segments;
+    const double sliver = kLineSliver * scale_;
+    glm::dvec2 at = pieces_.front().start();
+    if (Active(pieces_.front().start_corner)) {
+      at = corners_[pieces_.front().start_corner].fillet.end;
+    }
     const glm::dvec2 route_start = at;
-    std::vector<std::size_t> corner_first(corners.size(), 0), corner_count(corners.size(), 0);
-    for (const Piece& piece : pieces) {
-      const bool cut_start = active(piece.start_corner);
-      const bool cut_end = active(piece.end_corner);
-      const double lo = cut_start ? corners[piece.start_corner].fillet.u : 0.0;
-      const double hi = cut_end ? corners[piece.end_corner].fillet.s : 1.0;
+    spans_.assign(corners_.size(), CornerSpan{});
+    for (const Piece& piece : pieces_) {
+      const bool cut_start = Active(piece.start_corner);
+      const bool cut_end = Active(piece.end_corner);
+      const double lo = cut_start ? corners_[piece.start_corner].fillet.u : 0.0;
+      const double hi = cut_end ? corners_[piece.end_corner].fillet.s : 1.0;
       if (piece.is_line()) {
         const double rest = piece.length -
-                            (cut_start ? corners[piece.start_corner].fillet.trim_out : 0.0) -
-                            (cut_end ? corners[piece.end_corner].fillet.trim_in : 0.0);
-        const glm::dvec2 end = cut_end ? corners[piece.end_corner].fillet.start : piece.end();
+                            (cut_start ? corners_[piece.start_corner].fillet.trim_out : 0.0) -
+                            (cut_end ? corners_[piece.end_corner].fillet.trim_in : 0.0);
+        const glm::dvec2 end = cut_end ? corners_[piece.end_corner].fillet.start : piece.end();
         if (rest >= 0.5 * sliver) {
           out.push_back(RouteSegment::Line(at, end));
-          result.source.push_back(static_cast<int>(piece.source));
+          result_.source.push_back(static_cast<int>(piece.source));
           at = end;
         }
       } else if (hi > lo) {
         CubicPoints cut = SubCubic(piece.segment.points, lo, hi);
         cut[0] = at;
         out.push_back(RouteSegment::Bezier(cut[0], cut[1], cut[2], cut[3]));
-        result.source.push_back(static_cast<int>(piece.source));
+        result_.source.push_back(static_cast<int>(piece.source));
         at = cut[3];
       }
-      if (piece.end_corner >= 0) corner_first[piece.end_corner] = out.size();
+      if (piece.end_corner >= 0) spans_[piece.end_corner].first = out.size();
       if (cut_end) {
-        const Corner& corner = corners[piece.end_corner];
+        const Corner& corner = corners_[piece.end_corner];
         const Fillet& fillet = corner.fillet;
-        const bool closing = closed && corner.out_piece == 0;
+        const bool closing = closed_ && corner.out_piece == 0;
         const glm::dvec2 end = closing ? route_start : fillet.end;
         AppendArc(fillet.center, fillet.radius, at, end, fillet.start_direction,
                   fillet.end_direction, fillet.sweep, &out);
-        corner_count[piece.end_corner] = out.size() - corner_first[piece.end_corner];
-        result.source.resize(out.size(), -1);
+        spans_[piece.end_corner].count = out.size() - spans_[piece.end_corner].first;
+        result_.source.resize(out.size(), -1);
         at = end;
       }
     }
-    if (closed && !out.empty()) {
+    if (closed_ && !out.empty()) {
       // A sharp closing corner: end exactly where the route starts.
       RouteSegment& last = out.back();
       if (last.kind == RouteSegment::Kind::kLine) {
@@ -509,11 +566,14 @@ Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, boo
         last.points[3] = out.front().start();
       }
     }
+  }
 
-    for (std::size_t c = 0; c < corners.size(); ++c) {
-      const Corner& corner = corners[c];
+  // One RoundedCorner a corner: its fillet's radius as asked and as built, and its span.
+  void ReportCorners() {
+    for (std::size_t c = 0; c < corners_.size(); ++c) {
+      const Corner& corner = corners_[c];
       RoundedCorner report;
-      report.segment = pieces[corner.in_piece].source;
+      report.segment = pieces_[corner.in_piece].source;
       report.point = corner.point;
       report.turn = corner.turn;
       if (!corner.sharp) {
@@ -522,38 +582,67 @@ Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, boo
             1, static_cast<int>(std::ceil(std::abs(fillet.sweep) / kMaxArcPieceAngle - 1e-9)));
         report.radius = fillet.radius;
         report.min_radius = fillet.radius * StandardArcMinRadius(fillet.sweep / arc_pieces);
-        report.output_segment_count = corner_count[c];
+        report.output_segment_count = spans_[c].count;
       }
-      report.first_output_segment = corner_first[c];
-      report.tight = report.min_radius < turning_radius;
-      result.corners.push_back(report);
+      report.first_output_segment = spans_[c].first;
+      report.tight = report.min_radius < turning_radius_;
+      result_.corners.push_back(report);
     }
   }
 
-  // What the curves themselves leave tight, on the rounded route's distances.
-  Result<Route> rounded = Route::Build(result.segments, result.closed);
-  if (!rounded.ok()) {
-    return MakeError("", 0, 0, "corner rounding made an invalid route: " + rounded.error().message);
-  }
-  result.route = std::move(rounded).value();
-  for (RoundedCorner& corner : result.corners) {
-    corner.start_distance = result.route.segment_start_distance(corner.first_output_segment);
-    corner.end_distance = result.route.segment_start_distance(corner.first_output_segment +
-                                                              corner.output_segment_count);
-  }
-  for (std::size_t i = 0; i < result.segments.size(); ++i) {
-    if (result.source[i] < 0 || result.segments[i].kind != RouteSegment::Kind::kBezier) continue;
-    Result<Route> single = Route::Build({result.segments[i]});
-    if (!single.ok()) continue;
-    const double offset = result.route.segment_start_distance(i);
-    for (TightStretch stretch : single.value().FindTightStretches(turning_radius)) {
-      stretch.start_distance += offset;
-      stretch.end_distance += offset;
-      stretch.min_radius_distance += offset;
-      result.tight_curves.push_back({static_cast<std::size_t>(result.source[i]), stretch});
+  // The rounded route built, the corners' distances on it, and what the curves themselves leave
+  // tight.
+  Result<RoundedRoute> FindTightCurves() {
+    Result<Route> rounded = Route::Build(result_.segments, result_.closed);
+    if (!rounded.ok()) {
+      return MakeError("", 0, 0,
+                       "corner rounding made an invalid route: " + rounded.error().message);
     }
+    result_.route = std::move(rounded).value();
+    for (RoundedCorner& corner : result_.corners) {
+      corner.start_distance = result_.route.segment_start_distance(corner.first_output_segment);
+      corner.end_distance = result_.route.segment_start_distance(corner.first_output_segment +
+                                                                 corner.output_segment_count);
+    }
+    for (std::size_t i = 0; i < result_.segments.size(); ++i) {
+      if (result_.source[i] < 0 || result_.segments[i].kind != RouteSegment::Kind::kBezier) {
+        continue;
+      }
+      Result<Route> single = Route::Build({result_.segments[i]});
+      if (!single.ok()) continue;
+      const double offset = result_.route.segment_start_distance(i);
+      for (TightStretch stretch : single.value().FindTightStretches(turning_radius_)) {
+        stretch.start_distance += offset;
+        stretch.end_distance += offset;
+        stretch.min_radius_distance += offset;
+        result_.tight_curves.push_back({static_cast<std::size_t>(result_.source[i]), stretch});
+      }
+    }
+    return std::move(result_);
   }
-  return result;
+
+  const std::vector<RouteSegment>& segments_;
+  const bool closed_;
+  const double turning_radius_;
+  const double scale_;   // the coordinates' size (what rounding is relative to)
+  const double target_;  // the fillets' radius before any is shrunk
+  std::vector<Piece> pieces_;
+  std::vector<Corner> corners_;
+  std::vector<double> allow_in_, allow_out_;  // per corner, while pieces are shared out
+  std::vector<CornerSpan> spans_;             // per corner, as emitted
+  RoundedRoute result_;
+};
+
+}  // namespace
+
+Result<RoundedRoute> RoundCorners(const std::vector<RouteSegment>& segments, bool closed,
+                                  double turning_radius) {
+  if (!(turning_radius > 0.0) || !std::isfinite(turning_radius)) {
+    return MakeError("", 0, 0, "the turning radius must be a positive number");
+  }
+  Result<Route> input = Route::Build(segments, closed);
+  if (!input.ok()) return input.error();
+  return CornerRounding(segments, closed, turning_radius).Run(input.value());
 }
 
 }  // namespace md5stage

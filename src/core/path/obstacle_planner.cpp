@@ -577,408 +577,516 @@ Status ObstaclePlanJob::Validate() const {
   return {};
 }
 
-Status ObstaclePlanJob::RunOnce() const {
-  Status valid = Validate();
-  if (!valid.ok()) return valid;
-  PlannedPath& out = *path;
-  ObstaclePlanResult& res = *result;
-  out.Clear();
-  out.start = {start.position, WrapPi(start.heading)};
-  out.end = out.start;
-  res = ObstaclePlanResult{};
-  const double r = turning_radius;
-  const double* heading_ptr = has_goal_heading ? &goal_heading : nullptr;
-  const double scale = std::max(glm::length(start.position), glm::length(goal));
-  auto finish = [&]() -> Status {
-    out.end = out.segments.empty() ? out.start : TurnSegmentEnd(out.segments.back());
-    // Land exactly on the goal: the last segment's end is rounding away from it.
-    Status check = CheckPlannedPath(out, start, goal, heading_ptr, r, clearance, *obstacles);
-    if (!check.ok()) {
-      out.Clear();
-      out.end = out.start;
-      res.outcome = PlanOutcome::kNoPath;
-      res.reason = "internal error: the planned path failed the legality check";
-      return {};
-    }
-    out.end.position = goal;
-    if (has_goal_heading) out.end.heading = WrapPi(goal_heading);
-    res.outcome = PlanOutcome::kFound;
-    return {};
-  };
+namespace {
 
-  // The shortening pass on a legal `candidate`; the shorter of the two is swapped into `out` when
-  // it beats what `out` holds (an empty `out` holds nothing yet).
-  ObstaclePlannerScratch& s = *scratch;
-  auto adopt = [&](PlannedPath& candidate) {
-    candidate.start = out.start;
-    candidate.end =
-        candidate.segments.empty() ? candidate.start : TurnSegmentEnd(candidate.segments.back());
-    candidate.end.position = goal;
-    if (has_goal_heading) candidate.end.heading = WrapPi(goal_heading);
-    const Status legal =
-        CheckPlannedPath(candidate, start, goal, heading_ptr, r, clearance, *obstacles);
-    if (!legal.ok()) {
-      return;  // not legal (cannot happen): never adopted
-    }
-    PlannedPath* best = &candidate;
-    if (limits.shorten_budget > 0) {
-      PathShortenResult shortened;
-      PathShortenJob job;
-      job.path = &candidate;
-      job.goal = goal;
-      job.has_goal_heading = has_goal_heading;
-      job.goal_heading = goal_heading;
-      job.turning_radius = r;
-      job.clearance = clearance;
-      job.obstacles = obstacles;
-      job.budget = limits.shorten_budget;
-      // A later pass's path is only worth the anchor moves when its shortcut comes within 2% of
-      // the best so far (the moves gain about 1%).
-      if (!out.segments.empty()) job.options.give_up_above = kWorthMoving * out.length;
-      job.scratch = &s.shorten;
-      job.out = &s.shortened;
-      job.result = &shortened;
-      if (job.Run().ok()) {
-        res.shorten_words += shortened.words;
-        if (shortened.changed) best = &s.shortened;
-      }
-    }
-    if (!out.segments.empty() && !(best->length < out.length)) return;
-    out.segments.assign(best->segments.begin(), best->segments.end());  // keeps out's buffer
-    out.length = best->length;
-    out.end = best->end;
-  };
+// One pass's lattice: the search field's cells, the motion primitives (a step and five turns)
+// and the heuristic's weight on the 2-D grid distance.
+struct Lattice {
+  Grid grid;
+  double step = 0.0;
+  double turns[kPrimitiveCount] = {};
+  double grid_weight = 1.0;
+  double half_diagonal = 0.0;  // the heuristic's allowance for a pose anywhere in its cell
 
-  // Already there (with the heading asked for, if any): the empty path. A different final heading
-  // at the same point is a Dubins loop (d = 0 is well-conditioned), found below like any goal.
-  if (goal == start.position && (!has_goal_heading || NearAngle(goal_heading, start.heading))) {
-    res.direct = true;
-    return finish();
+  std::size_t StateIndex(int ix, int iy, double heading) const {
+    return (static_cast<std::size_t>(iy) * grid.nx + ix) * kHeadingBins + HeadingBin(heading);
   }
-  // 1. The obstacle-free path, exactly as turn/go-to would drive it, when it is already clear.
-  const TurnPath direct = has_goal_heading ? DubinsPath(start, {goal, goal_heading}, r)
-                                           : ArcLinePath(start.position, start.heading, r, goal);
-  if (Reaches(direct, {goal, goal_heading}, has_goal_heading) &&
-      TurnPathClear(*obstacles, direct, clearance)) {
-    AppendTurnPath(direct, scale, &out);
-    out.length = direct.length;
-    res.direct = true;
-    return finish();
+  double StepLength(int shrink) const { return step * kStepScale[shrink]; }
+  // Primitive p (of kPrimitiveCount) scaled down by kStepScale[shrink]: its segment count.
+  int Move(const Pose2& from, double r, int p, int shrink, TurnSegment out[2]) const {
+    return Primitive(from, r, StepLength(shrink), turns[p] * kStepScale[shrink], out);
   }
+};
+
+// The field round start, goal and obstacles with room to turn, in cells of kPassCell[pass]
+// radii (coarser when the field would need more than kMaxCellsPerSide), shifted by
+// kPassShift[pass] of a cell; the step is 1.5 cells.
+Lattice MakeLattice(const ObstaclePlanJob& job, int pass) {
+  const double r = job.turning_radius;
+  Lattice lattice;
+  Grid& grid = lattice.grid;
+  const double margin = 4.0 * r + 2.0 * job.clearance;
+  glm::dvec2 lo = glm::min(job.start.position, job.goal),
+             hi = glm::max(job.start.position, job.goal);
+  if (!job.obstacles->empty()) {
+    lo = glm::min(lo, job.obstacles->bounds().min);
+    hi = glm::max(hi, job.obstacles->bounds().max);
+  }
+  lo -= margin;
+  hi += margin;
+  const double extent = std::max(hi.x - lo.x, hi.y - lo.y);
+  grid.cell = std::max(kPassCell[pass] * r, extent / kMaxCellsPerSide);
+  // Later lattices shifted by a fraction of a cell (the same cell size when the field caps it).
+  lo -= kPassShift[pass] * grid.cell;
+  grid.origin = lo;
+  // (One more cell than the cap holds a shifted lattice's far edge.)
+  grid.nx = std::min(kMaxCellsPerSide + 1, static_cast<int>(std::ceil((hi.x - lo.x) / grid.cell)));
+  grid.ny = std::min(kMaxCellsPerSide + 1, static_cast<int>(std::ceil((hi.y - lo.y) / grid.cell)));
+  grid.nx = std::max(grid.nx, 1);
+  grid.ny = std::max(grid.ny, 1);
+  lattice.step = 1.5 * grid.cell;
+  const double max_turn = std::min(lattice.step / r, 0.5 * kPi);
+  const double turns[kPrimitiveCount] = {-max_turn, -0.5 * max_turn, 0.0, 0.5 * max_turn, max_turn};
+  std::copy(turns, turns + kPrimitiveCount, lattice.turns);
+  lattice.grid_weight = kPassGridWeight[pass];
+  lattice.half_diagonal = 0.5 * std::sqrt(2.0) * grid.cell;
+  return lattice;
+}
+
+// A stamp for the next search (or probe) over the states: when the counter wraps, old stamps
+// could collide with new ones, so every state's is cleared.
+std::uint32_t NextGeneration(ObstaclePlannerScratch* s) {
+  if (++s->generation == 0) {
+    for (ObstaclePlannerScratch::State& state : s->states) state.stamp = 0;
+    s->generation = 1;
+  }
+  return s->generation;
+}
+
+// The scratch sized for a pass over `lattice` expanding at most `budget` states (never
+// reallocated inside the search), and the pass's obstacle cells and 2-D distances to the goal.
+void PrepareScratch(const ObstaclePlanJob& job, const Lattice& lattice, int budget,
+                    ObstaclePlannerScratch* s) {
+  const Grid& grid = lattice.grid;
+  const std::size_t cells = static_cast<std::size_t>(grid.nx) * grid.ny;
+  GrowTo(&s->states, cells * kHeadingBins);
+  GrowTo(&s->grid_distance, cells);
+  GrowTo(&s->grid_blocked, cells);
+  const std::size_t max_nodes = static_cast<std::size_t>(budget) * kPrimitiveCount + 1;
+  if (s->nodes.capacity() < max_nodes) s->nodes.reserve(max_nodes);
+  if (s->open.capacity() < max_nodes) s->open.reserve(max_nodes);
+  for (std::vector<int>& bucket : s->grid_bucket) {
+    if (bucket.capacity() < cells * 8) bucket.reserve(cells * 8);
+  }
+  if (s->chain.capacity() < std::max(cells, max_nodes))
+    s->chain.reserve(std::max(cells, max_nodes));
+  std::fill(s->grid_blocked.begin(), s->grid_blocked.begin() + cells, std::uint8_t{0});
+  RasterizeObstacles(*job.obstacles, grid, job.clearance, s->grid_blocked.data());
+  GridDistances(grid, job.goal, s);
+}
+
+// A lower bound of the way from `pose` (in cell ix, iy) to the goal, or a little over one: the
+// obstacle-free length, or the weighted grid distance when that is longer.
+double Heuristic(const ObstaclePlanJob& job, const Lattice& lattice,
+                 const ObstaclePlannerScratch& s, const Pose2& pose, int ix, int iy) {
+  const double free = FreeLength(pose, job);
+  const double grid_d = s.grid_distance[iy * lattice.grid.nx + ix];
+  if (!std::isfinite(grid_d)) return free;
+  return std::max(free, lattice.grid_weight * grid_d - lattice.half_diagonal);
+}
+
+// A motion primitive tried from a pose: its segments, where it ends and in which cell.
+struct Successor {
+  TurnSegment segments[2];
+  int count = 0;
+  Pose2 end;
+  int ix = 0, iy = 0;  // the end's cell, when it is in the field
+  double length = 0.0;
+  std::int8_t primitive = 0;  // p * kStepScales + shrink
+};
+
+// What a search makes of a successor's end before its segments are checked clear.
+enum class Arrival { kCheckClear, kNextPrimitive, kStopExpanding };
+
+// Expands `from` by each primitive: a full step first, and when that is blocked a half and a
+// quarter step (a unit facing a wall close by may still turn away from it). `search` judges
+// each end (Arrive) and takes a clear successor (Take: false stops the expansion). Returns false
+// when the search stopped it.
+template <typename Search>
+bool ExpandPrimitives(const ObstaclePlanJob& job, const Lattice& lattice, const Pose2& from,
+                      Search* search) {
+  Successor next;
+  for (int p = 0; p < kPrimitiveCount; ++p) {
+    for (int shrink = 0; shrink < kStepScales; ++shrink) {
+      next.length = lattice.StepLength(shrink);
+      next.count = lattice.Move(from, job.turning_radius, p, shrink, next.segments);
+      next.end = TurnSegmentEnd(next.segments[next.count - 1]);
+      next.primitive = static_cast<std::int8_t>(p * kStepScales + shrink);
+      const bool in_field = lattice.grid.CellOf(next.end.position, &next.ix, &next.iy);
+      const Arrival arrival = search->Arrive(next, in_field);
+      if (arrival == Arrival::kNextPrimitive) break;
+      if (arrival == Arrival::kStopExpanding) return false;
+      if (!SegmentsClear(*job.obstacles, next.segments, next.count, job.clearance)) continue;
+      if (!search->Take(next)) return false;
+      break;
+    }
+  }
+  return true;
+}
+
+// The goal-heading probe's successors: a state not probed yet is stacked; leaving the field or
+// coming back to the start's cell makes the probe inconclusive, as does running out of nodes.
+struct ProbeSuccessors {
+  ObstaclePlannerScratch& s;
+  const Lattice& lattice;
+  std::uint32_t probe;  // the probe's generation
+  int start_ix, start_iy;
+  std::size_t state = 0;  // the state of the successor being judged
+  bool trapped = true;
+
+  Arrival Arrive(const Successor& next, bool in_field) {
+    if (!in_field || (next.ix == start_ix && next.iy == start_iy)) {
+      trapped = false;  // out in the open field, or back at the start: inconclusive
+      return Arrival::kStopExpanding;
+    }
+    state = lattice.StateIndex(next.ix, next.iy, next.end.heading);
+    return s.states[state].stamp == probe ? Arrival::kNextPrimitive : Arrival::kCheckClear;
+  }
+  bool Take(const Successor& next) {
+    if (s.nodes.size() >= s.nodes.capacity()) {
+      trapped = false;
+      return false;
+    }
+    s.states[state].stamp = probe;
+    s.nodes.push_back({next.end, 0.0, -1, -1});
+    s.chain.push_back(static_cast<int>(s.nodes.size() - 1));  // the probe's stack
+    return true;
+  }
+};
+
+// The search's successors: a state not closed and not reached more cheaply is opened with
+// f = g + the heuristic.
+struct OpenSuccessors {
+  const ObstaclePlanJob& job;
+  ObstaclePlannerScratch& s;
+  const Lattice& lattice;
+  std::uint32_t generation;
+  double from_g;  // the expanded node's
+  int from_index;
+  ObstaclePlannerScratch::State* state = nullptr;  // the successor's being judged
+  double g = 0.0;                                  // and its cost from the start
+
+  Arrival Arrive(const Successor& next, bool in_field) {
+    if (!in_field) return Arrival::kNextPrimitive;
+    state = &s.states[lattice.StateIndex(next.ix, next.iy, next.end.heading)];
+    g = from_g + next.length;
+    if (state->stamp == generation && (state->closed || g >= state->best_g)) {
+      return Arrival::kNextPrimitive;
+    }
+    return Arrival::kCheckClear;
+  }
+  bool Take(const Successor& next) {
+    const double h = Heuristic(job, lattice, s, next.end, next.ix, next.iy);
+    if (!std::isfinite(h)) return true;  // no obstacle-free path from there (cannot happen)
+    if (s.nodes.size() >= s.nodes.capacity()) return true;  // never reallocate inside a query
+    *state = {generation, static_cast<float>(g), 0};
+    s.nodes.push_back({next.end, g, from_index, next.primitive});
+    s.open.push_back({g + h, static_cast<int>(s.nodes.size() - 1)});
+    std::push_heap(s.open.begin(), s.open.end(), std::greater<>());
+    return true;
+  }
+};
+
+// What one pass's search found: the node whose analytic shot ends the shortest path (-1: none)
+// and that shot, and what it spent.
+struct PassSearch {
+  int best_node = -1;
+  TurnPath best_shot;
+  int expansions = 0;
+  bool out_of_expansions = false;
+};
+
+// How a pass leaves the query: on to the next pass, on to the result, or done without a path.
+enum class PassEnd { kNextPass, kLastPass, kNoPath };
+
+// One query of an ObstaclePlanJob over its scratch, as a sequence of named steps: the trivial
+// and obstacle-free answers first, then the lattice passes (each: lattice, scratch, probes,
+// search, shortcut of the chain it found, shortening); the shortest path found is the answer.
+class PlanQuery {
+ public:
+  explicit PlanQuery(const ObstaclePlanJob& job)
+      : job_(job),
+        s_(*job.scratch),
+        out_(*job.path),
+        res_(*job.result),
+        r_(job.turning_radius),
+        heading_(job.has_goal_heading ? &job.goal_heading : nullptr),
+        scale_(std::max(glm::length(job.start.position), glm::length(job.goal))) {}
+
+  void Run() {
+    ResetOutputs();
+    if (AlreadyThere() || TakeDirectPath()) return Finish();
+    start_shot_ = Shot(job_.start, job_);
+    if (TakeGoodStartShot()) return Finish();
+    for (int pass = 0; pass < job_.limits.passes; ++pass) {
+      const PassEnd end = RunPass(pass);
+      if (end == PassEnd::kNoPath) return;
+      if (end == PassEnd::kLastPass) break;
+    }
+    if (out_.segments.empty()) {
+      res_.outcome = PlanOutcome::kNoPath;
+      res_.reason = "no path found within the budget";
+      return;
+    }
+    Finish();
+  }
+
+ private:
+  void ResetOutputs() {
+    out_.Clear();
+    out_.start = {job_.start.position, WrapPi(job_.start.heading)};
+    out_.end = out_.start;
+    res_ = ObstaclePlanResult{};
+  }
+
+  // Already there (with the heading asked for, if any): the empty path. A different final
+  // heading at the same point is a Dubins loop (d = 0 is well-conditioned), found like any goal.
+  bool AlreadyThere() {
+    const bool there = job_.goal == job_.start.position &&
+                       (!job_.has_goal_heading || NearAngle(job_.goal_heading, job_.start.heading));
+    if (there) res_.direct = true;
+    return there;
+  }
+
+  // The obstacle-free path, exactly as turn/go-to would drive it, when it is already clear.
+  bool TakeDirectPath() {
+    const TurnPath direct =
+        job_.has_goal_heading ? DubinsPath(job_.start, {job_.goal, job_.goal_heading}, r_)
+                              : ArcLinePath(job_.start.position, job_.start.heading, r_, job_.goal);
+    if (!Reaches(direct, {job_.goal, job_.goal_heading}, job_.has_goal_heading) ||
+        !TurnPathClear(*job_.obstacles, direct, job_.clearance)) {
+      return false;
+    }
+    AppendTurnPath(direct, scale_, &out_);
+    out_.length = direct.length;
+    res_.direct = true;
+    return true;
+  }
+
   // Other obstacle-free words before searching (a clear LSR when the shortest RSR is blocked):
   // taken at once when within kGoodShot of the obstacle-free length (so within that much of the
-  // best possible); a longer one (a loop round an obstacle) only bounds the search.
-  const TurnPath start_shot = Shot(start, *this);
-  if (start_shot.ok() && start_shot.length <= kGoodShot * FreeLength(start, *this)) {
-    s.candidate.Clear();
-    AppendTurnPath(start_shot, scale, &s.candidate);
-    adopt(s.candidate);
-    return finish();
+  // best possible); a longer one (a loop round an obstacle) only bounds the first pass.
+  bool TakeGoodStartShot() {
+    if (!start_shot_.ok() || start_shot_.length > kGoodShot * FreeLength(job_.start, job_)) {
+      return false;
+    }
+    s_.candidate.Clear();
+    AppendTurnPath(start_shot_, scale_, &s_.candidate);
+    Adopt(s_.candidate);
+    return true;
   }
 
-  // 2. Hybrid A*, in passes: the first on the coarsest lattice finds a path (or shows there is
+  // Hybrid A*, in passes: the first on the coarsest lattice finds a path (or shows there is
   // none); each later one, on a finer lattice shifted against the one before, looks only for a
-  // shorter path (pruned by the best so far) with the budget left. Every path found is
-  // shortened; the shortest wins.
-  int total_expansions = 0;
-  for (int pass = 0; pass < limits.passes; ++pass) {
-    const int budget_left =
-        pass == 0 ? limits.budget
-                  : std::min(limits.budget - total_expansions,
-                             static_cast<int>(kPassShare * total_expansions) + kPassExtra);
-    if (budget_left < 1) break;
+  // shorter path (pruned by the best so far) with the budget left.
+  PassEnd RunPass(int pass) {
+    const int budget = PassBudget(pass);
+    if (budget < 1) return PassEnd::kLastPass;
     // Nothing can be more than this much shorter than the obstacle-free length: no finer pass.
-    if (pass > 0 && out.length <= kWorthAnotherPass * FreeLength(start, *this)) break;
-    res.passes = pass + 1;
-    Grid grid;
-    {
-      const double margin = 4.0 * r + 2.0 * clearance;
-      glm::dvec2 lo = glm::min(start.position, goal), hi = glm::max(start.position, goal);
-      if (!obstacles->empty()) {
-        lo = glm::min(lo, obstacles->bounds().min);
-        hi = glm::max(hi, obstacles->bounds().max);
-      }
-      lo -= margin;
-      hi += margin;
-      const double extent = std::max(hi.x - lo.x, hi.y - lo.y);
-      grid.cell = std::max(kPassCell[pass] * r, extent / kMaxCellsPerSide);
-      // Later lattices shifted by a fraction of a cell (the same cell size when the field caps it).
-      lo -= kPassShift[pass] * grid.cell;
-      grid.origin = lo;
-      // (One more cell than the cap holds a shifted lattice's far edge.)
-      grid.nx =
-          std::min(kMaxCellsPerSide + 1, static_cast<int>(std::ceil((hi.x - lo.x) / grid.cell)));
-      grid.ny =
-          std::min(kMaxCellsPerSide + 1, static_cast<int>(std::ceil((hi.y - lo.y) / grid.cell)));
-      grid.nx = std::max(grid.nx, 1);
-      grid.ny = std::max(grid.ny, 1);
+    if (pass > 0 && out_.length <= kWorthAnotherPass * FreeLength(job_.start, job_)) {
+      return PassEnd::kLastPass;
     }
-    const double step = 1.5 * grid.cell;
-    const double max_turn = std::min(step / r, 0.5 * kPi);
-    const double turns[kPrimitiveCount] = {-max_turn, -0.5 * max_turn, 0.0, 0.5 * max_turn,
-                                           max_turn};
-
-    const std::size_t cells = static_cast<std::size_t>(grid.nx) * grid.ny;
-    const std::size_t states = cells * kHeadingBins;
-    GrowTo(&s.states, states);
-    GrowTo(&s.grid_distance, cells);
-    GrowTo(&s.grid_blocked, cells);
-    const std::size_t max_nodes = static_cast<std::size_t>(budget_left) * kPrimitiveCount + 1;
-    if (s.nodes.capacity() < max_nodes) s.nodes.reserve(max_nodes);
-    if (s.open.capacity() < max_nodes) s.open.reserve(max_nodes);
-    for (std::vector<int>& bucket : s.grid_bucket) {
-      if (bucket.capacity() < cells * 8) bucket.reserve(cells * 8);
-    }
-    if (s.chain.capacity() < std::max(cells, max_nodes))
-      s.chain.reserve(std::max(cells, max_nodes));
-    if (++s.generation == 0) {  // wrapped: old stamps could collide
-      for (ObstaclePlannerScratch::State& state : s.states) state.stamp = 0;
-      s.generation = 1;
-    }
-    std::fill(s.grid_blocked.begin(), s.grid_blocked.begin() + cells, std::uint8_t{0});
-    RasterizeObstacles(*obstacles, grid, clearance, s.grid_blocked.data());
-    GridDistances(grid, goal, &s);
-    const double half_diagonal = 0.5 * std::sqrt(2.0) * grid.cell;
-
-    const double grid_weight = kPassGridWeight[pass];
-    auto heuristic = [&](const Pose2& pose, int ix, int iy) {
-      const double free = FreeLength(pose, *this);
-      const double grid_d = s.grid_distance[iy * grid.nx + ix];
-      if (!std::isfinite(grid_d)) return free;
-      return std::max(free, grid_weight * grid_d - half_diagonal);
-    };
-    auto state_index = [&](int ix, int iy, double heading) {
-      return (static_cast<std::size_t>(iy) * grid.nx + ix) * kHeadingBins + HeadingBin(heading);
-    };
-
-    s.nodes.clear();
-    s.open.clear();
+    res_.passes = pass + 1;
+    const Lattice lattice = MakeLattice(job_, pass);
+    PrepareScratch(job_, lattice, budget, &s_);
+    s_.nodes.clear();
+    s_.open.clear();
     int sx, sy;
-    if (!grid.CellOf(start.position, &sx, &sy)) {
-      res.reason = "internal error: the start is outside the search field";
-      return {};
+    if (!lattice.grid.CellOf(job_.start.position, &sx, &sy)) {
+      res_.reason = "internal error: the start is outside the search field";
+      return PassEnd::kNoPath;
     }
-    if (pass == 0 && GoalEnclosed(grid, sx, sy, goal, &s)) {
-      res.reason = "no path: the goal is enclosed (walled off from the start)";
-      return {};
+    if (pass == 0 && GoalEnclosed(lattice.grid, sx, sy, job_.goal, &s_)) {
+      res_.reason = "no path: the goal is enclosed (walled off from the start)";
+      return PassEnd::kNoPath;
     }
-    // A final heading with no room to turn: driving backwards from the goal is driving forwards
-    // from the goal turned round, so a small search from there that runs out of states (without
-    // coming near the start) shows, at the search's resolution, that no path arrives with that
-    // heading: a few hundred expansions instead of the whole field's.
-    if (pass == 0 && has_goal_heading) {
-      const std::uint32_t probe = s.generation;
-      if (++s.generation == 0) {
-        for (ObstaclePlannerScratch::State& state : s.states) state.stamp = 0;
-        s.generation = 1;
-      }
-      const Pose2 reversed{goal, WrapPi(goal_heading + kPi)};
-      int gx = 0, gy = 0;
-      // A goal the field's cells do not hold (rounding at extreme coordinates) leaves the probe
-      // inconclusive; its cell would index past the stamps.
-      bool trapped = grid.CellOf(goal, &gx, &gy);
-      std::vector<int>& stack = s.chain;
-      stack.clear();
-      if (trapped) {
-        s.nodes.push_back({reversed, 0.0, -1, -1});
-        s.states[state_index(gx, gy, reversed.heading)].stamp = probe;
-        stack.push_back(0);
-      }
-      int probed = 0;
-      TurnSegment piece[2];
-      while (trapped && !stack.empty()) {
-        if (++probed > kProbeExpansions) {
-          trapped = false;
-          break;
-        }
-        const Pose2 from = s.nodes[stack.back()].pose;
-        stack.pop_back();
-        for (int p = 0; p < kPrimitiveCount && trapped; ++p) {
-          for (int shrink = 0; shrink < kStepScales; ++shrink) {
-            const int count =
-                Primitive(from, r, step * kStepScale[shrink], turns[p] * kStepScale[shrink], piece);
-            const Pose2 end = TurnSegmentEnd(piece[count - 1]);
-            int jx, jy;
-            if (!grid.CellOf(end.position, &jx, &jy) || (jx == sx && jy == sy)) {
-              trapped = false;  // out in the open field, or back at the start: inconclusive
-              break;
-            }
-            const std::size_t sj = state_index(jx, jy, end.heading);
-            if (s.states[sj].stamp == probe) break;
-            if (!SegmentsClear(*obstacles, piece, count, clearance)) continue;
-            if (s.nodes.size() >= s.nodes.capacity()) {
-              trapped = false;
-              break;
-            }
-            s.states[sj].stamp = probe;
-            s.nodes.push_back({end, 0.0, -1, -1});
-            stack.push_back(static_cast<int>(s.nodes.size() - 1));
-            break;
-          }
-        }
-      }
-      s.nodes.clear();
-      if (trapped) {
-        res.reason =
-            "no path: there is no room to arrive with the goal heading (every state that could "
-            "reach the goal was searched)";
-        res.expansions = probed;
-        return {};
-      }
+    if (pass == 0 && job_.has_goal_heading && NoRoomForGoalHeading(lattice, sx, sy)) {
+      return PassEnd::kNoPath;
     }
-    const std::uint32_t gen = s.generation;
-    s.nodes.push_back({out.start, 0.0, -1, -1});
-    {
-      const std::size_t si = state_index(sx, sy, start.heading);
-      s.states[si] = {gen, 0.0f, 0};
+    const PassSearch search = Search(lattice, pass, sx, sy, budget);
+    total_expansions_ += std::min(search.expansions, budget);
+    res_.expansions = total_expansions_;
+    res_.search_complete = !search.out_of_expansions;
+    if (search.best_node < 0) {
+      if (out_.segments.empty()) {
+        res_.outcome = PlanOutcome::kNoPath;
+        res_.reason = search.out_of_expansions
+                          ? "no path found within the budget"
+                          : "no path: every reachable state was searched (the goal is enclosed, "
+                            "or there is no room to turn)";
+        return PassEnd::kNoPath;
+      }
+      // Nothing shorter on this lattice.
+    } else {
+      TraceChain(search.best_node);
+      ShortcutChain(lattice, search.best_shot);
+      BuildCandidate(lattice, search.best_shot);
+      Adopt(s_.candidate);
     }
-    s.open.push_back({heuristic(out.start, sx, sy), 0});
+    return total_expansions_ >= job_.limits.budget ? PassEnd::kLastPass : PassEnd::kNextPass;
+  }
 
+  // The first pass may spend the whole budget; a later one refines what the passes before it
+  // found, so at most a share of their expansions (and never more than is left).
+  int PassBudget(int pass) const {
+    if (pass == 0) return job_.limits.budget;
+    return std::min(job_.limits.budget - total_expansions_,
+                    static_cast<int>(kPassShare * total_expansions_) + kPassExtra);
+  }
+
+  // A final heading with no room to turn: driving backwards from the goal is driving forwards
+  // from the goal turned round, so a small search from there that runs out of states (without
+  // coming near the start) shows, at the search's resolution, that no path arrives with that
+  // heading: a few hundred expansions instead of the whole field's.
+  bool NoRoomForGoalHeading(const Lattice& lattice, int sx, int sy) {
+    ProbeSuccessors probe{s_, lattice, NextGeneration(&s_), sx, sy};
+    const Pose2 reversed{job_.goal, WrapPi(job_.goal_heading + kPi)};
+    int gx = 0, gy = 0;
+    // A goal the field's cells do not hold (rounding at extreme coordinates) leaves the probe
+    // inconclusive; its cell would index past the stamps.
+    probe.trapped = lattice.grid.CellOf(job_.goal, &gx, &gy);
+    std::vector<int>& stack = s_.chain;
+    stack.clear();
+    if (probe.trapped) {
+      s_.nodes.push_back({reversed, 0.0, -1, -1});
+      s_.states[lattice.StateIndex(gx, gy, reversed.heading)].stamp = probe.probe;
+      stack.push_back(0);
+    }
+    int probed = 0;
+    while (probe.trapped && !stack.empty()) {
+      if (++probed > kProbeExpansions) {
+        probe.trapped = false;
+        break;
+      }
+      const Pose2 from = s_.nodes[stack.back()].pose;
+      stack.pop_back();
+      ExpandPrimitives(job_, lattice, from, &probe);
+    }
+    s_.nodes.clear();
+    if (!probe.trapped) return false;
+    res_.reason =
+        "no path: there is no room to arrive with the goal heading (every state that could "
+        "reach the goal was searched)";
+    res_.expansions = probed;
+    return true;
+  }
+
+  // The pass's A* from the start: each expanded state tries the analytic shot to the goal (the
+  // best node is the one whose shot ends the shortest path) and opens its primitives. It stops
+  // when the smallest f left is kStopFactor over the best path, kImproveExpansions after the
+  // first path found, or at the budget.
+  PassSearch Search(const Lattice& lattice, int pass, int sx, int sy, int budget) {
+    const std::uint32_t gen = NextGeneration(&s_);
+    s_.nodes.push_back({out_.start, 0.0, -1, -1});
+    s_.states[lattice.StateIndex(sx, sy, job_.start.heading)] = {gen, 0.0f, 0};
+    s_.open.push_back({Heuristic(job_, lattice, s_, out_.start, sx, sy), 0});
+
+    PassSearch found;
     // A later pass only takes a path shorter than the best so far.
-    double best_total = out.segments.empty() ? kInfinity : kPassSlack * out.length;
-    int best_node = -1;
-    TurnPath best_shot;
-    if (pass == 0 && start_shot.ok()) {
-      best_total = start_shot.length;
-      best_node = 0;
-      best_shot = start_shot;
+    double best_total = out_.segments.empty() ? kInfinity : kPassSlack * out_.length;
+    if (pass == 0 && start_shot_.ok()) {
+      best_total = start_shot_.length;
+      found.best_node = 0;
+      found.best_shot = start_shot_;
     }
     bool found_in_search = false;
-    int expansions = 0, expansions_after_found = 0;
-    bool out_of_expansions = false;
-    TurnSegment prim[2];
-    while (!s.open.empty()) {
-      std::pop_heap(s.open.begin(), s.open.end(), std::greater<>());
-      const auto [f, index] = s.open.back();
-      s.open.pop_back();
+    int expansions_after_found = 0;
+    while (!s_.open.empty()) {
+      std::pop_heap(s_.open.begin(), s_.open.end(), std::greater<>());
+      const auto [f, index] = s_.open.back();
+      s_.open.pop_back();
       if (f >= kStopFactor * best_total) break;
-      const ObstaclePlannerScratch::Node node = s.nodes[index];
+      const ObstaclePlannerScratch::Node node = s_.nodes[index];
       int ix, iy;
-      grid.CellOf(node.pose.position, &ix, &iy);
-      const std::size_t si = state_index(ix, iy, node.pose.heading);
-      ObstaclePlannerScratch::State& state = s.states[si];
+      lattice.grid.CellOf(node.pose.position, &ix, &iy);
+      ObstaclePlannerScratch::State& state =
+          s_.states[lattice.StateIndex(ix, iy, node.pose.heading)];
       if (state.closed && state.stamp == gen) continue;
       if (node.g > state.best_g + 1e-6 * (1.0 + node.g)) continue;  // a better node reached it
       state.closed = 1;
       if (found_in_search && ++expansions_after_found > kImproveExpansions) break;
-      if (++expansions > budget_left) {
-        out_of_expansions = true;
+      if (++found.expansions > budget) {
+        found.out_of_expansions = true;
         break;
       }
       // The analytic shot from every expanded state: cheap next to the search, and it is what
       // reaches the goal exactly.
       // Far from the goal a shot rarely clears, so it is tried on every eighth state only.
-      const TurnPath shot = (expansions & 7) == 1 || f - node.g < 12.0 * step
-                                ? Shot(node.pose, *this, best_total - node.g)
+      const TurnPath shot = (found.expansions & 7) == 1 || f - node.g < 12.0 * lattice.step
+                                ? Shot(node.pose, job_, best_total - node.g)
                                 : TurnPath{};
       if (shot.ok() && node.g + shot.length < best_total) {
         best_total = node.g + shot.length;
-        best_node = index;
-        best_shot = shot;
+        found.best_node = index;
+        found.best_shot = shot;
         found_in_search = true;
       }
-      for (int p = 0; p < kPrimitiveCount; ++p) {
-        // A full step first; when it is blocked, a half and a quarter step (a unit facing a wall
-        // close by may still turn away from it).
-        for (int shrink = 0; shrink < kStepScales; ++shrink) {
-          const double length = step * kStepScale[shrink];
-          const int count = Primitive(node.pose, r, length, turns[p] * kStepScale[shrink], prim);
-          const Pose2 end = TurnSegmentEnd(prim[count - 1]);
-          int jx, jy;
-          if (!grid.CellOf(end.position, &jx, &jy)) break;
-          const std::size_t sj = state_index(jx, jy, end.heading);
-          const double g = node.g + length;
-          ObstaclePlannerScratch::State& next = s.states[sj];
-          if (next.stamp == gen && (next.closed || g >= next.best_g)) break;
-          if (!SegmentsClear(*obstacles, prim, count, clearance)) continue;
-          const double h = heuristic(end, jx, jy);
-          if (!std::isfinite(h)) break;  // no obstacle-free path from there (cannot happen)
-          if (s.nodes.size() >= s.nodes.capacity()) break;  // never reallocate inside a query
-          next = {gen, static_cast<float>(g), 0};
-          s.nodes.push_back({end, g, index, static_cast<std::int8_t>(p * kStepScales + shrink)});
-          s.open.push_back({g + h, static_cast<int>(s.nodes.size() - 1)});
-          std::push_heap(s.open.begin(), s.open.end(), std::greater<>());
-          break;
-        }
-      }
+      OpenSuccessors successors{job_, s_, lattice, gen, node.g, index};
+      ExpandPrimitives(job_, lattice, node.pose, &successors);
     }
-    total_expansions += std::min(expansions, budget_left);
-    res.expansions = total_expansions;
-    res.search_complete = !out_of_expansions;
-    if (best_node < 0) {
-      if (!out.segments.empty()) {
-        if (total_expansions >= limits.budget) break;
-        continue;  // nothing shorter on this lattice
-      }
-      res.outcome = PlanOutcome::kNoPath;
-      res.reason = out_of_expansions ? "no path found within the budget"
-                                     : "no path: every reachable state was searched (the goal is "
-                                       "enclosed, or there is no room to turn)";
-      return {};
-    }
-    // Walk back from the best node to get the poses the search passed through.
-    s.chain.clear();
-    for (int i = best_node; i >= 0; i = s.nodes[i].parent) s.chain.push_back(i);
-    std::reverse(s.chain.begin(), s.chain.end());
-    // Shortcut, by dynamic programming over the poses the search passed through: the shortest way
-    // from each pose to the goal using the goal shot, clear Dubins hops to later poses, or the
-    // search's own primitive to the next pose. Each candidate is bounded by the best way found so
-    // far from that pose, so a longer word (a near-full loop round an obstacle) is never taken: the
-    // result is never longer than the search's path, never bends tighter than the radius, and every
-    // piece is checked clear. Later poses first, so each pose sees its successors' best.
-    const int last = static_cast<int>(s.chain.size()) - 1;
-    GrowTo(&s.chain_cost, s.chain.size());
-    GrowTo(&s.chain_next, s.chain.size());
-    auto primitive_to = [&](int j, TurnSegment out_segments[2]) {
-      const ObstaclePlannerScratch::Node& n = s.nodes[s.chain[j]];
-      const int p = n.primitive / kStepScales, shrink = n.primitive % kStepScales;
-      return Primitive(s.nodes[s.chain[j - 1]].pose, r, step * kStepScale[shrink],
-                       turns[p] * kStepScale[shrink], out_segments);
-    };
-    s.chain_cost[last] = best_shot.length;
-    s.chain_next[last] = -1;  // -1: the shot to the goal
+    return found;
+  }
+
+  // The nodes from the start to `best_node`, walked back through the parents.
+  void TraceChain(int best_node) {
+    s_.chain.clear();
+    for (int i = best_node; i >= 0; i = s_.nodes[i].parent) s_.chain.push_back(i);
+    std::reverse(s_.chain.begin(), s_.chain.end());
+  }
+
+  // Shortcut, by dynamic programming over the poses the search passed through: the shortest way
+  // from each pose to the goal using the goal shot, clear Dubins hops to later poses, or the
+  // search's own primitive to the next pose. Each candidate is bounded by the best way found so
+  // far from that pose, so a longer word (a near-full loop round an obstacle) is never taken:
+  // the result is never longer than the search's path, never bends tighter than the radius, and
+  // every piece is checked clear. Later poses first, so each pose sees its successors' best.
+  void ShortcutChain(const Lattice& lattice, const TurnPath& best_shot) {
+    const int last = static_cast<int>(s_.chain.size()) - 1;
+    GrowTo(&s_.chain_cost, s_.chain.size());
+    GrowTo(&s_.chain_next, s_.chain.size());
+    s_.chain_cost[last] = best_shot.length;
+    s_.chain_next[last] = -1;  // -1: the shot to the goal
     for (int i = last - 1; i >= 0; --i) {
-      const Pose2& from = s.nodes[s.chain[i]].pose;
-      const double step_length = s.nodes[s.chain[i + 1]].g - s.nodes[s.chain[i]].g;
-      double best = step_length + s.chain_cost[i + 1];
+      const Pose2& from = s_.nodes[s_.chain[i]].pose;
+      const double step_length = s_.nodes[s_.chain[i + 1]].g - s_.nodes[s_.chain[i]].g;
+      double best = step_length + s_.chain_cost[i + 1];
       int next = i + 1;
-      const TurnPath to_goal = Shot(from, *this, best);
+      const TurnPath to_goal = Shot(from, job_, best);
       if (to_goal.ok() && to_goal.length < best) {
         best = to_goal.length;
         next = -1;
       }
       for (int j = i + 2; j <= last; ++j) {
-        const double bound = best - s.chain_cost[j];
+        const double bound = best - s_.chain_cost[j];
         if (bound <= 0.0) continue;
-        const TurnPath hop =
-            ClearDubins(from, s.nodes[s.chain[j]].pose, r, *obstacles, clearance, bound);
-        if (hop.ok() && hop.length + s.chain_cost[j] < best) {
-          best = hop.length + s.chain_cost[j];
+        const TurnPath hop = ClearDubins(from, s_.nodes[s_.chain[j]].pose, r_, *job_.obstacles,
+                                         job_.clearance, bound);
+        if (hop.ok() && hop.length + s_.chain_cost[j] < best) {
+          best = hop.length + s_.chain_cost[j];
           next = j;
         }
       }
-      s.chain_cost[i] = best;
-      s.chain_next[i] = next;
+      s_.chain_cost[i] = best;
+      s_.chain_next[i] = next;
     }
-    PlannedPath& cand = s.candidate;
+  }
+
+  // The shortcut chain's path into the scratch's candidate: each hop's word found again (the
+  // same bound finds the same word), or the search's own primitive.
+  void BuildCandidate(const Lattice& lattice, const TurnPath& best_shot) {
+    const int last = static_cast<int>(s_.chain.size()) - 1;
+    PlannedPath& cand = s_.candidate;
     cand.Clear();
-    cand.start = out.start;
-    int i = 0;
-    while (true) {
-      const Pose2& from = s.nodes[s.chain[i]].pose;
-      const int next = s.chain_next[i];
+    cand.start = out_.start;
+    TurnSegment prim[2];
+    for (int i = 0;;) {
+      const Pose2& from = s_.nodes[s_.chain[i]].pose;
+      const int next = s_.chain_next[i];
       if (next < 0) {
         const TurnPath to_goal =
-            i == last ? best_shot : Shot(from, *this, s.chain_cost[i] * (1.0 + 1e-12) + 1e-12);
-        AppendTurnPath(to_goal, scale, &cand);
+            i == last ? best_shot : Shot(from, job_, s_.chain_cost[i] * (1.0 + 1e-12) + 1e-12);
+        AppendTurnPath(to_goal, scale_, &cand);
         break;
       }
       if (next > i + 1) {
-        AppendTurnPath(ClearDubins(from, s.nodes[s.chain[next]].pose, r, *obstacles, clearance,
-                                   (s.chain_cost[i] - s.chain_cost[next]) * (1.0 + 1e-12) + 1e-12),
-                       scale, &cand);
+        AppendTurnPath(
+            ClearDubins(from, s_.nodes[s_.chain[next]].pose, r_, *job_.obstacles, job_.clearance,
+                        (s_.chain_cost[i] - s_.chain_cost[next]) * (1.0 + 1e-12) + 1e-12),
+            scale_, &cand);
       } else {  // the search's own primitive
-        const int count = primitive_to(next, prim);
+        const int primitive = s_.nodes[s_.chain[next]].primitive;
+        const int count =
+            lattice.Move(from, r_, primitive / kStepScales, primitive % kStepScales, prim);
         for (int k = 0; k < count; ++k) {
           cand.segments.push_back(prim[k]);
           cand.length += prim[k].length;
@@ -986,15 +1094,86 @@ Status ObstaclePlanJob::RunOnce() const {
       }
       i = next;
     }
-    adopt(cand);
-    if (total_expansions >= limits.budget) break;
-  }  // passes
-  if (out.segments.empty()) {
-    res.outcome = PlanOutcome::kNoPath;
-    res.reason = "no path found within the budget";
-    return {};
   }
-  return finish();
+
+  // The shortening pass on a legal `candidate`; the shorter of the two is copied into the output
+  // when it beats what that holds (an empty output holds nothing yet).
+  void Adopt(PlannedPath& candidate) {
+    candidate.start = out_.start;
+    candidate.end =
+        candidate.segments.empty() ? candidate.start : TurnSegmentEnd(candidate.segments.back());
+    candidate.end.position = job_.goal;
+    if (job_.has_goal_heading) candidate.end.heading = WrapPi(job_.goal_heading);
+    const Status legal = CheckPlannedPath(candidate, job_.start, job_.goal, heading_, r_,
+                                          job_.clearance, *job_.obstacles);
+    if (!legal.ok()) return;  // not legal (cannot happen): never adopted
+    const PlannedPath* best = &candidate;
+    if (job_.limits.shorten_budget > 0 && Shorten(candidate)) best = &s_.shortened;
+    if (!out_.segments.empty() && !(best->length < out_.length)) return;
+    out_.segments.assign(best->segments.begin(), best->segments.end());  // keeps out's buffer
+    out_.length = best->length;
+    out_.end = best->end;
+  }
+
+  // PathShortenJob on `candidate` into the scratch's `shortened`: whether it changed the path.
+  bool Shorten(const PlannedPath& candidate) {
+    PathShortenResult shortened;
+    PathShortenJob job;
+    job.path = &candidate;
+    job.goal = job_.goal;
+    job.has_goal_heading = job_.has_goal_heading;
+    job.goal_heading = job_.goal_heading;
+    job.turning_radius = r_;
+    job.clearance = job_.clearance;
+    job.obstacles = job_.obstacles;
+    job.budget = job_.limits.shorten_budget;
+    // A later pass's path is only worth the anchor moves when its shortcut comes within 2% of
+    // the best so far (the moves gain about 1%).
+    if (!out_.segments.empty()) job.options.give_up_above = kWorthMoving * out_.length;
+    job.scratch = &s_.shorten;
+    job.out = &s_.shortened;
+    job.result = &shortened;
+    if (!job.Run().ok()) return false;
+    res_.shorten_words += shortened.words;
+    return shortened.changed;
+  }
+
+  // The output's end pose, checked legal, landed exactly on the goal (the last segment's end is
+  // rounding away from it).
+  void Finish() {
+    out_.end = out_.segments.empty() ? out_.start : TurnSegmentEnd(out_.segments.back());
+    const Status check = CheckPlannedPath(out_, job_.start, job_.goal, heading_, r_, job_.clearance,
+                                          *job_.obstacles);
+    if (!check.ok()) {
+      out_.Clear();
+      out_.end = out_.start;
+      res_.outcome = PlanOutcome::kNoPath;
+      res_.reason = "internal error: the planned path failed the legality check";
+      return;
+    }
+    out_.end.position = job_.goal;
+    if (job_.has_goal_heading) out_.end.heading = WrapPi(job_.goal_heading);
+    res_.outcome = PlanOutcome::kFound;
+  }
+
+  const ObstaclePlanJob& job_;
+  ObstaclePlannerScratch& s_;
+  PlannedPath& out_;
+  ObstaclePlanResult& res_;
+  const double r_;
+  const double* const heading_;  // the goal heading, or null
+  const double scale_;           // the field's coordinate scale (what rounding is relative to)
+  TurnPath start_shot_;          // the analytic shot from the start (bounds the first pass)
+  int total_expansions_ = 0;     // over the passes so far
+};
+
+}  // namespace
+
+Status ObstaclePlanJob::RunOnce() const {
+  Status valid = Validate();
+  if (!valid.ok()) return valid;
+  PlanQuery(*this).Run();
+  return {};
 }
 
 Status ObstaclePlanJob::Run() const {
@@ -1078,210 +1257,304 @@ Status PathShortenJob::Validate() const {
   return {};
 }
 
+namespace {
+
+// One run of a PathShortenJob over its scratch, as named steps: anchors along the path, the
+// shortcut over them, the chain of links the best way passes, the anchor moves that shorten the
+// links, and the path built again from the links.
+class Shortening {
+ public:
+  explicit Shortening(const PathShortenJob& job)
+      : job_(job),
+        in_(*job.path),
+        s_(*job.scratch),
+        res_(*job.result),
+        r_(job.turning_radius),
+        heading_(job.has_goal_heading ? &job.goal_heading : nullptr),
+        scale_(std::max(glm::length(job.path->start.position), glm::length(job.goal))),
+        eps_(1e-9 * std::max(1.0, job.path->length)) {}
+
+  void Run() {
+    res_ = PathShortenResult{};
+    res_.length_before = res_.length_after = in_.length;
+    if (in_.segments.empty() || job_.budget == 0) return KeepInput();
+    ReserveScratch();
+    PlaceAnchors();
+    ShortcutAnchors();
+    // Not worth moving anchors when the shortcut alone is not close to what must be beaten.
+    if (!(s_.cost[0] < job_.options.give_up_above)) {
+      res_.words = words_;
+      return KeepInput();
+    }
+    TraceLinks();
+    MoveAnchors();
+    res_.words = words_;
+    BuildPath();
+    if (!Accept()) KeepInput();
+  }
+
+ private:
+  void KeepInput() {
+    PlannedPath& out = *job_.out;
+    out.segments.assign(in_.segments.begin(), in_.segments.end());
+    out.length = in_.length;
+    out.start = in_.start;
+    out.end = in_.end;
+    res_.length_after = in_.length;
+    res_.changed = false;
+  }
+
+  void ReserveScratch() {
+    const std::size_t reserve = kMaxAnchors + 1;
+    if (s_.anchors.capacity() >= reserve) return;
+    s_.anchors.reserve(reserve);
+    s_.along.reserve(reserve);
+    s_.cost.reserve(reserve);
+    s_.next.reserve(reserve);
+    s_.via_path.reserve(reserve);
+    s_.chain.reserve(reserve);
+  }
+
+  // The words checked count against the budget: past it (or with no length to beat) none is
+  // checked and none is found.
+  TurnPath Dubins(const Pose2& a, const Pose2& b, double max_length) {
+    if (words_ >= job_.budget || !(max_length > 0.0)) return TurnPath{};
+    ++words_;
+    return ClearDubins(a, b, r_, *job_.obstacles, job_.clearance, max_length);
+  }
+  TurnPath ShotFrom(const Pose2& a, double max_length) {
+    if (words_ >= job_.budget || !(max_length > 0.0)) return TurnPath{};
+    ++words_;
+    return ShotTo(a, job_.goal, heading_, r_, *job_.obstacles, job_.clearance, max_length);
+  }
+  bool WordsLeft() const { return words_ < job_.budget; }
+
+  // Anchors along the path, at most kMaxAnchors, about anchor_spacing radii apart; the last is
+  // the path's end.
+  void PlaceAnchors() {
+    const double spacing =
+        std::max(job_.options.anchor_spacing * r_, in_.length / (kMaxAnchors - 1));
+    const int n = std::min(kMaxAnchors, static_cast<int>(std::ceil(in_.length / spacing)) + 1);
+    s_.anchors.clear();
+    s_.along.clear();
+    for (int k = 0; k + 1 < n; ++k) {
+      s_.along.push_back(k * spacing);
+      s_.anchors.push_back(SamplePlannedPath(in_, k * spacing));
+    }
+    s_.along.push_back(in_.length);
+    s_.anchors.push_back(in_.end);
+  }
+
+  // Dynamic programming from the end back: from each anchor the shortest of its own piece to
+  // the next one, a clear Dubins hop to any later anchor, or the shot to the goal, each bounded
+  // by the best found so far (so never longer than the path it replaces).
+  void ShortcutAnchors() {
+    const int count = static_cast<int>(s_.anchors.size());
+    s_.cost.assign(count, 0.0);
+    s_.next.assign(count, -2);
+    s_.via_path.assign(count, 0);
+    for (int i = count - 2; i >= 0; --i) {
+      const Pose2& from = s_.anchors[i];
+      double best = (s_.along[i + 1] - s_.along[i]) + s_.cost[i + 1];
+      int next = i + 1;
+      std::uint8_t via = 1;
+      const TurnPath to_goal = ShotFrom(from, best);
+      if (to_goal.ok() && to_goal.length < best) {
+        best = to_goal.length;
+        next = -1;
+        via = 0;
+      }
+      for (int j = count - 1; j > i; --j) {
+        const double bound = best - s_.cost[j];
+        if (glm::length(s_.anchors[j].position - from.position) >= bound) continue;
+        const TurnPath hop = Dubins(from, s_.anchors[j], bound);
+        if (hop.ok() && hop.length + s_.cost[j] < best) {
+          best = hop.length + s_.cost[j];
+          next = j;
+          via = 0;
+        }
+      }
+      s_.cost[i] = best;
+      s_.next[i] = next;
+      s_.via_path[i] = via;
+    }
+  }
+
+  // The chain of anchors the best way passes; link k runs from chain[k] to chain[k + 1], and from
+  // the last one by the shot to the goal when shot_end_ (else the last is the path's end pose).
+  void TraceLinks() {
+    const int count = static_cast<int>(s_.anchors.size());
+    s_.chain.clear();
+    shot_end_ = false;
+    for (int i = 0;;) {
+      PathShortenScratch::Link link;
+      link.from = s_.anchors[i];
+      link.along = s_.along[i];
+      if (i == count - 1) {
+        s_.chain.push_back(link);
+        break;
+      }
+      const int next = s_.next[i];
+      link.length = next < 0 ? s_.cost[i] : s_.cost[i] - s_.cost[next];
+      // along >= 0 on a link means "the input's own piece": only while via_path.
+      if (!s_.via_path[i]) link.along = -1.0 - s_.along[i];
+      s_.chain.push_back(link);
+      if (next < 0) {
+        shot_end_ = true;
+        break;
+      }
+      i = next;
+    }
+  }
+
+  // Link k is the input's piece when chain[k].along >= 0; its far end is chain[k + 1] unmoved.
+  bool IsPiece(int k) const { return s_.chain[k].along >= 0.0; }
+  double UnmovedAlong(int k) const {
+    const double a = s_.chain[k].along;
+    return a >= 0.0 ? a : -1.0 - a;
+  }
+
+  // Each free anchor (not the start, not a fixed end pose) moved while that shortens its two
+  // links: steps from kFirstStep radii halving down to options.last_step, up to options.sweeps
+  // sweeps a step while a sweep improves.
+  void MoveAnchors() {
+    for (double step = kFirstStep * r_; step >= job_.options.last_step * r_ && WordsLeft();
+         step *= 0.5) {
+      bool improved = true;
+      for (int sweep = 0; improved && sweep < job_.options.sweeps && WordsLeft(); ++sweep) {
+        improved = SweepAnchors(step);
+      }
+    }
+  }
+
+  // One sweep over the chain's anchors: whether any was dropped or moved.
+  bool SweepAnchors(double step) {
+    bool improved = false;
+    for (int k = 1; k < static_cast<int>(s_.chain.size()) && WordsLeft(); ++k) {
+      const bool last = k == static_cast<int>(s_.chain.size()) - 1;
+      if (last && !shot_end_) break;  // the path's end pose (the goal heading) stays
+      if (DropAnchor(k, last)) {
+        --k;
+        improved = true;
+        continue;
+      }
+      if (MoveAnchor(k, last, step)) improved = true;
+    }
+    return improved;
+  }
+
+  // Anchor k dropped when the hop past it is shorter than its two links.
+  bool DropAnchor(int k, bool last) {
+    const Pose2 prev = s_.chain[k - 1].from;
+    const double old = s_.chain[k - 1].length + s_.chain[k].length;
+    const TurnPath past =
+        last ? ShotFrom(prev, old - eps_) : Dubins(prev, s_.chain[k + 1].from, old - eps_);
+    if (!past.ok() || !(past.length < old - eps_)) return false;
+    s_.chain[k - 1].length = past.length;
+    s_.chain[k - 1].along = -1.0 - UnmovedAlong(k - 1);
+    s_.chain.erase(s_.chain.begin() + k);
+    return true;
+  }
+
+  // Anchor k moved by `step` sideways, along (options.along_moves) and in heading, each move
+  // kept while it shortens the two links: whether one was kept.
+  bool MoveAnchor(int k, bool last, double step) {
+    // (sideways, along, heading) in steps; the last two only with options.along_moves.
+    static constexpr double kMoves[10][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, 1},  {0, 0, -1},
+                                             {1, 0, 1}, {1, 0, -1}, {-1, 0, 1}, {-1, 0, -1},
+                                             {0, 1, 0}, {0, -1, 0}};
+    const int move_count = job_.options.along_moves ? 10 : 8;
+    const Pose2 prev = s_.chain[k - 1].from;
+    double old = s_.chain[k - 1].length + s_.chain[k].length;
+    bool moved_any = false;
+    for (int mi = 0; mi < move_count; ++mi) {
+      const double* move = kMoves[mi];
+      const Pose2& at = s_.chain[k].from;
+      const glm::dvec2 along_dir = Direction(at.heading);
+      const glm::dvec2 normal{-along_dir.y, along_dir.x};
+      const Pose2 moved{at.position + step * (move[0] * normal + move[1] * along_dir),
+                        WrapPi(at.heading + move[2] * step / r_)};
+      const glm::dvec2 far = last ? job_.goal : s_.chain[k + 1].from.position;
+      const TurnPath left = Dubins(prev, moved, old - eps_ - glm::length(far - moved.position));
+      if (!left.ok()) continue;
+      const double right_bound = old - eps_ - left.length;
+      const TurnPath right =
+          last ? ShotFrom(moved, right_bound) : Dubins(moved, s_.chain[k + 1].from, right_bound);
+      if (!right.ok() || left.length + right.length >= old - eps_) continue;
+      s_.chain[k - 1].length = left.length;
+      s_.chain[k - 1].along = -1.0 - UnmovedAlong(k - 1);
+      s_.chain[k].from = moved;
+      s_.chain[k].length = right.length;
+      s_.chain[k].along = -1.0;  // moved: no longer on the input
+      old = left.length + right.length;
+      moved_any = true;
+    }
+    return moved_any;
+  }
+
+  // The output path: each link's word found again (the same bound finds the same word), or the
+  // input's own piece.
+  void BuildPath() {
+    PlannedPath& o = *job_.out;
+    o.Clear();
+    o.start = in_.start;
+    o.end = in_.start;
+    const int m = static_cast<int>(s_.chain.size()) - 1;
+    for (int k = 0; k <= m; ++k) {
+      const PathShortenScratch::Link& link = s_.chain[k];
+      const double bound = link.length * (1.0 + 1e-12) + 1e-12;
+      if (k == m) {
+        if (shot_end_) {
+          AppendTurnPath(
+              ShotTo(link.from, job_.goal, heading_, r_, *job_.obstacles, job_.clearance, bound),
+              scale_, &o);
+        }
+        break;
+      }
+      if (IsPiece(k)) {
+        AppendSubPath(in_, link.along, UnmovedAlong(k + 1), scale_, &o);
+      } else {
+        AppendTurnPath(ClearDubins(link.from, s_.chain[k + 1].from, r_, *job_.obstacles,
+                                   job_.clearance, bound),
+                       scale_, &o);
+      }
+    }
+    o.end = o.segments.empty() ? o.start : TurnSegmentEnd(o.segments.back());
+  }
+
+  // The built path when it is shorter and legal, landed exactly on the goal.
+  bool Accept() {
+    PlannedPath& o = *job_.out;
+    if (!(o.length < in_.length) ||
+        !CheckPlannedPath(o, in_.start, job_.goal, heading_, r_, job_.clearance, *job_.obstacles)
+             .ok()) {
+      return false;
+    }
+    o.end.position = job_.goal;
+    if (job_.has_goal_heading) o.end.heading = WrapPi(job_.goal_heading);
+    res_.length_after = o.length;
+    res_.changed = true;
+    return true;
+  }
+
+  const PathShortenJob& job_;
+  const PlannedPath& in_;
+  PathShortenScratch& s_;
+  PathShortenResult& res_;
+  const double r_;
+  const double* const heading_;  // the goal heading, or null
+  const double scale_;           // the field's coordinate scale (what rounding is relative to)
+  const double eps_;             // a shortening smaller than this is rounding
+  int words_ = 0;                // words checked so far
+  bool shot_end_ = false;        // the last link is the shot to the goal
+};
+
+}  // namespace
+
 Status PathShortenJob::Run() const {
   Status valid = Validate();
   if (!valid.ok()) return valid;
-  const PlannedPath& in = *path;
-  PathShortenScratch& s = *scratch;
-  PathShortenResult& res = *result;
-  res = PathShortenResult{};
-  res.length_before = res.length_after = in.length;
-  const double r = turning_radius;
-  const double* heading = has_goal_heading ? &goal_heading : nullptr;
-  const ObstacleSet& obs = *obstacles;
-  const double scale = std::max(glm::length(in.start.position), glm::length(goal));
-  auto keep_input = [&]() -> Status {
-    out->segments.assign(in.segments.begin(), in.segments.end());
-    out->length = in.length;
-    out->start = in.start;
-    out->end = in.end;
-    res.length_after = in.length;
-    res.changed = false;
-    return {};
-  };
-  if (in.segments.empty() || budget == 0) return keep_input();
-  const std::size_t reserve = kMaxAnchors + 1;
-  if (s.anchors.capacity() < reserve) {
-    s.anchors.reserve(reserve);
-    s.along.reserve(reserve);
-    s.cost.reserve(reserve);
-    s.next.reserve(reserve);
-    s.via_path.reserve(reserve);
-    s.chain.reserve(reserve);
-  }
-  int words = 0;
-  auto dubins = [&](const Pose2& a, const Pose2& b, double max_length) {
-    if (words >= budget || !(max_length > 0.0)) return TurnPath{};
-    ++words;
-    return ClearDubins(a, b, r, obs, clearance, max_length);
-  };
-  auto shot = [&](const Pose2& a, double max_length) {
-    if (words >= budget || !(max_length > 0.0)) return TurnPath{};
-    ++words;
-    return ShotTo(a, goal, heading, r, obs, clearance, max_length);
-  };
-
-  // 1. Anchors along the path, at most kMaxAnchors, about half a radius apart.
-  const double spacing = std::max(options.anchor_spacing * r, in.length / (kMaxAnchors - 1));
-  const int n = std::min(kMaxAnchors, static_cast<int>(std::ceil(in.length / spacing)) + 1);
-  s.anchors.clear();
-  s.along.clear();
-  for (int k = 0; k + 1 < n; ++k) {
-    s.along.push_back(k * spacing);
-    s.anchors.push_back(SamplePlannedPath(in, k * spacing));
-  }
-  s.along.push_back(in.length);
-  s.anchors.push_back(in.end);
-  const int count = static_cast<int>(s.anchors.size());
-  // 2. Dynamic programming from the end back: from each anchor the shortest of its own piece to
-  // the next one, a clear Dubins hop to any later anchor, or the shot to the goal, each bounded by
-  // the best found so far (so never longer than the path it replaces).
-  s.cost.assign(count, 0.0);
-  s.next.assign(count, -2);
-  s.via_path.assign(count, 0);
-  for (int i = count - 2; i >= 0; --i) {
-    const Pose2& from = s.anchors[i];
-    double best = (s.along[i + 1] - s.along[i]) + s.cost[i + 1];
-    int next = i + 1;
-    std::uint8_t via = 1;
-    const TurnPath to_goal = shot(from, best);
-    if (to_goal.ok() && to_goal.length < best) {
-      best = to_goal.length;
-      next = -1;
-      via = 0;
-    }
-    for (int j = count - 1; j > i; --j) {
-      const double bound = best - s.cost[j];
-      if (glm::length(s.anchors[j].position - from.position) >= bound) continue;
-      const TurnPath hop = dubins(from, s.anchors[j], bound);
-      if (hop.ok() && hop.length + s.cost[j] < best) {
-        best = hop.length + s.cost[j];
-        next = j;
-        via = 0;
-      }
-    }
-    s.cost[i] = best;
-    s.next[i] = next;
-    s.via_path[i] = via;
-  }
-  // Not worth moving anchors when the shortcut alone is not close to what must be beaten.
-  if (!(s.cost[0] < options.give_up_above)) {
-    res.words = words;
-    return keep_input();
-  }
-  // The chain of anchors the best way passes; link k runs from chain[k] to chain[k + 1], and from
-  // the last one by the shot to the goal when `shot_end` (else the last is the path's end pose).
-  s.chain.clear();
-  bool shot_end = false;
-  for (int i = 0;;) {
-    PathShortenScratch::Link link;
-    link.from = s.anchors[i];
-    link.along = s.along[i];
-    if (i == count - 1) {
-      s.chain.push_back(link);
-      break;
-    }
-    const int next = s.next[i];
-    link.length = next < 0 ? s.cost[i] : s.cost[i] - s.cost[next];
-    // along >= 0 on a link means "the input's own piece": only while via_path.
-    if (!s.via_path[i]) link.along = -1.0 - s.along[i];
-    s.chain.push_back(link);
-    if (next < 0) {
-      shot_end = true;
-      break;
-    }
-    i = next;
-  }
-  // Link k is the input's piece when chain[k].along >= 0; its far end is chain[k + 1] unmoved.
-  auto is_piece = [&](int k) { return s.chain[k].along >= 0.0; };
-  auto unmoved_along = [&](int k) {
-    const double a = s.chain[k].along;
-    return a >= 0.0 ? a : -1.0 - a;
-  };
-  // 3. Move each free anchor (not the start, not a fixed end pose) while it shortens its two links.
-  const double eps = 1e-9 * std::max(1.0, in.length);
-  // (sideways, along, heading) in steps; the last two only with options.along_moves.
-  static constexpr double kMoves[10][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 0, 1},  {0, 0, -1},
-                                           {1, 0, 1}, {1, 0, -1}, {-1, 0, 1}, {-1, 0, -1},
-                                           {0, 1, 0}, {0, -1, 0}};
-  const int move_count = options.along_moves ? 10 : 8;
-  for (double step = kFirstStep * r; step >= options.last_step * r && words < budget; step *= 0.5) {
-    bool improved = true;
-    for (int sweep = 0; improved && sweep < options.sweeps && words < budget; ++sweep) {
-      improved = false;
-      for (int k = 1; k < static_cast<int>(s.chain.size()) && words < budget; ++k) {
-        const int m = static_cast<int>(s.chain.size()) - 1;
-        const bool last = k == m;
-        if (last && !shot_end) break;  // the path's end pose (the goal heading) stays
-        const Pose2 prev = s.chain[k - 1].from;
-        double old = s.chain[k - 1].length + s.chain[k].length;
-        // Drop the anchor when the hop past it is shorter.
-        const TurnPath past =
-            last ? shot(prev, old - eps) : dubins(prev, s.chain[k + 1].from, old - eps);
-        if (past.ok() && past.length < old - eps) {
-          s.chain[k - 1].length = past.length;
-          s.chain[k - 1].along = -1.0 - unmoved_along(k - 1);
-          s.chain.erase(s.chain.begin() + k);
-          --k;
-          improved = true;
-          continue;
-        }
-        for (int mi = 0; mi < move_count; ++mi) {
-          const double* move = kMoves[mi];
-          const Pose2& at = s.chain[k].from;
-          const glm::dvec2 along_dir = Direction(at.heading);
-          const glm::dvec2 normal{-along_dir.y, along_dir.x};
-          const Pose2 moved{at.position + step * (move[0] * normal + move[1] * along_dir),
-                            WrapPi(at.heading + move[2] * step / r)};
-          const glm::dvec2 far = last ? goal : s.chain[k + 1].from.position;
-          const TurnPath left = dubins(prev, moved, old - eps - glm::length(far - moved.position));
-          if (!left.ok()) continue;
-          const double right_bound = old - eps - left.length;
-          const TurnPath right =
-              last ? shot(moved, right_bound) : dubins(moved, s.chain[k + 1].from, right_bound);
-          if (!right.ok() || left.length + right.length >= old - eps) continue;
-          s.chain[k - 1].length = left.length;
-          s.chain[k - 1].along = -1.0 - unmoved_along(k - 1);
-          s.chain[k].from = moved;
-          s.chain[k].length = right.length;
-          s.chain[k].along = -1.0;  // moved: no longer on the input
-          old = left.length + right.length;
-          improved = true;
-        }
-      }
-    }
-  }
-  res.words = words;
-  // 4. The path: each link's word found again (the same bound finds the same word).
-  PlannedPath& o = *out;
-  o.Clear();
-  o.start = in.start;
-  o.end = in.start;
-  const int m = static_cast<int>(s.chain.size()) - 1;
-  for (int k = 0; k <= m; ++k) {
-    const PathShortenScratch::Link& link = s.chain[k];
-    const double bound = link.length * (1.0 + 1e-12) + 1e-12;
-    if (k == m) {
-      if (shot_end)
-        AppendTurnPath(ShotTo(link.from, goal, heading, r, obs, clearance, bound), scale, &o);
-      break;
-    }
-    if (is_piece(k)) {
-      AppendSubPath(in, link.along, unmoved_along(k + 1), scale, &o);
-    } else {
-      AppendTurnPath(ClearDubins(link.from, s.chain[k + 1].from, r, obs, clearance, bound), scale,
-                     &o);
-    }
-  }
-  o.end = o.segments.empty() ? o.start : TurnSegmentEnd(o.segments.back());
-  if (!(o.length < in.length) ||
-      !CheckPlannedPath(o, in.start, goal, heading, r, clearance, obs).ok()) {
-    return keep_input();
-  }
-  o.end.position = goal;
-  if (has_goal_heading) o.end.heading = WrapPi(goal_heading);
-  res.length_after = o.length;
-  res.changed = true;
+  Shortening(*this).Run();
   return {};
 }
 

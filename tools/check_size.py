@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""Bounds the viewer core's sizes (issue 26): no function longer than MAX_FUNCTION_LINES lines
+"""Bounds the sources' sizes (issues 26 and 43): no function longer than MAX_FUNCTION_LINES lines
 (opening to closing brace) in the .cpp files, no class or struct with more than MAX_DATA_MEMBERS
-data members in the headers and sources of the given folder.
+data members in the headers and sources of the given folders and all their subfolders.
 
 Braces are matched after comments, string and character literals are blanked, so it needs no
-compiler and reads the 40-odd files of src/viewer in well under a second (clang-tidy's
-readability-function-size compiles each one: minutes on two cores). It knows the code's shapes,
-not all of C++: a function body is a brace at namespace or class scope whose statement holds
-parentheses and no '=' before them; a data member is a ';'-ended declaration at class scope that
-is not a function, a using, a friend or a static.
+compiler and reads the few hundred files of src/ in about a second (clang-tidy's
+readability-function-size compiles each one: many minutes on two cores). It knows the code's
+shapes, not all of C++: a function body is a brace at namespace or class scope whose statement
+holds parentheses and no '=' before them; a data member is a ';'-ended declaration at class scope
+that is not a function, a using, a friend or a static.
 
-    tools/check_viewer_size.py src/viewer        exit 1 and one line per offender when over
+    tools/check_size.py src/viewer src/cli      exit 1 and one line per offender when over
 """
 import os
 import re
@@ -194,20 +194,34 @@ def split_top_level(s):
     return parts
 
 
+def source_files(folder):
+    """The .h and .cpp files under `folder` (subfolders included), in a stable order."""
+    found = []
+    for root, dirs, names in os.walk(folder):
+        dirs.sort()
+        found.extend(os.path.join(root, n) for n in sorted(names) if n.endswith((".h", ".cpp")))
+    return found
+
+
 def main(argv):
-    folder = argv[1] if len(argv) > 1 else "src/viewer"
+    folders = argv[1:] or ["src/viewer"]
     problems = []
-    files = sorted(f for f in os.listdir(folder) if f.endswith((".h", ".cpp")))
-    for name in files:
-        check_file(os.path.join(folder, name), problems)
+    count = 0
+    for folder in folders:
+        if not os.path.isdir(folder):
+            print(f"{folder}: expected a folder")
+            return 2
+        files = source_files(folder)
+        count += len(files)
+        for path in files:
+            check_file(path, problems)
     for problem in problems:
         print(problem)
     if problems:
         return 1
-    print(f"{folder}: {len(files)} files, every function within {MAX_FUNCTION_LINES} lines, "
+    print(f"{' '.join(folders)}: {count} files, every function within {MAX_FUNCTION_LINES} lines, "
           f"every class within {MAX_DATA_MEMBERS} data members")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv))
