@@ -101,6 +101,8 @@ stage_site() {
   cp -ru "$ROOT/web/." "$SITE/"
   cp -u "$BUILD/wasm/md5stage.js" "$BUILD/wasm/md5stage.wasm" "$SITE/"
   cp -u "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" "$SITE/"
+  # The page API's TypeScript declaration, from the command table (src/viewer/command_spec.h).
+  "$BUILD/native/md5stage_api_types" "$SITE/md5stage.d.ts"
   mkdir -p "$SITE/assets"
   cp -ru "$ROOT/assets/." "$SITE/assets/"
   log "site staged in $SITE"

@@ -24,7 +24,7 @@ void AddView(const viewer::DrawList& list, const viewer::ViewPlacement& placemen
              SkinnedMeshRenderer& meshes, LineRenderer& lines) {
   const int view = meshes.AddView(list.view_projection, placement, OptionsOf(list));
   for (const viewer::DrawList::Instance& instance : list.instances) {
-    meshes.Submit(instance.mesh, instance.palette);
+    meshes.Submit(instance.mesh, instance.palette, instance.textures);
   }
   lines.Add(view, list.triangles, list.lines_tested, list.lines_on_top, list.shapes);
 }

@@ -142,9 +142,6 @@ struct GpuPart {
   uint32_t index_count = 0;
   uint32_t first_edge = 0;
   uint32_t edge_count = 0;
-  TextureHandle texture;
-  TextureHandle normal_map;    // none: flat normal
-  TextureHandle specular_map;  // none: no specular
 };
 
 struct GpuMesh {
@@ -159,11 +156,13 @@ struct GpuMesh {
   size_t bytes = 0;
 };
 
-// One instance of the frame: its view, its mesh, where its texels start in the frame palette.
+// One instance of the frame: its view, its mesh, its parts' textures, its palette and tint.
 struct Submission {
   int view = 0;
   size_t mesh = 0;
-  const glm::mat4* palette = nullptr;  // the caller's, until Upload()
+  const glm::mat4* palette = nullptr;              // the caller's, until Upload()
+  const viewer::PartTextures* textures = nullptr;  // the caller's (one per part), until DrawViews()
+  int texture_set = 0;  // which of the frame's distinct texture sets that is (grouping key)
   glm::vec4 tint{1.0f};
 };
 
@@ -180,6 +179,8 @@ struct GpuInstance {
 struct InstanceGroup {
   bool wire = false;
   size_t mesh = 0;
+  int texture_set = 0;
+  const viewer::PartTextures* textures = nullptr;
   int base_joint = 0;
   int first_instance = 0;
   int count = 0;
@@ -218,6 +219,28 @@ struct SkinnedMeshRenderer::Impl {
   std::vector<GpuMesh> meshes;
   std::vector<GpuTexture> textures;
   std::vector<Submission> submissions;
+  // This frame's distinct part texture sets (by their handles, for each mesh): instances of one
+  // mesh under the same textures share a draw, whichever stage they come from.
+  std::vector<std::pair<size_t, const viewer::PartTextures*>> texture_sets;
+
+  // The index of the mesh's texture set equal to `textures` (a new one when none is).
+  int TextureSet(size_t mesh, const viewer::PartTextures* textures) {
+    const size_t parts = meshes[mesh].parts.size();
+    for (size_t i = 0; i < texture_sets.size(); ++i) {
+      const auto& [set_mesh, set] = texture_sets[i];
+      if (set_mesh != mesh) continue;
+      if (set == textures) return static_cast<int>(i);
+      if (set == nullptr || textures == nullptr) continue;
+      bool same = true;
+      for (size_t p = 0; p < parts && same; ++p) {
+        same = set[p].diffuse == textures[p].diffuse && set[p].normal == textures[p].normal &&
+               set[p].specular == textures[p].specular;
+      }
+      if (same) return static_cast<int>(i);
+    }
+    texture_sets.emplace_back(mesh, textures);
+    return static_cast<int>(texture_sets.size()) - 1;
+  }
   std::vector<glm::vec4> ordered;      // Upload's scratch: the palette by group
   std::vector<GpuInstance> instances;  // Upload's scratch: tints and views in the same order
   std::vector<InstanceGroup> groups;   // without edges first, then by mesh
@@ -441,30 +464,7 @@ void SkinnedMeshRenderer::DestroyTexture(TextureHandle handle) {
   GpuTexture& texture = impl_->textures[handle.id - 1];
   if (!texture.alive) return;
   glDeleteTextures(1, &texture.id);
-  texture = GpuTexture();
-  for (GpuMesh& mesh : impl_->meshes) {
-    for (GpuPart& part : mesh.parts) {
-      if (part.texture == handle) part.texture = TextureHandle{};
-      if (part.normal_map == handle) part.normal_map = TextureHandle{};
-      if (part.specular_map == handle) part.specular_map = TextureHandle{};
-    }
-  }
-}
-
-void SkinnedMeshRenderer::SetPartTexture(MeshHandle handle, int part, TextureHandle texture) {
-  if (!handle.valid() || handle.id > impl_->meshes.size()) return;
-  GpuMesh& mesh = impl_->meshes[handle.id - 1];
-  if (part < 0 || part >= static_cast<int>(mesh.parts.size())) return;
-  mesh.parts[static_cast<size_t>(part)].texture = texture;
-}
-
-void SkinnedMeshRenderer::SetPartMaps(MeshHandle handle, int part, TextureHandle normal,
-                                      TextureHandle specular) {
-  if (!handle.valid() || handle.id > impl_->meshes.size()) return;
-  GpuMesh& mesh = impl_->meshes[handle.id - 1];
-  if (part < 0 || part >= static_cast<int>(mesh.parts.size())) return;
-  mesh.parts[static_cast<size_t>(part)].normal_map = normal;
-  mesh.parts[static_cast<size_t>(part)].specular_map = specular;
+  texture = GpuTexture();  // a handle still named by a draw binds nothing (LiveTexture)
 }
 
 size_t SkinnedMeshRenderer::shared_bytes() const {
@@ -476,6 +476,7 @@ size_t SkinnedMeshRenderer::shared_bytes() const {
 
 void SkinnedMeshRenderer::BeginFrame() {
   impl_->submissions.clear();
+  impl_->texture_sets.clear();
   impl_->groups.clear();
   impl_->views.clear();
   impl_->view_wire.clear();
@@ -504,7 +505,7 @@ int SkinnedMeshRenderer::AddView(const glm::mat4& view_projection,
 }
 
 void SkinnedMeshRenderer::Submit(MeshHandle handle, const glm::mat4* palette,
-                                 const glm::vec4& tint) {
+                                 const viewer::PartTextures* textures, const glm::vec4& tint) {
   Impl& s = *impl_;
   if (s.views.empty() || !handle.valid() || handle.id > s.meshes.size()) return;
   GpuMesh& mesh = s.meshes[handle.id - 1];
@@ -513,6 +514,8 @@ void SkinnedMeshRenderer::Submit(MeshHandle handle, const glm::mat4* palette,
   submission.view = static_cast<int>(s.views.size()) - 1;
   submission.mesh = handle.id - 1;
   submission.palette = palette;
+  submission.textures = textures;
+  submission.texture_set = s.TextureSet(submission.mesh, textures);
   submission.tint = tint;
   s.submissions.push_back(submission);
 }
@@ -527,13 +530,15 @@ void SkinnedMeshRenderer::Upload() {
                     s.views.data());
   }
   if (s.submissions.empty()) return;
-  // Without edges first, then by mesh, keeping submission order (so view order) within a
-  // group: each group is one draw a part, whatever the number of views.
+  // Without edges first, then by mesh and texture set, keeping submission order (so view order)
+  // within a group: each group is one draw a part, whatever the number of views.
   std::stable_sort(s.submissions.begin(), s.submissions.end(),
                    [&s](const Submission& a, const Submission& b) {
                      const char wire_a = s.view_wire[static_cast<size_t>(a.view)];
                      const char wire_b = s.view_wire[static_cast<size_t>(b.view)];
-                     return wire_a != wire_b ? wire_a < wire_b : a.mesh < b.mesh;
+                     if (wire_a != wire_b) return wire_a < wire_b;
+                     if (a.mesh != b.mesh) return a.mesh < b.mesh;
+                     return a.texture_set < b.texture_set;
                    });
   s.ordered.clear();
   s.instances.clear();
@@ -541,10 +546,13 @@ void SkinnedMeshRenderer::Upload() {
     const GpuMesh& mesh = s.meshes[submission.mesh];
     const bool wire = s.view_wire[static_cast<size_t>(submission.view)] != 0;
     if (s.groups.empty() || s.groups.back().wire != wire ||
-        s.groups.back().mesh != submission.mesh) {
+        s.groups.back().mesh != submission.mesh ||
+        s.groups.back().texture_set != submission.texture_set) {
       InstanceGroup group;
       group.wire = wire;
       group.mesh = submission.mesh;
+      group.texture_set = submission.texture_set;
+      group.textures = submission.textures;
       group.base_joint = static_cast<int>(s.ordered.size() / 3);
       group.first_instance = static_cast<int>(s.instances.size());
       s.groups.push_back(group);
@@ -609,14 +617,17 @@ void SkinnedMeshRenderer::DrawViews() {
     glUniform1i(s.u_base, group.base_joint);
     s.SetInt(s.u_joint_count, mesh.joint_count, &s.bound.joint_count);
     instances_drawn_ += instances;
-    for (const GpuPart& part : mesh.parts) {
-      const GLuint texture = LiveTexture(part.texture);
+    for (size_t p = 0; p < mesh.parts.size(); ++p) {
+      const GpuPart& part = mesh.parts[p];
+      const viewer::PartTextures textures =
+          group.textures != nullptr ? group.textures[p] : viewer::PartTextures{};
+      const GLuint texture = LiveTexture(textures.diffuse);
       s.BindTexture(0, texture);
       s.SetInt(s.u_has_texture, texture != 0 ? 1 : 0, &s.bound.has_texture);
       // The maps (texture units 2 and 3) are bound when the part has them; a view with them
       // off says so in its flags.
-      const GLuint normal_map = LiveTexture(part.normal_map);
-      const GLuint specular_map = LiveTexture(part.specular_map);
+      const GLuint normal_map = LiveTexture(textures.normal);
+      const GLuint specular_map = LiveTexture(textures.specular);
       s.BindTexture(2, normal_map);
       s.BindTexture(3, specular_map);
       s.SetInt(s.u_has_normal_map, normal_map != 0 ? 1 : 0, &s.bound.has_normal_map);

@@ -36,9 +36,6 @@ class SkinnedMeshRenderer : public viewer::RenderBackend {
   void DestroyMesh(MeshHandle mesh) override;
   TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) override;
   void DestroyTexture(TextureHandle texture) override;
-  void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override;
-  void SetPartMaps(MeshHandle mesh, int part, TextureHandle normal,
-                   TextureHandle specular) override;
 
   // Per frame: BeginFrame(), then per view (at most kMaxViewsPerDraw) AddView() and Submit()
   // once per visible instance with joint_count matrices (world x inverse bind, the instance's
@@ -49,7 +46,9 @@ class SkinnedMeshRenderer : public viewer::RenderBackend {
   void BeginFrame();
   int AddView(const glm::mat4& view_projection, const viewer::ViewPlacement& placement,
               const SkinnedDrawOptions& options);  // the index of the view now open
-  void Submit(MeshHandle mesh, const glm::mat4* palette, const glm::vec4& tint = glm::vec4(1.0f));
+  // `textures`: one per mesh part (null: none), read until Upload() as the palette is.
+  void Submit(MeshHandle mesh, const glm::mat4* palette, const viewer::PartTextures* textures,
+              const glm::vec4& tint = glm::vec4(1.0f));
   void Upload();
   void DrawViews();
 

@@ -11,6 +11,7 @@
 #include "core/scene/scene_json.h"
 #include "core/scene/share_link.h"
 #include "viewer/command_args.h"
+#include "viewer/command_spec.h"
 #include "viewer/json_util.h"
 #include "viewer/stage.h"
 
@@ -28,12 +29,16 @@ class CommandTable {
  public:
   using Handler = JsonValue (*)(Stage&, CommandArgs&);
   struct Entry {
-    const char* name;
     Handler handler;
+    CommandSpec spec;
   };
 
   static JsonValue Dispatch(Stage& v, const JsonValue& command);
   static const Entry kEntries[];
+  // A command of the page's stage hub, sent to a stage alone (natively, without a hub).
+  static JsonValue HubOnly(Stage&, CommandArgs& a) {
+    return Failure(a.name() + ": only the page's stage hub answers it");
+  }
 
  private:
   // A thing the page names by its handle's text ("c7") or by its position in state()'s list: its
@@ -744,6 +749,10 @@ class CommandTable {
     return a.Finish() ? v.GpuSkinCheck(instance) : Fail(a);
   }
   static JsonValue PlayCamera(Stage& v, CommandArgs& a);
+  // The table itself, for the page to make its functions from.
+  static JsonValue Commands(Stage&, CommandArgs& a) {
+    return a.Finish() ? CommandSpecsJson() : Fail(a);
+  }
   // The character's bind-pose box on screen, in framebuffer pixels [x0, y0, x1, y1].
   static JsonValue ScreenBounds(Stage& v, CommandArgs& a) {
     const int instance = Instance(v, a);
@@ -772,76 +781,452 @@ class CommandTable {
   }
 };
 
+namespace {
+// Argument declarations, in the order the page's positional functions take them.
+CommandArg NumArg(const char* name, bool required = true) {
+  return {name, ArgType::kNumber, required, {}};
+}
+CommandArg IntArg(const char* name, bool required = true) {
+  return {name, ArgType::kInteger, required, {}};
+}
+CommandArg StrArg(const char* name, bool required = true) {
+  return {name, ArgType::kString, required, {}};
+}
+CommandArg BoolArg(const char* name, bool required = true) {
+  return {name, ArgType::kBoolean, required, {}};
+}
+CommandArg ChoiceArg(const char* name, std::vector<std::string> choices, bool required = true) {
+  return {name, ArgType::kChoice, required, std::move(choices)};
+}
+CommandArg Vec3Arg(const char* name, bool required = true) {
+  return {name, ArgType::kVec3, required, {}};
+}
+CommandArg JsonArg(const char* name, bool required = true) {
+  return {name, ArgType::kJson, required, {}};
+}
+CommandArg CharacterArg(bool required = true) {
+  return {"instance", ArgType::kCharacter, required, {}};
+}
+CommandArg RouteRefArg(const char* name = "route") { return {name, ArgType::kRoute, true, {}}; }
+CommandArg ObstacleRefArg() { return {"index", ArgType::kObstacle, true, {}}; }
+CommandArg ModelRefArg() { return {"model", ArgType::kModel, true, {}}; }
+CommandArg JointNameArg(bool required = true) { return {"joint", ArgType::kJoint, required, {}}; }
+const std::vector<std::string> kModeNames = MD5STAGE_MODES;
+constexpr bool kOptional = false;
+constexpr bool kInternal = false;
+}  // namespace
+
+// The table: {handler, {name, args, public, style, summary}}, grouped as the page's API is.
 const CommandTable::Entry CommandTable::kEntries[] = {
-    {"state", &CommandTable::State},
-    {"clock", &CommandTable::Clock},
-    {"stats", &CommandTable::Stats},
-    {"loadQueued", &CommandTable::LoadQueued},
-    {"reportError", &CommandTable::ReportError},
-    {"sceneJson", &CommandTable::SceneJson},
-    {"prepareScene", &CommandTable::PrepareScene},
-    {"applyScene", &CommandTable::ApplyScene},
-    {"cancelScene", &CommandTable::CancelScene},
-    {"openScene", &CommandTable::OpenScene},
-    {"openDemo", &CommandTable::OpenDemo},
-    {"openLink", &CommandTable::OpenLink},
-    {"openModel", &CommandTable::OpenModel},
-    {"openLocation", &CommandTable::OpenLocation},
-    {"shareLink", &CommandTable::ShareLink},
-    {"decodeLink", &CommandTable::DecodeLink},
-    {"setRoute", &CommandTable::SetRoute},
-    {"getRoutes", &CommandTable::GetRoutes},
-    {"sampleRoute", &CommandTable::SampleRoute},
-    {"removeRoute", &CommandTable::RemoveRoute},
-    {"follow", &CommandTable::Follow},
-    {"setCrowdSize", &CommandTable::SetCrowdSize},
-    {"updateSteps", &CommandTable::UpdateSteps},
-    {"groundAt", &CommandTable::GroundAt},
-    {"screenAt", &CommandTable::ScreenAt},
-    {"tool", &CommandTable::Tool},
-    {"ui", &CommandTable::Ui},
-    {"screenshot", &CommandTable::Screenshot},
-    {"setSceneTime", &CommandTable::SetSceneTime},
-    {"playScene", &CommandTable::PlayScene},
-    {"pauseScene", &CommandTable::PlayScene},
-    {"display", &CommandTable::Display},
-    {"camera", &CommandTable::Camera},
-    {"frame", &CommandTable::Frame},
-    {"embed", &CommandTable::Embed},
-    {"embedScrub", &CommandTable::EmbedScrub},
-    {"removeModel", &CommandTable::RemoveModel},
-    {"setSkin", &CommandTable::SetSkin},
-    {"addInstance", &CommandTable::AddInstance},
-    {"select", &CommandTable::Select},
-    {"setAnimation", &CommandTable::SetAnimation},
-    {"setTime", &CommandTable::SetTime},
-    {"play", &CommandTable::Play},
-    {"pause", &CommandTable::Play},
-    {"setRate", &CommandTable::SetRate},
-    {"setMode", &CommandTable::SetMode},
-    {"step", &CommandTable::Step},
-    {"setPlacement", &CommandTable::SetPlacement},
-    {"attach", &CommandTable::Attach},
-    {"assignRoute", &CommandTable::AssignRoute},
-    {"goTo", &CommandTable::GoTo},
-    {"setPlanBudget", &CommandTable::SetPlanBudget},
-    {"setConstructionOrigin", &CommandTable::SetConstructionOrigin},
-    {"setSpeed", &CommandTable::SetSpeed},
-    {"setTurnRadius", &CommandTable::SetTurnRadius},
-    {"gpuSkinCheck", &CommandTable::GpuSkinCheck},
-    {"screenBounds", &CommandTable::ScreenBounds},
-    {"jointWorld", &CommandTable::JointWorld},
-    {"addObstacle", &CommandTable::AddObstacle},
-    {"removeObstacle", &CommandTable::RemoveObstacle},
-    {"moveObstacle", &CommandTable::MoveObstacle},
-    {"clearObstacles", &CommandTable::ClearObstacles},
-    {"setClearance", &CommandTable::SetClearance},
-    {"routeAround", &CommandTable::RouteAround},
-    {"exportGltf", &CommandTable::ExportGltf},
-    {"setLight", &CommandTable::SetLight},
-    {"setShading", &CommandTable::SetShading},
-    {"playCamera", &CommandTable::PlayCamera},
-    {"exportMd5", &CommandTable::ExportMd5},
+    // ---- the whole stage ----
+    {&CommandTable::State,
+     {"state", {}, true, ArgStyle::kPositional, "Everything the stage shows and does, as JSON."}},
+    {&CommandTable::Clock,
+     {"clock",
+      {},
+      true,
+      ArgStyle::kPositional,
+      "The scene clock: time, playing, finished, end and repeats."}},
+    {&CommandTable::Stats,
+     {"stats",
+      {},
+      true,
+      ArgStyle::kPositional,
+      "Frame statistics: update and render ms, draw calls, instances, culled."}},
+    {&CommandTable::LoadQueued,
+     {"loadQueued",
+      {},
+      kInternal,
+      ArgStyle::kPositional,
+      "Loads the files the page queued as one batch."}},
+    {&CommandTable::ReportError,
+     {"reportError",
+      {StrArg("message")},
+      kInternal,
+      ArgStyle::kPositional,
+      "A message from the page for the status line."}},
+    {&CommandTable::SceneJson,
+     {"sceneJson", {}, true, ArgStyle::kPositional, "The open scene in the scene format."}},
+    {&CommandTable::PrepareScene,
+     {"prepareScene",
+      {JsonArg("scene")},
+      kInternal,
+      ArgStyle::kPositional,
+      "Validates a scene and lists the files it needs."}},
+    {&CommandTable::ApplyScene,
+     {"applyScene",
+      {},
+      kInternal,
+      ArgStyle::kPositional,
+      "Applies the prepared scene once its files are loaded."}},
+    {&CommandTable::CancelScene,
+     {"cancelScene", {}, kInternal, ArgStyle::kPositional, "Drops the prepared scene."}},
+    {&CommandTable::OpenScene,
+     {"openScene",
+      {JsonArg("scene")},
+      true,
+      ArgStyle::kPositional,
+      "Opens a scene; the sceneOpened event ends it."}},
+    {&CommandTable::OpenDemo,
+     {"openDemo",
+      {StrArg("name")},
+      true,
+      ArgStyle::kPositional,
+      "Opens a demo scene by name (assets/scenes/NAME.json)."}},
+    {&CommandTable::OpenLink,
+     {"openLink",
+      {StrArg("payload")},
+      true,
+      ArgStyle::kPositional,
+      "Opens a share link's payload."}},
+    {&CommandTable::OpenModel,
+     {"openModel",
+      {StrArg("mesh"), JsonArg("anims", kOptional), JsonArg("materials", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Opens a model by URL, with its animations and material files."}},
+    {&CommandTable::OpenLocation,
+     {"openLocation",
+      {StrArg("query", kOptional), StrArg("fragment", kOptional)},
+      kInternal,
+      ArgStyle::kPositional,
+      "Opens what a page URL asks for."}},
+    {&CommandTable::ShareLink,
+     {"shareLink",
+      {},
+      kInternal,
+      ArgStyle::kPositional,
+      "The open scene as a share link's payload."}},
+    {&CommandTable::DecodeLink,
+     {"decodeLink",
+      {StrArg("payload")},
+      true,
+      ArgStyle::kPositional,
+      "The scene a share link's payload holds."}},
+    // ---- routes, tools, view ----
+    {&CommandTable::SetRoute,
+     {"setRoute",
+      {IntArg("index", kOptional), JsonArg("route"), StrArg("name", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Sets the route at a position (the count: a new one)."}},
+    {&CommandTable::GetRoutes,
+     {"getRoutes", {}, true, ArgStyle::kPositional, "The routes with their checks."}},
+    {&CommandTable::SampleRoute,
+     {"sampleRoute",
+      {RouteRefArg(), NumArg("distance")},
+      true,
+      ArgStyle::kPositional,
+      "The pose at a distance along a route."}},
+    {&CommandTable::RemoveRoute,
+     {"removeRoute",
+      {RouteRefArg()},
+      true,
+      ArgStyle::kPositional,
+      "Removes a route; its walkers stop."}},
+    {&CommandTable::Follow,
+     {"follow",
+      {BoolArg("on")},
+      true,
+      ArgStyle::kPositional,
+      "Whether the camera follows the selected character."}},
+    {&CommandTable::SetCrowdSize,
+     {"setCrowdSize",
+      {IntArg("count")},
+      true,
+      ArgStyle::kPositional,
+      "Grows or shrinks the crowd by cloning the scene's characters."}},
+    {&CommandTable::UpdateSteps,
+     {"updateSteps",
+      {IntArg("count", kOptional), NumArg("dt", kOptional)},
+      kInternal,
+      ArgStyle::kPositional,
+      "Runs the engine's update for a number of fixed steps (benchmarks)."}},
+    {&CommandTable::GroundAt,
+     {"groundAt",
+      {NumArg("x"), NumArg("y")},
+      true,
+      ArgStyle::kPositional,
+      "The ground point under a framebuffer pixel."}},
+    {&CommandTable::ScreenAt,
+     {"screenAt",
+      {Vec3Arg("point")},
+      true,
+      ArgStyle::kPositional,
+      "The framebuffer pixel of a world point."}},
+    {&CommandTable::Tool,
+     {"tool",
+      {ChoiceArg("tool", {"camera", "goto", "route", "obstacle"}),
+       ChoiceArg("shape", {"circle", "polygon"}, kOptional),
+       {"route", ArgType::kRoute, false, {}},
+       BoolArg("round", kOptional),
+       BoolArg("close", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Picks the mouse tool (and the route it edits, the obstacle shape)."}},
+    {&CommandTable::Ui,
+     {"ui", {BoolArg("panels")}, true, ArgStyle::kPositional, "Shows or hides the panels."}},
+    {&CommandTable::Screenshot,
+     {"screenshot", {}, true, ArgStyle::kPositional, "Downloads the view as a PNG."}},
+    {&CommandTable::SetSceneTime,
+     {"setSceneTime",
+      {NumArg("time")},
+      true,
+      ArgStyle::kPositional,
+      "Sets the scene clock (seconds)."}},
+    {&CommandTable::PlayScene,
+     {"playScene", {}, true, ArgStyle::kPositional, "Runs the scene clock and every clip."}},
+    {&CommandTable::PlayScene,
+     {"pauseScene", {}, true, ArgStyle::kPositional, "Stops the scene clock and every clip."}},
+    {&CommandTable::Display,
+     {"display",
+      {BoolArg("grid", kOptional), BoolArg("skeleton", kOptional),
+       BoolArg("joint_names", kOptional), BoolArg("bounds", kOptional),
+       BoolArg("wireframe", kOptional), BoolArg("normals", kOptional), BoolArg("routes", kOptional),
+       BoolArg("turn_circles", kOptional), BoolArg("construction", kOptional)},
+      true,
+      ArgStyle::kFields,
+      "Switches what is drawn."}},
+    {&CommandTable::Camera,
+     {"camera",
+      {Vec3Arg("target", kOptional), NumArg("yaw", kOptional), NumArg("pitch", kOptional),
+       NumArg("distance", kOptional)},
+      true,
+      ArgStyle::kFields,
+      "Places the orbit camera."}},
+    {&CommandTable::Frame,
+     {"frame",
+      {CharacterArg(kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Frames a character (the selected one by default) over its whole animation."}},
+    {&CommandTable::Embed,
+     {"embed",
+      {StrArg("query", kOptional), StrArg("fragment", kOptional),
+       BoolArg("reduced_motion", kOptional), BoolArg("apply_to_scene", kOptional)},
+      kInternal,
+      ArgStyle::kPositional,
+      "Applies an embed's URL options."}},
+    {&CommandTable::EmbedScrub,
+     {"embedScrub",
+      {BoolArg("active")},
+      kInternal,
+      ArgStyle::kPositional,
+      "Whether the embed's timeline is being dragged."}},
+    // ---- models ----
+    {&CommandTable::RemoveModel,
+     {"removeModel",
+      {ModelRefArg()},
+      true,
+      ArgStyle::kPositional,
+      "Removes a model, its characters and what carries it."}},
+    {&CommandTable::SetSkin,
+     {"setSkin",
+      {ModelRefArg(), StrArg("skin")},
+      true,
+      ArgStyle::kPositional,
+      "Shows a model under a loaded skin in this stage (\"\": its own shaders)."}},
+    {&CommandTable::AddInstance,
+     {"addInstance",
+      {ModelRefArg(), Vec3Arg("position", kOptional), NumArg("heading", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Adds a character of a model; it becomes selected."}},
+    // ---- one character ----
+    {&CommandTable::Select,
+     {"select",
+      {CharacterArg(), JointNameArg(kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Selects a character (and a joint)."}},
+    {&CommandTable::SetAnimation,
+     {"setAnimation",
+      {CharacterArg(), {"name", ArgType::kAnimation, true, {}}, NumArg("crossfade", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Plays an animation on a character, crossfading from the one before."}},
+    {&CommandTable::SetTime,
+     {"setTime",
+      {CharacterArg(), NumArg("time")},
+      true,
+      ArgStyle::kPositional,
+      "Sets a character's clip time (seconds)."}},
+    {&CommandTable::Play,
+     {"play", {CharacterArg()}, true, ArgStyle::kPositional, "Plays a character's clip."}},
+    {&CommandTable::Play,
+     {"pause", {CharacterArg()}, true, ArgStyle::kPositional, "Pauses a character's clip."}},
+    {&CommandTable::SetRate,
+     {"setRate",
+      {CharacterArg(), NumArg("rate")},
+      true,
+      ArgStyle::kPositional,
+      "Sets a character's playback rate (negative plays backwards)."}},
+    {&CommandTable::SetMode,
+     {"setMode",
+      {CharacterArg(), ChoiceArg("mode", kModeNames)},
+      true,
+      ArgStyle::kPositional,
+      "How a character's clip repeats."}},
+    {&CommandTable::Step,
+     {"step",
+      {CharacterArg(), IntArg("frames", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Steps a character's clip by frames."}},
+    {&CommandTable::SetPlacement,
+     {"setPlacement",
+      {CharacterArg(), Vec3Arg("position", kOptional), NumArg("heading", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Places a character by hand; a plan it followed ends."}},
+    {&CommandTable::Attach,
+     {"attach",
+      {CharacterArg(), ModelRefArg(), JointNameArg(), Vec3Arg("offset", kOptional),
+       Vec3Arg("rotation", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Attaches a model to a character's joint."}},
+    {&CommandTable::AssignRoute,
+     {"assignRoute",
+      {CharacterArg(),
+       {"route", ArgType::kRoute, true, {}},
+       ChoiceArg("mode", kModeNames, kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Sends a character along a route (-1: it stops)."}},
+    {&CommandTable::GoTo,
+     {"goTo",
+      {CharacterArg(), NumArg("x"), NumArg("y"), NumArg("heading", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Sends a character to a point (and heading) around the obstacles."}},
+    {&CommandTable::SetPlanBudget,
+     {"setPlanBudget",
+      {NumArg("ms", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "The planner's budget in milliseconds (unset: the default)."}},
+    {&CommandTable::SetConstructionOrigin,
+     {"setConstructionOrigin",
+      {CharacterArg(), NumArg("x"), NumArg("y"), NumArg("heading", kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Where the construction figure's walker starts from."}},
+    {&CommandTable::SetSpeed,
+     {"setSpeed",
+      {CharacterArg(), NumArg("speed")},
+      true,
+      ArgStyle::kPositional,
+      "A character's walking speed."}},
+    {&CommandTable::SetTurnRadius,
+     {"setTurnRadius",
+      {CharacterArg(), NumArg("radius")},
+      true,
+      ArgStyle::kPositional,
+      "A character's turning radius."}},
+    {&CommandTable::GpuSkinCheck,
+     {"gpuSkinCheck",
+      {CharacterArg()},
+      true,
+      ArgStyle::kPositional,
+      "GPU skinning read back against the core's CPU skinning."}},
+    {&CommandTable::ScreenBounds,
+     {"screenBounds",
+      {CharacterArg()},
+      true,
+      ArgStyle::kPositional,
+      "A character's box on screen, in framebuffer pixels."}},
+    {&CommandTable::JointWorld,
+     {"jointWorld",
+      {CharacterArg(), JointNameArg()},
+      true,
+      ArgStyle::kPositional,
+      "A joint's world matrix in a character's current pose."}},
+    // ---- obstacles ----
+    {&CommandTable::AddObstacle,
+     {"addObstacle",
+      {JsonArg("obstacle")},
+      true,
+      ArgStyle::kPositional,
+      "Adds an obstacle (a circle or a polygon); walkers replan."}},
+    {&CommandTable::RemoveObstacle,
+     {"removeObstacle",
+      {ObstacleRefArg()},
+      true,
+      ArgStyle::kPositional,
+      "Removes an obstacle; walkers replan."}},
+    {&CommandTable::MoveObstacle,
+     {"moveObstacle",
+      {ObstacleRefArg(), NumArg("dx"), NumArg("dy")},
+      true,
+      ArgStyle::kPositional,
+      "Moves an obstacle; walkers replan."}},
+    {&CommandTable::ClearObstacles,
+     {"clearObstacles", {}, true, ArgStyle::kPositional, "Removes every obstacle."}},
+    {&CommandTable::SetClearance,
+     {"setClearance",
+      {CharacterArg(), NumArg("clearance")},
+      true,
+      ArgStyle::kPositional,
+      "How far a character keeps from obstacles."}},
+    {&CommandTable::RouteAround,
+     {"routeAround",
+      {RouteRefArg(), CharacterArg(kOptional)},
+      true,
+      ArgStyle::kPositional,
+      "Replaces a route's stretches that cross obstacles by planned paths."}},
+    {&CommandTable::ExportGltf,
+     {"exportGltf",
+      {ModelRefArg()},
+      true,
+      ArgStyle::kPositional,
+      "Downloads a model with its animations as .glb."}},
+    {&CommandTable::SetLight,
+     {"setLight",
+      {NumArg("azimuth", kOptional), NumArg("elevation", kOptional)},
+      true,
+      ArgStyle::kFields,
+      "Turns the key light (degrees)."}},
+    {&CommandTable::SetShading,
+     {"setShading",
+      {BoolArg("normalMaps", kOptional), BoolArg("specular", kOptional),
+       ChoiceArg("channel", {"lit", "diffuse", "normals", "specular"}, kOptional)},
+      true,
+      ArgStyle::kFields,
+      "Normal maps, specular, and the channel shown."}},
+    {&CommandTable::PlayCamera,
+     {"playCamera",
+      {StrArg("camera")},
+      true,
+      ArgStyle::kPositional,
+      "Plays a loaded .md5camera by name (\"\": the orbit camera)."}},
+    {&CommandTable::ExportMd5,
+     {"exportMd5",
+      {ModelRefArg()},
+      true,
+      ArgStyle::kPositional,
+      "Downloads a model's md5mesh and each md5anim."}},
+    {&CommandTable::Commands,
+     {"commands",
+      {},
+      true,
+      ArgStyle::kPositional,
+      "This table: every command's arguments, as the page's functions are made from it."}},
+    // ---- the page's stages (answered by the StageHub, before any stage) ----
+    {&CommandTable::HubOnly,
+     {"createStage",
+      {},
+      kInternal,
+      ArgStyle::kPositional,
+      "Opens another stage (a view with its own scene) and answers its id."}},
+    {&CommandTable::HubOnly,
+     {"closeStage",
+      {IntArg("id")},
+      kInternal,
+      ArgStyle::kPositional,
+      "Closes a stage other than 0."}},
+    {&CommandTable::HubOnly,
+     {"stages", {}, true, ArgStyle::kPositional, "The open stages and what they share."}},
 };
 
 // {"camera": NAME} follows a loaded .md5camera on the scene clock; "" goes back to the orbit
@@ -876,8 +1261,8 @@ JsonValue CommandTable::Dispatch(Stage& v, const JsonValue& command) {
                    (name ? DescribeJson(*name) : std::string("nothing (the field is missing)")));
   }
   for (const Entry& entry : kEntries) {
-    if (name->as_string() == entry.name) {
-      CommandArgs args(entry.name, command);
+    if (name->as_string() == entry.spec.name) {
+      CommandArgs args(entry.spec.name, command);
       return entry.handler(v, args);
     }
   }
@@ -888,8 +1273,19 @@ JsonValue Stage::Call(const JsonValue& command) { return CommandTable::Dispatch(
 
 std::vector<std::string> CommandNames() {
   std::vector<std::string> names;
-  for (const auto& entry : CommandTable::kEntries) names.push_back(entry.name);
+  for (const auto& entry : CommandTable::kEntries) {
+    if (entry.handler != &CommandTable::HubOnly) names.push_back(entry.spec.name);
+  }
   return names;
+}
+
+const std::vector<CommandSpec>& CommandSpecs() {
+  static const std::vector<CommandSpec> specs = [] {
+    std::vector<CommandSpec> out;
+    for (const auto& entry : CommandTable::kEntries) out.push_back(entry.spec);
+    return out;
+  }();
+  return specs;
 }
 
 }  // namespace md5stage::viewer

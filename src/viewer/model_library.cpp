@@ -248,6 +248,7 @@ int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const Input
   }
   loaded.gpu_mesh = renderer_->CreateMesh(UploadOf(model));
   loaded.parts.assign(gpu.submeshes.size(), PartMaterial{});
+  loaded.part_textures.assign(gpu.submeshes.size(), PartTextures{});
   if (!gpu.vertices.empty()) {
     loaded.bind_min = loaded.bind_max = gpu.vertices[0].position;
     for (const anim::GpuVertex& v : gpu.vertices) {
@@ -463,23 +464,22 @@ void ModelLibrary::ResolveTextures(LoadedModel& model, const ResolveContext& con
 
   const size_t parts = gpu.submeshes.size();
   model.parts.resize(parts);
-  for (PartMaterial& drawn : model.parts) {
+  model.part_textures.resize(parts);
+  for (size_t p = 0; p < parts; ++p) {
     // A new resolution: the diffuse map is replaced below, the rest starts from none.
-    PartMaterial fresh;
-    fresh.diffuse_file = drawn.diffuse_file;
-    fresh.diffuse = drawn.diffuse;
-    drawn = std::move(fresh);
+    model.parts[p] = PartMaterial{std::string(), model.parts[p].diffuse_file, "", ""};
+    model.part_textures[p].normal = model.part_textures[p].specular = TextureHandle{};
   }
   for (size_t p = 0; p < parts && p < resolved.value().parts.size(); ++p) {
     const material::PartResolution& part = resolved.value().parts[p];
-    PartMaterial& drawn = model.parts[p];
-    if (part.material != nullptr) drawn.material = part.material->name;
-    drawn.diffuse_file.clear();
-    drawn.diffuse = texture_for(part, material::MapKind::kDiffuse, &drawn.diffuse_file);
-    drawn.normal = texture_for(part, material::MapKind::kNormal, &drawn.normal_file);
-    drawn.specular = texture_for(part, material::MapKind::kSpecular, &drawn.specular_file);
-    renderer_->SetPartTexture(model.gpu_mesh, static_cast<int>(p), drawn.diffuse);
-    renderer_->SetPartMaps(model.gpu_mesh, static_cast<int>(p), drawn.normal, drawn.specular);
+    PartMaterial& from = model.parts[p];
+    PartTextures& drawn = model.part_textures[p];
+    if (part.material != nullptr) from.material = part.material->name;
+    from.diffuse_file.clear();
+    drawn.diffuse = texture_for(part, material::MapKind::kDiffuse, &from.diffuse_file);
+    drawn.normal = texture_for(part, material::MapKind::kNormal, &from.normal_file);
+    drawn.specular = texture_for(part, material::MapKind::kSpecular, &from.specular_file);
+    ++part_applications_;
   }
   for (const auto& entry : model.owned_textures) {
     const bool still_used = std::any_of(kept.begin(), kept.end(),
@@ -561,7 +561,7 @@ void ModelLibrary::RecreateGpuObjects() {
     model.gpu_mesh = renderer_->CreateMesh(UploadOf(model.model));
     // The old handles died with the context: forgotten, not destroyed, and every map remade.
     model.owned_textures.clear();
-    for (PartMaterial& part : model.parts) part.diffuse = part.normal = part.specular = {};
+    for (PartTextures& part : model.part_textures) part = PartTextures{};
     model.resolution_key.clear();
     ResolveTextures(model, context, report);
   }

@@ -28,17 +28,14 @@ struct InputFile {
   std::string source;  // "local" for dropped files, else the asset path or https URL it came from
 };
 
-// What one mesh part is drawn with: the material decl it resolved to ("" for none) and its
-// diffuse, normal and specular maps, each with what it was made from ("" when it has none: no
-// image, a flat normal, no specular).
+// Where one mesh part's look comes from: the material decl it resolved to ("" for none) and what
+// its diffuse, normal and specular maps were made from ("" when it has none: no image, a flat
+// normal, no specular).
 struct PartMaterial {
   std::string material;
   std::string diffuse_file;
-  TextureHandle diffuse;
   std::string normal_file;
-  TextureHandle normal;
   std::string specular_file;
-  TextureHandle specular;
 };
 
 struct LoadedModel {
@@ -56,7 +53,10 @@ struct LoadedModel {
   std::vector<anim::Bounds3> bounds_stripped;
   std::vector<std::string> warnings;
   MeshHandle gpu_mesh;
-  std::vector<PartMaterial> parts;            // one per mesh part
+  std::vector<PartMaterial> parts;  // one per mesh part
+  // The maps each part is drawn with, one per mesh part: this stage's, handed to the renderer
+  // with every instance (contiguous, as the renderer reads them).
+  std::vector<PartTextures> part_textures;
   std::string skin;                           // the skin shown, "" for the mesh's own shaders
   std::vector<std::string> material_sources;  // decls a scene fetched with it (not local)
   std::vector<std::string> missing_images;    // images its materials name that are not loaded
@@ -133,6 +133,9 @@ class ModelLibrary {
   const LoadedModel* Find(ModelId id) const;
   int IndexOf(ModelId id) const;
   anim::ResourceCache& cache() { return *cache_; }
+  // How many mesh parts had their textures applied (a resolution that changed them): a drop that
+  // changes nothing of a model applies nothing.
+  int part_applications() const { return part_applications_; }
 
  private:
   int AddModel(std::shared_ptr<const anim::Model> model, const InputFile& file);
@@ -168,6 +171,7 @@ class ModelLibrary {
   std::vector<std::string> decl_sources_;                   // where each fetched one came from
   int next_generation_ = 0;
   HandleSerials serials_;  // the models' handles
+  int part_applications_ = 0;
 };
 
 // Lower-case extension without the dot ("md5mesh"), and base name without folders or extension.

@@ -132,8 +132,4 @@ void NullRenderBackend::DestroyTexture(TextureHandle texture) {
   --live_textures_;
 }
 
-void NullRenderBackend::SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) {
-  ++part_updates_;
-}
-
 }  // namespace md5stage::viewer

@@ -29,6 +29,15 @@ struct TextureHandle {
   friend bool operator!=(TextureHandle a, TextureHandle b) { return a.id != b.id; }
 };
 
+// The textures one mesh part is drawn with, any of them none: no diffuse image (a neutral
+// material colour), a flat normal, no specular. They belong to the view that draws the part, not
+// to the shared mesh: two stages may show one model under two skins.
+struct PartTextures {
+  TextureHandle diffuse;
+  TextureHandle normal;
+  TextureHandle specular;
+};
+
 // One model's vertex data, as the core lays it out for GPU skinning (anim::GpuVertex is the
 // vertex type of the core and of the renderer alike).
 struct MeshUpload {
@@ -52,11 +61,6 @@ class RenderBackend {
   virtual void DestroyMesh(MeshHandle mesh) = 0;
   virtual TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) = 0;
   virtual void DestroyTexture(TextureHandle texture) = 0;
-  virtual void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) = 0;
-  // A part's tangent-space normal map and specular map (either may be none: flat normal, no
-  // specular). The diffuse image stays SetPartTexture's.
-  virtual void SetPartMaps(MeshHandle mesh, int part, TextureHandle normal,
-                           TextureHandle specular) = 0;
   // The skinned positions and tangents (xyz as the shader skins them, not renormalized; w the
   // bitangent sign; tangents may be null) of one instance as the GPU computes them (upload
   // order); false when the backend cannot read them back.
@@ -127,7 +131,8 @@ bool WorldToPixel(const glm::mat4& view_projection, int width, int height, const
 struct DrawList {
   struct Instance {
     MeshHandle mesh;
-    const glm::mat4* palette = nullptr;  // joint_count matrices; valid until the next update
+    const glm::mat4* palette = nullptr;      // joint_count matrices; valid until the next update
+    const PartTextures* textures = nullptr;  // one per mesh part (null: none); as the palette
   };
   struct Text {
     glm::vec2 position;  // framebuffer pixels
@@ -188,8 +193,6 @@ class NullRenderBackend : public RenderBackend {
   void DestroyMesh(MeshHandle mesh) override;
   TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) override;
   void DestroyTexture(TextureHandle texture) override;
-  void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override;
-  void SetPartMaps(MeshHandle, int, TextureHandle, TextureHandle) override { ++part_updates_; }
   bool CaptureSkinnedPositions(MeshHandle, const glm::mat4*, std::vector<glm::vec3>*,
                                std::vector<glm::vec4>*) override {
     return false;
@@ -201,8 +204,6 @@ class NullRenderBackend : public RenderBackend {
   int live_textures() const { return live_textures_; }
   // Destroying a handle that is not alive (twice, or never made) is a caller bug; counted here.
   int bad_destroys() const { return bad_destroys_; }
-  // SetPartTexture and SetPartMaps calls: how often a model's materials were applied.
-  int part_updates() const { return part_updates_; }
 
  private:
   std::vector<bool> meshes_;  // by id - 1: alive
@@ -211,7 +212,6 @@ class NullRenderBackend : public RenderBackend {
   int live_meshes_ = 0;
   int live_textures_ = 0;
   int bad_destroys_ = 0;
-  int part_updates_ = 0;
   size_t shared_bytes_ = 0;
 };
 

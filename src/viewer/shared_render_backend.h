@@ -13,8 +13,9 @@ namespace md5stage::viewer {
 
 // Sits between the stages' model libraries and the device backend (WebGL, or the null backend in
 // tests). Each library creates and destroys handles as if it were alone; identical requests get
-// the same device handle. A part's material is state of the shared mesh: stages showing a model
-// show it with the same textures (docs/design.md, "Stages").
+// the same device handle. Shared objects are immutable: which textures a part is drawn with is
+// each stage's own (DrawList::Instance::textures), so one stage's skin is not another's
+// (docs/design.md, "Stages").
 class SharedRenderBackend : public RenderBackend {
  public:
   explicit SharedRenderBackend(RenderBackend* device) : device_(device) {}
@@ -26,13 +27,6 @@ class SharedRenderBackend : public RenderBackend {
   void DestroyMesh(MeshHandle mesh) override;
   TextureHandle CreateTexture(int width, int height, const uint8_t* rgba) override;
   void DestroyTexture(TextureHandle texture) override;
-  void SetPartTexture(MeshHandle mesh, int part, TextureHandle texture) override {
-    device_->SetPartTexture(mesh, part, texture);
-  }
-  void SetPartMaps(MeshHandle mesh, int part, TextureHandle normal,
-                   TextureHandle specular) override {
-    device_->SetPartMaps(mesh, part, normal, specular);
-  }
   bool CaptureSkinnedPositions(MeshHandle mesh, const glm::mat4* palette,
                                std::vector<glm::vec3>* positions,
                                std::vector<glm::vec4>* tangents) override {

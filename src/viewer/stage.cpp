@@ -454,7 +454,7 @@ JsonValue Stage::LoadQueuedFiles() {
     std::vector<std::string> seen;
     for (size_t part = 0; part < model.parts.size(); ++part) {
       const std::string stem = FileStem(model.model->gpu().submeshes[part].shader);
-      if (model.parts[part].diffuse.valid() || stem.empty()) continue;
+      if (model.part_textures[part].diffuse.valid() || stem.empty()) continue;
       if (std::find(seen.begin(), seen.end(), stem) != seen.end()) continue;
       seen.push_back(stem);
       JsonArray candidates;
@@ -788,11 +788,14 @@ void Stage::BuildDrawList(DrawList* list) {
       ++culled;
       continue;
     }
-    out.instances.push_back({ModelOf(character).gpu_mesh, character.pose.palette.data()});
+    const LoadedModel& model = ModelOf(character);
+    out.instances.push_back(
+        {model.gpu_mesh, character.pose.palette.data(), model.part_textures.data()});
     for (const Attachment& attachment : character.attachments) {
       if (attachment.pose.palette.empty()) continue;
+      const LoadedModel& prop = *library_->Find(attachment.model);
       out.instances.push_back(
-          {(*library_->Find(attachment.model)).gpu_mesh, attachment.pose.palette.data()});
+          {prop.gpu_mesh, attachment.pose.palette.data(), prop.part_textures.data()});
     }
   }
   if (options_.display.grid) {

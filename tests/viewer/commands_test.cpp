@@ -20,6 +20,7 @@
 
 #include "core/scene/scene_json.h"
 #include "viewer/command_args.h"
+#include "viewer/command_spec.h"
 #include "viewer/stage.h"
 
 namespace md5stage::viewer {
@@ -243,6 +244,7 @@ std::vector<CommandRow> CommandRows() {
        {Int("route", 0, 0), Num("distance", -1e15, 1e15)}},
       {"removeRoute", R"("route":0)", {Int("route", 0, 0)}},
       {"follow", R"("on":true)", {Bool("on")}},
+      {"commands", "", {}},
       {"setCrowdSize", R"("count":2)", {Int("count", 1, 5000)}},
       {"updateSteps", "", {Int("count", 1, 1000, kOptional), Num("dt", 0, 0.25, kOptional)}},
       {"groundAt", R"("x":640,"y":360)", {Num("x", -1e6, 1e6), Num("y", -1e6, 1e6)}},
@@ -514,6 +516,105 @@ class CommandsTest : public ::testing::Test {
   std::unique_ptr<TestStage> stage_;
   int cases_ = 0;
 };
+
+// ---- the declared table: one vocabulary --------------------------------------------------------
+
+// What a row's field kind may be declared as: integers name characters, routes and obstacles by
+// position (and their handles, which the rows do not use).
+bool DeclaredAs(Kind kind, ArgType type) {
+  switch (kind) {
+    case Kind::kNumber:
+      return type == ArgType::kNumber;
+    case Kind::kInteger:
+      return type == ArgType::kInteger || type == ArgType::kCharacter || type == ArgType::kRoute ||
+             type == ArgType::kObstacle;
+    case Kind::kString:
+      return type == ArgType::kString;
+    case Kind::kBool:
+      return type == ArgType::kBoolean;
+    case Kind::kChoice:
+      return type == ArgType::kChoice;
+    case Kind::kVec3:
+      return type == ArgType::kVec3;
+    case Kind::kValue:
+      return type == ArgType::kJson;
+    case Kind::kModel:
+      return type == ArgType::kModel;
+    case Kind::kJoint:
+      return type == ArgType::kJoint;
+    case Kind::kAnimation:
+      return type == ArgType::kAnimation;
+  }
+  return false;
+}
+
+// The table's declaration of each command is what its handler reads (each row's fields are
+// checked against the handler by the validity table below): same names, types, requiredness
+// and choices.
+TEST_F(CommandsTest, EachCommandDeclaresTheFieldsItsHandlerReads) {
+  for (const CommandRow& row : CommandRows()) {
+    SCOPED_TRACE(row.name);
+    const CommandSpec* spec = FindCommandSpec(row.name);
+    ASSERT_NE(spec, nullptr);
+    ASSERT_EQ(spec->args.size(), row.fields.size());
+    for (const Field& field : row.fields) {
+      SCOPED_TRACE(field.name);
+      const auto declared = std::find_if(spec->args.begin(), spec->args.end(),
+                                         [&](const CommandArg& a) { return a.name == field.name; });
+      ASSERT_NE(declared, spec->args.end()) << "not declared";
+      EXPECT_TRUE(DeclaredAs(field.kind, declared->type));
+      EXPECT_EQ(declared->required, field.required);
+      if (field.kind == Kind::kChoice) EXPECT_EQ(declared->choices, field.choices);
+    }
+  }
+  // The hub's commands are declared too (answered before any stage; a stage alone refuses them).
+  for (const char* hub : {"createStage", "closeStage", "stages"}) {
+    ASSERT_NE(FindCommandSpec(hub), nullptr) << hub;
+    const JsonValue reply = stage_->Run(hub);
+    EXPECT_FALSE(Ok(reply)) << hub;
+  }
+}
+
+// The page generates its functions from `commands`: every command, with its arguments in order.
+TEST_F(CommandsTest, TheCommandsCommandAnswersTheTable) {
+  const JsonValue reply = stage_->Run("commands");
+  const JsonValue* commands = reply.Find("commands");
+  ASSERT_NE(commands, nullptr);
+  ASSERT_EQ(commands->as_array().size(), CommandSpecs().size());
+  for (size_t i = 0; i < CommandSpecs().size(); ++i) {
+    const CommandSpec& spec = CommandSpecs()[i];
+    const JsonValue& json = commands->as_array()[i];
+    SCOPED_TRACE(spec.name);
+    EXPECT_EQ(json.Find("name")->as_string(), spec.name);
+    EXPECT_EQ(json.Find("public")->as_bool(), spec.is_public);
+    ASSERT_EQ(json.Find("args")->as_array().size(), spec.args.size());
+    for (size_t a = 0; a < spec.args.size(); ++a)
+      EXPECT_EQ(json.Find("args")->as_array()[a].Find("name")->as_string(), spec.args[a].name);
+  }
+  EXPECT_EQ(WriteJson(*reply.Find("aliases")), R"([{"alias":"sceneJSON","command":"sceneJson"}])");
+}
+
+// The TypeScript declaration has a method for every public command and alias, none for the
+// internal ones, and every command in the Command union.
+TEST_F(CommandsTest, TheTypeScriptDeclarationComesFromTheTable) {
+  const std::string ts = WritePageApiTypeScript();
+  const size_t begin = ts.find("export interface Md5StageCommands {");
+  ASSERT_NE(begin, std::string::npos);
+  const std::string methods = ts.substr(begin, ts.find("\n}\n", begin) - begin);
+  for (const CommandSpec& spec : CommandSpecs()) {
+    SCOPED_TRACE(spec.name);
+    EXPECT_NE(ts.find("{ cmd: '" + spec.name + "';"), std::string::npos);
+    const bool has_method = methods.find("\n  " + spec.name + "(") != std::string::npos;
+    EXPECT_EQ(has_method, spec.is_public);
+  }
+  EXPECT_NE(ts.find("\n  sceneJSON(): Reply;"), std::string::npos);
+  EXPECT_NE(ts.find("\n  setTime(instance: CharacterRef, time: number): Reply;"),
+            std::string::npos);
+  EXPECT_NE(ts.find("\n  display(fields: { grid?: boolean;"), std::string::npos);
+  EXPECT_NE(ts.find("\n  setMode(instance: CharacterRef, mode: 'loop' | 'once' | 'pingpong'): "
+                    "Reply;"),
+            std::string::npos);
+}
 
 // ---- every command has a row
 // ----------------------------------------------------------------------
@@ -915,6 +1016,12 @@ std::vector<EffectRow> EffectRows() {
          EXPECT_EQ(Get(r, "scene_time").as_number(), 0.0);
          EXPECT_TRUE(Get(r, "scene_playing").as_bool());
          EXPECT_FALSE(Get(r, "finished").as_bool());
+       }},
+      {"commands",
+       {R"({"cmd":"commands"})"},
+       true,
+       [](TestStage&, const JsonValue& r) {
+         EXPECT_EQ(Get(r, "commands").as_array().size(), CommandSpecs().size());
        }},
       {"stats",
        {R"({"cmd":"stats"})"},

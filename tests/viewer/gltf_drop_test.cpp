@@ -184,7 +184,7 @@ TEST(GltfDropTest, GlbWithAnEmbeddedImageBindsItAlone) {
   ExpectPosesLikeTheWalker(loaded, walker);
   ASSERT_FALSE(loaded.parts.empty());
   for (size_t p = 0; p < loaded.parts.size(); ++p) {
-    EXPECT_TRUE(loaded.parts[p].diffuse.valid()) << "part " << p;
+    EXPECT_TRUE(loaded.part_textures[p].diffuse.valid()) << "part " << p;
     EXPECT_EQ(loaded.parts[p].diffuse_file, "walker.png") << "part " << p;
     EXPECT_FALSE(loaded.parts[p].material.empty()) << "part " << p << ": through the .mtr";
   }

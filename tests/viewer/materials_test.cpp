@@ -129,11 +129,11 @@ TEST_F(MaterialsTest, DoomFolderBindsDiffuseNormalAndSpecular) {
   EXPECT_EQ(hero.parts[1].normal_file, "models/hero/head_local.tga + models/hero/head_h.tga");
   EXPECT_EQ(hero.parts[1].specular_file, "");
   for (int p = 0; p < 2; ++p) {
-    EXPECT_TRUE(hero.parts[p].diffuse.valid());
-    EXPECT_TRUE(hero.parts[p].normal.valid());
+    EXPECT_TRUE(hero.part_textures[p].diffuse.valid());
+    EXPECT_TRUE(hero.part_textures[p].normal.valid());
   }
-  EXPECT_TRUE(hero.parts[0].specular.valid());
-  EXPECT_FALSE(hero.parts[1].specular.valid());
+  EXPECT_TRUE(hero.part_textures[0].specular.valid());
+  EXPECT_FALSE(hero.part_textures[1].specular.valid());
   // body_d, body_local, body_s, head_d, and the head's evaluated addnormals program.
   EXPECT_EQ(backend_.live_textures(), 5);
   EXPECT_TRUE(Strings(reply, "warnings").empty()) << WriteJson(reply);
@@ -148,15 +148,15 @@ TEST_F(MaterialsTest, MaterialsDroppedLaterReResolve) {
   EXPECT_EQ(Hero().parts[0].diffuse_file, "models/hero/body_d.tga");
   EXPECT_EQ(Hero().parts[0].normal_file, "models/hero/body_local.tga");
   EXPECT_EQ(Hero().parts[0].material, "");
-  const TextureHandle diffuse = Hero().parts[0].diffuse;
+  const TextureHandle diffuse = Hero().part_textures[0].diffuse;
   Queue("materials/hero.mtr", kHeroMtr);
   Queue("models/hero/body_s.tga", Tga(90, 90, 90));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
   EXPECT_EQ(Hero().parts[0].material, "models/hero/body");
   EXPECT_EQ(Hero().parts[0].specular_file, "models/hero/body_s.tga");
-  EXPECT_TRUE(Hero().parts[0].specular.valid());
+  EXPECT_TRUE(Hero().part_textures[0].specular.valid());
   // The same file through the material: the texture made from it is kept, not made again.
-  EXPECT_EQ(Hero().parts[0].diffuse, diffuse);
+  EXPECT_EQ(Hero().part_textures[0].diffuse, diffuse);
   EXPECT_EQ(backend_.live_textures(), 3);
   EXPECT_EQ(backend_.bad_destroys(), 0);
 }
@@ -166,9 +166,9 @@ TEST_F(MaterialsTest, MaterialsDroppedLaterReResolve) {
 TEST_F(MaterialsTest, LaterDropsReapplyOnlyTheModelsTheyChange) {
   QueueHeroFolder();
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
-  const int after_hero = backend_.part_updates();
+  const int after_hero = viewer_.library().part_applications();
   const int hero_textures = backend_.live_textures();
-  EXPECT_EQ(after_hero, 4);  // two parts: diffuse, then normal and specular, each
+  EXPECT_EQ(after_hero, 2);  // its two parts
 
   // Another model (parts "models/other/torso" and "face") and its own image: the hero keeps
   // everything.
@@ -181,9 +181,10 @@ TEST_F(MaterialsTest, LaterDropsReapplyOnlyTheModelsTheyChange) {
   Queue("models/other/other.md5mesh", other);
   Queue("models/other/torso_d.tga", Tga(20, 20, 220));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
-  EXPECT_EQ(backend_.part_updates() - after_hero, 4) << "only the new model's two parts";
+  EXPECT_EQ(viewer_.library().part_applications() - after_hero, 2)
+      << "only the new model's two parts";
   EXPECT_EQ(viewer_.models().at(1).parts[0].diffuse_file, "models/other/torso_d.tga");
-  const int after_other = backend_.part_updates();
+  const int after_other = viewer_.library().part_applications();
   const int textures_after_other = backend_.live_textures();
   EXPECT_EQ(textures_after_other, hero_textures + 1) << "the other model's one diffuse map";
 
@@ -191,15 +192,15 @@ TEST_F(MaterialsTest, LaterDropsReapplyOnlyTheModelsTheyChange) {
   Queue("materials/unused.mtr", "models/nobody/none { diffusemap models/nobody/none_d.tga }");
   Queue("models/nobody/none_d.tga", Tga(1, 2, 3));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
-  EXPECT_EQ(backend_.part_updates(), after_other);
+  EXPECT_EQ(viewer_.library().part_applications(), after_other);
 
   // The hero's diffuse image dropped again with new bytes: the hero (only) is re-applied, and
   // its old diffuse texture is replaced, not leaked.
-  const TextureHandle old_diffuse = Hero().parts[0].diffuse;
+  const TextureHandle old_diffuse = Hero().part_textures[0].diffuse;
   Queue("models/hero/body_d.tga", Tga(10, 250, 10));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
-  EXPECT_EQ(backend_.part_updates() - after_other, 4);
-  EXPECT_NE(Hero().parts[0].diffuse, old_diffuse);
+  EXPECT_EQ(viewer_.library().part_applications() - after_other, 2);
+  EXPECT_NE(Hero().part_textures[0].diffuse, old_diffuse);
   EXPECT_EQ(backend_.bad_destroys(), 0);
   // Exactly as many textures as before the drop: the new diffuse made, the old one freed (an
   // image nobody names makes none).
@@ -215,8 +216,8 @@ TEST_F(MaterialsTest, MissingImageIsOneWarningAndTheModelStillDraws) {
   EXPECT_EQ(CountContaining(warnings, "models/hero/head_h.tga"), 1);
   EXPECT_EQ(CountContaining(warnings, "materials/hero.mtr:"), 1);
   // The head keeps its diffuse map and falls back to a flat normal.
-  EXPECT_TRUE(Hero().parts[1].diffuse.valid());
-  EXPECT_FALSE(Hero().parts[1].normal.valid());
+  EXPECT_TRUE(Hero().part_textures[1].diffuse.valid());
+  EXPECT_FALSE(Hero().part_textures[1].normal.valid());
   viewer_.Update(1.0 / 30.0);
   DrawList list;
   viewer_.BuildDrawList(&list);
@@ -228,7 +229,7 @@ TEST_F(MaterialsTest, MissingImageIsOneWarningAndTheModelStillDraws) {
   Queue("textures/HEAD_H.png", std::string());  // an empty file: never decoded (the .tga wins)
   Queue("other/head_h.tga", Tga(60, 60, 60));
   viewer_.LoadQueuedFiles();
-  EXPECT_TRUE(Hero().parts[1].normal.valid());
+  EXPECT_TRUE(Hero().part_textures[1].normal.valid());
 }
 
 TEST_F(MaterialsTest, BrokenDeclIsAnErrorAndLosesNothing) {
@@ -259,9 +260,9 @@ TEST_F(MaterialsTest, BrokenImageIsAMessageAndTheRestBinds) {
   EXPECT_EQ(
       CountContaining(Strings(reply, "errors"), "dds/models/hero/body_s.dds: error: truncated"), 1);
   ASSERT_EQ(viewer_.models().size(), 1u);
-  EXPECT_FALSE(Hero().parts[0].diffuse.valid());
-  EXPECT_TRUE(Hero().parts[0].normal.valid());
-  EXPECT_FALSE(Hero().parts[0].specular.valid());
+  EXPECT_FALSE(Hero().part_textures[0].diffuse.valid());
+  EXPECT_TRUE(Hero().part_textures[0].normal.valid());
+  EXPECT_FALSE(Hero().part_textures[0].specular.valid());
 }
 
 // Headers claiming more than the limit over an image a model shows: each refused at the drop
@@ -270,8 +271,8 @@ TEST_F(MaterialsTest, BrokenImageIsAMessageAndTheRestBinds) {
 TEST_F(MaterialsTest, HostileImageOverAShownOneIsRefusedAndTheTextureKept) {
   QueueHeroFolder();
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
-  const TextureHandle diffuse = Hero().parts[0].diffuse;
-  const int updates = backend_.part_updates();
+  const TextureHandle diffuse = Hero().part_textures[0].diffuse;
+  const int updates = viewer_.library().part_applications();
   const int textures = backend_.live_textures();
   std::string tga = Tga(1, 2, 3);
   tga[12] = tga[13] = tga[14] = tga[15] = static_cast<char>(0xff);  // 65535 a side
@@ -310,14 +311,14 @@ TEST_F(MaterialsTest, HostileImageOverAShownOneIsRefusedAndTheTextureKept) {
     EXPECT_FALSE(Ok(reply));
     EXPECT_EQ(Strings(reply, "errors"), std::vector<std::string>{row.error}) << WriteJson(reply);
     EXPECT_EQ(Strings(reply, "warnings"), std::vector<std::string>{}) << WriteJson(reply);
-    EXPECT_EQ(Hero().parts[0].diffuse, diffuse);
-    EXPECT_EQ(backend_.part_updates(), updates);
+    EXPECT_EQ(Hero().part_textures[0].diffuse, diffuse);
+    EXPECT_EQ(viewer_.library().part_applications(), updates);
     EXPECT_EQ(backend_.live_textures(), textures);
   }
   // A good image of that name still replaces it.
   Queue("models/hero/body_d.tga", Tga(10, 250, 10));
   ASSERT_TRUE(Ok(viewer_.LoadQueuedFiles()));
-  EXPECT_NE(Hero().parts[0].diffuse, diffuse);
+  EXPECT_NE(Hero().part_textures[0].diffuse, diffuse);
   EXPECT_EQ(backend_.live_textures(), textures);
 }
 
@@ -330,13 +331,13 @@ TEST_F(MaterialsTest, SkinsSwitchByCommandAndTravelInScenes) {
   const JsonValue& model = state.Find("models")->as_array()[0];
   // Only the skin that names this model (the other names models/other/other.md5mesh).
   EXPECT_EQ(WriteJson(*model.Find("skins")), R"(["skins/hero/red"])");
-  const TextureHandle before = Hero().parts[0].diffuse;
+  const TextureHandle before = Hero().part_textures[0].diffuse;
 
   ASSERT_TRUE(Ok(Call(R"({"cmd":"setSkin","model":"hero","skin":"skins/hero/red"})")));
   EXPECT_EQ(Hero().skin, "skins/hero/red");
   EXPECT_EQ(Hero().parts[0].material, "models/hero/red_body");
   EXPECT_EQ(Hero().parts[0].diffuse_file, "models/hero/red_d.tga");
-  EXPECT_NE(Hero().parts[0].diffuse, before);
+  EXPECT_NE(Hero().part_textures[0].diffuse, before);
   EXPECT_EQ(Hero().parts[1].material, "models/hero/head");  // not remapped
 
   const JsonValue scene = Call(R"({"cmd":"sceneJson"})");

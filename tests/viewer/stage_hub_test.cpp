@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "../tga_writer.h"
 #include "folder_host.h"
 #include "viewer_test_support.h"
 
@@ -120,6 +121,56 @@ TEST(StageHub, ClosingAStageReleasesOnlyWhatNoOtherStageUses) {
   EXPECT_FALSE(h.hub.CloseStage(StageHub::kMainStage));
   EXPECT_FALSE(h.hub.CloseStage(walker_only));
   EXPECT_EQ(h.hub.StageIds(), std::vector<int>{StageHub::kMainStage});
+}
+
+// A skin chosen in one stage is that stage's: the other stage of the same model draws the model's
+// own maps, while the mesh stays one upload shared by both (issue 43).
+TEST(StageHub, ASkinInOneStageLeavesTheOtherStagesLookAndSharesTheMesh) {
+  Hub h;
+  const int plain = h.hub.CreateStage();
+  const int skinned = h.hub.CreateStage();
+  ASSERT_TRUE(Ok(h.Open(plain, "default")));
+  ASSERT_TRUE(Ok(h.Open(skinned, "default")));
+  // The skinned stage gets a red material and a skin mapping the walker's shader to it.
+  Stage& stage = *h.hub.Find(skinned);
+  for (const auto& [name, bytes] :
+       {std::pair<std::string, std::string>{
+            "red.mtr", "models/walker/red { diffusemap models/walker/red.tga }"},
+        {"red.tga", md5stage::testing::WriteTga(2, 2, std::vector<uint8_t>(16, 200))},
+        {"red.skin", "skin skins/walker/red { models/walker/walker models/walker/red }"}}) {
+    InputFile file;
+    file.name = name;
+    file.bytes = bytes;
+    file.source = "local";
+    stage.QueueFile(std::move(file));
+  }
+  ASSERT_TRUE(Ok(stage.LoadQueuedFiles()));
+  const JsonValue skin =
+      Call(h.hub, skinned, R"("cmd":"setSkin","model":"walker","skin":"skins/walker/red")");
+  ASSERT_TRUE(Ok(skin)) << WriteJson(skin);
+  DrawList plain_list, skinned_list;
+  h.hub.Find(plain)->BuildDrawList(&plain_list);
+  stage.BuildDrawList(&skinned_list);
+  ASSERT_EQ(plain_list.instances.size(), 1u);
+  ASSERT_EQ(skinned_list.instances.size(), 1u);
+  const DrawList::Instance& a = plain_list.instances[0];
+  const DrawList::Instance& b = skinned_list.instances[0];
+  // One mesh, uploaded once; two looks.
+  EXPECT_EQ(a.mesh, b.mesh);
+  EXPECT_EQ(h.hub.gpu().mesh_count(), 1);
+  EXPECT_EQ(h.device.live_meshes(), 1);
+  ASSERT_NE(a.textures, nullptr);
+  ASSERT_NE(b.textures, nullptr);
+  EXPECT_TRUE(a.textures[0].diffuse.valid());
+  EXPECT_TRUE(b.textures[0].diffuse.valid());
+  EXPECT_NE(a.textures[0].diffuse, b.textures[0].diffuse);
+  EXPECT_TRUE(a.textures[0].normal.valid()) << "the walker's own material keeps its normal map";
+  EXPECT_FALSE(b.textures[0].normal.valid()) << "the red material has none";
+  // The plain stage's model still reports its own material.
+  const JsonValue models = Call(h.hub, plain, R"("cmd":"state")");
+  EXPECT_EQ(WriteJson(*models.Find("models")->as_array()[0].Find("materials")),
+            R"(["models/walker/walker"])");
+  EXPECT_EQ(h.device.bad_destroys(), 0);
 }
 
 TEST(StageHub, CommandsNameTheirStage) {
