@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "render/draw_list_renderer.h"
 #include "render/gl.h"
 #include "ui/panels.h"
 #include "ui/stats_panel.h"
+#include "viewer/key_bindings.h"
 
 namespace md5stage::app {
 namespace {
@@ -99,6 +101,52 @@ void ScrollCallback(GLFWwindow* window, double dx, double dy) {
   if (g_app) g_app->viewer().OnScroll(WheelSteps(dy));
 }
 
+// A GLFW key as the browser's KeyboardEvent.key names it, the names of the key table the viewer
+// and the figures share (viewer/key_bindings.h); "" for keys no stage answers.
+const char* KeyName(int key) {
+  switch (key) {
+    case GLFW_KEY_SPACE:
+      return " ";
+    case GLFW_KEY_F:
+      return "f";
+    case GLFW_KEY_K:
+      return "k";
+    case GLFW_KEY_W:
+      return "w";
+    case GLFW_KEY_H:
+      return "h";
+    case GLFW_KEY_COMMA:
+      return ",";
+    case GLFW_KEY_PERIOD:
+      return ".";
+    case GLFW_KEY_ENTER:
+    case GLFW_KEY_KP_ENTER:
+      return "Enter";
+    case GLFW_KEY_DELETE:
+      return "Delete";
+    case GLFW_KEY_BACKSPACE:
+      return "Backspace";
+    case GLFW_KEY_ESCAPE:
+      return "Escape";
+    case GLFW_KEY_LEFT:
+      return "ArrowLeft";
+    case GLFW_KEY_RIGHT:
+      return "ArrowRight";
+    case GLFW_KEY_UP:
+      return "ArrowUp";
+    case GLFW_KEY_DOWN:
+      return "ArrowDown";
+    case GLFW_KEY_EQUAL:  // the + key without Shift on most layouts
+    case GLFW_KEY_KP_ADD:
+      return "+";
+    case GLFW_KEY_MINUS:
+    case GLFW_KEY_KP_SUBTRACT:
+      return "-";
+    default:
+      return "";
+  }
+}
+
 // Key presses go to the viewer as events, not as a per-frame key state: a key pressed and
 // released between two frames still counts, and GLFW's repeats of a held key are not presses.
 void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods) {
@@ -108,67 +156,12 @@ void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods
     g_app->viewer().SetShiftHeld(action == GLFW_PRESS);
     return;
   }
-  viewer::Key mapped;
-  switch (key) {
-    case GLFW_KEY_SPACE:
-      mapped = viewer::Key::kSpace;
-      break;
-    case GLFW_KEY_F:
-      mapped = viewer::Key::kF;
-      break;
-    case GLFW_KEY_K:
-      mapped = viewer::Key::kK;
-      break;
-    case GLFW_KEY_W:
-      mapped = viewer::Key::kW;
-      break;
-    case GLFW_KEY_H:
-      mapped = viewer::Key::kH;
-      break;
-    case GLFW_KEY_COMMA:
-      mapped = viewer::Key::kComma;
-      break;
-    case GLFW_KEY_PERIOD:
-      mapped = viewer::Key::kPeriod;
-      break;
-    case GLFW_KEY_ENTER:
-    case GLFW_KEY_KP_ENTER:
-      mapped = viewer::Key::kEnter;
-      break;
-    case GLFW_KEY_DELETE:
-    case GLFW_KEY_BACKSPACE:
-      mapped = viewer::Key::kDelete;
-      break;
-    case GLFW_KEY_ESCAPE:
-      mapped = viewer::Key::kEscape;
-      break;
-    case GLFW_KEY_LEFT:
-      mapped = viewer::Key::kLeft;
-      break;
-    case GLFW_KEY_RIGHT:
-      mapped = viewer::Key::kRight;
-      break;
-    case GLFW_KEY_UP:
-      mapped = viewer::Key::kUp;
-      break;
-    case GLFW_KEY_DOWN:
-      mapped = viewer::Key::kDown;
-      break;
-    case GLFW_KEY_EQUAL:  // the + key without Shift on most layouts
-    case GLFW_KEY_KP_ADD:
-      mapped = viewer::Key::kZoomIn;
-      break;
-    case GLFW_KEY_MINUS:
-    case GLFW_KEY_KP_SUBTRACT:
-      mapped = viewer::Key::kZoomOut;
-      break;
-    default:
-      return;
-  }
+  const std::optional<viewer::Key> mapped = viewer::KeyFromName(KeyName(key));
+  if (!mapped) return;
   if (action == GLFW_PRESS) {
-    g_app->viewer().OnKeyDown(mapped);
+    g_app->viewer().OnKeyDown(*mapped);
   } else {
-    g_app->viewer().OnKeyUp(mapped);
+    g_app->viewer().OnKeyUp(*mapped);
   }
 }
 

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include "viewer/key_bindings.h"
+
 namespace md5stage::ui {
 namespace {
 
@@ -412,23 +414,18 @@ void DrawHelpPanel(bool* open) {
   if (!*open) return;
   ImGui::SetNextWindowPos(ImVec2(330, 10), ImGuiCond_FirstUseEver);
   if (ImGui::Begin("Help", open, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::TextUnformatted(
+    // The keys come from the table the viewer and the figures share (viewer/key_bindings.h).
+    static const std::string text =
         "Mouse\n"
         "  left drag     orbit\n"
         "  right drag    pan\n"
         "  wheel         zoom\n"
         "  touch: one finger orbits, two pan and pinch\n"
-        "Keys\n"
-        "  Space         play / pause\n"
-        "  F             frame the selected model\n"
-        "  , and .       step one frame back / forward\n"
-        "  K             toggle skeleton\n"
-        "  W             toggle wireframe\n"
-        "  H             this help\n"
-        "  Enter / Esc   obstacle tool: close / drop the polygon being drawn\n"
-        "  Delete        obstacle tool: delete the selected obstacle\n"
+        "Keys\n" +
+        viewer::KeyHelpText() +
         "Files\n"
-        "  drop .md5mesh, .md5anim, .mtr/.shader/.skin and images (.tga .png .jpg) on the page");
+        "  drop .md5mesh, .md5anim, .mtr/.shader/.skin and images (.tga .png .jpg) on the page";
+    ImGui::TextUnformatted(text.c_str());
   }
   ImGui::End();
 }

@@ -75,8 +75,8 @@ std::string TypeScriptType(const CommandArg& arg) {
 }
 
 // `name: type` or `name?: type`.
-std::string TypeScriptField(const CommandArg& arg) {
-  return arg.name + (arg.required ? ": " : "?: ") + TypeScriptType(arg);
+std::string TypeScriptField(const CommandArg& arg, bool required) {
+  return arg.name + std::string(required ? ": " : "?: ") + TypeScriptType(arg);
 }
 
 // The method's parameter list: positional, or one object of fields.
@@ -84,7 +84,7 @@ std::string TypeScriptParameters(const CommandSpec& spec) {
   std::string out;
   if (spec.style == ArgStyle::kFields) {
     out = "fields: {";
-    for (const CommandArg& arg : spec.args) out += " " + TypeScriptField(arg) + ";";
+    for (const CommandArg& arg : spec.args) out += " " + TypeScriptField(arg, arg.required) + ";";
     return out + " }";
   }
   // A required argument after an optional one stays required for TypeScript's sake only when
@@ -92,9 +92,7 @@ std::string TypeScriptParameters(const CommandSpec& spec) {
   bool optional_seen = false;
   for (const CommandArg& arg : spec.args) {
     optional_seen = optional_seen || !arg.required;
-    CommandArg shown = arg;
-    shown.required = !optional_seen;
-    out += (out.empty() ? "" : ", ") + TypeScriptField(shown);
+    out += (out.empty() ? "" : ", ") + TypeScriptField(arg, !optional_seen);
   }
   return out;
 }
@@ -103,7 +101,7 @@ std::string TypeScriptParameters(const CommandSpec& spec) {
 
 const CommandSpec* FindCommandSpec(const std::string& name) {
   for (const CommandSpec& spec : CommandSpecs()) {
-    if (spec.name == name) return &spec;
+    if (name == spec.name) return &spec;
   }
   return nullptr;
 }
@@ -119,9 +117,9 @@ JsonValue CommandSpecsJson() {
       a.Set("name", arg.name);
       a.Set("type", ArgTypeName(arg.type));
       a.Set("required", arg.required);
-      if (!arg.choices.empty()) {
+      if (arg.choices.size() > 0) {
         JsonArray choices;
-        for (const std::string& choice : arg.choices) choices.emplace_back(choice);
+        for (const char* choice : arg.choices) choices.emplace_back(choice);
         a.Set("choices", JsonValue(std::move(choices)));
       }
       args.push_back(std::move(a));
@@ -169,7 +167,7 @@ std::string WritePageApiTypeScript() {
         "export type Command =\n";
   for (const CommandSpec& spec : CommandSpecs()) {
     ts << "  | { cmd: '" << spec.name << "'; stage?: number;";
-    for (const CommandArg& arg : spec.args) ts << " " << TypeScriptField(arg) << ";";
+    for (const CommandArg& arg : spec.args) ts << " " << TypeScriptField(arg, arg.required) << ";";
     ts << " }\n";
   }
   ts << "  ;\n\n";

@@ -5,6 +5,8 @@
 // (WritePageApiTypeScript), so none of them is listed by hand twice.
 #pragma once
 
+#include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -28,11 +30,13 @@ enum class ArgType {
   kAnimation,  // an animation's name among the character's model's
 };
 
+// Plain constant data (string literals and initializer lists), so the table costs the figures'
+// module its bytes of text and no code to build it.
 struct CommandArg {
-  std::string name;
-  ArgType type = ArgType::kNumber;
-  bool required = true;
-  std::vector<std::string> choices;  // kChoice
+  const char* name;
+  ArgType type;
+  bool required;
+  std::initializer_list<const char*> choices;  // kChoice
 };
 
 // How the page's generated function passes its arguments: one after another in the declared
@@ -41,16 +45,39 @@ struct CommandArg {
 enum class ArgStyle { kPositional, kFields };
 
 struct CommandSpec {
-  std::string name;
-  std::vector<CommandArg> args;
-  bool is_public = true;  // documented on window.md5stage and in the TypeScript declaration
-  ArgStyle style = ArgStyle::kPositional;
-  std::string summary;  // one line, for the declaration's comment
+  const char* name;
+  std::initializer_list<CommandArg> args;
+  bool is_public;  // documented on window.md5stage and in the TypeScript declaration
+  ArgStyle style;
+  const char* summary;  // one line, for the declaration's comment
+};
+
+// The table's specs, in order.
+class CommandSpecList {
+ public:
+  CommandSpecList(const CommandSpec* const* specs, size_t count) : specs_(specs), count_(count) {}
+  size_t size() const { return count_; }
+  const CommandSpec& operator[](size_t i) const { return *specs_[i]; }
+  struct Iterator {
+    const CommandSpec* const* at;
+    const CommandSpec& operator*() const { return **at; }
+    Iterator& operator++() {
+      ++at;
+      return *this;
+    }
+    bool operator!=(const Iterator& other) const { return at != other.at; }
+  };
+  Iterator begin() const { return {specs_}; }
+  Iterator end() const { return {specs_ + count_}; }
+
+ private:
+  const CommandSpec* const* specs_;
+  size_t count_;
 };
 
 // The stage's commands (commands.cpp) and the hub's (createStage, closeStage, stages), in table
 // order.
-const std::vector<CommandSpec>& CommandSpecs();
+CommandSpecList CommandSpecs();
 const CommandSpec* FindCommandSpec(const std::string& name);
 
 // {"commands": [{"name", "args": [{"name", "type", "required", "choices"?}], "public", "style",

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <utility>
 
 #include "core/material/decl_lexer.h"
@@ -782,36 +783,37 @@ class CommandTable {
 };
 
 namespace {
-// Argument declarations, in the order the page's positional functions take them.
-CommandArg NumArg(const char* name, bool required = true) {
+// Argument declarations, in the order the page's positional functions take them: constant data
+// (CommandArg is a literal type), no code.
+constexpr CommandArg NumArg(const char* name, bool required = true) {
   return {name, ArgType::kNumber, required, {}};
 }
-CommandArg IntArg(const char* name, bool required = true) {
+constexpr CommandArg IntArg(const char* name, bool required = true) {
   return {name, ArgType::kInteger, required, {}};
 }
-CommandArg StrArg(const char* name, bool required = true) {
+constexpr CommandArg StrArg(const char* name, bool required = true) {
   return {name, ArgType::kString, required, {}};
 }
-CommandArg BoolArg(const char* name, bool required = true) {
+constexpr CommandArg BoolArg(const char* name, bool required = true) {
   return {name, ArgType::kBoolean, required, {}};
 }
-CommandArg ChoiceArg(const char* name, std::vector<std::string> choices, bool required = true) {
-  return {name, ArgType::kChoice, required, std::move(choices)};
-}
-CommandArg Vec3Arg(const char* name, bool required = true) {
+constexpr CommandArg Vec3Arg(const char* name, bool required = true) {
   return {name, ArgType::kVec3, required, {}};
 }
-CommandArg JsonArg(const char* name, bool required = true) {
+constexpr CommandArg JsonArg(const char* name, bool required = true) {
   return {name, ArgType::kJson, required, {}};
 }
-CommandArg CharacterArg(bool required = true) {
+constexpr CommandArg CharacterArg(bool required = true) {
   return {"instance", ArgType::kCharacter, required, {}};
 }
-CommandArg RouteRefArg(const char* name = "route") { return {name, ArgType::kRoute, true, {}}; }
-CommandArg ObstacleRefArg() { return {"index", ArgType::kObstacle, true, {}}; }
-CommandArg ModelRefArg() { return {"model", ArgType::kModel, true, {}}; }
-CommandArg JointNameArg(bool required = true) { return {"joint", ArgType::kJoint, required, {}}; }
-const std::vector<std::string> kModeNames = MD5STAGE_MODES;
+constexpr CommandArg RouteRefArg(const char* name = "route") {
+  return {name, ArgType::kRoute, true, {}};
+}
+constexpr CommandArg ObstacleRefArg() { return {"index", ArgType::kObstacle, true, {}}; }
+constexpr CommandArg ModelRefArg() { return {"model", ArgType::kModel, true, {}}; }
+constexpr CommandArg JointNameArg(bool required = true) {
+  return {"joint", ArgType::kJoint, required, {}};
+}
 constexpr bool kOptional = false;
 constexpr bool kInternal = false;
 }  // namespace
@@ -956,8 +958,8 @@ const CommandTable::Entry CommandTable::kEntries[] = {
       "The framebuffer pixel of a world point."}},
     {&CommandTable::Tool,
      {"tool",
-      {ChoiceArg("tool", {"camera", "goto", "route", "obstacle"}),
-       ChoiceArg("shape", {"circle", "polygon"}, kOptional),
+      {{"tool", ArgType::kChoice, true, {"camera", "goto", "route", "obstacle"}},
+       {"shape", ArgType::kChoice, false, {"circle", "polygon"}},
        {"route", ArgType::kRoute, false, {}},
        BoolArg("round", kOptional),
        BoolArg("close", kOptional)},
@@ -1063,7 +1065,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
       "Sets a character's playback rate (negative plays backwards)."}},
     {&CommandTable::SetMode,
      {"setMode",
-      {CharacterArg(), ChoiceArg("mode", kModeNames)},
+      {CharacterArg(), {"mode", ArgType::kChoice, true, MD5STAGE_MODES}},
       true,
       ArgStyle::kPositional,
       "How a character's clip repeats."}},
@@ -1090,7 +1092,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
      {"assignRoute",
       {CharacterArg(),
        {"route", ArgType::kRoute, true, {}},
-       ChoiceArg("mode", kModeNames, kOptional)},
+       {"mode", ArgType::kChoice, false, MD5STAGE_MODES}},
       true,
       ArgStyle::kPositional,
       "Sends a character along a route (-1: it stops)."}},
@@ -1189,8 +1191,9 @@ const CommandTable::Entry CommandTable::kEntries[] = {
       "Turns the key light (degrees)."}},
     {&CommandTable::SetShading,
      {"setShading",
-      {BoolArg("normalMaps", kOptional), BoolArg("specular", kOptional),
-       ChoiceArg("channel", {"lit", "diffuse", "normals", "specular"}, kOptional)},
+      {BoolArg("normalMaps", kOptional),
+       BoolArg("specular", kOptional),
+       {"channel", ArgType::kChoice, false, {"lit", "diffuse", "normals", "specular"}}},
       true,
       ArgStyle::kFields,
       "Normal maps, specular, and the channel shown."}},
@@ -1279,13 +1282,13 @@ std::vector<std::string> CommandNames() {
   return names;
 }
 
-const std::vector<CommandSpec>& CommandSpecs() {
-  static const std::vector<CommandSpec> specs = [] {
-    std::vector<CommandSpec> out;
-    for (const auto& entry : CommandTable::kEntries) out.push_back(entry.spec);
-    return out;
-  }();
-  return specs;
+CommandSpecList CommandSpecs() {
+  static const CommandSpec* specs[std::size(CommandTable::kEntries)] = {};
+  if (specs[0] == nullptr) {
+    for (size_t i = 0; i < std::size(CommandTable::kEntries); ++i)
+      specs[i] = &CommandTable::kEntries[i].spec;
+  }
+  return CommandSpecList(specs, std::size(CommandTable::kEntries));
 }
 
 }  // namespace md5stage::viewer

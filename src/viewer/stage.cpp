@@ -215,7 +215,7 @@ void Stage::OnKeyUp(Key key) { keys_.Up(key); }
 void Stage::HandleKeyPress(Key key) {
   switch (key) {
     case Key::kSpace:
-      TogglePlay(SelectedIndex());
+      ToggleScenePlaying();
       break;
     case Key::kF:
       FrameSelection();
@@ -754,8 +754,26 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
 
 void Stage::SetScenePlaying(bool playing) {
   scene_playing_ = playing;
-  for (Character& c : characters_) c.playback.playing = playing;
+  for (size_t i = 0; i < characters_.size(); ++i) {
+    // Each clip as Play and Pause do it: an ended clip plays again from the end it ended away
+    // from.
+    if (playing) {
+      Play(static_cast<int>(i));
+    } else {
+      Pause(static_cast<int>(i));
+    }
+  }
 }
+
+bool Stage::ScenePlaying() const {
+  if (!scene_playing_) return false;
+  for (size_t i = 0; i < characters_.size(); ++i) {
+    if (IsPlaying(static_cast<int>(i))) return true;
+  }
+  return characters_.empty() || view_.playing.valid();
+}
+
+void Stage::ToggleScenePlaying() { SetScenePlaying(!ScenePlaying()); }
 
 void Stage::CancelPendingScene() {
   // The scene being opened failed: drop it and the models loaded for it (no character uses them).

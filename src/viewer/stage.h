@@ -140,7 +140,14 @@ class Stage {
   Status RemoveObstacle(int index);
   Status ClearObstacles();
   void SetSceneTime(double time) { scene_time_ = std::max(0.0, time); }
+  // The scene clock and every clip, as Play and Pause do each (an ended clip plays again).
   void SetScenePlaying(bool playing);
+  // Space, in the viewer and in figures alike: pauses the scene (its clock and every clip) when
+  // it plays, else plays it, each ended clip again from the end it ended away from. With one
+  // character this is its clip and the clock; with many, all of them together.
+  void ToggleScenePlaying();
+  // Whether the scene plays: its clock runs and a clip (or the cinematic camera) moves.
+  bool ScenePlaying() const;
   // Escape and "Leave camera": the polygon being drawn is dropped and the orbit camera is back.
   void LeaveCinematicCamera();
   void Screenshot();

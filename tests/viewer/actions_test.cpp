@@ -97,7 +97,7 @@ std::vector<ActionRow> ActionRows() {
   return {
       {"Play on a finished once clip rewinds and plays",
        finish_once,
-       {Key::kSpace},
+       {},
        [](ui::ViewerRequests& r, const ui::ViewerModel& m) {
          r.set_playing = !m.instances[0].playing;  // what the button does, as it is labelled
        },
@@ -108,12 +108,36 @@ std::vector<ActionRow> ActionRows() {
        }},
       {"Pause a playing clip",
        [](ActionStage&) {},
-       {Key::kSpace},
+       {},
        [](ui::ViewerRequests& r, const ui::ViewerModel& m) {
          r.set_playing = !m.instances[0].playing;
        },
        R"({"cmd":"pause","instance":0})",
        [](ActionStage& s) { EXPECT_FALSE(s.StatePlaying()); }},
+      // Space, in the viewer and in figures: the scene (its clock and every clip) pauses, as the
+      // Scene panel's play/pause does.
+      {"Space pauses the playing scene",
+       [](ActionStage&) {},
+       {Key::kSpace},
+       [](ui::ViewerRequests& r, const ui::ViewerModel& m) { r.scene_playing = !m.scene_playing; },
+       R"({"cmd":"pauseScene"})",
+       [](ActionStage& s) {
+         EXPECT_FALSE(s.StatePlaying());
+         EXPECT_FALSE(s.stage.State().Find("scene_playing")->as_bool());
+       }},
+      // ... and plays it again, an ended "once" clip from its start, as Play does.
+      {"Space plays a paused scene, an ended clip again from its start",
+       [=](ActionStage& s) {
+         finish_once(s);
+         ASSERT_TRUE(Ok(s.Run(R"({"cmd":"pauseScene"})")));
+       },
+       {Key::kSpace},
+       [](ui::ViewerRequests& r, const ui::ViewerModel& m) { r.scene_playing = !m.scene_playing; },
+       R"({"cmd":"playScene"})",
+       [=](ActionStage& s) {
+         EXPECT_TRUE(s.stage.State().Find("scene_playing")->as_bool());
+         EXPECT_TRUE(s.StatePlaying());
+       }},
       {"Step a frame forward",
        [](ActionStage&) {},
        {Key::kPeriod},

@@ -560,11 +560,14 @@ TEST_F(CommandsTest, EachCommandDeclaresTheFieldsItsHandlerReads) {
     for (const Field& field : row.fields) {
       SCOPED_TRACE(field.name);
       const auto declared = std::find_if(spec->args.begin(), spec->args.end(),
-                                         [&](const CommandArg& a) { return a.name == field.name; });
+                                         [&](const CommandArg& a) { return field.name == a.name; });
       ASSERT_NE(declared, spec->args.end()) << "not declared";
       EXPECT_TRUE(DeclaredAs(field.kind, declared->type));
       EXPECT_EQ(declared->required, field.required);
-      if (field.kind == Kind::kChoice) EXPECT_EQ(declared->choices, field.choices);
+      if (field.kind == Kind::kChoice) {
+        EXPECT_EQ(std::vector<std::string>(declared->choices.begin(), declared->choices.end()),
+                  field.choices);
+      }
     }
   }
   // The hub's commands are declared too (answered before any stage; a stage alone refuses them).
@@ -589,7 +592,8 @@ TEST_F(CommandsTest, TheCommandsCommandAnswersTheTable) {
     EXPECT_EQ(json.Find("public")->as_bool(), spec.is_public);
     ASSERT_EQ(json.Find("args")->as_array().size(), spec.args.size());
     for (size_t a = 0; a < spec.args.size(); ++a)
-      EXPECT_EQ(json.Find("args")->as_array()[a].Find("name")->as_string(), spec.args[a].name);
+      EXPECT_EQ(json.Find("args")->as_array()[a].Find("name")->as_string(),
+                spec.args.begin()[a].name);
   }
   EXPECT_EQ(WriteJson(*reply.Find("aliases")), R"([{"alias":"sceneJSON","command":"sceneJson"}])");
 }
@@ -603,8 +607,9 @@ TEST_F(CommandsTest, TheTypeScriptDeclarationComesFromTheTable) {
   const std::string methods = ts.substr(begin, ts.find("\n}\n", begin) - begin);
   for (const CommandSpec& spec : CommandSpecs()) {
     SCOPED_TRACE(spec.name);
-    EXPECT_NE(ts.find("{ cmd: '" + spec.name + "';"), std::string::npos);
-    const bool has_method = methods.find("\n  " + spec.name + "(") != std::string::npos;
+    const std::string name = spec.name;
+    EXPECT_NE(ts.find("{ cmd: '" + name + "';"), std::string::npos);
+    const bool has_method = methods.find("\n  " + name + "(") != std::string::npos;
     EXPECT_EQ(has_method, spec.is_public);
   }
   EXPECT_NE(ts.find("\n  sceneJSON(): Reply;"), std::string::npos);
