@@ -18,12 +18,12 @@ BUILD="$ROOT/build"
 CACHE="$BUILD/cache"
 SITE="$BUILD/site"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
-export NODE_PATH=/usr/share/nodejs  # emcc's acorn-optimizer needs Debian's node-acorn
+export NODE_PATH=/usr/share/nodejs  # Debian's node-acorn, for emcc's acorn-optimizer and bundle_script
 export DEBIAN_FRONTEND=noninteractive
 
 APT_PACKAGES=(
   build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
-  emscripten libglm-dev libstb-dev libfast-float-dev zlib1g-dev
+  emscripten node-acorn libglm-dev libstb-dev libfast-float-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
   nlohmann-json3-dev
   chromium dpkg-dev clang-format
