@@ -4,6 +4,7 @@
 #
 #   ./build_wasm.sh [build]        set up and build everything, stage the site in build/site
 #   ./build_wasm.sh setup          only install packages, npm modules and Dear ImGui's sources
+#   ./build_wasm.sh stage          only stage build/site and build/dist again (after a web/ change)
 #   ./build_wasm.sh serve [PORT]   build, then serve the viewer on http://127.0.0.1:PORT/ (8080)
 #   ./build_wasm.sh test           build, run the format check, native, sanitizer, fuzz and browser
 #                                  tests: "N passed, N failed, N skipped" (CI=true: skips fail)
@@ -17,12 +18,12 @@ BUILD="$ROOT/build"
 CACHE="$BUILD/cache"
 SITE="$BUILD/site"
 JOBS="${JOBS:-$(nproc 2>/dev/null || echo 2)}"
-export NODE_PATH=/usr/share/nodejs  # emcc's acorn-optimizer needs Debian's node-acorn
+export NODE_PATH=/usr/share/nodejs  # Debian's node-acorn, for emcc's acorn-optimizer and bundle_script
 export DEBIAN_FRONTEND=noninteractive
 
 APT_PACKAGES=(
   build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
-  emscripten libglm-dev libstb-dev libfast-float-dev zlib1g-dev
+  emscripten node-acorn libglm-dev libstb-dev libfast-float-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
   nlohmann-json3-dev
   chromium dpkg-dev clang-format
@@ -96,9 +97,19 @@ build_figures() {
   cmake --build "$BUILD/figures" -j "$JOBS" --target md5stage_figures
 }
 
+# bundle_script NAME DIR: web/lib/runtime.js (what the viewer page, the embed and the element
+# share: docs/design.md, "The page runtime") and web/NAME in one function scope, without their
+# comments, as DIR/NAME (tools/bundle_script.js): a page still loads one script.
+bundle_script() {
+  node "$ROOT/tools/bundle_script.js" "$2/$1" "$ROOT/web/lib/runtime.js" "$ROOT/web/$1"
+}
+
 stage_site() {
   mkdir -p "$SITE"
   cp -ru "$ROOT/web/." "$SITE/"
+  rm -rf "$SITE/lib"  # in the scripts below, not served alone
+  local name
+  for name in main.js embed.js md5stage-element.js; do bundle_script "$name" "$SITE"; done
   cp -u "$BUILD/wasm/md5stage.js" "$BUILD/wasm/md5stage.wasm" "$SITE/"
   cp -u "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" "$SITE/"
   # The page API's TypeScript declaration, from the command table (src/viewer/command_spec.h).
@@ -114,8 +125,9 @@ stage_package() {
   local dist="$BUILD/dist/md5stage-element"
   rm -rf "$dist"
   mkdir -p "$dist/assets"
-  cp "$ROOT/web/package/package.json" "$ROOT/web/package/README.md" "$ROOT/web/md5stage-element.js" \
+  cp "$ROOT/web/package/package.json" "$ROOT/web/package/README.md" \
     "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" "$dist/"
+  bundle_script md5stage-element.js "$dist"
   cp -r "$ROOT/assets/." "$dist/assets/"
   log "element package staged in $dist"
 }
@@ -260,6 +272,9 @@ case "$cmd" in
     build_all ;;
   setup)
     setup ;;
+  stage)
+    stage_site
+    stage_package ;;
   serve)
     port="${2:-8080}"
     build_all
@@ -290,6 +305,6 @@ case "$cmd" in
     setup
     exec bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${2:-60}" ;;
   *)
-    sed -n '2,13p' "$0" >&2
+    sed -n '2,14p' "$0" >&2
     exit 2 ;;
 esac

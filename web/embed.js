@@ -35,6 +35,7 @@
 'use strict';
 
 (function () {
+  const { linkPayload, TimelineBar } = md5stageRuntime;
   const md5stage = window.md5stage;
   if (!md5stage) return;
   const embedded = window.parent !== window;
@@ -137,72 +138,28 @@
   }
 
   // ---- overlay ---------------------------------------------------------------------------------
-  let bar = null, playButton = null, timeline = null, clockLabel = null, openLink = null;
-  let dragging = false;
-  let timelineEnd = 30;
+  // The timeline bar (runtime.js) with the link that opens this scene in the viewer.
+  let bar = null, openLink = null;
   function buildOverlay() {
-    bar = document.createElement('div');
-    bar.id = 'embed-bar';
-    playButton = document.createElement('button');
-    playButton.type = 'button';
-    playButton.id = 'embed-play';
-    timeline = document.createElement('input');
-    timeline.type = 'range';
-    timeline.id = 'embed-time';
-    timeline.min = '0';
-    timeline.max = '30';
-    timeline.step = '0.01';
-    timeline.value = '0';
-    timeline.setAttribute('aria-label', 'scene time');
-    clockLabel = document.createElement('span');
-    clockLabel.id = 'embed-clock';
+    bar = new TimelineBar(md5stage.call);
+    bar.element.id = 'embed-bar';
+    bar.button.id = 'embed-play';
+    bar.range.id = 'embed-time';
+    bar.clock.id = 'embed-clock';
     openLink = document.createElement('a');
     openLink.id = 'embed-open';
     openLink.target = '_blank';
     openLink.rel = 'noopener';
     openLink.textContent = 'md5stage \u2197';
     openLink.title = 'open this scene in the md5stage viewer';
-    bar.append(playButton, timeline, clockLabel, openLink);
-    setPlayLabel(true);
-    document.body.appendChild(bar);
-    playButton.addEventListener('click', () => {
-      const clock = md5stage.call({ cmd: 'clock' });
-      if (clock.scene_playing) md5stage.pauseScene();
-      else md5stage.playScene();
-    });
-    // While the slider is held, C++ does not jump back at the loop's end (the slider's end).
-    timeline.addEventListener('pointerdown', () => setDragging(true));
-    timeline.addEventListener('pointerup', () => setDragging(false));
-    timeline.addEventListener('pointercancel', () => setDragging(false));
-    timeline.addEventListener('change', () => setDragging(false));
-    timeline.addEventListener('input', () => { md5stage.setSceneTime(Number(timeline.value)); });
-  }
-  function setDragging(value) {
-    if (dragging === value) return;
-    dragging = value;
-    md5stage.call({ cmd: 'embedScrub', active: value });
-  }
-  function setPlayLabel(playing) {
-    const label = playing ? 'Pause' : 'Play';
-    if (playButton.getAttribute('aria-label') === label) return;
-    playButton.setAttribute('aria-label', label);
-    playButton.textContent = playing ? '\u275a\u275a' : '\u25b6';
-  }
-  function showTime(time) {
-    timelineEnd = Math.max(timelineEnd, time);
-    if (String(timelineEnd) !== timeline.max) timeline.max = String(timelineEnd);
-    if (!dragging) timeline.value = String(time);
-    clockLabel.textContent = `${time.toFixed(1)} s`;
+    bar.element.append(openLink);
+    document.body.appendChild(bar.element);
   }
 
   // The overlay only displays the clock, so it reads it once a frame (the `clock` command: a few
   // fields, not the state); with ui=none nothing is read. Loop and `finished` do not depend on it.
   function tick() {
-    const clock = md5stage.call({ cmd: 'clock' });
-    if (clock.ok) {
-      showTime(clock.scene_time);
-      setPlayLabel(clock.scene_playing);
-    }
+    bar.update();
     requestAnimationFrame(tick);
   }
 
@@ -213,7 +170,7 @@
   });
   window.addEventListener('md5stage:seeked', (event) => {
     const detail = event.detail || {};
-    if (bar && typeof detail.time === 'number') showTime(detail.time);
+    if (bar && typeof detail.time === 'number') bar.showTime(detail.time);
   });
   window.addEventListener('md5stage:error', (event) => post('error', { message: event.detail.message }));
 
@@ -248,15 +205,13 @@
       }
     }
     const clock = md5stage.call({ cmd: 'clock' });
-    const range = clock.loop_range;  // from the C++ timeline: null without a loop
-    timelineEnd = range ? range.end
-      : clock.scene_end !== null && !clock.scene_repeats ? Math.max(clock.scene_end, 1) : Math.max(30, clock.scene_end || 0);
     const link = md5stage.shareInfo();
-    if (openLink) {
+    if (bar) {
       if (link.ok) openLink.href = link.url;
       openLink.hidden = !link.ok;
+      bar.measure(clock);
+      bar.showTime(clock.scene_time);
     }
-    if (bar) showTime(clock.scene_time);
     const state = md5stage.state();
     post('loaded', {
       from,
@@ -269,10 +224,6 @@
   window.addEventListener('md5stage:loaded', (event) => onLoaded(event.detail.from));
 
   // ---- commands from the host page ---------------------------------------------------------------
-  function linkPayload(text) {
-    const at = text.indexOf('#scene=');
-    return at >= 0 ? text.slice(at + 7).split('&')[0] : text.replace(/^scene=/, '');
-  }
   async function runCommand(data) {
     await md5stage.ready;
     switch (data.md5stage) {

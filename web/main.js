@@ -23,6 +23,7 @@
 'use strict';
 
 (function () {
+  const { withHeap, callModule, asBytes, answerFetch } = md5stageRuntime;
   const MAX_FILE_BYTES = 256 * 1024 * 1024;
   const DEMO_NAME = /^[A-Za-z0-9_-]{1,64}$/;
   const thisScript = document.currentScript;
@@ -103,21 +104,9 @@
   let running = false;
   let startError = null;
 
-  // Commands travel through the wasm heap, not ccall's string argument: ccall copies strings onto
-  // the wasm stack, which a scene or a hostile link of a megabyte would overflow.
-  const encoder = new TextEncoder();
+  // Commands and their replies travel through the wasm heap (runtime.js: callModule).
   function call(command) {
-    if (!running) return { ok: false, error: startError || 'not started' };
-    const bytes = encoder.encode(JSON.stringify(command));
-    const pointer = Module._malloc(bytes.length + 1);
-    if (!pointer) return { ok: false, error: `not enough memory for a command of ${bytes.length} bytes` };
-    Module.HEAPU8.set(bytes, pointer);
-    Module.HEAPU8[pointer + bytes.length] = 0;
-    try {
-      return JSON.parse(Module.ccall('md5stage_call', 'string', ['number'], [pointer]));
-    } finally {
-      Module._free(pointer);
-    }
+    return running ? callModule(Module, command) : { ok: false, error: startError || 'not started' };
   }
 
   // A problem the person should see: in the C++ status line, in the notice, and as an event.
@@ -161,15 +150,12 @@
         errors.push(`${name}: error: file of ${size} bytes is larger than the ${MAX_FILE_BYTES} byte limit`);
         continue;
       }
-      let bytes;
+      let bytes = null;
       if (typeof File !== 'undefined' && (item instanceof File || item.file instanceof File)) {
         bytes = await readFile(item.file || item, i, list.length);
-      } else if (typeof item.bytes === 'string') {
-        bytes = new TextEncoder().encode(item.bytes);
-      } else if (item.bytes instanceof ArrayBuffer) {
-        bytes = new Uint8Array(item.bytes);
-      } else if (item.bytes && item.bytes.buffer instanceof ArrayBuffer) {
-        bytes = new Uint8Array(item.bytes.buffer, item.bytes.byteOffset, item.bytes.byteLength);
+      } else if (typeof item.bytes === 'string' || item.bytes instanceof ArrayBuffer ||
+                 (item.bytes && item.bytes.buffer instanceof ArrayBuffer)) {
+        bytes = asBytes(item.bytes);
       }
       if (!bytes) {
         errors.push(`${name}: error: could not be read`);
@@ -179,16 +165,12 @@
         errors.push(`${name}: error: file of ${bytes.length} bytes is larger than the ${MAX_FILE_BYTES} byte limit`);
         continue;
       }
-      const pointer = bytes.length ? Module._malloc(bytes.length) : 0;
-      if (bytes.length && !pointer) {
-        errors.push(`${name}: error: not enough memory to load ${bytes.length} bytes`);
-        continue;
-      }
-      if (pointer) Module.HEAPU8.set(bytes, pointer);
-      Module.ccall('md5stage_queue_stage_file', 'number', ['number', 'string', 'string', 'number', 'number'],
-                   [stage, name, item.source || defaultSource, pointer, bytes.length]);
-      if (pointer) Module._free(pointer);
-      queued++;
+      const copied = withHeap(Module, [bytes, name, item.source || defaultSource], (data, namePointer, source) => {
+        Module._md5stage_queue_stage_file(stage, namePointer, source, data, bytes.length);
+        return true;
+      }, () => false);
+      if (copied) queued++;
+      else errors.push(`${name}: error: not enough memory to load ${bytes.length} bytes`);
     }
     showProgress('');
     const reply = queued ? call({ cmd: 'loadQueued', stage }) : { ok: errors.length === 0, errors: [], warnings: [], models: [] };
@@ -306,25 +288,9 @@
     });
   }
   // A file C++ asked for: fetched here (bytes only), handed back by md5stage_fetched.
-  function answerFetch(stage, request, url, label, index, count) {
-    fetchBytes(url, label, index, count).then(
-      (bytes) => deliver(stage, request, true, bytes, ''),
-      (error) => deliver(stage, request, false, null, String(error && error.message || error)));
-  }
-  function deliver(stage, request, ok, bytes, error) {
-    showProgress('');
-    if (!running) return;
-    const size = bytes ? bytes.length : 0;
-    const pointer = size ? Module._malloc(size) : 0;
-    if (size && !pointer) {
-      ok = false;
-      error = `not enough memory to load ${size} bytes`;
-    } else if (pointer) {
-      Module.HEAPU8.set(bytes, pointer);
-    }
-    Module.ccall('md5stage_fetched', null, ['number', 'number', 'number', 'number', 'number', 'string'],
-                 [stage, request, ok ? 1 : 0, ok ? pointer : 0, ok ? size : 0, error]);
-    if (pointer) Module._free(pointer);
+  function fetchForStage(stage, request, url, label, index, count) {
+    const bytes = fetchBytes(url, label, index, count).finally(() => showProgress(''));
+    answerFetch(Module, stage, request, bytes, () => running);
   }
 
   // A scene (object or JSON text). Returns {ok, error, warnings}; reports nothing.
@@ -629,9 +595,9 @@
         emit(eventName, detail);
       });
     },
+    md5stageFetch: fetchForStage,
     // A file made by C++ ("Download glTF"): bytes is a copy of the module's memory, saved
     // through a Blob link so the browser's own download handling takes over.
-    md5stageFetch: answerFetch,
     md5stageDownload(name, mimeType, bytes) {
       const link = document.createElement('a');
       link.href = URL.createObjectURL(new Blob([bytes], { type: String(mimeType) }));

@@ -17,6 +17,7 @@
 'use strict';
 
 (function () {
+  const { withHeap, callModule, answerFetch, linkPayload, TimelineBar } = md5stageRuntime;
   if (window.customElements.get('md5-stage')) return;
   const script = document.currentScript;
   const base = new URL('.', script && script.src ? script.src : window.location.href);
@@ -97,7 +98,7 @@
         print: (text) => console.log(text),
         printErr: (text) => console.warn(text),
       });
-      module.md5stageFetch = (stage, request, url, label, index, count) => answerFetch(module, stage, request, url, label, index, count);
+      module.md5stageFetch = (stage, request, url, label, index, count) => fetchForStage(module, stage, request, url, label, index, count);
       // Events arrive from inside a C++ call (an opening ends in md5stage_fetched, or at once in
       // md5stage_call when C++ refuses the scene): handled after that call returns, never inside.
       module.md5stageEvent = (name, detailJson, stage) => {
@@ -107,14 +108,17 @@
           if (element) element._onStageEvent(name, detail);
         });
       };
+      // "" when the context is made on the canvas, else why not.
+      const start = (canvas, antialias) => withHeap(module, [`#${canvas.id}`],
+        (selector) => module.UTF8ToString(module._md5stage_figures_start(selector, antialias)), () => 'out of memory');
       let canvas = sharedCanvas();
-      let error = module.ccall('md5stage_figures_start', 'string', ['string', 'number'], [`#${canvas.id}`, 1]);
+      let error = start(canvas, 1);
       if (!error && module._md5stage_figures_software()) {
         // A CPU rasterizer: without multisampling a page of figures draws 2.6x as fast there. A
         // canvas keeps its first context's attributes, so the context moves to a new one.
         canvas.remove();
         canvas = sharedCanvas();
-        error = module.ccall('md5stage_figures_start', 'string', ['string', 'number'], [`#${canvas.id}`, 0]);
+        error = start(canvas, 0);
       }
       if (error) throw new Error(error);
       canvas.addEventListener('webglcontextlost', onContextLost);
@@ -126,14 +130,11 @@
     return runtime.starting;
   }
 
-  function call(command) {
-    const reply = runtime.module.ccall('md5stage_call', 'string', ['string'], [JSON.stringify(command)]);
-    return JSON.parse(reply);
-  }
+  const call = (command) => callModule(runtime.module, command);
 
   // A stage asks for a file: relative URLs are the package's own (demo scenes and their models),
   // `_page/PATH` a file of the page's own origin (see pageSource), https:// URLs as they are.
-  function answerFetch(module, stage, request, url, label, index, count) {
+  function fetchForStage(module, stage, request, url, label, index, count) {
     const element = runtime.stages.get(stage);
     if (element) element._progress(index, count, label);
     // C++ asks for a scene's assets-relative source under assets/ (the site's layout).
@@ -149,21 +150,7 @@
       runtime.bytes.set(absolute, bytes);
       bytes.catch(() => runtime.bytes.delete(absolute));  // a failed fetch may be tried again
     }
-    bytes.then((buffer) => {
-      if (!runtime.stages.has(stage)) return;
-      const data = new Uint8Array(buffer);
-      const pointer = module._malloc(Math.max(1, data.length));
-      module.HEAPU8.set(data, pointer);
-      module.ccall('md5stage_fetched', null, ['number', 'number', 'number', 'number', 'number', 'string'],
-                   [stage, request, 1, pointer, data.length, '']);
-      module._free(pointer);
-      wake();
-    }, (error) => {
-      if (!runtime.stages.has(stage)) return;
-      module.ccall('md5stage_fetched', null, ['number', 'number', 'number', 'number', 'number', 'string'],
-                   [stage, request, 0, 0, 0, String(error && error.message || error)]);
-      wake();
-    });
+    answerFetch(module, stage, request, bytes, () => runtime.stages.has(stage)).then(wake);
     return 1;
   }
 
@@ -226,14 +213,14 @@
     runtime.lost = true;
     if (runtime.frame) cancelAnimationFrame(runtime.frame);
     runtime.frame = 0;
-    runtime.module.ccall('md5stage_context_lost', null, [], []);
+    runtime.module._md5stage_context_lost();
     for (const element of runtime.elements) {
       element._fail('the WebGL context was lost; the figure comes back when the browser restores it', null, 'webglcontextlost');
     }
   }
 
   function onContextRestored() {
-    const ok = runtime.module.ccall('md5stage_context_restored', 'number', [], []);
+    const ok = runtime.module._md5stage_context_restored();
     if (!ok) {
       for (const element of runtime.elements) element._fail('the WebGL context could not be rebuilt', null, 'webglcontextrestored');
       return;
@@ -281,13 +268,16 @@
       super();
       const root = this.attachShadow({ mode: 'open' });
       root.innerHTML = `<style>${STYLE}</style><div class="frame"><canvas part="canvas"></canvas>` +
-        '<img part="poster" alt="" hidden></div>' +
-        '<div class="bar" part="timeline" hidden><button type="button" aria-label="Play">\u25b6</button>' +
-        '<input type="range" min="0" max="1" step="0.01" value="0" aria-label="Scene time"><span>0.0 s</span></div>';
+        '<img part="poster" alt="" hidden></div>';
+      // ui="timeline": the timeline bar (runtime.js); what it does to the clock is drawn next frame.
+      this._bar = new TimelineBar((command) => this.call(command), () => this._changed());
+      this._bar.element.className = 'bar';
+      this._bar.element.setAttribute('part', 'timeline');
+      this._bar.element.hidden = true;
+      root.append(this._bar.element);
       this._canvas = root.querySelector('canvas');
       this._context2d = this._canvas.getContext('2d', { alpha: false });
       this._poster = root.querySelector('img');
-      this._bar = root.querySelector('.bar');
       this._stage = -1;
       this._opening = 0;        // the opening id C++ answered with, until its sceneOpened
       this._loaded = false;     // a scene of this element has opened
@@ -299,14 +289,12 @@
       this._started = false;
       this._last = 0;           // time of the last frame drawn (ms), 0: the clock restarts
       this._pixels = { width: 0, height: 0, ratio: 1 };
-      this._timelineEnd = 1;
       this._frames = 0;
       this._slot = null;        // where it draws in the shared canvas this frame
       this._progressValue = 0;  // of the opening under way
       this._ready = new Promise((resolve, reject) => { this._resolveReady = resolve; this._rejectReady = reject; });
       this._ready.catch(() => {});
       this._bindInput();
-      this._bindTimeline();
     }
 
     get ready() { return this._ready; }
@@ -413,8 +401,7 @@
       this._opening = reply.opening;
       this._progressValue = 0;
       this._openedFrom = made.attribute;
-      this._dirty = true;
-      wake();
+      this._changed();
     }
 
     _openCommand() {
@@ -439,9 +426,7 @@
       }
       if (!scene) return { command: { cmd: 'openDemo', name: 'default' }, attribute: 'scene' };
       if (DEMO.test(scene)) return { command: { cmd: 'openDemo', name: scene }, attribute: 'scene' };
-      const at = scene.indexOf('scene=');
-      const payload = at >= 0 && (at === 0 || scene[at - 1] === '#' || scene[at - 1] === '&')
-        ? scene.slice(at + 6).split('&')[0] : scene;
+      const payload = linkPayload(scene);
       if (!payload || !PAYLOAD.test(payload)) {
         return { error: `scene: expected a demo name, a share link or its #scene= payload, found '${scene.slice(0, 64)}'`, attribute: 'scene' };
       }
@@ -473,8 +458,7 @@
       const animation = this.getAttribute('animation');
       if (opening && animation) this._setAnimation(animation);
       if (names.includes('animation')) this._setAnimation(animation);
-      this._dirty = true;
-      wake();
+      this._changed();
     }
 
     _setAnimation(name) {
@@ -498,14 +482,13 @@
         if (!detail.ok) {
           this._fail(detail.error, this._openedFrom || 'scene');
           if (!this._loaded) this._rejectReady(new Error(detail.error));
-          this._dirty = true;
-          wake();
+          this._changed();
           return;
         }
         for (const warning of detail.warnings || []) console.warn(`md5-stage: ${warning}`);
         this._applyOptions(OPTIONS.filter((option) => option !== 'loop'), true);
         this._applyTool();
-        this._measureTimeline();
+        this._bar.measure(this.call({ cmd: 'clock' }));
         const first = !this._loaded;
         this._loaded = true;
         this.dispatchEvent(new CustomEvent('progress', { detail: { progress: 1 } }));
@@ -514,8 +497,7 @@
       } else if (name === 'finished') {
         this.dispatchEvent(new CustomEvent('finished', { detail }));
       } else if (name === 'seeked') {
-        this._dirty = true;
-        wake();
+        this._changed();
       }
     }
 
@@ -538,6 +520,11 @@
     _command(command) {
       if (this._stage < 0) return;
       this.call(command);
+      this._changed();
+    }
+
+    // Something changed the picture: it is drawn again next frame.
+    _changed() {
       this._dirty = true;
       wake();
     }
@@ -552,10 +539,7 @@
     _setVisible(visible) {
       this._visible = visible;
       this._last = 0;  // the clock waited while hidden: it resumes where it was
-      if (visible) {
-        this._dirty = true;
-        wake();
-      }
+      if (visible) this._changed();
     }
 
     _resized() {
@@ -566,8 +550,7 @@
       this._pixels = { width, height, ratio };
       this._canvas.width = width;
       this._canvas.height = height;
-      this._dirty = true;
-      wake();
+      this._changed();
     }
 
     _due() {
@@ -603,14 +586,14 @@
         this._firstPictureAt = performance.now();
         this._poster.hidden = true;
       }
-      if (!this._bar.hidden) this._showClock();
+      if (!this._bar.element.hidden) this._bar.update();
     }
 
     // The frame's texts (the construction view's labels, joint names): the module has no font, so
     // they come as JSON in figure pixels and are drawn here, outlined to read on any background.
     _drawTexts() {
       if (!this._hasTexts) return;
-      const json = runtime.module.ccall('md5stage_figure_texts', 'string', ['number'], [this._stage]);
+      const json = runtime.module.UTF8ToString(runtime.module._md5stage_figure_texts(this._stage));
       if (!json || json === '[]') return;
       const ratio = this._pixels.ratio || 1;
       const context = this._context2d;
@@ -647,7 +630,7 @@
       if (!name || name === 'ui') {
         const ui = (this.getAttribute('ui') || 'none').trim();
         if (ui !== 'none' && ui !== 'timeline') this._fail(`ui: expected none or timeline, found '${ui.slice(0, 40)}'`, 'ui');
-        this._bar.hidden = ui !== 'timeline';
+        this._bar.element.hidden = ui !== 'timeline';
       }
       if (name === 'loading') {
         const loading = (this.getAttribute('loading') || 'lazy').trim();
@@ -668,8 +651,7 @@
         return;
       }
       this.call({ cmd: 'tool', tool });
-      this._dirty = true;
-      wake();
+      this._changed();
     }
 
     // ---- input: keys while focused; pointer and wheel with camera-controls ---------------------
@@ -687,8 +669,7 @@
         event.preventDefault();  // arrows would scroll the page
         runtime.module._md5stage_figure_key(this._stage, key, 1);
         runtime.module._md5stage_figure_key(this._stage, key, 0);
-        this._dirty = true;
-        wake();
+        this._changed();
       });
       const controls = () => (this.hasAttribute('camera-controls') || this.getAttribute('tool') === 'goto') && this._stage >= 0;
       const at = (event) => {
@@ -702,24 +683,19 @@
         this._canvas.setPointerCapture(event.pointerId);
         const [x, y] = at(event);
         runtime.module._md5stage_figure_pointer(this._stage, 1, x, y, buttonOf(event), event.shiftKey ? 1 : 0);
-        this._dirty = true;
-        wake();
+        this._changed();
       });
       this._canvas.addEventListener('pointermove', (event) => {
         if (!controls()) return;
         const [x, y] = at(event);
         runtime.module._md5stage_figure_pointer(this._stage, 0, x, y, 0, event.shiftKey ? 1 : 0);
-        if (event.buttons) {
-          this._dirty = true;
-          wake();
-        }
+        if (event.buttons) this._changed();
       });
       const release = (event) => {
         if (!controls()) return;
         const [x, y] = at(event);
         runtime.module._md5stage_figure_pointer(this._stage, 2, x, y, buttonOf(event), event.shiftKey ? 1 : 0);
-        this._dirty = true;
-        wake();
+        this._changed();
       };
       this._canvas.addEventListener('pointerup', release);
       this._canvas.addEventListener('pointercancel', release);
@@ -729,43 +705,8 @@
         event.preventDefault();
         const lines = event.deltaMode === 1 ? event.deltaY : event.deltaY / 100;
         runtime.module._md5stage_figure_wheel(this._stage, -lines);
-        this._dirty = true;
-        wake();
+        this._changed();
       }, { passive: false });
-    }
-
-    // ---- ui=timeline ----------------------------------------------------------------------------
-    _bindTimeline() {
-      const [button, range] = [this._bar.querySelector('button'), this._bar.querySelector('input')];
-      button.addEventListener('click', () => { if (this.paused) this.play(); else this.pause(); this._showClock(); });
-      const scrub = (active) => this._command({ cmd: 'embedScrub', active });
-      range.addEventListener('pointerdown', () => scrub(true));
-      range.addEventListener('pointerup', () => scrub(false));
-      range.addEventListener('change', () => scrub(false));
-      range.addEventListener('input', () => this.seek(Number(range.value)));
-    }
-
-    _measureTimeline() {
-      const clock = this._clock();
-      if (!clock) return;
-      const range = clock.loop_range;
-      this._timelineEnd = range ? range.end
-        : clock.scene_end !== null && !clock.scene_repeats ? Math.max(clock.scene_end, 1) : Math.max(30, clock.scene_end || 0);
-      this._bar.querySelector('input').max = String(this._timelineEnd);
-    }
-
-    _showClock() {
-      const clock = this._clock();
-      if (!clock) return;
-      const [button, range, label] = [this._bar.querySelector('button'), this._bar.querySelector('input'), this._bar.querySelector('span')];
-      const playing = clock.scene_playing;
-      const text = playing ? 'Pause' : 'Play';
-      if (button.getAttribute('aria-label') !== text) {
-        button.setAttribute('aria-label', text);
-        button.textContent = playing ? '\u275a\u275a' : '\u25b6';
-      }
-      range.value = String(Math.min(clock.scene_time, this._timelineEnd));
-      label.textContent = `${clock.scene_time.toFixed(1)} s`;
     }
   }
 

@@ -347,6 +347,77 @@ export const tests = [
     }),
   },
   {
+    // Catches: a command passed as ccall's 'string' argument (copied onto the wasm stack): a
+    // 5 MB attribute overflowed it, the module aborted and every figure of the page froze.
+    name: 'a 5 MB scene attribute is an error event on its figure; another figure keeps drawing and answering; the ui=timeline bar follows and drives its clock',
+    timeoutMs: 180000,
+    run: guarded(async (ctx) => {
+      if (!staged(ctx)) return { skipped: 'the figures module is not staged' };
+      const page = await trackedPage(ctx, { width: 1000, height: 400 });
+      await recordErrors(page);
+      const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
+        <md5-stage id="big" scene="turns" loading="eager" style="width:480px;height:270px"></md5-stage>
+        <md5-stage id="other" scene="turns" autoplay ui="timeline" loading="eager" style="width:480px;height:270px"></md5-stage>
+        <script src="md5stage-element.js"></script></body></html>`;
+      await page.route(`${ctx.baseUrl}two-figures.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
+      await page.goto(`${ctx.baseUrl}two-figures.html`);
+      await scrollToFigure(page, 'big');
+      await scrollToFigure(page, 'other');
+      const before = await upperPicture(page, '#other');
+
+      // The timeline bar: its slider ends where the scene ends, its button says what it does.
+      const bar = () => page.evaluate(() => {
+        const figure = document.getElementById('other');
+        const root = figure.shadowRoot.querySelector('[part="timeline"]');
+        return { hidden: root.hidden, max: Number(root.querySelector('input').max), value: Number(root.querySelector('input').value),
+                 clock: root.querySelector('span').textContent, button: root.querySelector('button').getAttribute('aria-label'),
+                 paused: figure.paused, time: figure.currentTime, sceneClock: figure.call({ cmd: 'clock' }) };
+      });
+      const shown = await bar();
+      assert.equal(shown.hidden, false);
+      assert.equal(shown.sceneClock.scene_repeats, false, JSON.stringify(shown.sceneClock));
+      assert.ok(shown.sceneClock.scene_end > 1 && shown.max === shown.sceneClock.scene_end, JSON.stringify(shown));
+      assert.deepEqual([shown.button, shown.paused], ['Pause', false]);
+
+      const big = 'A'.repeat(5 << 20);  // a share-link payload in shape: it goes to the module
+      const threw = await page.evaluate((text) => {
+        try {
+          document.getElementById('big').setAttribute('scene', text);
+          return null;
+        } catch (error) {
+          return String(error);
+        }
+      }, big);
+      assert.equal(threw, null);
+      await until(page, () => window.figureErrors.some((e) => e.id === 'big'), null, 10000);
+      const errors = await page.evaluate(() => window.figureErrors.map((e) => ({ id: e.id, attribute: e.attribute, message: e.message.slice(0, 300) })));
+      assert.equal(errors.length, 1, JSON.stringify(errors));
+      assert.equal(errors[0].attribute, 'scene');
+      assert.match(errors[0].message, /at most \d+/, errors[0].message);
+
+      // The module still runs: the other figure draws new pictures and both answer.
+      await assertDrawsNow(page, 'other', before, 'after the 5 MB attribute');
+      const states = await page.evaluate(() => ['big', 'other'].map((id) => document.getElementById(id).state()));
+      assert.deepEqual(states.map((state) => state && state.instances.length), [3, 3], 'a figure lost its scene or stopped answering');
+      await page.evaluate(() => document.getElementById('big').setAttribute('scene', 'maze'));
+      await until(page, () => document.getElementById('big').state().obstacles.length > 0);
+
+      // The bar drives the clock: its button pauses, its slider seeks, and it shows both.
+      await page.click('#other [part="timeline"] button');
+      await until(page, () => document.getElementById('other').paused);
+      await page.$eval('#other', (figure) => {
+        const range = figure.shadowRoot.querySelector('[part="timeline"] input');
+        range.value = '1.5';
+        range.dispatchEvent(new Event('input', { bubbles: true }));
+      });
+      await until(page, () => document.getElementById('other').shadowRoot.querySelector('[part="timeline"] span').textContent === '1.5 s');
+      const after = await bar();
+      assert.deepEqual([after.button, after.paused, after.time, after.value], ['Play', true, 1.5, 1.5], JSON.stringify(after));
+      assert.deepEqual((await page.evaluate(() => window.figureErrors)).length, 1);
+      await page.screenshot({ path: ctx.screenshotPath('element-5mb-attribute') });
+    }),
+  },
+  {
     name: 'package: npm pack makes a tarball that a docs site installs and serves; its figure draws',
     run: guarded(async (ctx) => {
       const dist = path.join(ctx.site, '..', 'dist', 'md5stage-element');

@@ -296,6 +296,51 @@ export const tests = [
     },
   },
   {
+    // Catches: commands or file names handed to the module as ccall 'string' arguments, which
+    // are copied onto the wasm stack: 5 MB there aborts the module (web/lib/runtime.js: withHeap).
+    name: 'a 5 MB command, scene or file name through window.md5stage is refused cleanly; the viewer keeps running',
+    async run(ctx) {
+      const page = await defaultScene(ctx);
+      const start = await page.evaluate(() => window.md5stage.state());
+      const kept = essentials(start);
+      const replies = await page.evaluate(async () => {
+        const big = 'A'.repeat(5 << 20);
+        const m = window.md5stage;
+        const summary = (reply) => ({ ok: reply.ok, error: String(reply.error || (reply.errors || []).join('\n')).slice(0, 200) });
+        const outcome = async (name, call) => {
+          try {
+            return [name, summary(await call())];
+          } catch (error) {
+            return [name, { threw: String(error).slice(0, 200) }];
+          }
+        };
+        return Object.fromEntries([
+          await outcome('call', () => m.call({ cmd: 'openLink', payload: big })),
+          await outcome('stage', () => m.stage(0).call({ cmd: 'setRoute', index: 0, route: { name: big, segments: [] } })),
+          await outcome('scene', () => m.loadScene({ version: 1, models: [], notes: big })),
+          await outcome('file', () => m.loadFiles([{ name: `${big}.md5mesh`, bytes: 'MD5Version 10' }])),
+        ]);
+      });
+      const tooLong = /^command: error: expected at most \d+ bytes of JSON, found \d+$/;
+      for (const name of ['call', 'stage', 'scene']) {
+        assert.equal(replies[name].ok, false, `${name}: ${JSON.stringify(replies[name])}`);
+        assert.match(replies[name].error, tooLong, `${name}: ${JSON.stringify(replies[name])}`);
+      }
+      // A name of 5 MB reaches the loader, which refuses the file (it is no mesh) by its name.
+      assert.equal(replies.file.ok, false, JSON.stringify(replies.file));
+      assert.match(replies.file.error, /^A+/, JSON.stringify(replies.file));
+      await waitFrames(page, 5);
+      const after = await page.evaluate(() => window.md5stage.state());
+      assert.deepEqual(essentials(after), kept, 'a refused command changed the scene');
+      assert.ok(after.scene_time > start.scene_time, `the scene stopped (${start.scene_time} -> ${after.scene_time})`);
+      const mesh = new Uint8Array(fs.readFileSync(path.join(ctx.site, 'assets/models/walker/walker.md5mesh')));
+      const good = await loadInline(page, [{ name: 'after.md5mesh', bytes: mesh }]);
+      assert.equal(good.ok, true, JSON.stringify(good));
+      assert.deepEqual(page.consoleErrors, []);
+      await page.context().close();
+    },
+  },
+  {
     name: 'extreme numbers through the API (1e308 times, rates, speeds, radii, targets) leave the viewer running',
     async run(ctx) {
       const page = await defaultScene(ctx);
