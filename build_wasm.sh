@@ -97,23 +97,28 @@ build_figures() {
   cmake --build "$BUILD/figures" -j "$JOBS" --target md5stage_figures
 }
 
-# bundle_script NAME DIR: web/lib/runtime.js (what the viewer page, the embed and the element
-# share: docs/design.md, "The page runtime") and web/NAME in one function scope, without their
-# comments, as DIR/NAME (tools/bundle_script.js): a page still loads one script.
+# bundle_script NAME DIR [EXTRA...]: web/lib/runtime.js (what the viewer page, the embed and the
+# element share: docs/design.md, "The page runtime"), EXTRA sources, and web/NAME in one function
+# scope, without their comments, as DIR/NAME (tools/bundle_script.js): a page still loads one
+# script.
 bundle_script() {
-  node "$ROOT/tools/bundle_script.js" "$2/$1" "$ROOT/web/lib/runtime.js" "$ROOT/web/$1"
+  local name="$1" dir="$2"
+  shift 2
+  node "$ROOT/tools/bundle_script.js" "$dir/$name" "$ROOT/web/lib/runtime.js" "$@" "$ROOT/web/$name"
 }
 
 stage_site() {
   mkdir -p "$SITE"
   cp -ru "$ROOT/web/." "$SITE/"
   rm -rf "$SITE/lib"  # in the scripts below, not served alone
+  # The page API from the command table (src/viewer/command_spec.h): its TypeScript declaration,
+  # and the table that main.js makes window.md5stage's functions from.
+  "$BUILD/native/md5stage_api_types" "$SITE/md5stage.d.ts" "$BUILD/page_commands.js"
+  bundle_script main.js "$SITE" "$BUILD/page_commands.js"
   local name
-  for name in main.js embed.js md5stage-element.js; do bundle_script "$name" "$SITE"; done
+  for name in embed.js md5stage-element.js; do bundle_script "$name" "$SITE"; done
   cp -u "$BUILD/wasm/md5stage.js" "$BUILD/wasm/md5stage.wasm" "$SITE/"
   cp -u "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" "$SITE/"
-  # The page API's TypeScript declaration, from the command table (src/viewer/command_spec.h).
-  "$BUILD/native/md5stage_api_types" "$SITE/md5stage.d.ts"
   mkdir -p "$SITE/assets"
   cp -ru "$ROOT/assets/." "$SITE/assets/"
   log "site staged in $SITE"

@@ -23,7 +23,7 @@
 'use strict';
 
 (function () {
-  const { withHeap, callModule, asBytes, answerFetch } = md5stageRuntime;
+  const { withHeap, callModule, asBytes, answerFetch, commandFunctions } = md5stageRuntime;
   const MAX_FILE_BYTES = 256 * 1024 * 1024;
   const DEMO_NAME = /^[A-Za-z0-9_-]{1,64}$/;
   const thisScript = document.currentScript;
@@ -419,18 +419,10 @@
   // <md5-stage> element gives each figure one). Commands are the main API's, sent to that stage.
   function stageApi(id) {
     const to = (command) => call(Object.assign({}, command, { stage: id }));
-    return {
+    // Every public command of the table (md5stageCommandTable, generated from C++'s), sent to it.
+    return Object.assign(commandFunctions(md5stageCommandTable, to), {
       id,
       call: to,
-      state: () => to({ cmd: 'state' }),
-      play: (instance = 0) => to({ cmd: 'play', instance }),
-      pause: (instance = 0) => to({ cmd: 'pause', instance }),
-      setTime: (instance, time) => to({ cmd: 'setTime', instance, time }),
-      setSceneTime: (time) => to({ cmd: 'setSceneTime', time }),
-      playScene: () => to({ cmd: 'playScene' }),
-      pauseScene: () => to({ cmd: 'pauseScene' }),
-      display: (toggles) => to(Object.assign({ cmd: 'display' }, toggles)),
-      camera: (camera) => to(Object.assign({ cmd: 'camera' }, camera)),
       loadFiles: (files) => ready.then(() => queueFiles(Array.from(files || []), 'local', id)),
       loadScene: (scene) => ready.then(() => openScene(scene, id)),
       loadDemo: (name) => ready.then(() => fetchDemo(name, id)),
@@ -440,10 +432,12 @@
       // Events C++ sends this stage ("finished", "seeked", ...): handler(name, detail).
       onEvent: (handler) => { stageEventHandlers.set(id, handler); },
       close: () => { stageEventHandlers.delete(id); return call({ cmd: 'closeStage', id }); },
-    };
+    });
   }
 
-  const api = {
+  // window.md5stage: a function per public command of the table (md5stageCommandTable, generated
+  // from C++'s by md5stage_api_types and bundled before this script), then the page's own.
+  const api = Object.assign(commandFunctions(md5stageCommandTable, call), {
     ready,
     // Stage 0 is the page's own (every call above); createStage() opens another.
     createStage: () => {
@@ -451,26 +445,11 @@
       return reply.ok ? stageApi(reply.stage) : reply;
     },
     stage: (id) => stageApi(Number(id)),
-    stages: () => call({ cmd: 'stages' }),
     embed: embedMode,
     state: () => (running ? call({ cmd: 'state' }) : { webgl: null, frame: 0, error: startError }),
     call,
     loadFiles,
     openFilePicker: () => { if (picker) picker.click(); },
-    setAnimation: (instance, name, crossfade) =>
-      call(Object.assign({ cmd: 'setAnimation', instance, name }, crossfade === undefined ? {} : { crossfade })),
-    setTime: (instance, time) => call({ cmd: 'setTime', instance, time }),
-    play: (instance) => call({ cmd: 'play', instance }),
-    pause: (instance) => call({ cmd: 'pause', instance }),
-    setRate: (instance, rate) => call({ cmd: 'setRate', instance, rate }),
-    setMode: (instance, mode) => call({ cmd: 'setMode', instance, mode }),
-    select: (instance, joint) => call(Object.assign({ cmd: 'select', instance }, joint ? { joint } : {})),
-    attach: (instance, model, joint, offset, rotation) =>
-      call({ cmd: 'attach', instance, model, joint, offset: offset || [0, 0, 0], rotation: rotation || [0, 0, 0] }),
-    jointWorld: (instance, joint) => call({ cmd: 'jointWorld', instance, joint }),
-    display: (toggles) => call(Object.assign({ cmd: 'display' }, toggles)),
-    camera: (camera) => call(Object.assign({ cmd: 'camera' }, camera)),
-    sceneJSON: () => call({ cmd: 'sceneJson' }),
     loadScene,
     loadDemo,
     loadModelUrl,
@@ -480,25 +459,6 @@
     embedSnippet: (options) => embedInfo(options).snippet,
     embedInfo,
     notice,
-    setRoute: (index, route) =>
-      call({ cmd: 'setRoute', index, route: Array.isArray(route) ? { segments: route } : route }),
-    getRoutes: () => call({ cmd: 'getRoutes' }),
-    assignRoute: (instance, route, mode) => call({ cmd: 'assignRoute', instance, route, mode: mode || 'loop' }),
-    goTo: (instance, x, y, heading) =>
-      call(Object.assign({ cmd: 'goTo', instance, x, y }, heading === undefined ? {} : { heading })),
-    setSpeed: (instance, speed) => call({ cmd: 'setSpeed', instance, speed }),
-    setTurnRadius: (instance, radius) => call({ cmd: 'setTurnRadius', instance, radius }),
-    setSceneTime: (time) => call({ cmd: 'setSceneTime', time }),
-    playScene: () => call({ cmd: 'playScene' }),
-    pauseScene: () => call({ cmd: 'pauseScene' }),
-    // Frame statistics without per-instance data: update/render ms, draw calls, instances, culled.
-    stats: () => call({ cmd: 'stats' }),
-    setCrowdSize: (count) => call({ cmd: 'setCrowdSize', count }),
-    // The model with its animations as <model>.glb, saved as a download (as the Model panel's
-    // "Download glTF" button does). Returns {ok, file, bytes, animations, images, warnings}.
-    exportGltf: (model) => call({ cmd: 'exportGltf', model }),
-    // Its md5mesh and each md5anim as separate downloads (as the Model panel's "Download MD5").
-    exportMd5: (model) => call({ cmd: 'exportMd5', model }),
     opened: null,  // a promise: the result {ok, error} of the scene the page opened with (the URL's)
     // Buttons in the C++ UI that need the page: clipboard and demo gallery. Returns a promise.
     // The C++ UI calls this in the middle of its frame: the work starts after the frame returns,
@@ -506,7 +466,7 @@
     pageAction(action) {
       return Promise.resolve().then(() => runPageAction(String(action)));
     },
-  };
+  });
   function runPageAction(action) {
     if (action.startsWith('demo:')) {
       const name = action.slice(5);

@@ -30,8 +30,6 @@
   const PAGE = ['loading', 'poster', 'alt', 'ui', 'camera-controls', 'animation', 'tool'];
   const DEMO = /^[A-Za-z0-9_-]{1,64}$/;
   const PAYLOAD = /^[A-Za-z0-9_-]+$/;
-  // viewer::Key (src/viewer/stage.h) for the keys a focused figure takes.
-  const KEYS = { ArrowLeft: 10, ArrowRight: 11, ArrowUp: 12, ArrowDown: 13, '+': 14, '=': 14, '-': 15, _: 15 };
   const MAX_SIDE = 4096;  // device pixels of one figure, at most
   // Scenes name their files by assets-relative paths or https:// URLs only, the sources that
   // travel in share links (docs/scene-format.md). A page's own file (src, anims, materials on a
@@ -270,7 +268,7 @@
       root.innerHTML = `<style>${STYLE}</style><div class="frame"><canvas part="canvas"></canvas>` +
         '<img part="poster" alt="" hidden></div>';
       // ui="timeline": the timeline bar (runtime.js); what it does to the clock is drawn next frame.
-      this._bar = new TimelineBar((command) => this.call(command), () => this._changed());
+      this._bar = new TimelineBar((command) => this._call(command), () => this._changed());
       this._bar.element.className = 'bar';
       this._bar.element.setAttribute('part', 'timeline');
       this._bar.element.hidden = true;
@@ -317,7 +315,19 @@
     seek(time) { this._command({ cmd: 'setSceneTime', time: Number(time) }); }
     state() { return this._stage >= 0 ? call({ cmd: 'state', stage: this._stage }) : null; }
     // Any page command (README, "Page API") on this figure's stage.
-    call(command) { return this._stage >= 0 ? call(Object.assign({}, command, { stage: this._stage })) : { ok: false, error: 'the figure has not started' }; }
+    // Any command of the stage; the figure is drawn again, since a command may change what it shows
+    // (a paused figure is otherwise drawn only when something acts on it).
+    call(command) {
+      const reply = this._call(command);
+      this._changed();
+      return reply;
+    }
+
+    // A command of this figure's stage, without drawing it again (the figure's own reads and
+    // the commands after which it marks itself changed).
+    _call(command) {
+      return this._stage >= 0 ? call(Object.assign({}, command, { stage: this._stage })) : { ok: false, error: 'the figure has not started' };
+    }
 
     connectedCallback() {
       runtime.elements.add(this);
@@ -447,7 +457,7 @@
       // Reduced motion starts a figure paused unless autoplay says otherwise (as the embed does).
       const command = { cmd: 'embed', fragment: fragment.toString().replace(/=(?=&|$)/g, ''), apply_to_scene: true };
       if (opening && reducedMotion && reducedMotion.matches) command.reduced_motion = true;
-      const reply = this.call(command);
+      const reply = this._call(command);
       const problems = reply.ok ? reply.problems : [reply.error];
       for (const problem of problems) {
         const match = /^(?:embed: )?([a-z_]+):/.exec(problem);
@@ -467,7 +477,7 @@
       const instances = state && Array.isArray(state.instances) ? state.instances : [];
       if (!instances.length) return;
       for (let i = 0; i < instances.length; ++i) {
-        const reply = this.call({ cmd: 'setAnimation', instance: i, name });
+        const reply = this._call({ cmd: 'setAnimation', instance: i, name });
         if (!reply.ok) {
           this._fail(`animation: ${reply.error}`, 'animation');
           return;
@@ -488,7 +498,7 @@
         for (const warning of detail.warnings || []) console.warn(`md5-stage: ${warning}`);
         this._applyOptions(OPTIONS.filter((option) => option !== 'loop'), true);
         this._applyTool();
-        this._bar.measure(this.call({ cmd: 'clock' }));
+        this._bar.measure(this._call({ cmd: 'clock' }));
         const first = !this._loaded;
         this._loaded = true;
         this.dispatchEvent(new CustomEvent('progress', { detail: { progress: 1 } }));
@@ -519,7 +529,7 @@
 
     _command(command) {
       if (this._stage < 0) return;
-      this.call(command);
+      this._call(command);
       this._changed();
     }
 
@@ -531,7 +541,7 @@
 
     _clock() {
       if (this._stage < 0) return null;
-      const clock = this.call({ cmd: 'clock' });
+      const clock = this._call({ cmd: 'clock' });
       return clock.ok ? clock : null;
     }
 
@@ -650,7 +660,7 @@
         this._fail(`tool: expected camera or goto, found '${tool.slice(0, 40)}'`, 'tool');
         return;
       }
-      this.call({ cmd: 'tool', tool });
+      this._call({ cmd: 'tool', tool });
       this._changed();
     }
 
@@ -658,17 +668,13 @@
     _bindInput() {
       this.addEventListener('keydown', (event) => {
         if (this._stage < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
-        if (event.key === ' ' || event.key === 'Spacebar') {
-          event.preventDefault();
-          if (event.repeat) return;
-          if (this.paused) this.play(); else this.pause();
-          return;
-        }
-        const key = KEYS[event.key];
-        if (key === undefined) return;
-        event.preventDefault();  // arrows would scroll the page
-        runtime.module._md5stage_figure_key(this._stage, key, 1);
-        runtime.module._md5stage_figure_key(this._stage, key, 0);
+        // The key table is C++'s, the viewer's too (src/viewer/key_bindings.h): the figure's
+        // stage says whether it takes the key (Space plays or pauses the scene there as in the
+        // viewer; arrows and +/- repeat while held).
+        const taken = withHeap(runtime.module, [event.key],
+          (name) => runtime.module._md5stage_figure_key(this._stage, name, event.repeat ? 1 : 0), () => 0);
+        if (!taken) return;
+        event.preventDefault();  // Space and the arrows would scroll the page
         this._changed();
       });
       const controls = () => (this.hasAttribute('camera-controls') || this.getAttribute('tool') === 'goto') && this._stage >= 0;

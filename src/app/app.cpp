@@ -151,17 +151,26 @@ const char* KeyName(int key) {
 // released between two frames still counts, and GLFW's repeats of a held key are not presses.
 void KeyCallback(GLFWwindow* window, int key, int scancode, int action, int mods) {
   ImGui_ImplGlfw_KeyCallback(window, key, scancode, action, mods);
-  if (!g_app || action == GLFW_REPEAT) return;
+  if (!g_app) return;
   if (key == GLFW_KEY_LEFT_SHIFT || key == GLFW_KEY_RIGHT_SHIFT) {
     g_app->viewer().SetShiftHeld(action == GLFW_PRESS);
     return;
   }
-  const std::optional<viewer::Key> mapped = viewer::KeyFromName(KeyName(key));
-  if (!mapped) return;
+  const viewer::KeyBinding* binding = viewer::FindKeyBinding(KeyName(key));
+  if (binding == nullptr) return;
+  const viewer::Key mapped = binding->key;
+  if (action == GLFW_REPEAT) {
+    // A held key acts again only where the table says it repeats (orbit, zoom).
+    if (binding->repeats) {
+      g_app->viewer().OnKeyUp(mapped);
+      g_app->viewer().OnKeyDown(mapped);
+    }
+    return;
+  }
   if (action == GLFW_PRESS) {
-    g_app->viewer().OnKeyDown(*mapped);
+    g_app->viewer().OnKeyDown(mapped);
   } else {
-    g_app->viewer().OnKeyUp(*mapped);
+    g_app->viewer().OnKeyUp(mapped);
   }
 }
 

@@ -18,6 +18,7 @@
 #include "render/line_renderer.h"
 #include "render/skinned_mesh_renderer.h"
 #include "viewer/embed_options.h"
+#include "viewer/key_bindings.h"
 #include "viewer/stage_hub.h"
 
 namespace {
@@ -253,15 +254,19 @@ EMSCRIPTEN_KEEPALIVE void md5stage_figure_wheel(int stage, double steps) {
   if (viewer::Stage* target = StageOf(stage)) target->OnScroll(steps);
 }
 
-// A key as viewer::Key's number, pressed (1) or released (0).
-EMSCRIPTEN_KEEPALIVE void md5stage_figure_key(int stage, int key, int down) {
+// A key pressed on a focused figure, by its KeyboardEvent.key name (the table the viewer shares,
+// viewer/key_bindings.h), `repeat` when the keyboard repeats a held key (only keys that repeat
+// act again). A press counts once however short; 1 when the figure takes the key (the page then
+// keeps it from scrolling), 0 for keys no stage answers.
+EMSCRIPTEN_KEEPALIVE int md5stage_figure_key(int stage, const char* name, int repeat) {
   viewer::Stage* target = StageOf(stage);
-  if (target == nullptr || key < 0 || key > static_cast<int>(viewer::Key::kZoomOut)) return;
-  if (down) {
-    target->OnKeyDown(static_cast<viewer::Key>(key));
-  } else {
-    target->OnKeyUp(static_cast<viewer::Key>(key));
+  const viewer::KeyBinding* binding = viewer::FindKeyBinding(name != nullptr ? name : "");
+  if (target == nullptr || binding == nullptr) return 0;
+  if (!repeat || binding->repeats) {
+    target->OnKeyDown(binding->key);
+    target->OnKeyUp(binding->key);
   }
+  return 1;
 }
 
 // webglcontextlost: nothing is drawn until the context comes back.

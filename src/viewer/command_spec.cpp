@@ -146,6 +146,28 @@ const std::vector<CommandAlias>& CommandAliases() {
   return aliases;
 }
 
+std::string WritePageCommandTableScript() {
+  JsonArray commands;
+  for (const CommandSpec& spec : CommandSpecs()) {
+    JsonArray names;
+    for (const CommandArg& arg : spec.args) names.emplace_back(arg.name);
+    commands.emplace_back(
+        JsonValue(JsonArray{JsonValue(spec.name), JsonValue(std::move(names)),
+                            JsonValue(spec.style == ArgStyle::kFields ? "fields" : "positional"),
+                            JsonValue(spec.is_public)}));
+  }
+  JsonArray aliases;
+  for (const CommandAlias& alias : CommandAliases()) {
+    aliases.emplace_back(JsonValue(JsonArray{JsonValue(alias.alias), JsonValue(alias.command)}));
+  }
+  JsonValue table = JsonValue::MakeObject();
+  table.Set("commands", JsonValue(std::move(commands)));
+  table.Set("aliases", JsonValue(std::move(aliases)));
+  return "// Generated from the command table (src/viewer/commands.cpp) by md5stage_api_types.\n"
+         "const md5stageCommandTable = " +
+         WriteJson(table) + ";\n";
+}
+
 std::string WritePageApiTypeScript() {
   std::ostringstream ts;
   ts << "// The page API of md5stage (window.md5stage): generated from the command table\n"

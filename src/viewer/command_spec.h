@@ -97,4 +97,9 @@ const std::vector<CommandAlias>& CommandAliases();
 // ...).
 std::string WritePageApiTypeScript();
 
+// The table as the page's script takes it at build time (build_wasm.sh bundles it before main.js):
+// `const md5stageCommandTable = {"commands": [[name, [arg names], style, public], ...],
+// "aliases": [[alias, command], ...]};`, from which the runtime makes window.md5stage's functions.
+std::string WritePageCommandTableScript();
+
 }  // namespace md5stage::viewer

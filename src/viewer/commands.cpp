@@ -230,7 +230,12 @@ class CommandTable {
     const JsonValue& route = a.Value("route");
     const std::string name = a.OptionalString("name", kMaxSceneNameLength).value_or("");
     if (!a.Finish()) return Fail(a);
-    auto description = RouteDescriptionFromJson("setRoute.route", route);
+    // The route as a route file holds it ({segments, closed}), or its segments alone (an array),
+    // as md5stage.setRoute(index, segments) has always taken them.
+    JsonValue wrapped;
+    if (route.is_array()) wrapped = JsonValue(JsonObject{{"segments", route}});
+    auto description =
+        RouteDescriptionFromJson("setRoute.route", route.is_array() ? wrapped : route);
     if (!description.ok()) return Failure(description.error().ToString());
     Status status = v.SetRoute(index, std::move(description.value().segments),
                                description.value().closed, name);

@@ -20,22 +20,27 @@ const std::vector<KeyBinding>& KeyBindings() {
       {Key::kEnter, {"Enter"}, "Enter", "obstacle tool: close the polygon being drawn"},
       {Key::kEscape, {"Escape", "Esc"}, "Esc", "leave the cinematic camera; drop the polygon"},
       {Key::kDelete, {"Delete", "Backspace"}, "Delete", "obstacle tool: delete the selected one"},
-      {Key::kLeft, {"ArrowLeft", "Left"}, "Left", "orbit left"},
-      {Key::kRight, {"ArrowRight", "Right"}, "Right", "orbit right"},
-      {Key::kUp, {"ArrowUp", "Up"}, "Up", "orbit up"},
-      {Key::kDown, {"ArrowDown", "Down"}, "Down", "orbit down"},
-      {Key::kZoomIn, {"+", "="}, "+", "zoom in"},
-      {Key::kZoomOut, {"-", "_"}, "-", "zoom out"},
+      {Key::kLeft, {"ArrowLeft", "Left"}, "Left", "orbit left", true},
+      {Key::kRight, {"ArrowRight", "Right"}, "Right", "orbit right", true},
+      {Key::kUp, {"ArrowUp", "Up"}, "Up", "orbit up", true},
+      {Key::kDown, {"ArrowDown", "Down"}, "Down", "orbit down", true},
+      {Key::kZoomIn, {"+", "="}, "+", "zoom in", true},
+      {Key::kZoomOut, {"-", "_"}, "-", "zoom out", true},
   };
   return bindings;
 }
 
-std::optional<Key> KeyFromName(const std::string& name) {
+const KeyBinding* FindKeyBinding(const std::string& name) {
   for (const KeyBinding& binding : KeyBindings()) {
     if (std::find(binding.names.begin(), binding.names.end(), name) != binding.names.end())
-      return binding.key;
+      return &binding;
   }
-  return std::nullopt;
+  return nullptr;
+}
+
+std::optional<Key> KeyFromName(const std::string& name) {
+  const KeyBinding* binding = FindKeyBinding(name);
+  return binding ? std::optional<Key>(binding->key) : std::nullopt;
 }
 
 std::string KeyHelpText() {

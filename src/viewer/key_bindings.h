@@ -17,11 +17,13 @@ struct KeyBinding {
   std::vector<std::string> names;  // KeyboardEvent.key values ("ArrowLeft", " ", "f", "F", ...)
   std::string label;               // as people write it ("Space", "F", "Left")
   std::string does;
+  bool repeats = false;  // a held key acts again at the keyboard's repeat rate (orbit, zoom)
 };
 
 const std::vector<KeyBinding>& KeyBindings();
 
-// The key a KeyboardEvent.key names, or none for a key no stage answers.
+// The binding of the key a KeyboardEvent.key names, or null for a key no stage answers.
+const KeyBinding* FindKeyBinding(const std::string& name);
 std::optional<Key> KeyFromName(const std::string& name);
 
 // "  Space         play / pause the scene\n" ... one line a binding, for the Help panel.

@@ -578,6 +578,20 @@ TEST_F(CommandsTest, EachCommandDeclaresTheFieldsItsHandlerReads) {
   }
 }
 
+// setRoute takes a route as a route file holds it, or its segments alone (md5stage.setRoute(i,
+// segments)): the same route either way.
+TEST_F(CommandsTest, SetRouteTakesTheSegmentsAlone) {
+  const JsonValue whole = stage_->Run(
+      "setRoute", R"("index":0,"route":{"segments":[{"line":[[0,0],[30,40]]}],"closed":false})");
+  ASSERT_TRUE(Ok(whole)) << WriteJson(whole);
+  const std::string as_file = WriteJson(Get(stage_->State(), "routes"));
+  const JsonValue alone =
+      stage_->Run("setRoute", R"("index":0,"route":[{"line":[[0,0],[30,40]]}])");
+  ASSERT_TRUE(Ok(alone)) << WriteJson(alone);
+  EXPECT_EQ(WriteJson(Get(stage_->State(), "routes")), as_file);
+  EXPECT_EQ(Get(Item(Get(stage_->State(), "routes"), 0), "length").as_number(), 50.0);
+}
+
 // The page generates its functions from `commands`: every command, with its arguments in order.
 TEST_F(CommandsTest, TheCommandsCommandAnswersTheTable) {
   const JsonValue reply = stage_->Run("commands");

@@ -140,7 +140,7 @@ TEST_F(ViewerTest, AHeldKeyDoesNotRepeat) {
   EXPECT_FALSE(viewer_.display().skeleton);
 }
 
-TEST_F(ViewerTest, SpacePausesAndPlaysTheSelectedCharacter) {
+TEST_F(ViewerTest, SpacePausesAndPlaysTheScene) {
   LoadWalker();
   ASSERT_TRUE(viewer_.characters()[0].playback.playing);
   viewer_.OnKeyDown(Key::kSpace);

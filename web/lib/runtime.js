@@ -143,5 +143,25 @@ const md5stageRuntime = (() => {
     }
   }
 
-  return Object.freeze({ withHeap, callModule, asBytes, answerFetch, linkPayload, TimelineBar });
+  // One function per public command of the table md5stage_api_types writes from C++'s command
+  // table (and one per alias): positional ones take the declared arguments in order, "fields"
+  // ones one object of them; an argument left out (undefined) is left out of the command, so C++
+  // applies its own default or names the missing field. send(command) answers.
+  function commandFunctions(table, send) {
+    const functions = {};
+    const make = ([name, args, style]) => (style === 'fields'
+      ? (fields) => send(Object.assign({}, fields, { cmd: name }))
+      : (...values) => {
+        const command = { cmd: name };
+        args.forEach((arg, i) => { if (values[i] !== undefined) command[arg] = values[i]; });
+        return send(command);
+      });
+    const byName = new Map(table.commands.map((entry) => [entry[0], entry]));
+    for (const entry of table.commands) if (entry[3]) functions[entry[0]] = make(entry);
+    for (const [alias, name] of table.aliases) functions[alias] = make(byName.get(name));
+    return functions;
+  }
+
+  return Object.freeze({ withHeap, callModule, asBytes, answerFetch, linkPayload, TimelineBar,
+                         commandFunctions });
 })();
