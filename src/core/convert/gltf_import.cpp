@@ -20,6 +20,7 @@
 #include "core/material/image_decode.h"
 #include "core/material/png_encode.h"
 #include "core/md5/file_stem.h"
+#include "core/md5/md5_writer.h"
 
 namespace md5stage::convert {
 namespace {
@@ -32,9 +33,6 @@ using glm::dvec3;
 // No accessor may hold more elements than this, whatever its buffer (one without a bufferView is
 // all zeros and takes no bytes).
 constexpr std::size_t kMaxAccessorCount = std::size_t{1} << 26;
-
-// Keys on a finer grid than this are resampled at the default rate instead.
-constexpr double kMaxGridFps = 240.0;
 
 Diagnostic FieldError(const std::string& field, const std::string& message) {
   return MakeError("", 0, 0, field + ": " + message);
@@ -485,6 +483,47 @@ void ApplyTrack(const Track& track, double t, NodeTrs* trs) {
   } else {
     trs->scale = dvec3(v[0], v[1], v[2]);
   }
+}
+
+// An animation's channels that move nodes, and the span of their keys' times.
+struct AnimationTracks {
+  std::vector<Track> tracks;
+  double start = std::numeric_limits<double>::infinity();
+  double end = -std::numeric_limits<double>::infinity();
+};
+
+// What sampling costs, in doubles so that no count of a hostile input overflows before it is
+// compared with its bound.
+struct SamplingCost {
+  double joint_frames = 0.0;  // frames x joints (the md5 limit)
+  double anim_bytes = 0.0;    // md5anim text, estimated (md5::EstimateMd5AnimBytes)
+  double work = 0.0;          // frames x (nodes + joints + mesh weights)
+};
+
+// How an animation will be sampled, worked out before any frame is.
+struct SamplingPlan {
+  double start = 0.0;    // the first key's time
+  double seconds = 0.0;  // to the last key
+  double fps = 0.0;
+  double frames = 1.0;  // whole, at least 1
+  SamplingCost cost;
+};
+
+// A count as a whole number, or in exponent form past what a double holds exactly.
+std::string Count(double value) {
+  if (value < 1e15) return std::to_string(static_cast<long long>(value));
+  return Number(value);
+}
+
+// Bytes as "176 MB" (one decimal below 10 MB), or "900 bytes" below 1 MB.
+std::string Megabytes(double bytes) {
+  if (bytes < 1024.0 * 1024.0) return Count(bytes) + " bytes";
+  const double mb = bytes / (1024.0 * 1024.0);
+  std::ostringstream text;
+  text.setf(std::ios::fixed);
+  text.precision(mb < 10.0 ? 1 : 0);
+  text << mb << " MB";
+  return text.str();
 }
 
 // A name usable as a file stem: path separators and control characters replaced.
@@ -1233,139 +1272,23 @@ class Importer {
     return Status();
   }
 
+  // Each animation: its tracks read, what sampling it will cost worked out and checked against
+  // the limits and bounds, then its frames sampled.
   Status ReadAnimations() {
-    const md5::Md5Limits& limits = job_.options.limits;
-    std::set<std::string> used;
-    std::vector<Track> tracks;
+    std::set<std::string> used_names;
+    SamplingCost spent;
     for (std::size_t a = 0; a < gltf_.animations.size(); ++a) {
       const tinygltf::Animation& animation = gltf_.animations[a];
       const std::string field = Indexed("animations", a);
-      tracks.clear();
-      double start = std::numeric_limits<double>::infinity();
-      double end = -std::numeric_limits<double>::infinity();
-      std::map<int, std::size_t> read_inputs;
-      for (std::size_t c = 0; c < animation.channels.size(); ++c) {
-        const tinygltf::AnimationChannel& channel = animation.channels[c];
-        const std::string channel_field = field + ".channels[" + std::to_string(c) + "]";
-        if (channel.target_path == "weights") {
-          left_out_.push_back("morph weights animated by " + channel_field);
-          continue;
-        }
-        Track track;
-        if (channel.target_path == "translation") {
-          track.path = 0;
-        } else if (channel.target_path == "rotation") {
-          track.path = 1;
-        } else if (channel.target_path == "scale") {
-          track.path = 2;
-        } else {
-          left_out_.push_back(channel_field + " (target path \"" + channel.target_path + "\")");
-          continue;
-        }
-        if (channel.target_node < 0) continue;  // an extension's target: nothing MD5 can hold
-        if (static_cast<std::size_t>(channel.target_node) >= gltf_.nodes.size()) {
-          return FieldError(channel_field + ".target.node",
-                            "expected a node index below " + std::to_string(gltf_.nodes.size()) +
-                                ", found " + std::to_string(channel.target_node));
-        }
-        if (channel.sampler < 0 ||
-            static_cast<std::size_t>(channel.sampler) >= animation.samplers.size()) {
-          return FieldError(channel_field + ".sampler",
-                            "expected a sampler index below " +
-                                std::to_string(animation.samplers.size()) + ", found " +
-                                std::to_string(channel.sampler));
-        }
-        if (rest_[static_cast<std::size_t>(channel.target_node)].has_matrix) {
-          left_out_.push_back(channel_field + " (it animates nodes[" +
-                              std::to_string(channel.target_node) +
-                              "], which has a matrix: glTF forbids that)");
-          continue;
-        }
-        const tinygltf::AnimationSampler& sampler =
-            animation.samplers[static_cast<std::size_t>(channel.sampler)];
-        const std::string sampler_field =
-            field + ".samplers[" + std::to_string(channel.sampler) + "]";
-        if (sampler.interpolation.empty() || sampler.interpolation == "LINEAR") {
-          track.interpolation = 0;
-        } else if (sampler.interpolation == "STEP") {
-          track.interpolation = 1;
-        } else if (sampler.interpolation == "CUBICSPLINE") {
-          track.interpolation = 2;
-        } else {
-          return FieldError(
-              sampler_field + ".interpolation",
-              "expected LINEAR, STEP or CUBICSPLINE, found \"" + sampler.interpolation + "\"");
-        }
-        track.node = channel.target_node;
-        Status s = reader_.Read(sampler.input, sampler_field + ".input", {TINYGLTF_TYPE_SCALAR},
-                                kFloat, &track.times);
-        if (!s.ok()) return s;
-        const std::string input_name =
-            Indexed("accessors", static_cast<std::size_t>(sampler.input));
-        if (track.times.empty()) {
-          return FieldError(input_name + ".count", "expected at least one key time, found none");
-        }
-        for (std::size_t k = 1; k < track.times.size(); ++k) {
-          if (!(track.times[k] > track.times[k - 1])) {
-            return FieldError(input_name, "expected strictly increasing key times, found " +
-                                              Number(track.times[k]) + " after " +
-                                              Number(track.times[k - 1]) + " at key " +
-                                              std::to_string(k));
-          }
-        }
-        if (track.path == 1) {
-          s = reader_.Read(sampler.output, sampler_field + ".output", {TINYGLTF_TYPE_VEC4},
-                           kFloatOrSnorm, &track.values, &track.components);
-        } else {
-          s = reader_.Read(sampler.output, sampler_field + ".output", {TINYGLTF_TYPE_VEC3}, kFloat,
-                           &track.values, &track.components);
-        }
-        if (!s.ok()) return s;
-        const std::size_t per_key = track.interpolation == 2 ? 3 : 1;
-        const std::size_t expected = track.times.size() * per_key;
-        const std::size_t found = track.values.size() / static_cast<std::size_t>(track.components);
-        if (found != expected) {
-          return FieldError(
-              Indexed("accessors", static_cast<std::size_t>(sampler.output)) + ".count",
-              "expected " + std::to_string(expected) + " values for the " +
-                  std::to_string(track.times.size()) + " keys of " + input_name +
-                  (per_key == 3 ? " (CUBICSPLINE: 3 a key)" : "") + ", found " +
-                  std::to_string(found));
-        }
-        start = std::min(start, track.times.front());
-        end = std::max(end, track.times.back());
-        tracks.push_back(std::move(track));
-      }
+      AnimationTracks tracks;
+      Status s = ReadTracks(animation, field, &tracks);
+      if (!s.ok()) return s;
+      const SamplingPlan plan = PlanSampling(tracks);
+      s = CheckSamplingPlan(field, plan, &spent);
+      if (!s.ok()) return s;
       ImportedAnimation imported;
-      std::string name =
-          animation.name.empty() ? "anim_" + std::to_string(a) : FileSafe(animation.name);
-      std::string unique = name;
-      for (int suffix = 2; used.count(unique) != 0; ++suffix)
-        unique = name + "_" + std::to_string(suffix);
-      used.insert(unique);
-      imported.name = unique;
-      if (tracks.empty()) {
-        start = 0.0;
-        end = 0.0;
-      }
-      const double fps = FrameRate(tracks);
-      const double frames_exact = std::round((end - start) * fps) + 1.0;
-      if (!(frames_exact <= static_cast<double>(limits.max_frames))) {
-        return FieldError(field, Number(end - start) + " s at " + Number(fps) + " fps make " +
-                                     Number(frames_exact) + " frames, expected at most " +
-                                     std::to_string(limits.max_frames) + " (md5 limit)");
-      }
-      const int frames = static_cast<int>(frames_exact);
-      const std::int64_t joint_frames =
-          static_cast<std::int64_t>(frames) * static_cast<std::int64_t>(joint_nodes_.size());
-      if (joint_frames > limits.max_joint_frames) {
-        return FieldError(field, std::to_string(frames) + " frames of " +
-                                     std::to_string(joint_nodes_.size()) + " joints make " +
-                                     std::to_string(joint_frames) +
-                                     " joint frames, expected at most " +
-                                     std::to_string(limits.max_joint_frames) + " (md5 limit)");
-      }
-      Sample(tracks, start, fps, frames, &imported);
+      imported.name = UniqueAnimationName(animation, a, &used_names);
+      Sample(tracks.tracks, plan, &imported);
       job_.output->animations.push_back(std::move(imported));
     }
     if (worst_scale_change_ > 1e-5) {
@@ -1376,8 +1299,198 @@ class Importer {
     return Status();
   }
 
+  // The animation's name made a file stem, unique among those before it.
+  static std::string UniqueAnimationName(const tinygltf::Animation& animation, std::size_t index,
+                                         std::set<std::string>* used) {
+    const std::string name =
+        animation.name.empty() ? "anim_" + std::to_string(index) : FileSafe(animation.name);
+    std::string unique = name;
+    for (int suffix = 2; used->count(unique) != 0; ++suffix)
+      unique = name + "_" + std::to_string(suffix);
+    used->insert(unique);
+    return unique;
+  }
+
+  // The channels that move nodes, each a track with its keys; what MD5 cannot hold is noted as
+  // left out.
+  Status ReadTracks(const tinygltf::Animation& animation, const std::string& field,
+                    AnimationTracks* out) {
+    for (std::size_t c = 0; c < animation.channels.size(); ++c) {
+      const tinygltf::AnimationChannel& channel = animation.channels[c];
+      const std::string channel_field = field + ".channels[" + std::to_string(c) + "]";
+      Track track;
+      bool kept = false;
+      const Status s = ReadTrack(animation, channel, field, channel_field, &track, &kept);
+      if (!s.ok()) return s;
+      if (!kept) continue;
+      out->start = std::min(out->start, track.times.front());
+      out->end = std::max(out->end, track.times.back());
+      out->tracks.push_back(std::move(track));
+    }
+    if (out->tracks.empty()) out->start = out->end = 0.0;
+    return Status();
+  }
+
+  // One channel as a track (`kept` false for one MD5 cannot hold): its target, path and sampler
+  // checked, its keys read.
+  Status ReadTrack(const tinygltf::Animation& animation, const tinygltf::AnimationChannel& channel,
+                   const std::string& field, const std::string& channel_field, Track* track,
+                   bool* kept) {
+    if (channel.target_path == "weights") {
+      left_out_.push_back("morph weights animated by " + channel_field);
+      return Status();
+    }
+    if (channel.target_path == "translation") {
+      track->path = 0;
+    } else if (channel.target_path == "rotation") {
+      track->path = 1;
+    } else if (channel.target_path == "scale") {
+      track->path = 2;
+    } else {
+      left_out_.push_back(channel_field + " (target path \"" + channel.target_path + "\")");
+      return Status();
+    }
+    if (channel.target_node < 0) return Status();  // an extension's target: nothing MD5 can hold
+    if (static_cast<std::size_t>(channel.target_node) >= gltf_.nodes.size()) {
+      return FieldError(channel_field + ".target.node",
+                        "expected a node index below " + std::to_string(gltf_.nodes.size()) +
+                            ", found " + std::to_string(channel.target_node));
+    }
+    if (channel.sampler < 0 ||
+        static_cast<std::size_t>(channel.sampler) >= animation.samplers.size()) {
+      return FieldError(channel_field + ".sampler", "expected a sampler index below " +
+                                                        std::to_string(animation.samplers.size()) +
+                                                        ", found " +
+                                                        std::to_string(channel.sampler));
+    }
+    if (rest_[static_cast<std::size_t>(channel.target_node)].has_matrix) {
+      left_out_.push_back(channel_field + " (it animates nodes[" +
+                          std::to_string(channel.target_node) +
+                          "], which has a matrix: glTF forbids that)");
+      return Status();
+    }
+    const tinygltf::AnimationSampler& sampler =
+        animation.samplers[static_cast<std::size_t>(channel.sampler)];
+    const std::string sampler_field = field + ".samplers[" + std::to_string(channel.sampler) + "]";
+    if (sampler.interpolation.empty() || sampler.interpolation == "LINEAR") {
+      track->interpolation = 0;
+    } else if (sampler.interpolation == "STEP") {
+      track->interpolation = 1;
+    } else if (sampler.interpolation == "CUBICSPLINE") {
+      track->interpolation = 2;
+    } else {
+      return FieldError(
+          sampler_field + ".interpolation",
+          "expected LINEAR, STEP or CUBICSPLINE, found \"" + sampler.interpolation + "\"");
+    }
+    track->node = channel.target_node;
+    *kept = true;
+    return ReadKeys(sampler, sampler_field, track);
+  }
+
+  // A track's key times (strictly increasing) and its values (three a key for CUBICSPLINE).
+  Status ReadKeys(const tinygltf::AnimationSampler& sampler, const std::string& sampler_field,
+                  Track* track) const {
+    Status s = reader_.Read(sampler.input, sampler_field + ".input", {TINYGLTF_TYPE_SCALAR}, kFloat,
+                            &track->times);
+    if (!s.ok()) return s;
+    const std::string input_name = Indexed("accessors", static_cast<std::size_t>(sampler.input));
+    if (track->times.empty()) {
+      return FieldError(input_name + ".count", "expected at least one key time, found none");
+    }
+    for (std::size_t k = 1; k < track->times.size(); ++k) {
+      if (!(track->times[k] > track->times[k - 1])) {
+        return FieldError(input_name, "expected strictly increasing key times, found " +
+                                          Number(track->times[k]) + " after " +
+                                          Number(track->times[k - 1]) + " at key " +
+                                          std::to_string(k));
+      }
+    }
+    if (track->path == 1) {
+      s = reader_.Read(sampler.output, sampler_field + ".output", {TINYGLTF_TYPE_VEC4},
+                       kFloatOrSnorm, &track->values, &track->components);
+    } else {
+      s = reader_.Read(sampler.output, sampler_field + ".output", {TINYGLTF_TYPE_VEC3}, kFloat,
+                       &track->values, &track->components);
+    }
+    if (!s.ok()) return s;
+    const std::size_t per_key = track->interpolation == 2 ? 3 : 1;
+    const std::size_t expected = track->times.size() * per_key;
+    const std::size_t found = track->values.size() / static_cast<std::size_t>(track->components);
+    if (found != expected) {
+      return FieldError(Indexed("accessors", static_cast<std::size_t>(sampler.output)) + ".count",
+                        "expected " + std::to_string(expected) + " values for the " +
+                            std::to_string(track->times.size()) + " keys of " + input_name +
+                            (per_key == 3 ? " (CUBICSPLINE: 3 a key)" : "") + ", found " +
+                            std::to_string(found));
+    }
+    return Status();
+  }
+
+  // The frame rate and count of an animation and what sampling it will cost, from its keys'
+  // times and the skin's and meshes' sizes alone.
+  SamplingPlan PlanSampling(const AnimationTracks& tracks) const {
+    SamplingPlan plan;
+    plan.start = tracks.start;
+    plan.seconds = tracks.end - tracks.start;
+    plan.fps = FrameRate(tracks.tracks);
+    plan.frames = std::round(plan.seconds * plan.fps) + 1.0;
+    const double joints = static_cast<double>(joint_nodes_.size());
+    const double per_frame =
+        static_cast<double>(gltf_.nodes.size()) + joints + static_cast<double>(MeshWeightCount());
+    plan.cost.joint_frames = plan.frames * joints;
+    plan.cost.anim_bytes = static_cast<double>(md5::EstimateMd5AnimBytes(
+        static_cast<std::uint64_t>(std::min(plan.frames, 1e18)), joint_nodes_.size()));
+    plan.cost.work = plan.frames * per_frame;
+    return plan;
+  }
+
+  // The plan against the MD5 limits (frames, joints x frames) and the import's bounds (md5anim
+  // bytes and sampling work of all animations so far), each refusal naming the animation.
+  Status CheckSamplingPlan(const std::string& field, const SamplingPlan& plan,
+                           SamplingCost* spent) const {
+    const md5::Md5Limits& limits = job_.options.limits;
+    const GltfImportBounds& bounds = job_.options.bounds;
+    const std::string made = Number(plan.seconds) + " s at " + Number(plan.fps) + " fps make " +
+                             Count(plan.frames) + " frames";
+    if (!(plan.frames <= static_cast<double>(limits.max_frames))) {
+      return FieldError(
+          field, made + ", expected at most " + std::to_string(limits.max_frames) + " (md5 limit)");
+    }
+    const std::string joints = std::to_string(joint_nodes_.size()) + " joints";
+    if (plan.cost.joint_frames > static_cast<double>(limits.max_joint_frames)) {
+      return FieldError(field, made + " of " + joints + " = " + Count(plan.cost.joint_frames) +
+                                   " joint frames, expected at most " +
+                                   std::to_string(limits.max_joint_frames) + " (md5 limit)");
+    }
+    spent->anim_bytes += plan.cost.anim_bytes;
+    if (spent->anim_bytes > static_cast<double>(bounds.max_anim_bytes)) {
+      return FieldError(
+          field, made + " of " + joints + " = " + Megabytes(plan.cost.anim_bytes) + " of md5anim" +
+                     (spent->anim_bytes > plan.cost.anim_bytes
+                          ? " (" + Megabytes(spent->anim_bytes) + " with the animations before it)"
+                          : std::string()) +
+                     ", expected at most " + Megabytes(static_cast<double>(bounds.max_anim_bytes)) +
+                     " (the import's bound)");
+    }
+    spent->work += plan.cost.work;
+    if (spent->work > static_cast<double>(bounds.max_sampling_work)) {
+      return FieldError(
+          field, made + " x (" + std::to_string(gltf_.nodes.size()) + " nodes + " + joints + " + " +
+                     std::to_string(MeshWeightCount()) +
+                     " mesh weights) = " + Count(plan.cost.work) + " transforms to sample" +
+                     (spent->work > plan.cost.work
+                          ? " (" + Count(spent->work) + " with the animations before it)"
+                          : std::string()) +
+                     ", expected at most " + std::to_string(bounds.max_sampling_work) +
+                     " (the import's bound)");
+    }
+    return Status();
+  }
+
   // The requested rate, else that of the grid every key lies on (the smallest key spacing),
-  // when that is at most kMaxGridFps, else the default.
+  // when that is in [kMinGridFps, kMaxGridFps], else the default. Never 0: a rate is rounded to
+  // a whole number only when that is at least 1.
   double FrameRate(const std::vector<Track>& tracks) const {
     if (job_.options.fps > 0.0f) return job_.options.fps;
     double start = std::numeric_limits<double>::infinity();
@@ -1390,8 +1503,8 @@ class Importer {
     }
     if (!std::isfinite(step) || !(step > 0.0)) return kDefaultImportFps;
     double fps = 1.0 / step;
-    if (std::abs(fps - std::round(fps)) < 1e-3) fps = std::round(fps);
-    if (!(fps <= kMaxGridFps)) return kDefaultImportFps;
+    if (std::round(fps) >= 1.0 && std::abs(fps - std::round(fps)) < 1e-3) fps = std::round(fps);
+    if (!(fps >= kMinGridFps && fps <= kMaxGridFps)) return kDefaultImportFps;
     for (const Track& track : tracks) {
       for (double t : track.times) {
         const double k = (t - start) * fps;
@@ -1400,9 +1513,16 @@ class Importer {
     }
     return fps;
   }
+  std::size_t MeshWeightCount() const {
+    std::size_t weights = 0;
+    for (const md5::MeshPart& part : job_.output->mesh.meshes) weights += part.weights.size();
+    return weights;
+  }
 
-  void Sample(const std::vector<Track>& tracks, double start, double fps, int frames,
-              ImportedAnimation* out) {
+  void Sample(const std::vector<Track>& tracks, const SamplingPlan& plan, ImportedAnimation* out) {
+    const double start = plan.start;
+    const double fps = plan.fps;
+    const int frames = static_cast<int>(plan.frames);
     const std::size_t joints = joint_nodes_.size();
     const md5::MeshFile& mesh = job_.output->mesh;
     md5::AnimFile& anim = out->file;
