@@ -24,9 +24,9 @@ using GltfFileLookup = std::function<const std::string*(const std::string& uri)>
 // the bound. The same for `md5stage convert` and a glTF dropped on the viewer (which then parses
 // what was made). docs/reliability.md says why these values.
 struct GltfImportBounds {
-  // md5anim text of all animations together, estimated (md5::EstimateMd5AnimBytes): 32 MB, over
-  // 20 times the largest real md5anim here (1.4 MB, rifle_view_idle: 501 frames of 46 joints).
-  std::uint64_t max_anim_bytes = std::uint64_t{32} << 20;
+  // md5anim text of all animations together, estimated (md5::EstimateMd5AnimBytes): 16 MB, over
+  // 10 times the largest real md5anim here (1.4 MB, rifle_view_idle: 501 frames of 46 joints).
+  std::uint64_t max_anim_bytes = std::uint64_t{16} << 20;
   // Sampling work of all animations together: frames x (nodes + joints + mesh weights), a node's
   // transform, a joint's split into MD5 form and a weight skinned for the frame's bounds each one
   // unit. 2^26 is over 20 times the largest real model's (rifle_view: 501 frames x 5,692).

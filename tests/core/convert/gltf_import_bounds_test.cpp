@@ -24,7 +24,7 @@
 namespace md5stage::convert {
 namespace {
 
-// What a conversion may make at most (the bound): well above GltfImportBounds's 32 MB
+// What a conversion may make at most (the bound): well above GltfImportBounds's 16 MB
 // estimate for the files that pass it.
 constexpr std::size_t kMaxConvertedBytes = std::size_t{64} << 20;
 
@@ -148,7 +148,7 @@ TEST(GltfImportBounds, SharedSamplesWithHostileTimesAreRefusedOrConvertedWithinB
   const std::vector<SampleCase> cases = {
       {"SimpleSkin, a key at 100 h", "SimpleSkin/SimpleSkin.gltf", LastKeyAt(100 * 3600.0f),
        "animations[0]: 360000 s at 2 fps make 720001 frames of 2 joints = 168 MB of md5anim, "
-       "expected at most 32 MB (the import's bound)",
+       "expected at most 16 MB (the import's bound)",
        0},
       {"SimpleSkin, a key at 1,000 h", "SimpleSkin/SimpleSkin.gltf", LastKeyAt(1000 * 3600.0f),
        "animations[0]: 3600000 s at 2 fps make 7200001 frames, expected at most 1048576 (md5 "
@@ -203,7 +203,7 @@ TEST(GltfImportBounds, RegressionFilesAreRefusedOrConvertedWithinBounds) {
   const std::vector<RegressionCase> cases = {
       {"key_at_100_hours.gltf",
        "animations[0]: 360000 s at 2 fps make 720001 frames of 2 joints = 168 MB of md5anim, "
-       "expected at most 32 MB (the import's bound)",
+       "expected at most 16 MB (the import's bound)",
        0, 0.0f},
       {"keys_500000_s_apart.gltf",
        "animations[0]: 1500000 s at 30 fps make 45000001 frames, expected at most 1048576 (md5 "
