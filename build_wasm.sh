@@ -25,7 +25,7 @@ APT_PACKAGES=(
   build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
   emscripten libglm-dev libstb-dev libfast-float-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libfmt-dev
   chromium dpkg-dev clang-format
 )
 
