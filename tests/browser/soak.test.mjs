@@ -65,7 +65,7 @@ async function heapLevels(page, cdp) {
 
 export const tests = [
   {
-    name: 'crowd demo: 50 loads and removals leave the heaps where they were and frame time flat',
+    name: 'crowd demo: 50 loads and removals leave the heaps where they were and the work a frame the same',
     timeoutMs: (Number(process.env.SOAK_SECONDS || 60) + 60) * 1000,
     async run(ctx) {
       if (!fs.existsSync(path.join(ctx.site, 'assets/scenes/crowd.json'))) {
