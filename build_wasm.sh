@@ -10,7 +10,7 @@
 #                                  N skipped" (CI=true: skips fail)
 #   ./build_wasm.sh native-test    only the native unit tests (fast loop during development)
 #   ./build_wasm.sh bench          benchmarks (native + wasm), writes build/bench/results.json
-#   ./build_wasm.sh fuzz [SECONDS] runs each libFuzzer harness for SECONDS (default 60)
+#   ./build_wasm.sh fuzz [SECONDS] explores: each libFuzzer harness for SECONDS (default 60)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -290,6 +290,6 @@ case "$cmd" in
     setup
     exec bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${2:-60}" ;;
   *)
-    sed -n '2,14p' "$0" >&2
+    sed -n '2,13p' "$0" >&2
     exit 2 ;;
 esac
