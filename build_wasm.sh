@@ -6,11 +6,12 @@
 #   ./build_wasm.sh setup          only install packages, npm modules and Dear ImGui's sources
 #   ./build_wasm.sh stage          only stage build/site and build/dist again (after a web/ change)
 #   ./build_wasm.sh serve [PORT]   build, then serve the viewer on http://127.0.0.1:PORT/ (8080)
-#   ./build_wasm.sh test           build, run the format check, native, sanitizer, fuzz and browser
-#                                  tests: "N passed, N failed, N skipped" (CI=true: skips fail)
+#   ./build_wasm.sh test           build, run the format check, native, sanitizer, fuzz replay (every
+#                                  seed and regression file) and browser tests: "N passed, N failed,
+#                                  N skipped" (CI=true: skips fail)
 #   ./build_wasm.sh native-test    only the native unit tests (fast loop during development)
 #   ./build_wasm.sh bench          benchmarks (native + wasm), writes build/bench/results.json
-#   ./build_wasm.sh fuzz [SECONDS] runs each libFuzzer harness for SECONDS (default 60)
+#   ./build_wasm.sh fuzz [SECONDS] explores: each libFuzzer harness for SECONDS (default 60)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,7 +26,7 @@ APT_PACKAGES=(
   build-essential cmake clang libclang-rt-14-dev python3 xz-utils ca-certificates
   emscripten node-acorn libglm-dev libstb-dev libfast-float-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
-  nlohmann-json3-dev
+  nlohmann-json3-dev libfmt-dev
   chromium dpkg-dev clang-format
 )
 
@@ -258,17 +259,18 @@ run_browser_tests() {
   count_json_report "$report" "the browser test runner"
 }
 
-# Each harness for its share of 20 s (tests/fuzz/run.sh's SHARE), from its seeds, two at once on
-# CI's two cores, against the sanitizer tree's build; tests/fuzz/run.sh writes
-# build/fuzz/results.json.
-run_fuzz_smoke() {
-  [ -f "$ROOT/tests/fuzz/run.sh" ] || return 0
-  log "fuzzing each harness for ${FUZZ_SECONDS:-20} s, ${FUZZ_PARALLEL:-2} at a time"
+# Every input the repository and ../shared hold for each harness (tests/fuzz/corpus.sh: seeds,
+# regression files, samples), replayed once under the sanitizer tree's harnesses, two harnesses at
+# once: each file is a test in the totals, the same files every run (tests/fuzz/replay.sh writes
+# build/fuzz/results.json). Exploring for a while is `./build_wasm.sh fuzz [SECONDS]`.
+run_fuzz_replay() {
+  [ -f "$ROOT/tests/fuzz/replay.sh" ] || return 0
+  log "fuzz: replaying every seed and regression file, ${FUZZ_PARALLEL:-2} harnesses at a time"
   local report="$BUILD/fuzz/results.json"
   rm -f "$report"
   FUZZ_TREE="$BUILD/asan" FUZZ_PARALLEL="${FUZZ_PARALLEL:-2}" \
-    bash "$ROOT/tests/fuzz/run.sh" "$BUILD" "${FUZZ_SECONDS:-20}" || true
-  count_json_report "$report" "the fuzz runner"
+    bash "$ROOT/tests/fuzz/replay.sh" "$BUILD" || true
+  count_json_report "$report" "the fuzz replay"
 }
 
 cmd="${1:-build}"
@@ -295,7 +297,7 @@ case "$cmd" in
     timed format run_format_check
     timed native-tests run_native_tests
     timed sanitizer-tests run_sanitizer_tests
-    timed fuzz run_fuzz_smoke
+    timed fuzz run_fuzz_replay
     timed browser-tests run_browser_tests
     summary ;;
   native-test)

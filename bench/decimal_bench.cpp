@@ -1,7 +1,8 @@
 // The decimal parser's two ways to a float, on every float literal of the parse corpora, read in
 // place in the file bytes as the MD5 readers read them: the inline fast path (falling back to
 // fast_float) against fast_float alone. Run both in one process (interleaved repetitions): the
-// inline path stays only while it is the faster.
+// inline path stays only while it is the faster. And the writer's way back (float_text/...): the
+// same floats as shortest round-trip fixed text.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -11,6 +12,7 @@
 
 #include "bench_registry.h"
 #include "bench_util.h"
+#include "core/common/number_text.h"
 #include "core/md5/decimal_parser.h"
 
 namespace md5stage::bench {
@@ -98,6 +100,41 @@ void ParseLiterals(benchmark::State& state, const std::string& name) {
   state.counters["literals"] = static_cast<double>(literals.starts.size());
 }
 
+// The other way: every float of the corpus written as the MD5 writer writes it (shortest
+// round-trip fixed text). `Append` is the build's writer (to_chars natively, Dragonbox digits in
+// wasm) or the Dragonbox one natively too, so one native run compares the two and the wasm run
+// says what the browser pays.
+template <void (*Append)(float, std::string&)>
+void WriteLiterals(benchmark::State& state, const std::string& name) {
+  const Literals& literals = CorpusLiterals(name);
+  if (literals.starts.empty()) {
+    state.SkipWithError(("no float literals in corpus " + name).c_str());
+    return;
+  }
+  std::vector<float> values;
+  values.reserve(literals.starts.size());
+  for (const auto& [file, offset] : literals.starts) {
+    const std::string& text = literals.corpus->files[file].bytes;
+    float value = 0.0f;
+    md5::ParseDecimalFloat(text.data() + offset, text.data() + text.size(), &value);
+    values.push_back(value);
+  }
+  std::string out;
+  for (auto _ : state) {
+    out.clear();
+    for (const float value : values) {
+      Append(value, out);
+      out.push_back(' ');
+    }
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(values.size()));
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) *
+                          static_cast<int64_t>(out.size()));
+  state.counters["floats"] = static_cast<double>(values.size());
+}
+
 }  // namespace
 
 void RegisterDecimalBenchmarks() {
@@ -109,6 +146,12 @@ void RegisterDecimalBenchmarks() {
     benchmark::RegisterBenchmark(
         ("decimal_float/fast_float/" + corpus).c_str(),
         [corpus](benchmark::State& s) { ParseLiterals<md5::ParseDecimalFloatGeneral>(s, corpus); });
+    benchmark::RegisterBenchmark(
+        ("float_text/shortest_fixed/" + corpus).c_str(),
+        [corpus](benchmark::State& s) { WriteLiterals<AppendShortestFixed>(s, corpus); });
+    benchmark::RegisterBenchmark(
+        ("float_text/dragonbox_digits/" + corpus).c_str(),
+        [corpus](benchmark::State& s) { WriteLiterals<AppendShortestFixedByDigits>(s, corpus); });
   }
 }
 

@@ -13,8 +13,9 @@ endif()
 # build-tree folder holding links to just these packages' header folders.
 set(MD5STAGE_GLM_ROOT "${CMAKE_BINARY_DIR}/system_include")
 file(MAKE_DIRECTORY "${MD5STAGE_GLM_ROOT}")
-# tinygltf (one header) and the nlohmann JSON it writes with serve the glTF exporter (core/convert).
-foreach(lib glm stb fast_float nlohmann tiny_gltf.h)
+# tinygltf (one header) and the nlohmann JSON it writes with serve the glTF exporter (core/convert);
+# {fmt}'s headers give the number writer its shortest digits (core/common/number_text.cpp).
+foreach(lib glm stb fast_float nlohmann tiny_gltf.h fmt)
   if(NOT EXISTS "/usr/include/${lib}")
     message(FATAL_ERROR "/usr/include/${lib} is missing: run ./build_wasm.sh setup")
   endif()

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { newPage, openViewer, waitFrames } from './lib/harness.mjs';
 
 // Deterministic bytes (xorshift32), so a failure names an input that can be reproduced.
@@ -137,7 +138,15 @@ function hostileCases(site) {
   const mesh = asset('models/walker/walker.md5mesh');
   const anim = asset('models/walker/walk.md5anim');
   const png = asset('models/walker/walker.png');
+  // glTF whose animation would cost past the import's bounds (issue 44): refused from the keys'
+  // times before any frame is sampled, naming the animation, never a file the viewer made.
+  const regression = (name) => new Uint8Array(fs.readFileSync(
+    path.join(path.dirname(fileURLToPath(import.meta.url)), '../core/convert/regressions', name)));
   return [
+    { label: 'a glTF key 100 hours out', files: [{ name: 'key_at_100_hours.gltf', bytes: regression('key_at_100_hours.gltf') }],
+      error: /^key_at_100_hours\.gltf: error: animations\[0\]: 360000 s at 2 fps make 720001 frames of 2 joints = 168 MB of md5anim, expected at most 16 MB \(the import's bound\)$/ },
+    { label: 'glTF keys 500,000 s apart', files: [{ name: 'keys_500000_s_apart.gltf', bytes: regression('keys_500000_s_apart.gltf') }],
+      error: /^keys_500000_s_apart\.gltf: error: animations\[0\]: 1500000 s at 30 fps make 45000001 frames, expected at most 1048576 \(md5 limit\)$/ },
     { label: 'truncated mesh', files: [{ name: 'cut.md5mesh', bytes: mesh.slice(0, Math.floor(mesh.length / 3)) }],
       error: /^cut\.md5mesh:\d+:\d+: error: expected .*, found (end of file|'[^']*')/ },
     { label: 'truncated anim', files: [{ name: 'cut.md5anim', bytes: anim.slice(0, Math.floor(anim.length / 2)) }],

@@ -1,8 +1,11 @@
 // Soak: the crowd demo plays for SOAK_SECONDS (default 60) while a model (new contents each time,
 // so nothing is served from a cache) is loaded and removed 50 times (after 20 warm-up cycles).
-// The wasm heap and the JS heap must come back to within 5% of their level after the first load,
-// frame time and the engine's work per frame must not trend upward (medians of thirds of the run)
-// and nothing may reach the console.
+// The wasm heap and the JS heap's data must come back to within 5% of their level after the first
+// load, the engine's per-frame work (characters updated, instances drawn or culled) must be the
+// same in the last third of the cycles as in the first, and nothing may reach the console. The
+// verdict depends on no clock: thirds are counted in cycles, not seconds, and frame times and the
+// whole JS heap (which holds code V8 compiles when it sees fit) are reported, not judged
+// (docs/reliability.md, section 5).
 // Longer runs: SOAK_SECONDS=600 node run.mjs --filter soak (the test's time limit follows).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -62,7 +65,7 @@ async function heapLevels(page, cdp) {
 
 export const tests = [
   {
-    name: 'crowd demo: 50 loads and removals leave the heaps where they were and frame time flat',
+    name: 'crowd demo: 50 loads and removals leave the heaps where they were and the work a frame the same',
     timeoutMs: (Number(process.env.SOAK_SECONDS || 60) + 60) * 1000,
     async run(ctx) {
       if (!fs.existsSync(path.join(ctx.site, 'assets/scenes/crowd.json'))) {
@@ -83,15 +86,22 @@ export const tests = [
       // Frame times as the page sees them, plus a mesh and an anim whose contents change per load.
       await page.evaluate(async () => {
         // Preallocated (an hour at 60 Hz), so recording does not itself grow the JS heap.
-        // dt: time between frames; work: the engine's update + render time of the frame.
+        // dt: time between frames; work: the engine's update + render time of the frame (both
+        // reported only); cycle: the load/remove cycle the frame ran in; characters and considered
+        // (instances drawn + culled): the engine's counted work of the frame.
         const soak = { at: new Float64Array(216000), dt: new Float32Array(216000),
-                       work: new Float32Array(216000), count: 0 };
+                       work: new Float32Array(216000), cycle: new Int16Array(216000),
+                       characters: new Int32Array(216000), considered: new Int32Array(216000),
+                       count: 0, current: -1 };
         let last = performance.now();
         const tick = (now) => {
           if (soak.count < soak.at.length) {
             const stats = window.md5stage.stats();
             soak.at[soak.count] = now;
             soak.work[soak.count] = stats.update_ms + stats.render_ms;
+            soak.cycle[soak.count] = soak.current;
+            soak.characters[soak.count] = stats.characters;
+            soak.considered[soak.count] = stats.instances + stats.culled;
             soak.dt[soak.count++] = now - last;
           }
           last = now;
@@ -123,6 +133,7 @@ export const tests = [
           // At least two frames, even when a heap measurement used up the cycle's time.
           const frames = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
           for (let i = first; i <= last; i++) {
+            soak.current = i;
             if (i > first) await soak.load(i);
             const t0 = window.md5stage.call({ cmd: 'clock' }).scene_time;
             await sleep(started + (i + 0.5) * period - performance.now());
@@ -176,16 +187,21 @@ export const tests = [
       const frames = await page.evaluate(() => {
         const soak = window.__soak;
         soak.stop = true;
-        return Array.from(soak.at.subarray(0, soak.count), (t, i) => [t, soak.dt[i], soak.work[i]]);
+        return Array.from(soak.at.subarray(0, soak.count), (t, i) => ({
+          at: t, dt: soak.dt[i], work: soak.work[i], cycle: soak.cycle[i],
+          characters: soak.characters[i], considered: soak.considered[i] }));
       });
 
       const growth = (what) => (last[what] - baseline[what]) / baseline[what];
-      // Per third of the run: medians of the time between frames and of the engine's work.
-      const third = (k) => frames.filter(([t]) => t >= started + (k * elapsed) / 3 &&
-                                                  t < started + ((k + 1) * elapsed) / 3);
-      const thirds = [0, 1, 2].map(third);
-      const frameMs = thirds.map((f) => median(f.map(([, dt]) => dt)));
-      const workMs = thirds.map((f) => median(f.map(([, , work]) => work)));
+      // Per third of the cycles (0-15, 16-32, 33-49): the frames that ran in them, their counted
+      // work, and (reported only) the medians of the time between frames and of the work's time.
+      const bounds = [0, Math.floor(CYCLES / 3), Math.floor((2 * CYCLES) / 3), CYCLES];
+      const thirds = [0, 1, 2].map((k) => frames.filter((f) => f.cycle >= bounds[k] && f.cycle < bounds[k + 1]));
+      const frameMs = thirds.map((f) => median(f.map((frame) => frame.dt)));
+      const workMs = thirds.map((f) => median(f.map((frame) => frame.work)));
+      const most = (f, what) => f.reduce((m, frame) => Math.max(m, frame[what]), 0);
+      const characters = thirds.map((f) => most(f, 'characters'));
+      const considered = thirds.map((f) => most(f, 'considered'));
       const report = {
         seconds, elapsed_s: elapsed / 1000, warmup_cycles: WARMUP, cycles: CYCLES, frames: frames.length,
         wasm_heap: { after_first_load: baseline.wasm, after_last_load: last.wasm, growth: growth('wasm') },
@@ -194,6 +210,9 @@ export const tests = [
         js_heap_data: { after_first_load: baseline.js_data, after_last_load: last.js_data, growth: growth('js_data') },
         frame_ms_median: { first_third: frameMs[0], middle_third: frameMs[1], last_third: frameMs[2] },
         work_ms_median: { first_third: workMs[0], middle_third: workMs[1], last_third: workMs[2] },
+        frames_per_third: thirds.map((f) => f.length),
+        most_characters_a_frame: characters,
+        most_instances_drawn_or_culled_a_frame: considered,
       };
       fs.writeFileSync(path.join(ctx.outDir, 'soak.json'), JSON.stringify(report, null, 2));
       console.log(`  soak: ${JSON.stringify(report)}`);
@@ -201,15 +220,19 @@ export const tests = [
       assert.ok(growth('wasm_top') <= TOLERANCE, `wasm heap in use grew ${(100 * growth('wasm_top')).toFixed(1)}%`);
       assert.ok(Math.abs(growth('js_data')) <= TOLERANCE,
                 `JS heap data changed ${(100 * growth('js_data')).toFixed(1)}%`);
-      // The whole V8 heap also holds the code compiled meanwhile (~4% of it in a minute here).
-      assert.ok(Math.abs(growth('js')) <= 2 * TOLERANCE, `JS heap changed ${(100 * growth('js')).toFixed(1)}%`);
-      assert.ok(thirds.every((f) => f.length > 10), `too few frames: ${thirds.map((f) => f.length)}`);
-      // A trend, not noise (other processes share the machine, and the time between frames moves
-      // in whole display intervals): rising through the middle third and ending 25% higher.
-      const rising = (ms) => ms[1] > 1.1 * ms[0] && ms[2] > Math.max(1.25 * ms[0], ms[0] + 1);
-      assert.ok(!rising(workMs), `the engine's frame work rose: ${workMs.map((v) => v.toFixed(2)).join(' -> ')} ms`);
-      assert.ok(!(rising(frameMs) && frameMs[2] > frameMs[0] + 16.7),
-                `frame time rose: ${frameMs.map((v) => v.toFixed(1)).join(' -> ')} ms`);
+      // The whole V8 heap (growth('js')) also holds the code compiled meanwhile, which V8 does when
+      // it sees fit: reported in soak.json, not judged. Every cycle waits for two frames with the
+      // model loaded, so each third has at least two frames a cycle whatever the machine's speed.
+      thirds.forEach((f, k) => assert.ok(f.length >= 2 * (bounds[k + 1] - bounds[k]),
+                                         `third ${k} of the cycles ran ${f.length} frames`));
+      // The engine's work a frame, counted (frame times depend on what else the machine runs):
+      // every third's busiest frame updates as many characters and draws or culls as many
+      // instances as the first's; a removed model that left a character or an instance behind
+      // would add to each cycle's.
+      assert.deepEqual(characters, [characters[0], characters[0], characters[0]],
+                       `most characters a frame, per third of the cycles: ${characters.join(' -> ')}`);
+      assert.deepEqual(considered, [considered[0], considered[0], considered[0]],
+                       `most instances drawn or culled a frame, per third: ${considered.join(' -> ')}`);
       await page.screenshot({ path: ctx.screenshotPath('soak-crowd') });
       assert.deepEqual(page.consoleErrors, []);
       await page.context().close();

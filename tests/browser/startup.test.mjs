@@ -62,7 +62,9 @@ export const tests = [
       });
       assert.equal(result.steps.ok, true);
       assert.equal(result.steps.update_ms.length, 40);
-      assert.ok(result.steps.update_ms.every((ms) => ms >= 0 && ms < 1000), JSON.stringify(result.steps.update_ms));
+      // Timed, but judged only as a measurement (finite, not negative): how long the steps take
+      // depends on the machine, and no verdict may.
+      assert.ok(result.steps.update_ms.every((ms) => Number.isFinite(ms) && ms >= 0), JSON.stringify(result.steps.update_ms));
       // 40 x 0.05 s: no frame runs between the two clock reads (one task).
       assert.ok(Math.abs(result.advanced - 2.0) < 1e-6, `the clock moved ${result.advanced} s`);
       // Out of range is an error that names the field, not a silent clamp.

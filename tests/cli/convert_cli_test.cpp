@@ -63,6 +63,15 @@ TEST(ConvertCommand, BadInputsExitOneAndWriteNothing) {
       {not_gltf, "not.glb: error: expected a glTF file"},
       {truncated, "truncated.glb: error: not a readable glTF 2.0 file"},
       {TempPath("missing.glb"), "missing.glb"},
+      // Past the import's bounds (issue 44): refused naming the input's field and the bound,
+      // before any frame is sampled or file written.
+      {std::string(MD5STAGE_SOURCE_DIR) + "/tests/core/convert/regressions/key_at_100_hours.gltf",
+       "key_at_100_hours.gltf: error: animations[0]: 360000 s at 2 fps make 720001 frames of 2 "
+       "joints = 168 MB of md5anim, expected at most 16 MB (the import's bound)"},
+      {std::string(MD5STAGE_SOURCE_DIR) +
+           "/tests/core/convert/regressions/keys_500000_s_apart.gltf",
+       "keys_500000_s_apart.gltf: error: animations[0]: 1500000 s at 30 fps make 45000001 frames, "
+       "expected at most 1048576 (md5 limit)"},
   };
   for (const auto& c : cases) {
     const CliRun run = RunCli("convert " + Quote(c.input) + " -o " + Quote(dir));

@@ -3,7 +3,6 @@
 // polygons, small limits) built from the bytes. Invariants: no crash; Run() answers within its
 // expansion and time limits; every path it returns passes CheckPlannedPath; a moderate query
 // never reports the planner's own legality check failing ("internal error").
-#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -91,10 +90,7 @@ void FuzzQuery(const ObstacleSet& obstacles, FuzzedDataProvider& in) {
       job.turning_radius > 1e-3;
   // Twice on one scratch: a reused scratch (grown by the first run) must keep every invariant.
   for (int round = 0; round < 2; ++round) {
-    const auto started = std::chrono::steady_clock::now();
     const Status run = job.Run();
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!run.ok()) {
       FUZZ_CHECK(!run.error().message.empty());
       FUZZ_CHECK(!job.Validate().ok());
@@ -103,10 +99,10 @@ void FuzzQuery(const ObstacleSet& obstacles, FuzzedDataProvider& in) {
     FUZZ_CHECK(result.expansions >= 0);
     FUZZ_CHECK(result.expansions <= job.limits.budget);
     FUZZ_CHECK(result.shorten_words <= job.limits.shorten_budget * job.limits.passes + 0);
-    // The budget counts expansions, and the set-up before each pass (grids, the reverse search at
-    // the goal) is bounded by the field's 129 x 129 cells; sanitizers slow all of it, hence the
-    // margin.
-    FUZZ_CHECK(elapsed < 5.0);
+    // The work is bounded by what is counted (the expansions and shortening words above; the
+    // set-up before each pass by the field's 129 x 129 cells), not timed here: a run past the
+    // replay's per-input timeout still fails (tests/fuzz/replay.sh), but no verdict hangs on the
+    // machine's speed.
     if (result.found()) {
       const double* heading = job.has_goal_heading ? &job.goal_heading : nullptr;
       const Status check = CheckPlannedPath(path, job.start, job.goal, heading, job.turning_radius,

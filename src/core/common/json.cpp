@@ -1,5 +1,11 @@
 #include "core/common/json.h"
 
+// {fmt} header-only, for its Dragonbox shortest digits (number_text.cpp says why).
+#ifndef FMT_HEADER_ONLY
+#define FMT_HEADER_ONLY
+#endif
+#include <fmt/format.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -749,57 +755,27 @@ std::string Layout(const ShortestDecimal& d) {
   return text;
 }
 
-bool ReadsBackAs(const ShortestDecimal& d, double value) {
-  return std::strtod(WriteScientific(d).c_str(), nullptr) == value;
-}
-
-// One step along the grid of `d.count`-digit decimals, keeping the digit count (9.99e4 + 1 step
-// is 1.00e5; 1.00e5 - 1 step is 9.99e4).
-void StepMagnitude(ShortestDecimal& d, bool up) {
-  int i = d.count - 1;
-  const char wrap = up ? '9' : '0';
-  while (i >= 0 && d.digits[i] == wrap) d.digits[i--] = up ? '0' : '9';
-  if (i >= 0) d.digits[i] = static_cast<char>(d.digits[i] + (up ? 1 : -1));
-  if (up && i < 0) {  // 9.99 -> 10.00
-    d.digits[0] = '1';
-    ++d.exponent;
-  } else if (!up && d.digits[0] == '0') {  // 1.00 -> 0.99|9
-    for (int k = 0; k < d.count; ++k) d.digits[k] = '9';
-    --d.exponent;
-  }
-}
-
-// The shortest digits by search: at each precision the correctly rounded decimal (printf's), and
-// when that misses, its neighbour on the other side of the value (the rounding interval of a
-// power of two is lopsided, so the nearest decimal can miss while the next one reads back).
-// Among equally short decimals that read back, the nearest wins, as in to_chars.
-ShortestDecimal SearchShortest(double value) {
-  char buffer[40];
+// The shortest digits that read back to `value` (the nearest such when there are several), from
+// {fmt}'s Dragonbox: the digits to_chars finds, with no search.
+ShortestDecimal DragonboxDigits(double value) {
+  const fmt::detail::dragonbox::decimal_fp<double> decimal =
+      fmt::detail::dragonbox::to_decimal(value);
   ShortestDecimal d;
-  // Any decimal of at most 15 digits that reads back to a normal double is what printf gives at
-  // 15 digits (DBL_DIG), trailing zeros aside, so normal numbers start there; subnormals carry
-  // fewer digits and start at 1.
-  const int first_precision = std::isnormal(value) ? 15 : 1;
-  for (int precision = first_precision; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof buffer, "%.*e", precision - 1, value);
-    d = ReadScientific(buffer);
-    const double nearest = std::strtod(buffer, nullptr);
-    if (nearest != value) {
-      StepMagnitude(d, std::fabs(nearest) < std::fabs(value));
-      if (!ReadsBackAs(d, value)) continue;
-    }
-    TrimZeros(d);
-    return d;
-  }
-  return d;  // not reached: %.16e always reads back
+  d.negative = value < 0.0;
+  const std::to_chars_result end =
+      std::to_chars(d.digits, d.digits + sizeof d.digits, decimal.significand);
+  d.count = static_cast<int>(end.ptr - d.digits);
+  d.exponent = decimal.exponent + d.count - 1;  // of the first digit
+  TrimZeros(d);
+  return d;
 }
 
 }  // namespace
 
-std::string FormatJsonNumberBySearch(double value) {
+std::string FormatJsonNumberByDigits(double value) {
   if (!std::isfinite(value)) return "null";
   if (value == 0) return "0";  // also folds -0, which JSON readers treat inconsistently
-  return Layout(SearchShortest(value));
+  return Layout(DragonboxDigits(value));
 }
 
 std::string FormatJsonNumber(double value) {
@@ -814,7 +790,7 @@ std::string FormatJsonNumber(double value) {
   TrimZeros(d);
   return Layout(d);
 #else
-  return FormatJsonNumberBySearch(value);
+  return FormatJsonNumberByDigits(value);
 #endif
 }
 

@@ -104,9 +104,9 @@ std::string WriteJson(const JsonValue& value, const JsonWriteOptions& options = 
 // "0.25"), else "1.5e-7" / "1e300" (no '+', no leading exponent zeros). -0 is written 0 and
 // non-finite numbers (which JSON cannot hold) null.
 std::string FormatJsonNumber(double value);
-// The same text found without to_chars (a snprintf/strtod search): what the wasm build uses,
-// whose libc++ lacks floating-point to_chars. Public so native tests hold it to the to_chars text.
-std::string FormatJsonNumberBySearch(double value);
+// The same text from {fmt}'s Dragonbox digits (no search): what the wasm build uses, whose libc++
+// lacks floating-point to_chars. Public so native tests hold it to the to_chars text.
+std::string FormatJsonNumberByDigits(double value);
 
 // Appends `text` as a JSON string literal: quoted, with '"', '\\' and control characters escaped
 // (UTF-8 passes through). The one escaping function of the tree.

@@ -1,65 +1,55 @@
 #include "core/common/number_text.h"
 
+// {fmt} header-only: only its Dragonbox shortest-digits search is used (no formatting, no
+// library to link, in the native and the wasm build alike).
+#ifndef FMT_HEADER_ONLY
+#define FMT_HEADER_ONLY
+#endif
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 
 namespace md5stage {
 
-// Reading back is monotonic in the decimals (more never hurts) and 9 significant digits always
-// suffice for a float, so a binary search below that takes about four tries; the first decimals
-// count whose rounding, done in doubles, gives the float back is usually the answer, and one
-// formatted read confirms it (double rounding may rarely disagree with strtof). That shortcut is
-// skipped for powers of two, where the answer may be the nearest decimal's neighbour.
-void AppendShortestFixedBySearch(float value, std::string& out) {
+void AppendShortestFixedByDigits(float value, std::string& out) {
   if (value == 0.0f || !std::isfinite(value)) {
     out.push_back('0');
     return;
   }
-  char buffer[80];
-  const int exponent = static_cast<int>(std::floor(std::log10(std::fabs(value))));
-  int low = 0;
-  int high = std::max(0, 9 - exponent);  // one spare for log10 rounding at powers of ten
-  // At a power of two the float's rounding interval is lopsided, so when the nearest decimal of
-  // that many places misses, its neighbour on the other side of the value may still read back
-  // (and is then what to_chars picks).
-  const auto reads_back = [&](int decimals) {
-    std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, static_cast<double>(value));
-    if (std::strtof(buffer, nullptr) == value) return true;
-    const double nearest = std::strtod(buffer, nullptr);
-    const double step = std::pow(10.0, -decimals);
-    const double neighbour = nearest < static_cast<double>(value) ? nearest + step : nearest - step;
-    std::snprintf(buffer, sizeof(buffer), "%.*f", decimals, neighbour);
-    return std::strtof(buffer, nullptr) == value;
-  };
-  static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-  int binary_exponent = 0;
-  const bool power_of_two = std::fabs(std::frexp(value, &binary_exponent)) == 0.5f;
-  if (high <= 22 && std::fabs(value) < 1e15f && !power_of_two) {
-    for (int decimals = 0; decimals <= high; ++decimals) {
-      const double scaled = std::nearbyint(static_cast<double>(value) * kPowers[decimals]);
-      if (static_cast<float>(scaled / kPowers[decimals]) != value) continue;
-      if (reads_back(decimals)) {
-        out.append(buffer);
-        return;
-      }
-      break;
-    }
+  // value = significand x 10^exponent with the fewest digits that read back to it (the nearest
+  // such when there are several): what to_chars finds too.
+  const fmt::detail::dragonbox::decimal_fp<float> decimal =
+      fmt::detail::dragonbox::to_decimal(value);
+  // The text is laid out here and appended once: in the wasm build std::string's members are
+  // calls into a size-optimised libc++, a tenth of the work per character appended.
+  char text[64];  // FLT_MAX is 39 digits; the smallest subnormal 47 characters with "-0."
+  char* end = text;
+  if (value < 0.0f) *end++ = '-';
+  if (decimal.exponent >= 0) {
+    // A whole number: fixed notation with no decimals, as to_chars and printf write it, is its
+    // exact value (340282346638528859811704183484516925440 for FLT_MAX, not 34028235 and zeros).
+    end += std::snprintf(end, sizeof text - 1, "%.0f", std::fabs(static_cast<double>(value)));
+    out.append(text, static_cast<std::size_t>(end - text));
+    return;
   }
-  while (low < high) {
-    const int middle = (low + high) / 2;
-    if (reads_back(middle)) {
-      high = middle;
-    } else {
-      low = middle + 1;
-    }
+  char digits[16];
+  const int count = static_cast<int>(
+      std::to_chars(digits, digits + sizeof digits, decimal.significand).ptr - digits);
+  const int decimals = -decimal.exponent;
+  if (count > decimals) {  // digits before the point
+    end = std::copy(digits, digits + (count - decimals), end);
+    *end++ = '.';
+    end = std::copy(digits + (count - decimals), digits + count, end);
+  } else {
+    *end++ = '0';
+    *end++ = '.';
+    end = std::fill_n(end, decimals - count, '0');
+    end = std::copy(digits, digits + count, end);
   }
-  reads_back(high);
-  out.append(buffer);
+  out.append(text, static_cast<std::size_t>(end - text));
 }
 
 void AppendShortestFixed(float value, std::string& out) {
@@ -73,7 +63,7 @@ void AppendShortestFixed(float value, std::string& out) {
       std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
   out.append(buffer, end.ptr);
 #else
-  AppendShortestFixedBySearch(value, out);
+  AppendShortestFixedByDigits(value, out);
 #endif
 }
 

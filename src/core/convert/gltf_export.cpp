@@ -11,6 +11,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 #include <limits>
+#include <map>
 #include <sstream>
 #include <utility>
 
@@ -274,6 +275,369 @@ Diagnostic TruncationWarning(const GltfExportJob& job) {
   return MakeWarning(model.name(), 0, 0, text.str());
 }
 
+// What converting the mesh parts counts for the warnings.
+struct PartsReport {
+  int zero_normals = 0;  // vertices on no triangle with an area, written with +Y normals
+  bool uses_specular = false;
+  std::vector<std::string> skipped_parts;  // indices of parts without vertices or triangles
+};
+
+// A joint's keys of one animation, a frame each.
+struct JointKeys {
+  std::vector<float> translations;  // x y z
+  std::vector<float> rotations;     // x y z w
+};
+
+// One mesh part's vertices as glTF attribute arrays (Y-up, unit normals, glTF tangents, at most
+// four influences).
+struct PartVertexArrays {
+  std::vector<float> positions;  // x y z a vertex
+  std::vector<float> normals;    // x y z
+  std::vector<float> tangents;   // x y z w
+  std::vector<float> uvs;        // u v
+  std::vector<std::uint16_t> joints;
+  std::vector<float> weights;  // four a vertex, as joints
+};
+
+// The glTF document of one export, built in the order of its nodes: the Y-up root, the joints,
+// the mesh parts, then the animations.
+class GltfDocumentBuilder {
+ public:
+  explicit GltfDocumentBuilder(const GltfExportJob& job)
+      : job_(job), buffer_(&gltf_), texture_of_image_(job.images.size, -1) {
+    gltf_.asset.version = "2.0";
+    gltf_.asset.generator = "md5stage";
+  }
+
+  Status Run() {
+    const std::string root_name = AddSkeleton();
+    tinygltf::Scene scene;
+    scene.name = root_name;
+    scene.nodes.push_back(0);
+    AddMeshParts(&scene);
+    gltf_.scenes.push_back(std::move(scene));
+    if (report_.uses_specular) gltf_.extensionsUsed.push_back("KHR_materials_specular");
+    gltf_.defaultScene = 0;
+    for (const ExportAnimation& entry : job_.animations) AddAnimation(entry);
+    AddWarnings();
+    return WriteOutput();
+  }
+
+ private:
+  // Nodes: 0 the Y-up root, 1..J the joints (MD5 order, so parents come first); the skin with
+  // its inverse bind matrices. Returns the root's name.
+  std::string AddSkeleton() {
+    const anim::Skeleton& skeleton = job_.model->skeleton();
+    const int joint_count = skeleton.joint_count();
+    tinygltf::Node root;
+    root.name = ValidUtf8(md5::FileStemOf(job_.model->name()));
+    root.rotation.assign(std::begin(kZUpToYUpRotation), std::end(kZUpToYUpRotation));
+    gltf_.nodes.push_back(root);
+    for (int j = 0; j < joint_count; ++j) {
+      tinygltf::Node node;
+      node.name = ValidUtf8(skeleton.name(j));
+      const anim::JointTransform& local = skeleton.bind_locals()[j];
+      node.translation = {local.translation.x, local.translation.y, local.translation.z};
+      node.rotation = Quaternion(local.rotation);
+      gltf_.nodes.push_back(std::move(node));
+    }
+    for (int j = 0; j < joint_count; ++j) {
+      const int parent = skeleton.parent(j);
+      gltf_.nodes[static_cast<std::size_t>(parent < 0 ? 0 : parent + 1)].children.push_back(j + 1);
+    }
+    tinygltf::Skin skin;
+    skin.name = root.name;
+    skin.skeleton = 0;
+    const glm::mat4 to_z_up = YUpToZUp();
+    std::vector<float> inverse_binds;
+    inverse_binds.reserve(static_cast<std::size_t>(joint_count) * 16);
+    for (int j = 0; j < joint_count; ++j) {
+      skin.joints.push_back(j + 1);
+      const glm::mat4 m = anim::MultiplyAffine(skeleton.inverse_bind_matrices()[j], to_z_up);
+      for (int c = 0; c < 4; ++c) {
+        for (int r = 0; r < 4; ++r) inverse_binds.push_back(m[c][r]);
+      }
+    }
+    skin.inverseBindMatrices = buffer_.AddAccessor(inverse_binds, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                                   TINYGLTF_TYPE_MAT4, 16, 0, false);
+    gltf_.skins.push_back(std::move(skin));
+    return root.name;
+  }
+
+  // One node, mesh and material a part with vertices and triangles. Skinned mesh nodes stay at
+  // the scene root, as the spec advises (their own transform is ignored).
+  void AddMeshParts(tinygltf::Scene* scene) {
+    const anim::GpuSkinData& gpu = job_.model->gpu();
+    for (int m = 0; m < job_.model->mesh_count(); ++m) {
+      const anim::GpuSubmesh& part = gpu.submeshes[static_cast<std::size_t>(m)];
+      if (part.vertex_count == 0 || part.index_count == 0) {
+        report_.skipped_parts.push_back(std::to_string(m));
+        continue;
+      }
+      tinygltf::Primitive primitive;
+      primitive.mode = TINYGLTF_MODE_TRIANGLES;
+      AddVertexAttributes(ConvertVertices(part), &primitive);
+      primitive.indices = AddIndices(part);
+      primitive.material = AddPartMaterial(m);
+      tinygltf::Mesh mesh;
+      mesh.name = PartName(*job_.model, m);
+      mesh.primitives.push_back(std::move(primitive));
+      gltf_.meshes.push_back(std::move(mesh));
+      tinygltf::Node node;
+      node.name = PartName(*job_.model, m);
+      node.mesh = static_cast<int>(gltf_.meshes.size()) - 1;
+      node.skin = 0;
+      gltf_.nodes.push_back(std::move(node));
+      scene->nodes.push_back(static_cast<int>(gltf_.nodes.size()) - 1);
+    }
+  }
+
+  PartVertexArrays ConvertVertices(const anim::GpuSubmesh& part) {
+    const anim::GpuSkinData& gpu = job_.model->gpu();
+    PartVertexArrays out;
+    out.positions.reserve(part.vertex_count * 3);
+    out.normals.reserve(part.vertex_count * 3);
+    out.tangents.reserve(part.vertex_count * 4);
+    out.uvs.reserve(part.vertex_count * 2);
+    out.joints.reserve(part.vertex_count * 4);
+    out.weights.reserve(part.vertex_count * 4);
+    for (std::uint32_t v = 0; v < part.vertex_count; ++v) {
+      const anim::GpuVertex& vertex = gpu.vertices[part.first_vertex + v];
+      const glm::vec3 p = ToYUp(vertex.position);
+      out.positions.insert(out.positions.end(), {p.x, p.y, p.z});
+      glm::vec3 n = ToYUp(vertex.normal);
+      const double length = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
+      if (length < 0.5) {
+        // A vertex on no (or only degenerate) triangles: glTF wants unit normals.
+        n = glm::vec3(0.0f, 1.0f, 0.0f);
+        ++report_.zero_normals;
+      } else {
+        n = glm::vec3(static_cast<float>(n.x / length), static_cast<float>(n.y / length),
+                      static_cast<float>(n.z / length));
+      }
+      out.normals.insert(out.normals.end(), {n.x, n.y, n.z});
+      const glm::vec4 t = GltfTangent(vertex.tangent, n);
+      out.tangents.insert(out.tangents.end(), {t.x, t.y, t.z, t.w});
+      // MD5 texture coordinates have their origin at the image's top left, v downwards: glTF's
+      // own convention, so they are written as they are (see docs/design.md).
+      out.uvs.insert(out.uvs.end(), {vertex.uv.x, vertex.uv.y});
+      std::uint16_t j4[4];
+      float w4[4];
+      MergeInfluences(vertex, j4, w4);
+      out.joints.insert(out.joints.end(), j4, j4 + 4);
+      out.weights.insert(out.weights.end(), w4, w4 + 4);
+    }
+    return out;
+  }
+
+  void AddVertexAttributes(const PartVertexArrays& arrays, tinygltf::Primitive* primitive) {
+    std::map<std::string, int>& attributes = primitive->attributes;
+    attributes["POSITION"] =
+        buffer_.AddAccessor(arrays.positions, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 3,
+                            TINYGLTF_TARGET_ARRAY_BUFFER, true);
+    attributes["NORMAL"] =
+        buffer_.AddAccessor(arrays.normals, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 3,
+                            TINYGLTF_TARGET_ARRAY_BUFFER, false);
+    attributes["TANGENT"] =
+        buffer_.AddAccessor(arrays.tangents, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4, 4,
+                            TINYGLTF_TARGET_ARRAY_BUFFER, false);
+    attributes["TEXCOORD_0"] =
+        buffer_.AddAccessor(arrays.uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2, 2,
+                            TINYGLTF_TARGET_ARRAY_BUFFER, false);
+    attributes["JOINTS_0"] =
+        buffer_.AddAccessor(arrays.joints, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                            TINYGLTF_TYPE_VEC4, 4, TINYGLTF_TARGET_ARRAY_BUFFER, false);
+    attributes["WEIGHTS_0"] =
+        buffer_.AddAccessor(arrays.weights, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4, 4,
+                            TINYGLTF_TARGET_ARRAY_BUFFER, false);
+  }
+
+  // The part's triangles relative to its first vertex: 16-bit indices when they fit.
+  int AddIndices(const anim::GpuSubmesh& part) {
+    const anim::GpuSkinData& gpu = job_.model->gpu();
+    if (part.vertex_count <= 65535) {
+      std::vector<std::uint16_t> indices;
+      indices.reserve(part.index_count);
+      for (std::uint32_t i = 0; i < part.index_count; ++i) {
+        indices.push_back(
+            static_cast<std::uint16_t>(gpu.indices[part.first_index + i] - part.first_vertex));
+      }
+      return buffer_.AddAccessor(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                                 TINYGLTF_TYPE_SCALAR, 1, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER,
+                                 false);
+    }
+    std::vector<std::uint32_t> indices;
+    indices.reserve(part.index_count);
+    for (std::uint32_t i = 0; i < part.index_count; ++i) {
+      indices.push_back(gpu.indices[part.first_index + i] - part.first_vertex);
+    }
+    return buffer_.AddAccessor(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR,
+                               1, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER, false);
+  }
+
+  // MD5 materials are not physically based: the diffuse map becomes the base colour of a
+  // dielectric, fully rough surface; the specular map tints its F0 (KHR_materials_specular).
+  // Returns the material's index.
+  int AddPartMaterial(int m) {
+    tinygltf::Material material;
+    material.name = PartName(*job_.model, m);
+    material.pbrMetallicRoughness.metallicFactor = 0.0;
+    material.pbrMetallicRoughness.roughnessFactor = 1.0;
+    const ExportPartMaps maps =
+        job_.part_maps.empty() ? ExportPartMaps{} : job_.part_maps[static_cast<std::size_t>(m)];
+    if (maps.diffuse >= 0) {
+      material.pbrMetallicRoughness.baseColorTexture.index = TextureOf(maps.diffuse);
+    }
+    if (maps.normal >= 0) material.normalTexture.index = TextureOf(maps.normal);
+    if (maps.specular >= 0) {
+      tinygltf::Value::Object texture_info;
+      texture_info["index"] = tinygltf::Value(TextureOf(maps.specular));
+      tinygltf::Value::Object specular;
+      specular["specularColorTexture"] = tinygltf::Value(std::move(texture_info));
+      material.extensions["KHR_materials_specular"] = tinygltf::Value(std::move(specular));
+      report_.uses_specular = true;
+    }
+    gltf_.materials.push_back(std::move(material));
+    return static_cast<int>(gltf_.materials.size()) - 1;
+  }
+
+  // The texture of an image, made on its first use (with the one sampler and the image's bytes
+  // in the buffer).
+  int TextureOf(int image_index) {
+    int& texture = texture_of_image_[static_cast<std::size_t>(image_index)];
+    if (texture >= 0) return texture;
+    const ExportImage& source = job_.images[static_cast<std::size_t>(image_index)];
+    if (gltf_.samplers.empty()) {
+      tinygltf::Sampler sampler;
+      sampler.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
+      sampler.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
+      gltf_.samplers.push_back(sampler);
+    }
+    tinygltf::Image image;
+    image.name = ValidUtf8(source.name);
+    image.mimeType = source.mime_type;
+    image.bufferView = buffer_.AddView(source.bytes->data(), source.bytes->size(), 0);
+    gltf_.images.push_back(std::move(image));
+    tinygltf::Texture gltf_texture;
+    gltf_texture.sampler = 0;
+    gltf_texture.source = static_cast<int>(gltf_.images.size()) - 1;
+    gltf_.textures.push_back(gltf_texture);
+    texture = static_cast<int>(gltf_.textures.size()) - 1;
+    return texture;
+  }
+
+  // One key a frame (frame / rate, as floats) and a translation and a rotation channel a joint,
+  // LINEAR.
+  void AddAnimation(const ExportAnimation& entry) {
+    const anim::Animation& source = *entry.animation;
+    const int frames = source.frame_count();
+    tinygltf::Animation animation;
+    animation.name = ValidUtf8(entry.name);
+    std::vector<float> times(static_cast<std::size_t>(frames));
+    for (int f = 0; f < frames; ++f) {
+      times[static_cast<std::size_t>(f)] =
+          static_cast<float>(f / static_cast<double>(source.frame_rate()));
+    }
+    const int input =
+        buffer_.AddAccessor(times, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, 1, 0, true);
+    JointKeys keys;
+    for (int j = 0; j < job_.model->skeleton().joint_count(); ++j) {
+      CollectJointKeys(source, j, &keys);
+      const int translation_output = buffer_.AddAccessor(
+          keys.translations, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 3, 0, false);
+      const int rotation_output = buffer_.AddAccessor(keys.rotations, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                                      TINYGLTF_TYPE_VEC4, 4, 0, false);
+      AddChannel(input, translation_output, j + 1, "translation", &animation);
+      AddChannel(input, rotation_output, j + 1, "rotation", &animation);
+    }
+    gltf_.animations.push_back(std::move(animation));
+  }
+
+  // A joint's local translation and rotation at every frame, consecutive rotations on one
+  // hemisphere so LINEAR (slerp) takes the short way.
+  static void CollectJointKeys(const anim::Animation& source, int joint, JointKeys* keys) {
+    keys->translations.clear();
+    keys->rotations.clear();
+    std::vector<double> previous;
+    for (int f = 0; f < source.frame_count(); ++f) {
+      const anim::JointTransform& local = source.frame(f)[joint];
+      keys->translations.insert(keys->translations.end(),
+                                {local.translation.x, local.translation.y, local.translation.z});
+      std::vector<double> q = Quaternion(local.rotation);
+      if (!previous.empty() &&
+          q[0] * previous[0] + q[1] * previous[1] + q[2] * previous[2] + q[3] * previous[3] < 0.0) {
+        for (double& c : q) c = -c;
+      }
+      for (double c : q) keys->rotations.push_back(static_cast<float>(c));
+      previous = std::move(q);
+    }
+  }
+
+  static void AddChannel(int input, int output, int node, const char* path,
+                         tinygltf::Animation* animation) {
+    tinygltf::AnimationSampler key_sampler;
+    key_sampler.input = input;
+    key_sampler.output = output;
+    key_sampler.interpolation = "LINEAR";
+    animation->samplers.push_back(key_sampler);
+    tinygltf::AnimationChannel channel;
+    channel.sampler = static_cast<int>(animation->samplers.size()) - 1;
+    channel.target_node = node;
+    channel.target_path = path;
+    animation->channels.push_back(channel);
+  }
+
+  void AddWarnings() const {
+    std::vector<Diagnostic>* warnings = job_.warnings;
+    if (warnings == nullptr) return;
+    if (job_.model->gpu().vertices_over_four > 0) warnings->push_back(TruncationWarning(job_));
+    if (report_.zero_normals > 0) {
+      warnings->push_back(MakeWarning(
+          job_.model->name(), 0, 0,
+          std::to_string(report_.zero_normals) +
+              " vertices lie on no triangle with an area, so have no normal; glTF wants unit "
+              "normals: written as +Y"));
+    }
+    if (!report_.skipped_parts.empty()) {
+      std::string list;
+      for (const std::string& s : report_.skipped_parts) list += (list.empty() ? "" : ", ") + s;
+      warnings->push_back(MakeWarning(
+          job_.model->name(), 0, 0, "mesh parts without vertices or triangles left out: " + list));
+    }
+  }
+
+  // The document as a .glb, or as a .gltf whose buffer is the separate .bin.
+  Status WriteOutput() {
+    GltfFiles* output = job_.output;
+    tinygltf::TinyGLTF writer;
+    std::ostringstream stream;
+    const bool binary = job_.container == GltfContainer::kGlb;
+    if (!writer.WriteGltfSceneToStream(&gltf_, stream, /*prettyPrint=*/!binary, binary)) {
+      return FieldError("output", "the glTF writer failed");
+    }
+    output->main = stream.str();
+    output->bin.clear();
+    if (!binary) {
+      // The writer embeds the buffer as a data URI; the .bin takes its place.
+      const std::string prefix = "data:application/octet-stream;base64,";
+      const std::size_t start = output->main.find(prefix);
+      const std::size_t end =
+          start == std::string::npos ? std::string::npos : output->main.find('"', start);
+      if (end == std::string::npos) return FieldError("output", "the glTF writer wrote no buffer");
+      output->main.replace(start, end - start, EncodeUri(job_.bin_uri));
+      const std::vector<unsigned char>& data = gltf_.buffers[0].data;
+      output->bin.assign(data.begin(), data.end());
+    }
+    return Status();
+  }
+
+  const GltfExportJob& job_;
+  tinygltf::Model gltf_;
+  BufferBuilder buffer_;
+  std::vector<int> texture_of_image_;  // per ExportImage, its texture (-1 until first used)
+  PartsReport report_;
+};
+
 }  // namespace
 
 Status GltfExportJob::Validate() const {
@@ -377,290 +741,8 @@ Status GltfExportJob::Validate() const {
 Status GltfExportJob::Run() const {
   const Status valid = Validate();
   if (!valid.ok()) return valid;
-  const anim::Skeleton& skeleton = model->skeleton();
-  const anim::GpuSkinData& gpu = model->gpu();
-  const int joint_count = skeleton.joint_count();
-
-  tinygltf::Model gltf;
-  gltf.asset.version = "2.0";
-  gltf.asset.generator = "md5stage";
-  BufferBuilder buffer(&gltf);
-
-  // Nodes: 0 the Y-up root, 1..J the joints (MD5 order, so parents come first), then one per
-  // mesh part. Skinned mesh nodes stay at the scene root, as the spec advises (their own
-  // transform is ignored).
-  tinygltf::Node root;
-  root.name = ValidUtf8(md5::FileStemOf(model->name()));
-  root.rotation.assign(std::begin(kZUpToYUpRotation), std::end(kZUpToYUpRotation));
-  gltf.nodes.push_back(root);
-  for (int j = 0; j < joint_count; ++j) {
-    tinygltf::Node node;
-    node.name = ValidUtf8(skeleton.name(j));
-    const anim::JointTransform& local = skeleton.bind_locals()[j];
-    node.translation = {local.translation.x, local.translation.y, local.translation.z};
-    node.rotation = Quaternion(local.rotation);
-    gltf.nodes.push_back(std::move(node));
-  }
-  for (int j = 0; j < joint_count; ++j) {
-    const int parent = skeleton.parent(j);
-    gltf.nodes[static_cast<std::size_t>(parent < 0 ? 0 : parent + 1)].children.push_back(j + 1);
-  }
-
-  tinygltf::Skin skin;
-  skin.name = root.name;
-  skin.skeleton = 0;
-  const glm::mat4 to_z_up = YUpToZUp();
-  std::vector<float> inverse_binds;
-  inverse_binds.reserve(static_cast<std::size_t>(joint_count) * 16);
-  for (int j = 0; j < joint_count; ++j) {
-    skin.joints.push_back(j + 1);
-    const glm::mat4 m = anim::MultiplyAffine(skeleton.inverse_bind_matrices()[j], to_z_up);
-    for (int c = 0; c < 4; ++c) {
-      for (int r = 0; r < 4; ++r) inverse_binds.push_back(m[c][r]);
-    }
-  }
-  skin.inverseBindMatrices = buffer.AddAccessor(inverse_binds, TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                                TINYGLTF_TYPE_MAT4, 16, 0, false);
-  gltf.skins.push_back(std::move(skin));
-
-  tinygltf::Sampler sampler;
-  sampler.magFilter = TINYGLTF_TEXTURE_FILTER_LINEAR;
-  sampler.minFilter = TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR;
-  std::vector<int> texture_of_image(images.size, -1);  // in order of first use
-
-  tinygltf::Scene scene;
-  scene.name = root.name;
-  scene.nodes.push_back(0);
-  int zero_normals = 0;
-  bool uses_specular = false;
-  std::vector<std::string> skipped_parts;
-  for (int m = 0; m < model->mesh_count(); ++m) {
-    const anim::GpuSubmesh& part = gpu.submeshes[static_cast<std::size_t>(m)];
-    if (part.vertex_count == 0 || part.index_count == 0) {
-      skipped_parts.push_back(std::to_string(m));
-      continue;
-    }
-    std::vector<float> positions, normals, tangents, uvs, weights;
-    std::vector<std::uint16_t> joints;
-    positions.reserve(part.vertex_count * 3);
-    normals.reserve(part.vertex_count * 3);
-    tangents.reserve(part.vertex_count * 4);
-    uvs.reserve(part.vertex_count * 2);
-    joints.reserve(part.vertex_count * 4);
-    weights.reserve(part.vertex_count * 4);
-    for (std::uint32_t v = 0; v < part.vertex_count; ++v) {
-      const anim::GpuVertex& vertex = gpu.vertices[part.first_vertex + v];
-      const glm::vec3 p = ToYUp(vertex.position);
-      positions.insert(positions.end(), {p.x, p.y, p.z});
-      glm::vec3 n = ToYUp(vertex.normal);
-      const double length = std::sqrt(double(n.x) * n.x + double(n.y) * n.y + double(n.z) * n.z);
-      if (length < 0.5) {
-        // A vertex on no (or only degenerate) triangles: glTF wants unit normals.
-        n = glm::vec3(0.0f, 1.0f, 0.0f);
-        ++zero_normals;
-      } else {
-        n = glm::vec3(static_cast<float>(n.x / length), static_cast<float>(n.y / length),
-                      static_cast<float>(n.z / length));
-      }
-      normals.insert(normals.end(), {n.x, n.y, n.z});
-      const glm::vec4 t = GltfTangent(vertex.tangent, n);
-      tangents.insert(tangents.end(), {t.x, t.y, t.z, t.w});
-      // MD5 texture coordinates have their origin at the image's top left, v downwards: glTF's
-      // own convention, so they are written as they are (see docs/design.md).
-      uvs.insert(uvs.end(), {vertex.uv.x, vertex.uv.y});
-      std::uint16_t j4[4];
-      float w4[4];
-      MergeInfluences(vertex, j4, w4);
-      joints.insert(joints.end(), j4, j4 + 4);
-      weights.insert(weights.end(), w4, w4 + 4);
-    }
-    tinygltf::Primitive primitive;
-    primitive.mode = TINYGLTF_MODE_TRIANGLES;
-    primitive.attributes["POSITION"] =
-        buffer.AddAccessor(positions, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 3,
-                           TINYGLTF_TARGET_ARRAY_BUFFER, true);
-    primitive.attributes["NORMAL"] =
-        buffer.AddAccessor(normals, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, 3,
-                           TINYGLTF_TARGET_ARRAY_BUFFER, false);
-    primitive.attributes["TANGENT"] =
-        buffer.AddAccessor(tangents, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4, 4,
-                           TINYGLTF_TARGET_ARRAY_BUFFER, false);
-    primitive.attributes["TEXCOORD_0"] =
-        buffer.AddAccessor(uvs, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC2, 2,
-                           TINYGLTF_TARGET_ARRAY_BUFFER, false);
-    primitive.attributes["JOINTS_0"] =
-        buffer.AddAccessor(joints, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4, 4,
-                           TINYGLTF_TARGET_ARRAY_BUFFER, false);
-    primitive.attributes["WEIGHTS_0"] =
-        buffer.AddAccessor(weights, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4, 4,
-                           TINYGLTF_TARGET_ARRAY_BUFFER, false);
-    if (part.vertex_count <= 65535) {
-      std::vector<std::uint16_t> indices;
-      indices.reserve(part.index_count);
-      for (std::uint32_t i = 0; i < part.index_count; ++i) {
-        indices.push_back(
-            static_cast<std::uint16_t>(gpu.indices[part.first_index + i] - part.first_vertex));
-      }
-      primitive.indices =
-          buffer.AddAccessor(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_SCALAR,
-                             1, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER, false);
-    } else {
-      std::vector<std::uint32_t> indices;
-      indices.reserve(part.index_count);
-      for (std::uint32_t i = 0; i < part.index_count; ++i) {
-        indices.push_back(gpu.indices[part.first_index + i] - part.first_vertex);
-      }
-      primitive.indices =
-          buffer.AddAccessor(indices, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR, 1,
-                             TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER, false);
-    }
-
-    // MD5 materials are not physically based: the diffuse map becomes the base colour of a
-    // dielectric, fully rough surface; the specular map tints its F0 (KHR_materials_specular).
-    tinygltf::Material material;
-    material.name = PartName(*model, m);
-    material.pbrMetallicRoughness.metallicFactor = 0.0;
-    material.pbrMetallicRoughness.roughnessFactor = 1.0;
-    const ExportPartMaps maps =
-        part_maps.empty() ? ExportPartMaps{} : part_maps[static_cast<std::size_t>(m)];
-    const auto texture_of = [&](int image_index) {
-      int& texture = texture_of_image[static_cast<std::size_t>(image_index)];
-      if (texture < 0) {
-        const ExportImage& source = images[static_cast<std::size_t>(image_index)];
-        if (gltf.samplers.empty()) gltf.samplers.push_back(sampler);
-        tinygltf::Image image;
-        image.name = ValidUtf8(source.name);
-        image.mimeType = source.mime_type;
-        image.bufferView = buffer.AddView(source.bytes->data(), source.bytes->size(), 0);
-        gltf.images.push_back(std::move(image));
-        tinygltf::Texture gltf_texture;
-        gltf_texture.sampler = 0;
-        gltf_texture.source = static_cast<int>(gltf.images.size()) - 1;
-        gltf.textures.push_back(gltf_texture);
-        texture = static_cast<int>(gltf.textures.size()) - 1;
-      }
-      return texture;
-    };
-    if (maps.diffuse >= 0) {
-      material.pbrMetallicRoughness.baseColorTexture.index = texture_of(maps.diffuse);
-    }
-    if (maps.normal >= 0) material.normalTexture.index = texture_of(maps.normal);
-    if (maps.specular >= 0) {
-      tinygltf::Value::Object texture_info;
-      texture_info["index"] = tinygltf::Value(texture_of(maps.specular));
-      tinygltf::Value::Object specular;
-      specular["specularColorTexture"] = tinygltf::Value(std::move(texture_info));
-      material.extensions["KHR_materials_specular"] = tinygltf::Value(std::move(specular));
-      uses_specular = true;
-    }
-    gltf.materials.push_back(std::move(material));
-    primitive.material = static_cast<int>(gltf.materials.size()) - 1;
-
-    tinygltf::Mesh mesh;
-    mesh.name = PartName(*model, m);
-    mesh.primitives.push_back(std::move(primitive));
-    gltf.meshes.push_back(std::move(mesh));
-    tinygltf::Node node;
-    node.name = PartName(*model, m);
-    node.mesh = static_cast<int>(gltf.meshes.size()) - 1;
-    node.skin = 0;
-    gltf.nodes.push_back(std::move(node));
-    scene.nodes.push_back(static_cast<int>(gltf.nodes.size()) - 1);
-  }
-  gltf.scenes.push_back(std::move(scene));
-  if (uses_specular) gltf.extensionsUsed.push_back("KHR_materials_specular");
-  gltf.defaultScene = 0;
-
-  for (const ExportAnimation& entry : animations) {
-    const anim::Animation& source = *entry.animation;
-    const int frames = source.frame_count();
-    tinygltf::Animation animation;
-    animation.name = ValidUtf8(entry.name);
-    std::vector<float> times(static_cast<std::size_t>(frames));
-    for (int f = 0; f < frames; ++f) {
-      times[static_cast<std::size_t>(f)] =
-          static_cast<float>(f / static_cast<double>(source.frame_rate()));
-    }
-    const int input =
-        buffer.AddAccessor(times, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, 1, 0, true);
-    std::vector<float> translations, rotations;
-    for (int j = 0; j < joint_count; ++j) {
-      translations.clear();
-      rotations.clear();
-      std::vector<double> previous;
-      for (int f = 0; f < frames; ++f) {
-        const anim::JointTransform& local = source.frame(f)[j];
-        translations.insert(translations.end(),
-                            {local.translation.x, local.translation.y, local.translation.z});
-        std::vector<double> q = Quaternion(local.rotation);
-        // Consecutive keys on one hemisphere, so LINEAR (slerp) takes the short way.
-        if (!previous.empty() &&
-            q[0] * previous[0] + q[1] * previous[1] + q[2] * previous[2] + q[3] * previous[3] <
-                0.0) {
-          for (double& c : q) c = -c;
-        }
-        for (double c : q) rotations.push_back(static_cast<float>(c));
-        previous = std::move(q);
-      }
-      const int translation_output = buffer.AddAccessor(translations, TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                                        TINYGLTF_TYPE_VEC3, 3, 0, false);
-      const int rotation_output = buffer.AddAccessor(rotations, TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                                     TINYGLTF_TYPE_VEC4, 4, 0, false);
-      for (const auto& [output_accessor, path] :
-           {std::pair<int, const char*>{translation_output, "translation"},
-            std::pair<int, const char*>{rotation_output, "rotation"}}) {
-        tinygltf::AnimationSampler key_sampler;
-        key_sampler.input = input;
-        key_sampler.output = output_accessor;
-        key_sampler.interpolation = "LINEAR";
-        animation.samplers.push_back(key_sampler);
-        tinygltf::AnimationChannel channel;
-        channel.sampler = static_cast<int>(animation.samplers.size()) - 1;
-        channel.target_node = j + 1;
-        channel.target_path = path;
-        animation.channels.push_back(channel);
-      }
-    }
-    gltf.animations.push_back(std::move(animation));
-  }
-
-  if (warnings != nullptr) {
-    if (gpu.vertices_over_four > 0) warnings->push_back(TruncationWarning(*this));
-    if (zero_normals > 0) {
-      warnings->push_back(MakeWarning(
-          model->name(), 0, 0,
-          std::to_string(zero_normals) +
-              " vertices lie on no triangle with an area, so have no normal; glTF wants unit "
-              "normals: written as +Y"));
-    }
-    if (!skipped_parts.empty()) {
-      std::string list;
-      for (const std::string& s : skipped_parts) list += (list.empty() ? "" : ", ") + s;
-      warnings->push_back(MakeWarning(
-          model->name(), 0, 0, "mesh parts without vertices or triangles left out: " + list));
-    }
-  }
-
-  tinygltf::TinyGLTF writer;
-  std::ostringstream stream;
-  const bool binary = container == GltfContainer::kGlb;
-  if (!writer.WriteGltfSceneToStream(&gltf, stream, /*prettyPrint=*/!binary, binary)) {
-    return FieldError("output", "the glTF writer failed");
-  }
-  output->main = stream.str();
-  output->bin.clear();
-  if (!binary) {
-    // The writer embeds the buffer as a data URI; the .bin takes its place.
-    const std::string prefix = "data:application/octet-stream;base64,";
-    const std::size_t start = output->main.find(prefix);
-    const std::size_t end =
-        start == std::string::npos ? std::string::npos : output->main.find('"', start);
-    if (end == std::string::npos) return FieldError("output", "the glTF writer wrote no buffer");
-    output->main.replace(start, end - start, EncodeUri(bin_uri));
-    const std::vector<unsigned char>& data = gltf.buffers[0].data;
-    output->bin.assign(data.begin(), data.end());
-  }
-  return Status();
+  GltfDocumentBuilder builder(*this);
+  return builder.Run();
 }
 
 }  // namespace md5stage::convert

@@ -20,6 +20,7 @@
 #include "core/material/image_decode.h"
 #include "core/material/png_encode.h"
 #include "core/md5/file_stem.h"
+#include "core/md5/md5_writer.h"
 
 namespace md5stage::convert {
 namespace {
@@ -32,9 +33,6 @@ using glm::dvec3;
 // No accessor may hold more elements than this, whatever its buffer (one without a bufferView is
 // all zeros and takes no bytes).
 constexpr std::size_t kMaxAccessorCount = std::size_t{1} << 26;
-
-// Keys on a finer grid than this are resampled at the default rate instead.
-constexpr double kMaxGridFps = 240.0;
 
 Diagnostic FieldError(const std::string& field, const std::string& message) {
   return MakeError("", 0, 0, field + ": " + message);
@@ -487,6 +485,84 @@ void ApplyTrack(const Track& track, double t, NodeTrs* trs) {
   }
 }
 
+// One vertex's pull by one MD5 joint.
+struct Influence {
+  int joint = 0;  // MD5 joint index
+  double weight = 0.0;
+};
+
+// A primitive's JOINTS_n and WEIGHTS_n: four joint indices (into the skin) and four weights a
+// vertex.
+struct InfluenceSet {
+  std::vector<double> joints;
+  std::vector<double> weights;
+  int joints_accessor = -1;  // for messages
+};
+
+// A primitive's vertex attributes, read and checked against its vertex count.
+struct PrimitiveVertices {
+  std::size_t count = 0;
+  std::string count_field;               // "accessors[N].count" of POSITION, for messages
+  std::vector<double> positions;         // x y z a vertex
+  std::vector<double> uvs;               // u v a vertex, or none
+  std::vector<InfluenceSet> influences;  // JOINTS_0/WEIGHTS_0, then _1 when both are there
+};
+
+// A primitive's vertex indices and the field that gave them (the accessor, or the primitive
+// when it has none).
+struct PrimitiveIndices {
+  std::vector<double> indices;
+  std::string field;
+};
+
+// What the warnings about influences count over all primitives.
+struct InfluenceCounts {
+  int over_four = 0;    // vertices that kept their four largest
+  int unweighted = 0;   // vertices without a weight above 0
+  int second_sets = 0;  // primitives with JOINTS_1/WEIGHTS_1
+};
+
+// An animation's channels that move nodes, and the span of their keys' times.
+struct AnimationTracks {
+  std::vector<Track> tracks;
+  double start = std::numeric_limits<double>::infinity();
+  double end = -std::numeric_limits<double>::infinity();
+};
+
+// What sampling costs, in doubles so that no count of a hostile input overflows before it is
+// compared with its bound.
+struct SamplingCost {
+  double joint_frames = 0.0;  // frames x joints (the md5 limit)
+  double anim_bytes = 0.0;    // md5anim text, estimated (md5::EstimateMd5AnimBytes)
+  double work = 0.0;          // frames x (nodes + joints + mesh weights)
+};
+
+// How an animation will be sampled, worked out before any frame is.
+struct SamplingPlan {
+  double start = 0.0;    // the first key's time
+  double seconds = 0.0;  // to the last key
+  double fps = 0.0;
+  double frames = 1.0;  // whole, at least 1
+  SamplingCost cost;
+};
+
+// A count as a whole number, or in exponent form past what a double holds exactly.
+std::string Count(double value) {
+  if (value < 1e15) return std::to_string(static_cast<long long>(value));
+  return Number(value);
+}
+
+// Bytes as "176 MB" (one decimal below 10 MB), or "900 bytes" below 1 MB.
+std::string Megabytes(double bytes) {
+  if (bytes < 1024.0 * 1024.0) return Count(bytes) + " bytes";
+  const double mb = bytes / (1024.0 * 1024.0);
+  std::ostringstream text;
+  text.setf(std::ios::fixed);
+  text.precision(mb < 10.0 ? 1 : 0);
+  text << mb << " MB";
+  return text.str();
+}
+
 // A name usable as a file stem: path separators and control characters replaced.
 std::string FileSafe(const std::string& name) {
   std::string out;
@@ -791,6 +867,8 @@ class Importer {
     return 0;
   }
 
+  // The chosen skin's joints as MD5 joints: parents first, each bound where its inverse bind
+  // matrix puts it.
   Status ReadSkin() {
     if (gltf_.skins.empty()) {
       return FieldError("skins", "expected a skin (MD5 models are skinned), found none");
@@ -806,8 +884,24 @@ class Importer {
                         "expected at most " + std::to_string(job_.options.limits.max_joints) +
                             " joints (md5 limit), found " + std::to_string(count));
     }
-    std::vector<int> joint_of_node(gltf_.nodes.size(), -1);
-    for (std::size_t k = 0; k < count; ++k) {
+    std::vector<int> joint_of_node;
+    Status s = JointOfEachNode(skin, skin_name, &joint_of_node);
+    if (!s.ok()) return s;
+    OrderJointsParentsFirst(skin, joint_of_node);
+    bool reordered = false;
+    for (std::size_t j = 0; j < count; ++j) reordered |= skin_of_md5_[j] != static_cast<int>(j);
+    if (reordered) Warn(skin_name + ".joints reordered parents first, as MD5 needs");
+    std::vector<double> inverse_binds;
+    s = ReadInverseBinds(skin, skin_name, &inverse_binds);
+    if (!s.ok()) return s;
+    return BindJoints(skin_name, inverse_binds);
+  }
+
+  // Per node, its index in the skin's joints (-1 for none); a node listed twice is an error.
+  Status JointOfEachNode(const tinygltf::Skin& skin, const std::string& skin_name,
+                         std::vector<int>* joint_of_node) const {
+    joint_of_node->assign(gltf_.nodes.size(), -1);
+    for (std::size_t k = 0; k < skin.joints.size(); ++k) {
       const int node = skin.joints[k];
       const std::string field = skin_name + ".joints[" + std::to_string(k) + "]";
       if (node < 0 || static_cast<std::size_t>(node) >= gltf_.nodes.size()) {
@@ -815,13 +909,21 @@ class Importer {
                                      std::to_string(gltf_.nodes.size()) + ", found " +
                                      std::to_string(node));
       }
-      if (joint_of_node[static_cast<std::size_t>(node)] >= 0) {
-        return FieldError(field, "nodes[" + std::to_string(node) + "] is already joint " +
-                                     std::to_string(joint_of_node[static_cast<std::size_t>(node)]));
+      int& joint = (*joint_of_node)[static_cast<std::size_t>(node)];
+      if (joint >= 0) {
+        return FieldError(
+            field, "nodes[" + std::to_string(node) + "] is already joint " + std::to_string(joint));
       }
-      joint_of_node[static_cast<std::size_t>(node)] = static_cast<int>(k);
+      joint = static_cast<int>(k);
     }
-    // The MD5 parent of a joint: its nearest ancestor that is a joint of the skin.
+    return Status();
+  }
+
+  // The MD5 order of the skin's joints (md5_of_skin_, skin_of_md5_), their nodes and MD5
+  // parents: a joint's parent is its nearest ancestor that is a joint of the skin, parents come
+  // first, and the skin's order is kept where it already is.
+  void OrderJointsParentsFirst(const tinygltf::Skin& skin, const std::vector<int>& joint_of_node) {
+    const std::size_t count = skin.joints.size();
     std::vector<int> skin_parent(count, -1);
     for (std::size_t k = 0; k < count; ++k) {
       for (int p = parents_[static_cast<std::size_t>(skin.joints[k])]; p >= 0;
@@ -832,7 +934,6 @@ class Importer {
         }
       }
     }
-    // Parents first, the skin's order kept where it already is.
     md5_of_skin_.assign(count, -1);
     std::vector<int> chain;
     for (std::size_t k = 0; k < count; ++k) {
@@ -854,23 +955,28 @@ class Importer {
       const int p = skin_parent[static_cast<std::size_t>(k)];
       md5_parents_[j] = p < 0 ? -1 : md5_of_skin_[static_cast<std::size_t>(p)];
     }
-    bool reordered = false;
-    for (std::size_t j = 0; j < count; ++j) reordered |= skin_of_md5_[j] != static_cast<int>(j);
-    if (reordered) Warn(skin_name + ".joints reordered parents first, as MD5 needs");
+  }
 
-    std::vector<double> inverse_binds;
-    if (skin.inverseBindMatrices >= 0) {
-      const Status s = reader_.Read(skin.inverseBindMatrices, skin_name + ".inverseBindMatrices",
-                                    {TINYGLTF_TYPE_MAT4}, kFloat, &inverse_binds);
-      if (!s.ok()) return s;
-      if (inverse_binds.size() < count * 16) {
-        return FieldError(
-            Indexed("accessors", static_cast<std::size_t>(skin.inverseBindMatrices)) + ".count",
-            "expected a matrix for each of the " + std::to_string(count) + " joints of " +
-                skin_name + ", found " + std::to_string(inverse_binds.size() / 16));
-      }
+  // The skin's inverse bind matrices, 16 numbers a joint (none: every one the identity).
+  Status ReadInverseBinds(const tinygltf::Skin& skin, const std::string& skin_name,
+                          std::vector<double>* out) const {
+    if (skin.inverseBindMatrices < 0) return Status();
+    const Status s = reader_.Read(skin.inverseBindMatrices, skin_name + ".inverseBindMatrices",
+                                  {TINYGLTF_TYPE_MAT4}, kFloat, out);
+    if (!s.ok()) return s;
+    if (out->size() < skin.joints.size() * 16) {
+      return FieldError(
+          Indexed("accessors", static_cast<std::size_t>(skin.inverseBindMatrices)) + ".count",
+          "expected a matrix for each of the " + std::to_string(skin.joints.size()) +
+              " joints of " + skin_name + ", found " + std::to_string(out->size() / 16));
     }
-    // Bind pose: the rigid part of each joint's inverse inverse-bind matrix, in Z-up.
+    return Status();
+  }
+
+  // The mesh's joints in the bind pose, the rigid part of each joint's inverse inverse-bind
+  // matrix in Z-up, with unique names; what scale remains is baked into the weight positions.
+  Status BindJoints(const std::string& skin_name, const std::vector<double>& inverse_binds) {
+    const std::size_t count = skin_of_md5_.size();
     md5::MeshFile& mesh = job_.output->mesh;
     mesh = md5::MeshFile();
     mesh.file_name = md5::FileStemOf(job_.file_name) + ".md5mesh";
@@ -934,16 +1040,10 @@ class Importer {
     return Status();
   }
 
-  struct Influence {
-    int joint = 0;  // MD5 joint index
-    double weight = 0.0;
-  };
-
+  // Every triangle primitive of the nodes the chosen skin deforms, as an MD5 mesh part; what MD5
+  // cannot hold is noted as left out, influences past four warned about.
   Status ReadMeshes() {
-    md5::MeshFile& mesh = job_.output->mesh;
-    const md5::Md5Limits& limits = job_.options.limits;
-    std::size_t total_vertices = 0;
-    int over_four = 0, unweighted = 0, second_sets = 0;
+    InfluenceCounts counts;
     for (std::size_t n = 0; n < gltf_.nodes.size(); ++n) {
       const tinygltf::Node& node = gltf_.nodes[n];
       if (node.mesh < 0) continue;
@@ -963,409 +1063,347 @@ class Importer {
       const std::string mesh_name = Indexed("meshes", static_cast<std::size_t>(node.mesh));
       if (!gltf_mesh.weights.empty()) left_out_.push_back("morph target weights of " + mesh_name);
       for (std::size_t p = 0; p < gltf_mesh.primitives.size(); ++p) {
-        const tinygltf::Primitive& primitive = gltf_mesh.primitives[p];
         const std::string prim = mesh_name + ".primitives[" + std::to_string(p) + "]";
-        if (!primitive.targets.empty()) {
-          left_out_.push_back(std::to_string(primitive.targets.size()) + " morph targets of " +
-                              prim);
-        }
-        for (const auto& [attribute, accessor] : primitive.attributes) {
-          if (attribute.compare(0, 9, "TEXCOORD_") == 0 && attribute != "TEXCOORD_0") {
-            left_out_.push_back("UV set " + attribute + " of " + prim);
-          }
-          if (attribute.compare(0, 6, "COLOR_") == 0) {
-            left_out_.push_back("vertex colours " + attribute + " of " + prim);
-          }
-        }
-        const int mode = primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode;
-        if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP &&
-            mode != TINYGLTF_MODE_TRIANGLE_FAN) {
-          left_out_.push_back(prim + " (points or lines, mode " + std::to_string(mode) + ")");
-          continue;
-        }
-        const auto attribute = [&](const char* key) {
-          const auto it = primitive.attributes.find(key);
-          return it == primitive.attributes.end() ? -1 : it->second;
-        };
-        const std::string attributes = prim + ".attributes.";
-        if (attribute("POSITION") < 0) {
-          return FieldError(attributes + "POSITION", "expected vertex positions, found none");
-        }
-        if (attribute("JOINTS_0") < 0 || attribute("WEIGHTS_0") < 0) {
-          return FieldError(attributes + (attribute("JOINTS_0") < 0 ? "JOINTS_0" : "WEIGHTS_0"),
-                            "expected skinning attributes on a node with a skin, found none");
-        }
-        std::vector<double> positions, uvs, joints, weights, joints1, weights1;
-        Status s = reader_.Read(attribute("POSITION"), attributes + "POSITION",
-                                {TINYGLTF_TYPE_VEC3}, kFloat, &positions);
+        const Status s = ReadPrimitive(gltf_mesh.primitives[p], prim, &counts);
         if (!s.ok()) return s;
-        const std::size_t vertex_count = positions.size() / 3;
-        const std::string count_field =
-            Indexed("accessors", static_cast<std::size_t>(attribute("POSITION"))) + ".count";
-        if (vertex_count > static_cast<std::size_t>(limits.max_vertices_per_mesh)) {
-          return FieldError(count_field, "expected at most " +
-                                             std::to_string(limits.max_vertices_per_mesh) +
-                                             " vertices in a mesh part (md5 limit), found " +
-                                             std::to_string(vertex_count));
-        }
-        total_vertices += vertex_count;
-        if (total_vertices > static_cast<std::size_t>(limits.max_total_vertices)) {
-          return FieldError(count_field, "expected at most " +
-                                             std::to_string(limits.max_total_vertices) +
-                                             " vertices in all mesh parts (md5 limit), found " +
-                                             std::to_string(total_vertices) + " so far");
-        }
-        const auto same_count = [&](const char* key, const std::vector<double>& values,
-                                    std::size_t per) -> Status {
-          if (values.size() / per == vertex_count) return Status();
-          return FieldError(
-              Indexed("accessors", static_cast<std::size_t>(attribute(key))) + ".count",
-              "expected the " + std::to_string(vertex_count) + " vertices of " + attributes +
-                  "POSITION for " + key + ", found " + std::to_string(values.size() / per));
-        };
-        if (attribute("TEXCOORD_0") >= 0) {
-          s = reader_.Read(attribute("TEXCOORD_0"), attributes + "TEXCOORD_0", {TINYGLTF_TYPE_VEC2},
-                           kFloatOrUnorm, &uvs);
-          if (!s.ok()) return s;
-          s = same_count("TEXCOORD_0", uvs, 2);
-          if (!s.ok()) return s;
-        }
-        s = reader_.Read(
-            attribute("JOINTS_0"), attributes + "JOINTS_0", {TINYGLTF_TYPE_VEC4},
-            {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
-            &joints);
-        if (!s.ok()) return s;
-        s = same_count("JOINTS_0", joints, 4);
-        if (!s.ok()) return s;
-        s = reader_.Read(attribute("WEIGHTS_0"), attributes + "WEIGHTS_0", {TINYGLTF_TYPE_VEC4},
-                         kFloatOrUnorm, &weights);
-        if (!s.ok()) return s;
-        s = same_count("WEIGHTS_0", weights, 4);
-        if (!s.ok()) return s;
-        if (attribute("JOINTS_1") >= 0 && attribute("WEIGHTS_1") >= 0) {
-          s = reader_.Read(
-              attribute("JOINTS_1"), attributes + "JOINTS_1", {TINYGLTF_TYPE_VEC4},
-              {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
-              &joints1);
-          if (!s.ok()) return s;
-          s = same_count("JOINTS_1", joints1, 4);
-          if (!s.ok()) return s;
-          s = reader_.Read(attribute("WEIGHTS_1"), attributes + "WEIGHTS_1", {TINYGLTF_TYPE_VEC4},
-                           kFloatOrUnorm, &weights1);
-          if (!s.ok()) return s;
-          s = same_count("WEIGHTS_1", weights1, 4);
-          if (!s.ok()) return s;
-          ++second_sets;
-        }
-        for (const auto& [key, value] : primitive.attributes) {
-          if ((key.compare(0, 7, "JOINTS_") == 0 || key.compare(0, 8, "WEIGHTS_") == 0) &&
-              key != "JOINTS_0" && key != "WEIGHTS_0" && key != "JOINTS_1" && key != "WEIGHTS_1") {
-            left_out_.push_back("influences " + key + " of " + prim);
-          }
-        }
-        std::vector<double> indices;
-        if (primitive.indices >= 0) {
-          s = reader_.Read(primitive.indices, prim + ".indices", {TINYGLTF_TYPE_SCALAR},
-                           kUnsignedInts, &indices);
-          if (!s.ok()) return s;
-        } else {
-          indices.resize(vertex_count);
-          for (std::size_t i = 0; i < vertex_count; ++i) indices[i] = static_cast<double>(i);
-        }
-        const std::string index_field =
-            primitive.indices >= 0
-                ? Indexed("accessors", static_cast<std::size_t>(primitive.indices))
-                : prim;
-        for (std::size_t i = 0; i < indices.size(); ++i) {
-          if (!(indices[i] < static_cast<double>(vertex_count))) {
-            return FieldError(index_field, "expected vertex indices below " +
-                                               std::to_string(vertex_count) + ", found " +
-                                               Number(indices[i]) + " at " + std::to_string(i));
-          }
-        }
-
-        md5::MeshPart part;
-        if (primitive.material >= 0 &&
-            static_cast<std::size_t>(primitive.material) < gltf_.materials.size()) {
-          part.shader = gltf_.materials[static_cast<std::size_t>(primitive.material)].name;
-          if (part.shader.empty()) part.shader = "material_" + std::to_string(primitive.material);
-        } else if (primitive.material >= 0) {
-          return FieldError(prim + ".material", "expected a material index below " +
-                                                    std::to_string(gltf_.materials.size()) +
-                                                    ", found " +
-                                                    std::to_string(primitive.material));
-        } else {
-          part.shader = "default";
-        }
-        // Triangles, reversed to MD5's clockwise fronts (glTF's are counter-clockwise).
-        const auto add_triangle = [&](std::size_t a, std::size_t b, std::size_t c) {
-          md5::MeshTriangle triangle;
-          triangle.vertices = {static_cast<std::uint32_t>(indices[a]),
-                               static_cast<std::uint32_t>(indices[c]),
-                               static_cast<std::uint32_t>(indices[b])};
-          part.triangles.push_back(triangle);
-        };
-        if (mode == TINYGLTF_MODE_TRIANGLES) {
-          for (std::size_t i = 0; i + 2 < indices.size(); i += 3) add_triangle(i, i + 1, i + 2);
-        } else if (mode == TINYGLTF_MODE_TRIANGLE_STRIP) {
-          for (std::size_t i = 0; i + 2 < indices.size(); ++i) {
-            if (i % 2 == 0) {
-              add_triangle(i, i + 1, i + 2);
-            } else {
-              add_triangle(i + 1, i, i + 2);
-            }
-          }
-        } else {
-          for (std::size_t i = 1; i + 1 < indices.size(); ++i) add_triangle(0, i, i + 1);
-        }
-        if (part.triangles.size() > static_cast<std::size_t>(limits.max_triangles_per_mesh)) {
-          return FieldError(index_field + ".count",
-                            "expected at most " + std::to_string(limits.max_triangles_per_mesh) +
-                                " triangles in a mesh part (md5 limit), found " +
-                                std::to_string(part.triangles.size()));
-        }
-
-        const std::size_t skin_joints = skin_of_md5_.size();
-        part.vertices.resize(vertex_count);
-        std::vector<Influence> influences;
-        for (std::size_t v = 0; v < vertex_count; ++v) {
-          influences.clear();
-          const auto gather = [&](const std::vector<double>& js, const std::vector<double>& ws,
-                                  const char* key) -> Status {
-            for (int c = 0; c < 4; ++c) {
-              const double w = ws[v * 4 + c];
-              if (!(w > 0.0)) continue;
-              const double index = js[v * 4 + c];
-              if (!(index < static_cast<double>(skin_joints))) {
-                return FieldError(Indexed("accessors", static_cast<std::size_t>(attribute(key))),
-                                  "expected joint indices below the " +
-                                      std::to_string(skin_joints) + " joints of skins[" +
-                                      std::to_string(skin_index_) + "], found " + Number(index) +
-                                      " at vertex " + std::to_string(v));
-              }
-              const int joint = md5_of_skin_[static_cast<std::size_t>(index)];
-              auto it = std::find_if(influences.begin(), influences.end(),
-                                     [&](const Influence& i) { return i.joint == joint; });
-              if (it == influences.end()) {
-                influences.push_back({joint, w});
-              } else {
-                it->weight += w;
-              }
-            }
-            return Status();
-          };
-          s = gather(joints, weights, "JOINTS_0");
-          if (!s.ok()) return s;
-          if (!joints1.empty()) {
-            s = gather(joints1, weights1, "JOINTS_1");
-            if (!s.ok()) return s;
-          }
-          if (influences.empty()) {
-            // No weight at all (invalid glTF): the vertex follows its first listed joint.
-            const double index = joints[v * 4];
-            const int joint = index < static_cast<double>(skin_joints)
-                                  ? md5_of_skin_[static_cast<std::size_t>(index)]
-                                  : 0;
-            influences.push_back({joint, 1.0});
-            ++unweighted;
-          }
-          std::stable_sort(
-              influences.begin(), influences.end(),
-              [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
-          if (influences.size() > 4) {
-            influences.resize(4);
-            ++over_four;
-          }
-          double sum = 0.0;
-          for (const Influence& i : influences) sum += i.weight;
-          const dvec3 position(positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]);
-          md5::MeshVertex& vertex = part.vertices[v];
-          if (!uvs.empty()) {
-            vertex.uv =
-                glm::vec2(static_cast<float>(uvs[v * 2]), static_cast<float>(uvs[v * 2 + 1]));
-          }
-          vertex.first_weight = static_cast<int>(part.weights.size());
-          vertex.weight_count = static_cast<int>(influences.size());
-          for (const Influence& i : influences) {
-            md5::MeshWeight weight;
-            weight.joint = i.joint;
-            weight.bias = static_cast<float>(i.weight / sum);
-            const glm::dvec4 local =
-                weight_from_model_[static_cast<std::size_t>(i.joint)] * glm::dvec4(position, 1.0);
-            weight.position = glm::vec3(dvec3(local));
-            part.weights.push_back(weight);
-          }
-        }
-        if (part.weights.size() > static_cast<std::size_t>(limits.max_weights_per_mesh)) {
-          return FieldError(count_field, "expected at most " +
-                                             std::to_string(limits.max_weights_per_mesh) +
-                                             " weights in a mesh part (md5 limit), found " +
-                                             std::to_string(part.weights.size()));
-        }
-        if (part.triangles.empty()) {
-          left_out_.push_back(prim + " (no triangles)");
-          continue;
-        }
-        if (mesh.meshes.size() >= static_cast<std::size_t>(limits.max_meshes)) {
-          return FieldError(prim, "expected at most " + std::to_string(limits.max_meshes) +
-                                      " mesh parts (md5 limit)");
-        }
-        mesh.meshes.push_back(std::move(part));
-        part_materials_.push_back(primitive.material);
       }
     }
-    if (mesh.meshes.empty()) {
+    if (job_.output->mesh.meshes.empty()) {
       return FieldError("meshes", "expected a triangle mesh on a node with skins[" +
                                       std::to_string(skin_index_) + "], found none");
     }
-    if (second_sets > 0) {
-      Warn("JOINTS_1/WEIGHTS_1 read on " + std::to_string(second_sets) + " primitives; " +
-           std::to_string(over_four) +
-           " vertices with more than 4 influences keep their 4 largest, renormalized");
-    } else if (over_four > 0) {
-      Warn(std::to_string(over_four) +
-           " vertices with more than 4 influences keep their 4 largest, renormalized");
+    WarnAboutInfluences(counts);
+    return Status();
+  }
+
+  // One primitive as a mesh part: its vertices with their influences, its triangles and its
+  // shader, each against the MD5 limits.
+  Status ReadPrimitive(const tinygltf::Primitive& primitive, const std::string& prim,
+                       InfluenceCounts* counts) {
+    NoteLeftOutAttributes(primitive, prim);
+    const int mode = primitive.mode < 0 ? TINYGLTF_MODE_TRIANGLES : primitive.mode;
+    if (mode != TINYGLTF_MODE_TRIANGLES && mode != TINYGLTF_MODE_TRIANGLE_STRIP &&
+        mode != TINYGLTF_MODE_TRIANGLE_FAN) {
+      left_out_.push_back(prim + " (points or lines, mode " + std::to_string(mode) + ")");
+      return Status();
     }
-    if (unweighted > 0) {
-      Warn(std::to_string(unweighted) +
-           " vertices have no weight above 0: each follows its first listed joint");
+    PrimitiveVertices vertices;
+    Status s = ReadVertexAttributes(primitive, prim, &vertices);
+    if (!s.ok()) return s;
+    if (vertices.influences.size() > 1) ++counts->second_sets;
+    PrimitiveIndices indices;
+    s = ReadIndices(primitive, prim, vertices.count, &indices);
+    if (!s.ok()) return s;
+    md5::MeshPart part;
+    s = PartShader(primitive, prim, &part.shader);
+    if (!s.ok()) return s;
+    AddTriangles(mode, indices.indices, &part.triangles);
+    const md5::Md5Limits& limits = job_.options.limits;
+    if (part.triangles.size() > static_cast<std::size_t>(limits.max_triangles_per_mesh)) {
+      return FieldError(indices.field + ".count",
+                        "expected at most " + std::to_string(limits.max_triangles_per_mesh) +
+                            " triangles in a mesh part (md5 limit), found " +
+                            std::to_string(part.triangles.size()));
+    }
+    s = AddWeightedVertices(vertices, &part, counts);
+    if (!s.ok()) return s;
+    if (part.weights.size() > static_cast<std::size_t>(limits.max_weights_per_mesh)) {
+      return FieldError(vertices.count_field, "expected at most " +
+                                                  std::to_string(limits.max_weights_per_mesh) +
+                                                  " weights in a mesh part (md5 limit), found " +
+                                                  std::to_string(part.weights.size()));
+    }
+    if (part.triangles.empty()) {
+      left_out_.push_back(prim + " (no triangles)");
+      return Status();
+    }
+    md5::MeshFile& mesh = job_.output->mesh;
+    if (mesh.meshes.size() >= static_cast<std::size_t>(limits.max_meshes)) {
+      return FieldError(prim, "expected at most " + std::to_string(limits.max_meshes) +
+                                  " mesh parts (md5 limit)");
+    }
+    mesh.meshes.push_back(std::move(part));
+    part_materials_.push_back(primitive.material);
+    return Status();
+  }
+
+  // Morph targets, UV sets past the first and vertex colours: MD5 holds none of them.
+  void NoteLeftOutAttributes(const tinygltf::Primitive& primitive, const std::string& prim) {
+    if (!primitive.targets.empty()) {
+      left_out_.push_back(std::to_string(primitive.targets.size()) + " morph targets of " + prim);
+    }
+    for (const auto& [attribute, accessor] : primitive.attributes) {
+      if (attribute.compare(0, 9, "TEXCOORD_") == 0 && attribute != "TEXCOORD_0") {
+        left_out_.push_back("UV set " + attribute + " of " + prim);
+      }
+      if (attribute.compare(0, 6, "COLOR_") == 0) {
+        left_out_.push_back("vertex colours " + attribute + " of " + prim);
+      }
+    }
+  }
+
+  // POSITION (within the vertex limits), TEXCOORD_0 and the influence sets JOINTS_0/WEIGHTS_0
+  // and, when both are there, JOINTS_1/WEIGHTS_1, each with the vertex count of POSITION.
+  Status ReadVertexAttributes(const tinygltf::Primitive& primitive, const std::string& prim,
+                              PrimitiveVertices* out) {
+    const auto attribute = [&](const char* key) {
+      const auto it = primitive.attributes.find(key);
+      return it == primitive.attributes.end() ? -1 : it->second;
+    };
+    const std::string attributes = prim + ".attributes.";
+    if (attribute("POSITION") < 0) {
+      return FieldError(attributes + "POSITION", "expected vertex positions, found none");
+    }
+    if (attribute("JOINTS_0") < 0 || attribute("WEIGHTS_0") < 0) {
+      return FieldError(attributes + (attribute("JOINTS_0") < 0 ? "JOINTS_0" : "WEIGHTS_0"),
+                        "expected skinning attributes on a node with a skin, found none");
+    }
+    Status s = reader_.Read(attribute("POSITION"), attributes + "POSITION", {TINYGLTF_TYPE_VEC3},
+                            kFloat, &out->positions);
+    if (!s.ok()) return s;
+    out->count = out->positions.size() / 3;
+    out->count_field =
+        Indexed("accessors", static_cast<std::size_t>(attribute("POSITION"))) + ".count";
+    s = CheckVertexCount(*out);
+    if (!s.ok()) return s;
+    const auto same_count = [&](const char* key, const std::vector<double>& values,
+                                std::size_t per) -> Status {
+      if (values.size() / per == out->count) return Status();
+      return FieldError(Indexed("accessors", static_cast<std::size_t>(attribute(key))) + ".count",
+                        "expected the " + std::to_string(out->count) + " vertices of " +
+                            attributes + "POSITION for " + key + ", found " +
+                            std::to_string(values.size() / per));
+    };
+    if (attribute("TEXCOORD_0") >= 0) {
+      s = reader_.Read(attribute("TEXCOORD_0"), attributes + "TEXCOORD_0", {TINYGLTF_TYPE_VEC2},
+                       kFloatOrUnorm, &out->uvs);
+      if (!s.ok()) return s;
+      s = same_count("TEXCOORD_0", out->uvs, 2);
+      if (!s.ok()) return s;
+    }
+    const int sets = attribute("JOINTS_1") >= 0 && attribute("WEIGHTS_1") >= 0 ? 2 : 1;
+    for (int set = 0; set < sets; ++set) {
+      const std::string joints_key = "JOINTS_" + std::to_string(set);
+      const std::string weights_key = "WEIGHTS_" + std::to_string(set);
+      InfluenceSet influences;
+      influences.joints_accessor = attribute(joints_key.c_str());
+      s = reader_.Read(
+          influences.joints_accessor, attributes + joints_key, {TINYGLTF_TYPE_VEC4},
+          {TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT},
+          &influences.joints);
+      if (!s.ok()) return s;
+      s = same_count(joints_key.c_str(), influences.joints, 4);
+      if (!s.ok()) return s;
+      s = reader_.Read(attribute(weights_key.c_str()), attributes + weights_key,
+                       {TINYGLTF_TYPE_VEC4}, kFloatOrUnorm, &influences.weights);
+      if (!s.ok()) return s;
+      s = same_count(weights_key.c_str(), influences.weights, 4);
+      if (!s.ok()) return s;
+      out->influences.push_back(std::move(influences));
+    }
+    for (const auto& [key, value] : primitive.attributes) {
+      if ((key.compare(0, 7, "JOINTS_") == 0 || key.compare(0, 8, "WEIGHTS_") == 0) &&
+          key != "JOINTS_0" && key != "WEIGHTS_0" && key != "JOINTS_1" && key != "WEIGHTS_1") {
+        left_out_.push_back("influences " + key + " of " + prim);
+      }
     }
     return Status();
   }
 
-  Status ReadAnimations() {
+  // A part's vertices against the MD5 limit of a part and of all parts together.
+  Status CheckVertexCount(const PrimitiveVertices& vertices) {
     const md5::Md5Limits& limits = job_.options.limits;
-    std::set<std::string> used;
-    std::vector<Track> tracks;
+    if (vertices.count > static_cast<std::size_t>(limits.max_vertices_per_mesh)) {
+      return FieldError(vertices.count_field, "expected at most " +
+                                                  std::to_string(limits.max_vertices_per_mesh) +
+                                                  " vertices in a mesh part (md5 limit), found " +
+                                                  std::to_string(vertices.count));
+    }
+    total_vertices_ += vertices.count;
+    if (total_vertices_ > static_cast<std::size_t>(limits.max_total_vertices)) {
+      return FieldError(vertices.count_field,
+                        "expected at most " + std::to_string(limits.max_total_vertices) +
+                            " vertices in all mesh parts (md5 limit), found " +
+                            std::to_string(total_vertices_) + " so far");
+    }
+    return Status();
+  }
+
+  // The primitive's indices (or 0..n-1 without them), each below the vertex count.
+  Status ReadIndices(const tinygltf::Primitive& primitive, const std::string& prim,
+                     std::size_t vertex_count, PrimitiveIndices* out) const {
+    if (primitive.indices >= 0) {
+      const Status s = reader_.Read(primitive.indices, prim + ".indices", {TINYGLTF_TYPE_SCALAR},
+                                    kUnsignedInts, &out->indices);
+      if (!s.ok()) return s;
+      out->field = Indexed("accessors", static_cast<std::size_t>(primitive.indices));
+    } else {
+      out->indices.resize(vertex_count);
+      for (std::size_t i = 0; i < vertex_count; ++i) out->indices[i] = static_cast<double>(i);
+      out->field = prim;
+    }
+    for (std::size_t i = 0; i < out->indices.size(); ++i) {
+      if (!(out->indices[i] < static_cast<double>(vertex_count))) {
+        return FieldError(out->field, "expected vertex indices below " +
+                                          std::to_string(vertex_count) + ", found " +
+                                          Number(out->indices[i]) + " at " + std::to_string(i));
+      }
+    }
+    return Status();
+  }
+
+  // The part's shader: its material's name ("material_N" when it has none), or "default".
+  Status PartShader(const tinygltf::Primitive& primitive, const std::string& prim,
+                    std::string* shader) const {
+    if (primitive.material >= 0 &&
+        static_cast<std::size_t>(primitive.material) < gltf_.materials.size()) {
+      *shader = gltf_.materials[static_cast<std::size_t>(primitive.material)].name;
+      if (shader->empty()) *shader = "material_" + std::to_string(primitive.material);
+    } else if (primitive.material >= 0) {
+      return FieldError(prim + ".material", "expected a material index below " +
+                                                std::to_string(gltf_.materials.size()) +
+                                                ", found " + std::to_string(primitive.material));
+    } else {
+      *shader = "default";
+    }
+    return Status();
+  }
+
+  // Triangles of a list, strip or fan, reversed to MD5's clockwise fronts (glTF's are
+  // counter-clockwise).
+  static void AddTriangles(int mode, const std::vector<double>& indices,
+                           std::vector<md5::MeshTriangle>* triangles) {
+    const auto add = [&](std::size_t a, std::size_t b, std::size_t c) {
+      md5::MeshTriangle triangle;
+      triangle.vertices = {static_cast<std::uint32_t>(indices[a]),
+                           static_cast<std::uint32_t>(indices[c]),
+                           static_cast<std::uint32_t>(indices[b])};
+      triangles->push_back(triangle);
+    };
+    if (mode == TINYGLTF_MODE_TRIANGLES) {
+      for (std::size_t i = 0; i + 2 < indices.size(); i += 3) add(i, i + 1, i + 2);
+    } else if (mode == TINYGLTF_MODE_TRIANGLE_STRIP) {
+      for (std::size_t i = 0; i + 2 < indices.size(); ++i) {
+        if (i % 2 == 0) {
+          add(i, i + 1, i + 2);
+        } else {
+          add(i + 1, i, i + 2);
+        }
+      }
+    } else {
+      for (std::size_t i = 1; i + 1 < indices.size(); ++i) add(0, i, i + 1);
+    }
+  }
+
+  // Each vertex with its UV and its (at most four, renormalized) weights, in joint space.
+  Status AddWeightedVertices(const PrimitiveVertices& vertices, md5::MeshPart* part,
+                             InfluenceCounts* counts) const {
+    part->vertices.resize(vertices.count);
+    std::vector<Influence> influences;
+    for (std::size_t v = 0; v < vertices.count; ++v) {
+      const Status s = GatherInfluences(vertices, v, &influences, counts);
+      if (!s.ok()) return s;
+      double sum = 0.0;
+      for (const Influence& i : influences) sum += i.weight;
+      const dvec3 position(vertices.positions[v * 3], vertices.positions[v * 3 + 1],
+                           vertices.positions[v * 3 + 2]);
+      md5::MeshVertex& vertex = part->vertices[v];
+      if (!vertices.uvs.empty()) {
+        vertex.uv = glm::vec2(static_cast<float>(vertices.uvs[v * 2]),
+                              static_cast<float>(vertices.uvs[v * 2 + 1]));
+      }
+      vertex.first_weight = static_cast<int>(part->weights.size());
+      vertex.weight_count = static_cast<int>(influences.size());
+      for (const Influence& i : influences) {
+        md5::MeshWeight weight;
+        weight.joint = i.joint;
+        weight.bias = static_cast<float>(i.weight / sum);
+        const glm::dvec4 local =
+            weight_from_model_[static_cast<std::size_t>(i.joint)] * glm::dvec4(position, 1.0);
+        weight.position = glm::vec3(dvec3(local));
+        part->weights.push_back(weight);
+      }
+    }
+    return Status();
+  }
+
+  // Vertex v's influences by MD5 joint (a joint listed twice summed), largest first, at most
+  // four; a vertex without any weight follows its first listed joint.
+  Status GatherInfluences(const PrimitiveVertices& vertices, std::size_t v,
+                          std::vector<Influence>* influences, InfluenceCounts* counts) const {
+    influences->clear();
+    const std::size_t skin_joints = skin_of_md5_.size();
+    for (const InfluenceSet& set : vertices.influences) {
+      for (int c = 0; c < 4; ++c) {
+        const double w = set.weights[v * 4 + c];
+        if (!(w > 0.0)) continue;
+        const double index = set.joints[v * 4 + c];
+        if (!(index < static_cast<double>(skin_joints))) {
+          return FieldError(Indexed("accessors", static_cast<std::size_t>(set.joints_accessor)),
+                            "expected joint indices below the " + std::to_string(skin_joints) +
+                                " joints of skins[" + std::to_string(skin_index_) + "], found " +
+                                Number(index) + " at vertex " + std::to_string(v));
+        }
+        const int joint = md5_of_skin_[static_cast<std::size_t>(index)];
+        auto it = std::find_if(influences->begin(), influences->end(),
+                               [&](const Influence& i) { return i.joint == joint; });
+        if (it == influences->end()) {
+          influences->push_back({joint, w});
+        } else {
+          it->weight += w;
+        }
+      }
+    }
+    if (influences->empty()) {
+      // No weight at all (invalid glTF): the vertex follows its first listed joint.
+      const double index = vertices.influences[0].joints[v * 4];
+      const int joint = index < static_cast<double>(skin_joints)
+                            ? md5_of_skin_[static_cast<std::size_t>(index)]
+                            : 0;
+      influences->push_back({joint, 1.0});
+      ++counts->unweighted;
+    }
+    std::stable_sort(influences->begin(), influences->end(),
+                     [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+    if (influences->size() > 4) {
+      influences->resize(4);
+      ++counts->over_four;
+    }
+    return Status();
+  }
+
+  void WarnAboutInfluences(const InfluenceCounts& counts) {
+    if (counts.second_sets > 0) {
+      Warn("JOINTS_1/WEIGHTS_1 read on " + std::to_string(counts.second_sets) + " primitives; " +
+           std::to_string(counts.over_four) +
+           " vertices with more than 4 influences keep their 4 largest, renormalized");
+    } else if (counts.over_four > 0) {
+      Warn(std::to_string(counts.over_four) +
+           " vertices with more than 4 influences keep their 4 largest, renormalized");
+    }
+    if (counts.unweighted > 0) {
+      Warn(std::to_string(counts.unweighted) +
+           " vertices have no weight above 0: each follows its first listed joint");
+    }
+  }
+
+  // Each animation: its tracks read, what sampling it will cost worked out and checked against
+  // the limits and bounds, then its frames sampled.
+  Status ReadAnimations() {
+    std::set<std::string> used_names;
+    SamplingCost spent;
     for (std::size_t a = 0; a < gltf_.animations.size(); ++a) {
       const tinygltf::Animation& animation = gltf_.animations[a];
       const std::string field = Indexed("animations", a);
-      tracks.clear();
-      double start = std::numeric_limits<double>::infinity();
-      double end = -std::numeric_limits<double>::infinity();
-      std::map<int, std::size_t> read_inputs;
-      for (std::size_t c = 0; c < animation.channels.size(); ++c) {
-        const tinygltf::AnimationChannel& channel = animation.channels[c];
-        const std::string channel_field = field + ".channels[" + std::to_string(c) + "]";
-        if (channel.target_path == "weights") {
-          left_out_.push_back("morph weights animated by " + channel_field);
-          continue;
-        }
-        Track track;
-        if (channel.target_path == "translation") {
-          track.path = 0;
-        } else if (channel.target_path == "rotation") {
-          track.path = 1;
-        } else if (channel.target_path == "scale") {
-          track.path = 2;
-        } else {
-          left_out_.push_back(channel_field + " (target path \"" + channel.target_path + "\")");
-          continue;
-        }
-        if (channel.target_node < 0) continue;  // an extension's target: nothing MD5 can hold
-        if (static_cast<std::size_t>(channel.target_node) >= gltf_.nodes.size()) {
-          return FieldError(channel_field + ".target.node",
-                            "expected a node index below " + std::to_string(gltf_.nodes.size()) +
-                                ", found " + std::to_string(channel.target_node));
-        }
-        if (channel.sampler < 0 ||
-            static_cast<std::size_t>(channel.sampler) >= animation.samplers.size()) {
-          return FieldError(channel_field + ".sampler",
-                            "expected a sampler index below " +
-                                std::to_string(animation.samplers.size()) + ", found " +
-                                std::to_string(channel.sampler));
-        }
-        if (rest_[static_cast<std::size_t>(channel.target_node)].has_matrix) {
-          left_out_.push_back(channel_field + " (it animates nodes[" +
-                              std::to_string(channel.target_node) +
-                              "], which has a matrix: glTF forbids that)");
-          continue;
-        }
-        const tinygltf::AnimationSampler& sampler =
-            animation.samplers[static_cast<std::size_t>(channel.sampler)];
-        const std::string sampler_field =
-            field + ".samplers[" + std::to_string(channel.sampler) + "]";
-        if (sampler.interpolation.empty() || sampler.interpolation == "LINEAR") {
-          track.interpolation = 0;
-        } else if (sampler.interpolation == "STEP") {
-          track.interpolation = 1;
-        } else if (sampler.interpolation == "CUBICSPLINE") {
-          track.interpolation = 2;
-        } else {
-          return FieldError(
-              sampler_field + ".interpolation",
-              "expected LINEAR, STEP or CUBICSPLINE, found \"" + sampler.interpolation + "\"");
-        }
-        track.node = channel.target_node;
-        Status s = reader_.Read(sampler.input, sampler_field + ".input", {TINYGLTF_TYPE_SCALAR},
-                                kFloat, &track.times);
-        if (!s.ok()) return s;
-        const std::string input_name =
-            Indexed("accessors", static_cast<std::size_t>(sampler.input));
-        if (track.times.empty()) {
-          return FieldError(input_name + ".count", "expected at least one key time, found none");
-        }
-        for (std::size_t k = 1; k < track.times.size(); ++k) {
-          if (!(track.times[k] > track.times[k - 1])) {
-            return FieldError(input_name, "expected strictly increasing key times, found " +
-                                              Number(track.times[k]) + " after " +
-                                              Number(track.times[k - 1]) + " at key " +
-                                              std::to_string(k));
-          }
-        }
-        if (track.path == 1) {
-          s = reader_.Read(sampler.output, sampler_field + ".output", {TINYGLTF_TYPE_VEC4},
-                           kFloatOrSnorm, &track.values, &track.components);
-        } else {
-          s = reader_.Read(sampler.output, sampler_field + ".output", {TINYGLTF_TYPE_VEC3}, kFloat,
-                           &track.values, &track.components);
-        }
-        if (!s.ok()) return s;
-        const std::size_t per_key = track.interpolation == 2 ? 3 : 1;
-        const std::size_t expected = track.times.size() * per_key;
-        const std::size_t found = track.values.size() / static_cast<std::size_t>(track.components);
-        if (found != expected) {
-          return FieldError(
-              Indexed("accessors", static_cast<std::size_t>(sampler.output)) + ".count",
-              "expected " + std::to_string(expected) + " values for the " +
-                  std::to_string(track.times.size()) + " keys of " + input_name +
-                  (per_key == 3 ? " (CUBICSPLINE: 3 a key)" : "") + ", found " +
-                  std::to_string(found));
-        }
-        start = std::min(start, track.times.front());
-        end = std::max(end, track.times.back());
-        tracks.push_back(std::move(track));
-      }
+      AnimationTracks tracks;
+      Status s = ReadTracks(animation, field, &tracks);
+      if (!s.ok()) return s;
+      const SamplingPlan plan = PlanSampling(tracks);
+      s = CheckSamplingPlan(field, plan, &spent);
+      if (!s.ok()) return s;
       ImportedAnimation imported;
-      std::string name =
-          animation.name.empty() ? "anim_" + std::to_string(a) : FileSafe(animation.name);
-      std::string unique = name;
-      for (int suffix = 2; used.count(unique) != 0; ++suffix)
-        unique = name + "_" + std::to_string(suffix);
-      used.insert(unique);
-      imported.name = unique;
-      if (tracks.empty()) {
-        start = 0.0;
-        end = 0.0;
-      }
-      const double fps = FrameRate(tracks);
-      const double frames_exact = std::round((end - start) * fps) + 1.0;
-      if (!(frames_exact <= static_cast<double>(limits.max_frames))) {
-        return FieldError(field, Number(end - start) + " s at " + Number(fps) + " fps make " +
-                                     Number(frames_exact) + " frames, expected at most " +
-                                     std::to_string(limits.max_frames) + " (md5 limit)");
-      }
-      const int frames = static_cast<int>(frames_exact);
-      const std::int64_t joint_frames =
-          static_cast<std::int64_t>(frames) * static_cast<std::int64_t>(joint_nodes_.size());
-      if (joint_frames > limits.max_joint_frames) {
-        return FieldError(field, std::to_string(frames) + " frames of " +
-                                     std::to_string(joint_nodes_.size()) + " joints make " +
-                                     std::to_string(joint_frames) +
-                                     " joint frames, expected at most " +
-                                     std::to_string(limits.max_joint_frames) + " (md5 limit)");
-      }
-      Sample(tracks, start, fps, frames, &imported);
+      imported.name = UniqueAnimationName(animation, a, &used_names);
+      Sample(tracks.tracks, plan, &imported);
       job_.output->animations.push_back(std::move(imported));
     }
     if (worst_scale_change_ > 1e-5) {
@@ -1376,8 +1414,198 @@ class Importer {
     return Status();
   }
 
+  // The animation's name made a file stem, unique among those before it.
+  static std::string UniqueAnimationName(const tinygltf::Animation& animation, std::size_t index,
+                                         std::set<std::string>* used) {
+    const std::string name =
+        animation.name.empty() ? "anim_" + std::to_string(index) : FileSafe(animation.name);
+    std::string unique = name;
+    for (int suffix = 2; used->count(unique) != 0; ++suffix)
+      unique = name + "_" + std::to_string(suffix);
+    used->insert(unique);
+    return unique;
+  }
+
+  // The channels that move nodes, each a track with its keys; what MD5 cannot hold is noted as
+  // left out.
+  Status ReadTracks(const tinygltf::Animation& animation, const std::string& field,
+                    AnimationTracks* out) {
+    for (std::size_t c = 0; c < animation.channels.size(); ++c) {
+      const tinygltf::AnimationChannel& channel = animation.channels[c];
+      const std::string channel_field = field + ".channels[" + std::to_string(c) + "]";
+      Track track;
+      bool kept = false;
+      const Status s = ReadTrack(animation, channel, field, channel_field, &track, &kept);
+      if (!s.ok()) return s;
+      if (!kept) continue;
+      out->start = std::min(out->start, track.times.front());
+      out->end = std::max(out->end, track.times.back());
+      out->tracks.push_back(std::move(track));
+    }
+    if (out->tracks.empty()) out->start = out->end = 0.0;
+    return Status();
+  }
+
+  // One channel as a track (`kept` false for one MD5 cannot hold): its target, path and sampler
+  // checked, its keys read.
+  Status ReadTrack(const tinygltf::Animation& animation, const tinygltf::AnimationChannel& channel,
+                   const std::string& field, const std::string& channel_field, Track* track,
+                   bool* kept) {
+    if (channel.target_path == "weights") {
+      left_out_.push_back("morph weights animated by " + channel_field);
+      return Status();
+    }
+    if (channel.target_path == "translation") {
+      track->path = 0;
+    } else if (channel.target_path == "rotation") {
+      track->path = 1;
+    } else if (channel.target_path == "scale") {
+      track->path = 2;
+    } else {
+      left_out_.push_back(channel_field + " (target path \"" + channel.target_path + "\")");
+      return Status();
+    }
+    if (channel.target_node < 0) return Status();  // an extension's target: nothing MD5 can hold
+    if (static_cast<std::size_t>(channel.target_node) >= gltf_.nodes.size()) {
+      return FieldError(channel_field + ".target.node",
+                        "expected a node index below " + std::to_string(gltf_.nodes.size()) +
+                            ", found " + std::to_string(channel.target_node));
+    }
+    if (channel.sampler < 0 ||
+        static_cast<std::size_t>(channel.sampler) >= animation.samplers.size()) {
+      return FieldError(channel_field + ".sampler", "expected a sampler index below " +
+                                                        std::to_string(animation.samplers.size()) +
+                                                        ", found " +
+                                                        std::to_string(channel.sampler));
+    }
+    if (rest_[static_cast<std::size_t>(channel.target_node)].has_matrix) {
+      left_out_.push_back(channel_field + " (it animates nodes[" +
+                          std::to_string(channel.target_node) +
+                          "], which has a matrix: glTF forbids that)");
+      return Status();
+    }
+    const tinygltf::AnimationSampler& sampler =
+        animation.samplers[static_cast<std::size_t>(channel.sampler)];
+    const std::string sampler_field = field + ".samplers[" + std::to_string(channel.sampler) + "]";
+    if (sampler.interpolation.empty() || sampler.interpolation == "LINEAR") {
+      track->interpolation = 0;
+    } else if (sampler.interpolation == "STEP") {
+      track->interpolation = 1;
+    } else if (sampler.interpolation == "CUBICSPLINE") {
+      track->interpolation = 2;
+    } else {
+      return FieldError(
+          sampler_field + ".interpolation",
+          "expected LINEAR, STEP or CUBICSPLINE, found \"" + sampler.interpolation + "\"");
+    }
+    track->node = channel.target_node;
+    *kept = true;
+    return ReadKeys(sampler, sampler_field, track);
+  }
+
+  // A track's key times (strictly increasing) and its values (three a key for CUBICSPLINE).
+  Status ReadKeys(const tinygltf::AnimationSampler& sampler, const std::string& sampler_field,
+                  Track* track) const {
+    Status s = reader_.Read(sampler.input, sampler_field + ".input", {TINYGLTF_TYPE_SCALAR}, kFloat,
+                            &track->times);
+    if (!s.ok()) return s;
+    const std::string input_name = Indexed("accessors", static_cast<std::size_t>(sampler.input));
+    if (track->times.empty()) {
+      return FieldError(input_name + ".count", "expected at least one key time, found none");
+    }
+    for (std::size_t k = 1; k < track->times.size(); ++k) {
+      if (!(track->times[k] > track->times[k - 1])) {
+        return FieldError(input_name, "expected strictly increasing key times, found " +
+                                          Number(track->times[k]) + " after " +
+                                          Number(track->times[k - 1]) + " at key " +
+                                          std::to_string(k));
+      }
+    }
+    if (track->path == 1) {
+      s = reader_.Read(sampler.output, sampler_field + ".output", {TINYGLTF_TYPE_VEC4},
+                       kFloatOrSnorm, &track->values, &track->components);
+    } else {
+      s = reader_.Read(sampler.output, sampler_field + ".output", {TINYGLTF_TYPE_VEC3}, kFloat,
+                       &track->values, &track->components);
+    }
+    if (!s.ok()) return s;
+    const std::size_t per_key = track->interpolation == 2 ? 3 : 1;
+    const std::size_t expected = track->times.size() * per_key;
+    const std::size_t found = track->values.size() / static_cast<std::size_t>(track->components);
+    if (found != expected) {
+      return FieldError(Indexed("accessors", static_cast<std::size_t>(sampler.output)) + ".count",
+                        "expected " + std::to_string(expected) + " values for the " +
+                            std::to_string(track->times.size()) + " keys of " + input_name +
+                            (per_key == 3 ? " (CUBICSPLINE: 3 a key)" : "") + ", found " +
+                            std::to_string(found));
+    }
+    return Status();
+  }
+
+  // The frame rate and count of an animation and what sampling it will cost, from its keys'
+  // times and the skin's and meshes' sizes alone.
+  SamplingPlan PlanSampling(const AnimationTracks& tracks) const {
+    SamplingPlan plan;
+    plan.start = tracks.start;
+    plan.seconds = tracks.end - tracks.start;
+    plan.fps = FrameRate(tracks.tracks);
+    plan.frames = std::round(plan.seconds * plan.fps) + 1.0;
+    const double joints = static_cast<double>(joint_nodes_.size());
+    const double per_frame =
+        static_cast<double>(gltf_.nodes.size()) + joints + static_cast<double>(MeshWeightCount());
+    plan.cost.joint_frames = plan.frames * joints;
+    plan.cost.anim_bytes = static_cast<double>(md5::EstimateMd5AnimBytes(
+        static_cast<std::uint64_t>(std::min(plan.frames, 1e18)), joint_nodes_.size()));
+    plan.cost.work = plan.frames * per_frame;
+    return plan;
+  }
+
+  // The plan against the MD5 limits (frames, joints x frames) and the import's bounds (md5anim
+  // bytes and sampling work of all animations so far), each refusal naming the animation.
+  Status CheckSamplingPlan(const std::string& field, const SamplingPlan& plan,
+                           SamplingCost* spent) const {
+    const md5::Md5Limits& limits = job_.options.limits;
+    const GltfImportBounds& bounds = job_.options.bounds;
+    const std::string made = Number(plan.seconds) + " s at " + Number(plan.fps) + " fps make " +
+                             Count(plan.frames) + " frames";
+    if (!(plan.frames <= static_cast<double>(limits.max_frames))) {
+      return FieldError(
+          field, made + ", expected at most " + std::to_string(limits.max_frames) + " (md5 limit)");
+    }
+    const std::string joints = std::to_string(joint_nodes_.size()) + " joints";
+    if (plan.cost.joint_frames > static_cast<double>(limits.max_joint_frames)) {
+      return FieldError(field, made + " of " + joints + " = " + Count(plan.cost.joint_frames) +
+                                   " joint frames, expected at most " +
+                                   std::to_string(limits.max_joint_frames) + " (md5 limit)");
+    }
+    spent->anim_bytes += plan.cost.anim_bytes;
+    if (spent->anim_bytes > static_cast<double>(bounds.max_anim_bytes)) {
+      return FieldError(
+          field, made + " of " + joints + " = " + Megabytes(plan.cost.anim_bytes) + " of md5anim" +
+                     (spent->anim_bytes > plan.cost.anim_bytes
+                          ? " (" + Megabytes(spent->anim_bytes) + " with the animations before it)"
+                          : std::string()) +
+                     ", expected at most " + Megabytes(static_cast<double>(bounds.max_anim_bytes)) +
+                     " (the import's bound)");
+    }
+    spent->work += plan.cost.work;
+    if (spent->work > static_cast<double>(bounds.max_sampling_work)) {
+      return FieldError(
+          field, made + " x (" + std::to_string(gltf_.nodes.size()) + " nodes + " + joints + " + " +
+                     std::to_string(MeshWeightCount()) +
+                     " mesh weights) = " + Count(plan.cost.work) + " transforms to sample" +
+                     (spent->work > plan.cost.work
+                          ? " (" + Count(spent->work) + " with the animations before it)"
+                          : std::string()) +
+                     ", expected at most " + std::to_string(bounds.max_sampling_work) +
+                     " (the import's bound)");
+    }
+    return Status();
+  }
+
   // The requested rate, else that of the grid every key lies on (the smallest key spacing),
-  // when that is at most kMaxGridFps, else the default.
+  // when that is in [kMinGridFps, kMaxGridFps], else the default. Never 0: a rate is rounded to
+  // a whole number only when that is at least 1.
   double FrameRate(const std::vector<Track>& tracks) const {
     if (job_.options.fps > 0.0f) return job_.options.fps;
     double start = std::numeric_limits<double>::infinity();
@@ -1390,8 +1618,8 @@ class Importer {
     }
     if (!std::isfinite(step) || !(step > 0.0)) return kDefaultImportFps;
     double fps = 1.0 / step;
-    if (std::abs(fps - std::round(fps)) < 1e-3) fps = std::round(fps);
-    if (!(fps <= kMaxGridFps)) return kDefaultImportFps;
+    if (std::round(fps) >= 1.0 && std::abs(fps - std::round(fps)) < 1e-3) fps = std::round(fps);
+    if (!(fps >= kMinGridFps && fps <= kMaxGridFps)) return kDefaultImportFps;
     for (const Track& track : tracks) {
       for (double t : track.times) {
         const double k = (t - start) * fps;
@@ -1400,9 +1628,16 @@ class Importer {
     }
     return fps;
   }
+  std::size_t MeshWeightCount() const {
+    std::size_t weights = 0;
+    for (const md5::MeshPart& part : job_.output->mesh.meshes) weights += part.weights.size();
+    return weights;
+  }
 
-  void Sample(const std::vector<Track>& tracks, double start, double fps, int frames,
-              ImportedAnimation* out) {
+  void Sample(const std::vector<Track>& tracks, const SamplingPlan& plan, ImportedAnimation* out) {
+    const double start = plan.start;
+    const double fps = plan.fps;
+    const int frames = static_cast<int>(plan.frames);
     const std::size_t joints = joint_nodes_.size();
     const md5::MeshFile& mesh = job_.output->mesh;
     md5::AnimFile& anim = out->file;
@@ -1703,6 +1938,7 @@ class Importer {
   std::vector<RigidSplit> bind_;  // per MD5 joint, Z-up
   std::vector<dmat4> weight_from_model_;
   std::vector<std::string> left_out_;
+  std::size_t total_vertices_ = 0;  // over the mesh parts so far
   double worst_scale_change_ = 0.0;
   std::string worst_scale_where_;
 };

@@ -3,6 +3,7 @@
 // md5mesh and md5anims (parsed form; write them with md5::WriteMd5Mesh / WriteMd5Anim).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -18,14 +19,34 @@ namespace md5stage::convert {
 // none: the job never opens files itself.
 using GltfFileLookup = std::function<const std::string*(const std::string& uri)>;
 
+// What one conversion may cost, worked out from the keys' times and the skin's and meshes' sizes
+// before any frame is sampled; an input past them is refused with a message naming its field and
+// the bound. The same for `md5stage convert` and a glTF dropped on the viewer (which then parses
+// what was made). docs/reliability.md says why these values.
+struct GltfImportBounds {
+  // md5anim text of all animations together, estimated (md5::EstimateMd5AnimBytes): 16 MB, over
+  // 10 times the largest real md5anim here (1.4 MB, rifle_view_idle: 501 frames of 46 joints).
+  std::uint64_t max_anim_bytes = std::uint64_t{16} << 20;
+  // Sampling work of all animations together: frames x (nodes + joints + mesh weights), a node's
+  // transform, a joint's split into MD5 form and a weight skinned for the frame's bounds each one
+  // unit. 2^26 is over 20 times the largest real model's (rifle_view: 501 frames x 5,692).
+  std::uint64_t max_sampling_work = std::uint64_t{1} << 26;
+};
+
 struct GltfImportOptions {
   // Frames per second of every md5anim. 0: the rate of the grid all of an animation's keys lie
-  // on (its smallest key spacing) when that is at most 240 fps, else kDefaultImportFps.
+  // on (its smallest key spacing) when that is in [kMinGridFps, kMaxGridFps], else
+  // kDefaultImportFps.
   float fps = 0.0f;
   md5::Md5Limits limits;
+  GltfImportBounds bounds;
 };
 
 inline constexpr float kDefaultImportFps = 30.0f;
+// Keys on a finer grid than kMaxGridFps are resampled at the default rate; so are keys on a grid
+// coarser than kMinGridFps (a key every 2.8 hours), whose rate no player would play at.
+inline constexpr double kMaxGridFps = 240.0;
+inline constexpr double kMinGridFps = 1e-4;
 
 // Deepest nesting of arrays and objects the JSON of a .gltf (or a .glb's JSON chunk) may have;
 // checked before tinygltf parses it. Real files nest fewer than 10 levels.

@@ -1,5 +1,7 @@
 #include "core/md5/md5_writer.h"
 
+#include <algorithm>
+
 #include "core/common/number_text.h"
 
 namespace md5stage::md5 {
@@ -116,6 +118,18 @@ std::string WriteMd5Mesh(const MeshFile& mesh) {
     out.append("}\n");
   }
   return out;
+}
+
+std::uint64_t EstimateMd5AnimBytes(std::uint64_t frames, std::uint64_t joints) {
+  // A hierarchy line (a name, three integers) and a baseframe line (six numbers) a joint; a
+  // bounds line (six numbers, parentheses) and "frame N {" ... "}" a frame, then six numbers a
+  // joint in it. Past 2^32 frames or joints nothing is sampled anyway: the result saturates.
+  constexpr std::uint64_t kCap = std::uint64_t{1} << 32;
+  frames = std::min(frames, kCap);
+  joints = std::min(joints, kCap);
+  const std::uint64_t per_joint = 32 + 6 * kEstimatedNumberBytes + 6;
+  const std::uint64_t per_frame = 6 * kEstimatedNumberBytes + 8 + 20;
+  return 256 + joints * per_joint + frames * (per_frame + joints * 6 * kEstimatedNumberBytes);
 }
 
 std::string WriteMd5Anim(const AnimFile& anim) {

@@ -2,6 +2,7 @@
 // ParseMd5Mesh / ParseMd5Anim read back to the same floats.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/md5/md5_types.h"
@@ -13,6 +14,13 @@ namespace md5stage::md5 {
 // -0 is written as 0. Quotes in names and shaders become apostrophes (MD5 strings have no escape).
 std::string WriteMd5Mesh(const MeshFile& mesh);
 std::string WriteMd5Anim(const AnimFile& anim);
+
+// WriteMd5Anim's text for `frames` frames of `joints` joints, every component animated, at
+// kEstimatedNumberBytes a number: what a converter knows before it samples a frame, to refuse an
+// input past its bounds first (real files average 10 to 13 bytes a number with separators and
+// headers: 61 to 127 bytes a joint a frame in ../shared/md5 and assets/).
+inline constexpr std::uint64_t kEstimatedNumberBytes = 12;
+std::uint64_t EstimateMd5AnimBytes(std::uint64_t frames, std::uint64_t joints);
 
 // One float as the writer formats it.
 std::string FormatMd5Float(float value);

@@ -402,16 +402,16 @@ TEST(JsonNumberTest, LayoutIsPlainFromATenThousandthTo15DigitsBeforeThePoint) {
   };
   for (const auto& row : rows) {
     EXPECT_EQ(FormatJsonNumber(row.value), row.text) << row.text;
-    EXPECT_EQ(FormatJsonNumberBySearch(row.value), row.text) << row.text;
+    EXPECT_EQ(FormatJsonNumberByDigits(row.value), row.text) << row.text;
   }
-  EXPECT_EQ(FormatJsonNumberBySearch(-0.0), "0");
-  EXPECT_EQ(FormatJsonNumberBySearch(std::numeric_limits<double>::infinity()), "null");
-  EXPECT_EQ(FormatJsonNumberBySearch(std::nan("")), "null");
+  EXPECT_EQ(FormatJsonNumberByDigits(-0.0), "0");
+  EXPECT_EQ(FormatJsonNumberByDigits(std::numeric_limits<double>::infinity()), "null");
+  EXPECT_EQ(FormatJsonNumberByDigits(std::nan("")), "null");
 }
 
-// The wasm build (no floating-point to_chars in its libc++) writes numbers by search; both builds
+// The wasm build (no floating-point to_chars in its libc++) writes Dragonbox's digits; both builds
 // must write the same text, or a share link made in the browser differs from the CLI's.
-TEST(JsonNumberTest, SearchWritesWhatToCharsWrites) {
+TEST(JsonNumberTest, DigitsWriterWritesWhatToCharsWrites) {
   std::vector<double> values;
   // Powers of two, where the rounding interval is lopsided and the nearest decimal can miss.
   for (int exponent = -1074; exponent <= 1023; ++exponent) {
@@ -441,11 +441,11 @@ TEST(JsonNumberTest, SearchWritesWhatToCharsWrites) {
   }
   int differences = 0;
   for (const double value : values) {
-    const std::string by_search = FormatJsonNumberBySearch(value);
-    if (by_search != FormatJsonNumber(value) && ++differences <= 10) {
-      ADD_FAILURE() << by_search << " != " << FormatJsonNumber(value);
+    const std::string by_digits = FormatJsonNumberByDigits(value);
+    if (by_digits != FormatJsonNumber(value) && ++differences <= 10) {
+      ADD_FAILURE() << by_digits << " != " << FormatJsonNumber(value);
     }
-    ASSERT_EQ(std::strtod(by_search.c_str(), nullptr), value) << by_search;
+    ASSERT_EQ(std::strtod(by_digits.c_str(), nullptr), value) << by_digits;
   }
   EXPECT_EQ(differences, 0) << "of " << values.size();
 }

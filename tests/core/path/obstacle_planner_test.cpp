@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <glm/geometric.hpp>
 #include <random>
@@ -162,13 +161,11 @@ TEST(ObstaclePlanner, EdgeCases) {
     ObstaclePlanJob job = p.Job(set, row.start, row.goal, row.radius, row.clearance);
     job.has_goal_heading = row.has_heading;
     job.goal_heading = row.heading;
-    const auto t0 = std::chrono::steady_clock::now();
     const Status status = job.Run();
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ASSERT_TRUE(status.ok()) << status.error().message;
     ExpectLegal(job);
-    EXPECT_LT(seconds, 0.3);
+    // Bounded by its counted work, not by a clock (issue 44: no verdict by timing).
+    EXPECT_LE(p.result.expansions, job.limits.budget);
   }
 }
 
@@ -288,9 +285,7 @@ TEST(ObstaclePlanner, EnclosedGoalAnswersNoPathInBoundedTime) {
   Planner p;
   ObstaclePlanJob job = p.Job(set, {{-120, 0}, 0}, {0, 0}, 15, 1);
   job.limits.budget = 4000;
-  const auto t0 = std::chrono::steady_clock::now();
   ASSERT_TRUE(job.Run().ok());
-  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 0.5);
   EXPECT_FALSE(p.result.found());
   EXPECT_EQ(std::string(p.result.reason),
             "no path: the goal is enclosed (walled off from the start)");

@@ -5,7 +5,6 @@
 // refuse (HugeRouteCoordinatesAreRejectedQuickly); they stay as seeds so the harness keeps to it.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -114,7 +113,6 @@ TEST(PathRegression, DubinsWithANegligibleRadiusTurnsInPlace) {
 // arc-length quadrature to NaN, and the table refined every interval to depth 40 (2^40 knots,
 // gigabytes, minutes). Routes now stop at 1e15 with a located message.
 TEST(PathRegression, HugeRouteCoordinatesAreRejectedQuickly) {
-  const auto start = std::chrono::steady_clock::now();
   const Result<Route> route =
       ReadRouteJson("huge.route.json", ReadRegression("huge_coordinates.route.json"));
   ASSERT_FALSE(route.ok());
@@ -136,8 +134,8 @@ TEST(PathRegression, HugeRouteCoordinatesAreRejectedQuickly) {
   // A curve built directly from overflowing points (no Route::Build check) stays small.
   const CubicBezier overflowing({glm::dvec2(-1e300, 0.0), glm::dvec2(1e300, 1e300),
                                  glm::dvec2(1e-300, -1e300), glm::dvec2(0.0, 0.0)});
+  // "Quickly": bounded by the knots counted (the hang built 2^40), not timed.
   EXPECT_LE(overflowing.knot_count(), 1000);
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
 }
 
 // fuzz_route (stretch_end_before_start.route.json): a tight stretch ending at the route's end
