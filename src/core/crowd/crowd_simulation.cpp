@@ -317,6 +317,7 @@ Status CrowdSimulation::Step() {
   for (int i = 0; i < size(); ++i) {
     CrowdAgent& a = agents_[i];
     a.pose = AdvancePose(a.pose, motions_[i].speed, motions_[i].curvature, step_);
+    a.waiting = a.wanted_speed > 0.0 && motions_[i].speed == 0.0 ? a.waiting + step_ : 0.0;
     a.speed = motions_[i].speed;
     FollowerState& f = followers_[i];
     if (characters_[i].has_target && f.arrival_time < 0.0 &&

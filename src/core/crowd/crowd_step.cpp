@@ -20,7 +20,16 @@ constexpr int kHorizonSamples = 6;
 constexpr double kHeadingWeight = 1.0;
 constexpr double kSpeedWeight = 0.6;
 constexpr double kCollisionWeight = 4.0;
-constexpr double kObstacleWeight = 2.0;
+constexpr double kObstacleWeight = 3.0;
+// A neighbour's risk inside the margin (beyond the clearances), and the share of the risks of
+// the neighbours other than the worst.
+constexpr double kMarginRisk = 0.1;
+constexpr double kOtherRisk = 0.25;
+constexpr double kLaterShare = 0.5;
+// A step that leaves a character facing a neighbour too close to turn away from.
+constexpr double kTrappedWeight = 3.0;
+// Per second already waited: what standing still costs more.
+constexpr double kWaitingWeight = 0.5;
 // Two walkers meeting head-on would mirror each other's choices; a tiny preference for turning
 // right (clockwise) makes both pass on the same side, the way people do.
 constexpr double kRightHandBias = 1e-3;
@@ -129,6 +138,10 @@ class StepRunner {
     for (int i = 0; i < job_.count; ++i) {
       job_.motions[i] = CrowdMotion{};
       scratch_.decided[i] = 0;
+      // Until i chooses, the others expect it straight on at its last speed.
+      const CrowdAgent& a = agents_[i];
+      SampleManoeuvre(a.pose, a.speed, 0.0, 1.0 / a.turning_radius, job_.options.horizon,
+                      kHorizonSamples, Predicted(i));
     }
     for (int i = 0; i < job_.count; ++i) {
       job_.motions[i] = Choose(i);
@@ -265,9 +278,11 @@ class StepRunner {
   // approach of each piece is exact for that line (nothing slips between samples).
   double CollisionRisk(const CrowdAgent& a, int j, const glm::dvec2* path) const {
     const CrowdAgent& b = agents_[j];
-    // A neighbour already nearer than the margin counts only for coming nearer still.
-    const double keep = std::min((a.clearance + b.clearance) * (1.0 + kMarginFraction),
-                                 glm::distance(a.pose.position, b.pose.position));
+    // A neighbour already nearer than the margin (or the clearances) counts only for coming
+    // nearer still.
+    const double now = glm::distance(a.pose.position, b.pose.position);
+    const double contact = std::min(a.clearance + b.clearance, now);
+    const double keep = std::min((a.clearance + b.clearance) * (1.0 + kMarginFraction), now);
     if (keep <= 0.0) return 0.0;
     const glm::dvec2* other = Predicted(j);
     double risk = 0.0;
@@ -280,12 +295,52 @@ class StepRunner {
           length2 > 0.0 ? std::clamp(-glm::dot(before, change) / length2, 0.0, 1.0) : 0.0;
       const double closest = glm::length(before + along * change);
       if (closest < keep) {
+        // Inside the margin: a little; inside the clearances: a lot, the deeper the more.
         const double soon = 1.0 - 0.5 * (m - 1.0) / kHorizonSamples;
-        risk = std::max(risk, soon * (keep - closest) / keep);
+        const double margin =
+            keep > contact ? std::min((keep - closest) / (keep - contact), 1.0) : 1.0;
+        const double depth = contact > 0.0 ? std::max(contact - closest, 0.0) / contact : 0.0;
+        risk = std::max(risk, soon * (kMarginRisk * margin + depth));
       }
       before = after;
     }
     return risk;
+  }
+
+  // Whether a character at `pose` could still leave `b` (standing where it is) behind: straight
+  // on passes it, or a whole turn on either side stays clear of it. A character facing another
+  // closer than that can only wait for the other to move: two such facing each other would wait
+  // for ever.
+  bool Trapped(const CrowdAgent& a, const Pose2& pose, const CrowdAgent& b) const {
+    const double contact = a.clearance + b.clearance;
+    const glm::dvec2 to = b.pose.position - pose.position;
+    const double r = a.turning_radius;
+    if (glm::dot(to, to) >= (contact + 2.0 * r) * (contact + 2.0 * r)) return false;
+    const glm::dvec2 forward = Direction(pose.heading);
+    if (glm::dot(to, forward) <= 0.0 || std::abs(Cross(forward, to)) >= contact) return false;
+    const glm::dvec2 left{-forward.y, forward.x};
+    for (double side : {1.0, -1.0}) {
+      const double d = glm::length(to - side * r * left);
+      if (d >= r + contact || d <= r - contact) return false;
+    }
+    return true;
+  }
+
+  // A manoeuvre (turn by `turn` at the tightest curvature, then straight on) travelled `length`
+  // comes within the character's clearance of an obstacle.
+  bool ManoeuvreMeetsObstacle(const CrowdAgent& a, double turn, double length) const {
+    const double max_curvature = 1.0 / a.turning_radius;
+    const double arc_length = std::min(std::abs(turn) / max_curvature, length);
+    if (arc_length > 0.0) {
+      const TurnSegment arc =
+          StepSegment(a.pose, 1.0, turn < 0.0 ? -max_curvature : max_curvature, arc_length);
+      if (job_.obstacles->FirstTurnSegmentWithin(arc, a.clearance) >= 0) return true;
+    }
+    if (length <= arc_length) return false;
+    const Pose2 from =
+        AdvancePose(a.pose, 1.0, turn < 0.0 ? -max_curvature : max_curvature, arc_length);
+    const TurnSegment line = StepSegment(from, 1.0, 0.0, length - arc_length);
+    return job_.obstacles->FirstTurnSegmentWithin(line, a.clearance) >= 0;
   }
 
   // Cost of each candidate: how far it is from the wanted motion, plus how soon it would meet a
@@ -296,6 +351,9 @@ class StepRunner {
     const double horizon = job_.options.horizon;
     const double max_curvature = 1.0 / a.turning_radius;
     const double speed_scale = a.max_speed > 0.0 ? a.max_speed : 1.0;
+    const bool near_obstacle =
+        job_.obstacles && !job_.obstacles->empty() &&
+        job_.obstacles->FirstWithin(a.pose.position, a.clearance + a.max_speed * horizon) >= 0;
     for (int c = 0; c < candidate_count; ++c) {
       Candidate& candidate = candidates[c];
       const double heading_miss =
@@ -303,23 +361,37 @@ class StepRunner {
       candidate.cost = kHeadingWeight * heading_miss / kPi +
                        kSpeedWeight * (a.wanted_speed - candidate.speed) / speed_scale +
                        kRightHandBias * candidate.turn / kPi;
+      // Waiting grows dearer the longer it lasts, so a character does not stand for ever
+      // where moving on is safe but close.
+      if (candidate.speed == 0.0) candidate.cost += kWaitingWeight * a.waiting;
+      if (near_obstacle && candidate.speed > 0.0 &&
+          ManoeuvreMeetsObstacle(a, candidate.turn, candidate.speed * horizon)) {
+        candidate.cost += kObstacleWeight;
+      }
       if (neighbour_count == 0) continue;
+      if (candidate.speed > 0.0) {
+        const Pose2 end = AdvancePose(a.pose, candidate.speed, candidate.curvature, step_);
+        for (int n = 0; n < neighbour_count; ++n) {
+          const CrowdAgent& b = agents_[neighbours[n]];
+          if (!Trapped(a, a.pose, b) && Trapped(a, end, b)) {
+            candidate.cost += kTrappedWeight;
+            break;
+          }
+        }
+      }
       glm::dvec2 path[kHorizonSamples + 1];
       SampleManoeuvre(a.pose, candidate.speed, candidate.turn, max_curvature, horizon,
                       kHorizonSamples, path);
-      double risk = 0.0;
-      // Only those that chose before i: i gives way to them, those after give way to i.
+      // Those that chose before i count fully (i gives way to them), those after less (they
+      // will give way to i). The worst neighbour, and a little of the others.
+      double worst = 0.0, total = 0.0;
       for (int n = 0; n < neighbour_count; ++n) {
-        if (neighbours[n] < i) risk += CollisionRisk(a, neighbours[n], path);
+        const double share = neighbours[n] < i ? 1.0 : kLaterShare;
+        const double risk = share * CollisionRisk(a, neighbours[n], path);
+        worst = std::max(worst, risk);
+        total += risk;
       }
-      candidate.cost += kCollisionWeight * risk;
-      if (risk > 0.0 && job_.obstacles && !job_.obstacles->empty() && candidate.speed > 0.0) {
-        const TurnSegment ahead =
-            StepSegment(a.pose, candidate.speed, candidate.curvature, 0.5 * horizon);
-        if (job_.obstacles->FirstTurnSegmentWithin(ahead, a.clearance) >= 0) {
-          candidate.cost += kObstacleWeight;
-        }
-      }
+      candidate.cost += kCollisionWeight * (worst + kOtherRisk * (total - worst));
     }
     std::sort(candidates, candidates + candidate_count, [](const Candidate& x, const Candidate& y) {
       return x.cost != y.cost ? x.cost < y.cost : x.order < y.order;
@@ -440,6 +512,9 @@ Status CrowdStepJob::Validate() const {
     }
     if (!InRange(a.clearance, 0.0, kMaxCrowdCoordinate)) {
       return Fail(name + "clearance", "a finite number >= 0", a.clearance);
+    }
+    if (!InRange(a.waiting, 0.0, 1e300)) {
+      return Fail(name + "waiting", "seconds >= 0", a.waiting);
     }
     if (!std::isfinite(a.wanted_heading)) {
       return Fail(name + "wanted_heading", "a finite angle", a.wanted_heading);

@@ -21,6 +21,7 @@ constexpr double kMaxCrowdCoordinate = 1e9;
 struct CrowdAgent {
   Pose2 pose;
   double speed = 0.0;           // its last step's, [0, max_speed]
+  double waiting = 0.0;         // seconds it has stood still so far while wanting to move, >= 0
   double max_speed = 0.0;       // >= 0, units per second
   double turning_radius = 1.0;  // > 0: curvature never above 1 / turning_radius
   double clearance = 0.0;       // >= 0: two characters keep the sum of theirs between centres
