@@ -118,14 +118,23 @@ void SampleManoeuvre(const Pose2& pose, double speed, double turn, double max_cu
                      double duration, int count, glm::dvec2* out) {
   const double arc_length = std::abs(turn) / max_curvature;
   const double curvature = turn < 0.0 ? -max_curvature : max_curvature;
+  const double piece = speed * duration / count;
+  out[0] = pose.position;
+  // On the arc: each piece is the same chord, turned by the piece's turn (as SampleMotion).
+  const double piece_turn = curvature * piece;
+  const double c = std::cos(piece_turn), s = std::sin(piece_turn);
+  glm::dvec2 step =
+      (2.0 * std::sin(0.5 * piece_turn) / curvature) * Direction(pose.heading + 0.5 * piece_turn);
+  int m = 1;
+  for (; m <= count && piece * m <= arc_length; ++m) {
+    out[m] = out[m - 1] + step;
+    step = {c * step.x - s * step.y, s * step.x + c * step.y};
+  }
+  if (m > count) return;
+  // Past the arc's end: straight on from there.
   const Pose2 arc_end = AdvancePose(pose, 1.0, curvature, arc_length);
   const glm::dvec2 onwards = Direction(pose.heading + turn);
-  out[0] = pose.position;
-  for (int m = 1; m <= count; ++m) {
-    const double s = speed * duration * m / count;
-    out[m] = s <= arc_length ? AdvancePose(pose, 1.0, curvature, s).position
-                             : arc_end.position + (s - arc_length) * onwards;
-  }
+  for (; m <= count; ++m) out[m] = arc_end.position + (piece * m - arc_length) * onwards;
 }
 
 class StepRunner {
@@ -226,15 +235,64 @@ class StepRunner {
     const CrowdAgent& a = agents_[i];
     const int neighbour_count = GatherNeighbours(i);
     const int* neighbours = scratch_.neighbours.data();
+    // The few that matter for ranking: those whose expected way comes within the margin of
+    // anywhere i can reach over the horizon, and those close enough to box i in.
+    int risky_count = 0, close_count = 0;
+    const double reach = a.wanted_speed;
+    for (int n = 0; n < neighbour_count; ++n) {
+      const int j = neighbours[n];
+      const CrowdAgent& b = agents_[j];
+      const double keep = (a.clearance + b.clearance) * (1.0 + kMarginFraction);
+      const glm::dvec2* other = Predicted(j);
+      const double piece = job_.options.horizon / kHorizonSamples;
+      for (int m = 0; m <= kHorizonSamples; ++m) {
+        const double slack =
+            reach * piece * (m + 1) + (m > 0 ? glm::distance(other[m], other[m - 1]) : 0.0);
+        const glm::dvec2 d = a.pose.position - other[m];
+        if (glm::dot(d, d) <= (keep + slack) * (keep + slack)) {
+          scratch_.risky[risky_count++] = j;
+          break;
+        }
+      }
+      const double box = a.clearance + b.clearance + 2.0 * a.turning_radius + reach * step_;
+      if (glm::distance(a.pose.position, b.pose.position) < box) scratch_.close[close_count++] = j;
+    }
     Candidate candidates[kCandidates];
     const int candidate_count = MakeCandidates(a, candidates);
-    RankCandidates(i, neighbours, neighbour_count, candidates, candidate_count);
-    for (int c = 0; c < candidate_count; ++c) {
-      const CrowdMotion motion{candidates[c].speed, candidates[c].curvature};
+    // Best first by what a candidate costs in any case (its miss of the wanted motion); the
+    // penalties (neighbours, obstacles, being boxed in) only add, so they are worked out only
+    // for candidates that could still beat the best found: the same choice as ranking all.
+    for (int c = 0; c < candidate_count; ++c) candidates[c].cost = PreferenceCost(a, candidates[c]);
+    std::sort(candidates, candidates + candidate_count, [](const Candidate& x, const Candidate& y) {
+      return x.cost != y.cost ? x.cost < y.cost : x.order < y.order;
+    });
+    Ranking ranking{scratch_.risky.data(), risky_count, scratch_.close.data(), close_count,
+                    NearObstacle(a)};
+    double total[kCandidates];
+    bool known[kCandidates] = {}, excluded[kCandidates] = {};
+    for (;;) {
+      int best = -1;
+      for (int c = 0; c < candidate_count; ++c) {
+        if (excluded[c]) continue;
+        if (best >= 0 && candidates[c].cost > total[best]) break;
+        if (!known[c]) {
+          total[c] = candidates[c].cost + Penalty(i, candidates[c], ranking);
+          known[c] = true;
+        }
+        if (best < 0 || total[c] < total[best] ||
+            (total[c] == total[best] && candidates[c].order < candidates[best].order)) {
+          best = c;
+        }
+      }
+      if (best < 0) break;
+      const CrowdMotion motion{candidates[best].speed, candidates[best].curvature};
       // Standing still is always safe (see CrowdStepJob).
-      if (motion.speed > 0.0 && !IsSafe(i, motion, neighbours, neighbour_count)) continue;
+      if (motion.speed > 0.0 && !IsSafe(i, motion, neighbours, neighbour_count)) {
+        excluded[best] = true;
+        continue;
+      }
       // Those after i give way to the manoeuvre it chose.
-      SampleManoeuvre(a.pose, motion.speed, candidates[c].turn, 1.0 / a.turning_radius,
+      SampleManoeuvre(a.pose, motion.speed, candidates[best].turn, 1.0 / a.turning_radius,
                       job_.options.horizon, kHorizonSamples, Predicted(i));
       return motion;
     }
@@ -285,16 +343,29 @@ class StepRunner {
     const double keep = std::min((a.clearance + b.clearance) * (1.0 + kMarginFraction), now);
     if (keep <= 0.0) return 0.0;
     const glm::dvec2* other = Predicted(j);
+    // A piece whose ends are both farther than the margin plus half the piece's length (at
+    // most both speeds over the piece) cannot come within the margin.
+    const double piece = (a.max_speed + b.max_speed) * job_.options.horizon / kHorizonSamples;
+    const double far = (keep + 0.5 * piece) * (keep + 0.5 * piece);
     double risk = 0.0;
     glm::dvec2 before = path[0] - other[0];
+    double before2 = glm::dot(before, before);
     for (int m = 1; m <= kHorizonSamples; ++m) {
       const glm::dvec2 after = path[m] - other[m];
+      const double after2 = glm::dot(after, after);
+      if (before2 > far && after2 > far) {
+        before = after;
+        before2 = after2;
+        continue;
+      }
       const glm::dvec2 change = after - before;
       const double length2 = glm::dot(change, change);
       const double along =
           length2 > 0.0 ? std::clamp(-glm::dot(before, change) / length2, 0.0, 1.0) : 0.0;
-      const double closest = glm::length(before + along * change);
-      if (closest < keep) {
+      const glm::dvec2 nearest = before + along * change;
+      const double closest2 = glm::dot(nearest, nearest);
+      if (closest2 < keep * keep) {
+        const double closest = std::sqrt(closest2);
         // Inside the margin: a little; inside the clearances: a lot, the deeper the more.
         const double soon = 1.0 - 0.5 * (m - 1.0) / kHorizonSamples;
         const double margin =
@@ -303,6 +374,7 @@ class StepRunner {
         risk = std::max(risk, soon * (kMarginRisk * margin + depth));
       }
       before = after;
+      before2 = after2;
     }
     return risk;
   }
@@ -343,59 +415,70 @@ class StepRunner {
     return job_.obstacles->FirstTurnSegmentWithin(line, a.clearance) >= 0;
   }
 
-  // Cost of each candidate: how far it is from the wanted motion, plus how soon it would meet a
-  // neighbour moving on as it moves now, plus an obstacle within its horizon. Sorted ascending.
-  void RankCandidates(int i, const int* neighbours, int neighbour_count, Candidate* candidates,
-                      int candidate_count) const {
+  // What a candidate costs in any case: how far it is from the wanted motion (heading and
+  // speed), the right-hand preference, and waiting (dearer the longer it lasts, so a character
+  // does not stand for ever where moving on is safe but close).
+  double PreferenceCost(const CrowdAgent& a, const Candidate& candidate) const {
+    const double speed_scale = a.max_speed > 0.0 ? a.max_speed : 1.0;
+    const double heading_miss =
+        std::abs(WrapPi(a.wanted_heading - a.pose.heading - candidate.turn));
+    double cost = kHeadingWeight * heading_miss / kPi +
+                  kSpeedWeight * (a.wanted_speed - candidate.speed) / speed_scale +
+                  kRightHandBias * candidate.turn / kPi;
+    if (candidate.speed == 0.0) cost += kWaitingWeight * a.waiting;
+    return cost;
+  }
+
+  bool NearObstacle(const CrowdAgent& a) const {
+    return job_.obstacles && !job_.obstacles->empty() &&
+           job_.obstacles->FirstWithin(a.pose.position,
+                                       a.clearance + a.max_speed * job_.options.horizon) >= 0;
+  }
+
+  // The neighbours a candidate is ranked against (see Choose).
+  struct Ranking {
+    const int* risky;
+    int risky_count;
+    const int* close;
+    int close_count;
+    bool near_obstacle;
+  };
+
+  // What a candidate adds to its preference cost: an obstacle on its manoeuvre, a step that
+  // leaves it boxed in, and how soon and how deep it would come among the neighbours moving as
+  // expected.
+  double Penalty(int i, const Candidate& candidate, const Ranking& ranking) const {
     const CrowdAgent& a = agents_[i];
     const double horizon = job_.options.horizon;
-    const double max_curvature = 1.0 / a.turning_radius;
-    const double speed_scale = a.max_speed > 0.0 ? a.max_speed : 1.0;
-    const bool near_obstacle =
-        job_.obstacles && !job_.obstacles->empty() &&
-        job_.obstacles->FirstWithin(a.pose.position, a.clearance + a.max_speed * horizon) >= 0;
-    for (int c = 0; c < candidate_count; ++c) {
-      Candidate& candidate = candidates[c];
-      const double heading_miss =
-          std::abs(WrapPi(a.wanted_heading - a.pose.heading - candidate.turn));
-      candidate.cost = kHeadingWeight * heading_miss / kPi +
-                       kSpeedWeight * (a.wanted_speed - candidate.speed) / speed_scale +
-                       kRightHandBias * candidate.turn / kPi;
-      // Waiting grows dearer the longer it lasts, so a character does not stand for ever
-      // where moving on is safe but close.
-      if (candidate.speed == 0.0) candidate.cost += kWaitingWeight * a.waiting;
-      if (near_obstacle && candidate.speed > 0.0 &&
-          ManoeuvreMeetsObstacle(a, candidate.turn, candidate.speed * horizon)) {
-        candidate.cost += kObstacleWeight;
-      }
-      if (neighbour_count == 0) continue;
-      if (candidate.speed > 0.0) {
-        const Pose2 end = AdvancePose(a.pose, candidate.speed, candidate.curvature, step_);
-        for (int n = 0; n < neighbour_count; ++n) {
-          const CrowdAgent& b = agents_[neighbours[n]];
-          if (!Trapped(a, a.pose, b) && Trapped(a, end, b)) {
-            candidate.cost += kTrappedWeight;
-            break;
-          }
+    double penalty = 0.0;
+    if (ranking.near_obstacle && candidate.speed > 0.0 &&
+        ManoeuvreMeetsObstacle(a, candidate.turn, candidate.speed * horizon)) {
+      penalty += kObstacleWeight;
+    }
+    if (candidate.speed > 0.0 && ranking.close_count > 0) {
+      const Pose2 end = AdvancePose(a.pose, candidate.speed, candidate.curvature, step_);
+      for (int n = 0; n < ranking.close_count; ++n) {
+        const CrowdAgent& b = agents_[ranking.close[n]];
+        if (!Trapped(a, a.pose, b) && Trapped(a, end, b)) {
+          penalty += kTrappedWeight;
+          break;
         }
       }
-      glm::dvec2 path[kHorizonSamples + 1];
-      SampleManoeuvre(a.pose, candidate.speed, candidate.turn, max_curvature, horizon,
-                      kHorizonSamples, path);
-      // Those that chose before i count fully (i gives way to them), those after less (they
-      // will give way to i). The worst neighbour, and a little of the others.
-      double worst = 0.0, total = 0.0;
-      for (int n = 0; n < neighbour_count; ++n) {
-        const double share = neighbours[n] < i ? 1.0 : kLaterShare;
-        const double risk = share * CollisionRisk(a, neighbours[n], path);
-        worst = std::max(worst, risk);
-        total += risk;
-      }
-      candidate.cost += kCollisionWeight * (worst + kOtherRisk * (total - worst));
     }
-    std::sort(candidates, candidates + candidate_count, [](const Candidate& x, const Candidate& y) {
-      return x.cost != y.cost ? x.cost < y.cost : x.order < y.order;
-    });
+    if (ranking.risky_count == 0) return penalty;
+    glm::dvec2 path[kHorizonSamples + 1];
+    SampleManoeuvre(a.pose, candidate.speed, candidate.turn, 1.0 / a.turning_radius, horizon,
+                    kHorizonSamples, path);
+    // Those that chose before i count fully (i gives way to them), those after less (they
+    // will give way to i). The worst neighbour, and a little of the others.
+    double worst = 0.0, total = 0.0;
+    for (int n = 0; n < ranking.risky_count; ++n) {
+      const int j = ranking.risky[n];
+      const double risk = (j < i ? 1.0 : kLaterShare) * CollisionRisk(a, j, path);
+      worst = std::max(worst, risk);
+      total += risk;
+    }
+    return penalty + kCollisionWeight * (worst + kOtherRisk * (total - worst));
   }
 
   // The motion keeps i apart from every neighbour over the whole step (from those already
@@ -466,6 +549,8 @@ void CrowdScratch::Reserve(int characters) {
   fill.resize(2 * n + 18);
   by_cell.resize(n);
   neighbours.resize(n);
+  risky.resize(n);
+  close.resize(n);
   decided.resize(n);
   capacity_ = std::max(characters, 0);
 }

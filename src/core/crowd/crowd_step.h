@@ -56,8 +56,11 @@ struct CrowdScratch {
   std::vector<int> cell_start;
   std::vector<int> fill;
   std::vector<int> by_cell;
-  // One character's neighbours while it chooses.
+  // One character's neighbours while it chooses: all within reach, those that may come within
+  // the margin over the horizon, those close enough to box it in.
   std::vector<int> neighbours;
+  std::vector<int> risky;
+  std::vector<int> close;
   // Per character: its motion is already chosen this step (later ones check against it).
   std::vector<std::uint8_t> decided;
 
