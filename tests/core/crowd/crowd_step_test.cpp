@@ -185,16 +185,24 @@ TEST(CrowdStep, BoxedInStandsStill) {
 }
 
 TEST(CrowdStep, ObstacleAheadIsNeverEntered) {
-  // A wall across the walker's way, its clearance just ahead: it turns or stops, never enters.
+  // A wall across the walker's way, its clearance just ahead: it turns or stops, never enters;
+  // also after waiting long (then the ranking prefers walking on, into the wall: the safety
+  // check alone keeps it out).
   Result<ObstacleSet> wall =
       ObstacleSet::Build({Obstacle::Polygon({{11, -50}, {20, -50}, {20, 50}, {11, 50}})});
   ASSERT_TRUE(wall.ok());
-  StepFixture f({Walker({0, 0}, 0, 0)});
-  f.job.obstacles = &wall.value();
-  ASSERT_TRUE(f.job.Run().ok());
-  const Pose2 end =
-      AdvancePose(f.agents[0].pose, f.motions[0].speed, f.motions[0].curvature, f.job.options.step);
-  EXPECT_GE(wall.value().Distance(end.position), 10.0 - 1e-9);
+  for (double waiting : {0.0, 10.0, 100.0}) {
+    StepFixture f({Walker({0, 0}, 0, 0)});
+    f.agents[0].waiting = waiting;
+    f.job.obstacles = &wall.value();
+    ASSERT_TRUE(f.job.Run().ok());
+    const testing::StepArc arc{f.agents[0].pose.position, f.agents[0].pose.heading,
+                               f.motions[0].speed, f.motions[0].curvature};
+    for (int k = 0; k <= 64; ++k) {
+      const glm::dvec2 p = testing::ArcPosition(arc, f.job.options.step * k / 64);
+      EXPECT_GE(wall.value().Distance(p), 10.0 - 1e-9) << "waiting " << waiting << " at " << k;
+    }
+  }
 }
 
 TEST(CrowdStep, HeadOnBothTurnTheSameWay) {
