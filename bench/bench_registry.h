@@ -8,6 +8,7 @@ void RegisterParseBenchmarks();
 void RegisterDecimalBenchmarks();
 void RegisterAnimBenchmarks();
 void RegisterCrowdBenchmarks();
+void RegisterCrowdStepBenchmarks();
 void RegisterPathBenchmarks();
 void RegisterPlannerBenchmarks();
 #ifdef MD5STAGE_BENCH_ASSIMP

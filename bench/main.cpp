@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
 #endif
   RegisterAnimBenchmarks();
   RegisterCrowdBenchmarks();
+  RegisterCrowdStepBenchmarks();
   RegisterPathBenchmarks();
   RegisterPlannerBenchmarks();
   benchmark::Initialize(&argc, argv);
