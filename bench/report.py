@@ -38,6 +38,7 @@ METRICS = [
     ("plan/", "ns_per_item", "ns/query"),
     ("plan_frame_100/", "ms", "ms/frame"),
     ("decimal_float/", "ns_per_item", "ns/number"),
+    ("float_text/", "ns_per_item", "ns/number"),
     ("export_glb/", "ms", "ms/export"),
     ("convert_glb/", "ms", "ms/convert"),
     ("export_maps/", "ms", "ms/export"),

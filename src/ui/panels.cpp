@@ -451,16 +451,11 @@ void DrawCameraList(const ViewerModel& model, ViewerRequests& requests) {
   }
 }
 
-void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  // Anchored to the bottom centre: it grows upwards as routes are added.
-  ImGui::SetNextWindowPos(
-      ImVec2(viewport->Size.x * 0.5f, viewport->Size.y - ImGui::GetFrameHeight() - 4),
-      ImGuiCond_Always, ImVec2(0.5f, 1.0f));
-  if (!ImGui::Begin("Scene", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::End();
-    return;
-  }
+// The Scene panel's parts, top to bottom.
+namespace {
+
+// The scene clock (play/pause, scrub) and the crowd's size.
+void DrawSceneClock(const ViewerModel& model, ViewerRequests& requests) {
   if (ImGui::Button(model.scene_playing ? "Pause scene" : "Play scene")) {
     requests.scene_playing = !model.scene_playing;
   }
@@ -477,6 +472,10 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
       requests.crowd_size = crowd;
     }
   }
+}
+
+// What a left click does, and the obstacle tool's shape and edits.
+void DrawToolPicker(const ViewerModel& model, ViewerRequests& requests) {
   int tool = static_cast<int>(model.tool);
   ImGui::TextUnformatted("left click:");
   ImGui::SameLine();
@@ -513,29 +512,35 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   if (model.tool == Tool::kGoTo) {
     ImGui::TextDisabled("click the ground: go there; drag: also face that way");
   }
-  if (model.tool == Tool::kRoute) {
-    ImGui::TextDisabled("click: corner, drag: smooth point; drag points and handles to edit");
-    std::string current =
-        model.edited_route >= 0 && model.edited_route < static_cast<int>(model.routes.size())
-            ? model.routes[static_cast<size_t>(model.edited_route)].name
-            : std::string("(new route)");
-    if (ImGui::BeginCombo("editing", current.c_str())) {
-      if (ImGui::Selectable("(new route)", model.edited_route < 0)) requests.routes.edit_route = -1;
-      for (size_t r = 0; r < model.routes.size(); ++r) {
-        if (ImGui::Selectable(model.routes[r].name.c_str(),
-                              static_cast<int>(r) == model.edited_route)) {
-          requests.routes.edit_route = static_cast<int>(r);
-        }
+}
+
+// The route pen's route and edits.
+void DrawRouteEditing(const ViewerModel& model, ViewerRequests& requests) {
+  ImGui::TextDisabled("click: corner, drag: smooth point; drag points and handles to edit");
+  std::string current =
+      model.edited_route >= 0 && model.edited_route < static_cast<int>(model.routes.size())
+          ? model.routes[static_cast<size_t>(model.edited_route)].name
+          : std::string("(new route)");
+  if (ImGui::BeginCombo("editing", current.c_str())) {
+    if (ImGui::Selectable("(new route)", model.edited_route < 0)) requests.routes.edit_route = -1;
+    for (size_t r = 0; r < model.routes.size(); ++r) {
+      if (ImGui::Selectable(model.routes[r].name.c_str(),
+                            static_cast<int>(r) == model.edited_route)) {
+        requests.routes.edit_route = static_cast<int>(r);
       }
-      ImGui::EndCombo();
     }
-    if (ImGui::Button("Close loop")) requests.routes.close_route = true;
-    ImGui::SameLine();
-    if (ImGui::Button("Delete point")) requests.routes.delete_route_point = true;
-    ImGui::SameLine();
-    bool round = model.auto_round_corners;
-    if (ImGui::Checkbox("round corners", &round)) requests.routes.auto_round_corners = round;
+    ImGui::EndCombo();
   }
+  if (ImGui::Button("Close loop")) requests.routes.close_route = true;
+  ImGui::SameLine();
+  if (ImGui::Button("Delete point")) requests.routes.delete_route_point = true;
+  ImGui::SameLine();
+  bool round = model.auto_round_corners;
+  if (ImGui::Checkbox("round corners", &round)) requests.routes.auto_round_corners = round;
+}
+
+// The routes with their checks (a line each, or a count when there are many).
+void DrawRouteList(const ViewerModel& model, ViewerRequests& requests) {
   if (model.routes.size() <= 4) {
     for (size_t r = 0; r < model.routes.size(); ++r) {
       const RouteSummary& route = model.routes[r];
@@ -556,8 +561,10 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
     ImGui::BulletText("%d routes, %d with stretches too tight",
                       static_cast<int>(model.routes.size()), tight);
   }
-  if (!model.hover_text.empty())
-    ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", model.hover_text.c_str());
+}
+
+// Copy link, Embed, and the demo gallery.
+void DrawShareAndDemos(const ViewerModel& model, ViewerRequests& requests) {
   if (ImGui::Button("Copy link")) requests.page_action = "copyLink";
   ImGui::SameLine();
   if (ImGui::Button("Embed")) requests.page_action = "copyEmbed";
@@ -574,6 +581,27 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
   }
   ImGui::SameLine();
   if (ImGui::SmallButton("camera")) requests.page_action = "demo:camera";
+}
+
+}  // namespace
+
+void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  // Anchored to the bottom centre: it grows upwards as routes are added.
+  ImGui::SetNextWindowPos(
+      ImVec2(viewport->Size.x * 0.5f, viewport->Size.y - ImGui::GetFrameHeight() - 4),
+      ImGuiCond_Always, ImVec2(0.5f, 1.0f));
+  if (!ImGui::Begin("Scene", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
+    ImGui::End();
+    return;
+  }
+  DrawSceneClock(model, requests);
+  DrawToolPicker(model, requests);
+  if (model.tool == Tool::kRoute) DrawRouteEditing(model, requests);
+  DrawRouteList(model, requests);
+  if (!model.hover_text.empty())
+    ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", model.hover_text.c_str());
+  DrawShareAndDemos(model, requests);
   DrawCameraList(model, requests);
   ImGui::End();
 }
