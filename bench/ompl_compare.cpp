@@ -25,6 +25,8 @@
 #include <ompl/geometric/planners/rrt/RRTstar.h>
 #include <ompl/util/Console.h>
 #include <ompl/util/RandomNumbers.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -135,8 +137,10 @@ std::string SampledCheck(const std::vector<TurnSegment>& segments, const compare
       for (std::size_t o = 0; o < c.obstacles.size(); ++o) {
         const double d = ShapeDistance(c.obstacles.obstacles()[o], p);
         if (d == 0.0 || d < c.clearance - tol) {
+          const bool exact_clear = c.obstacles.FirstTurnSegmentWithin(s, c.clearance) < 0;
           return name + " comes within " + std::to_string(d) + " of obstacles[" +
-                 std::to_string(o) + "]";
+                 std::to_string(o) + "] (clearance " + std::to_string(c.clearance) +
+                 (exact_clear ? "; the core's exact check finds it clear)" : ")");
         }
       }
     }
@@ -283,6 +287,13 @@ class PointGoalAnyHeading : public ob::GoalSampleableRegion {
   mutable unsigned long samples_ = 0;
 };
 
+bool AllMotionsValid(const ob::SpaceInformation& si, const og::PathGeometric& path) {
+  for (std::size_t i = 0; i + 1 < path.getStateCount(); ++i) {
+    if (!si.checkMotion(path.getState(i), path.getState(i + 1))) return false;
+  }
+  return true;
+}
+
 double ThreadCpuSeconds() {
   timespec now{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
@@ -355,12 +366,22 @@ OmplRun RunOmpl(const compare_cases::Case& c, const std::string& planner_name, d
       ob::PlannerTerminationCondition([&] { return ThreadCpuSeconds() >= stop_at; }));
   OmplRun run;
   if (status != ob::PlannerStatus::EXACT_SOLUTION || !pdef->hasExactSolution()) return run;
-  og::PathGeometric path = *pdef->getSolutionPath()->as<og::PathGeometric>();
+  const og::PathGeometric raw = *pdef->getSolutionPath()->as<og::PathGeometric>();
+  og::PathGeometric path = raw;
   og::PathSimplifier simplifier(si, pdef->getGoal());
   for (int round = 0; round < 20 && path.getStateCount() >= 3; ++round) {
     const bool reduced = simplifier.reduceVertices(path);
     const bool shortcut = path.getStateCount() >= 3 && simplifier.shortcutPath(path);
     if (!reduced && !shortcut) break;
+  }
+  // shortcutPath checks only its new motion; the pieces it leaves between a vertex and a state
+  // it cut in at are new Dubins words too (a shortest word to a point inside another word need
+  // not be that word's piece), and some came within the clearance. Then only vertex reduction,
+  // which checks every motion it makes.
+  if (!AllMotionsValid(*si, path)) {
+    path = raw;
+    while (path.getStateCount() >= 3 && simplifier.reduceVertices(path)) {
+    }
   }
   run.solved = true;
   run.length = 0.0;
@@ -397,29 +418,67 @@ std::string Text(double v, const char* format) {
 std::string LengthText(double v) { return Text(v, "%.3f"); }
 std::string RatioText(double v) { return Text(v, "%.4f"); }
 
+// One OMPL run in a child process, its path checked there: Debian's OMPL is built with
+// assertions, and its Dubins solver asserts on some near-degenerate pairs of states (dubinsRSL),
+// which would end the whole comparison. The child reports "solved LENGTH", "illegal WHY" or
+// "none"; a crash is reported as such and the run counts as unsolved.
+std::string RunIsolated(const compare_cases::Case& c, const char* planner, double seconds,
+                        unsigned seed) {
+  int fds[2];
+  if (pipe(fds) != 0) return "crashed (no pipe)";
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    ompl::RNG::setSeed(seed);  // no RNG exists in this process yet: the run is reproducible
+    const OmplRun run = RunOmpl(c, planner, seconds);
+    std::string report = "none";
+    if (run.solved) {
+      const std::string problem = SampledCheck(run.segments, c, 0.02 * c.radius);
+      report = problem.empty() ? "solved " + Text(run.length, "%.9f") : "illegal " + problem;
+    }
+    const ssize_t written = write(fds[1], report.data(), report.size());
+    _exit(written == static_cast<ssize_t>(report.size()) ? 0 : 1);
+  }
+  close(fds[1]);
+  std::string report;
+  char buffer[512];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) > 0;) report.append(buffer, n);
+  close(fds[0]);
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+      WEXITSTATUS(status) != 0) {
+    return "crashed";
+  }
+  return report;
+}
+
 void RunOmplSide(const compare_cases::Case& c, const Options& options, Row* row) {
   struct Plan {
     const char* name;
     int runs;
   };
   const Plan plans[2] = {{"rrt*", options.rrt_runs}, {"bit*", options.bit_runs}};
+  unsigned seed = 44u + 16u * static_cast<unsigned>(c.index);
   for (const Plan& plan : plans) {
     for (int k = 1; k <= plan.runs; ++k) {
-      const OmplRun run = RunOmpl(c, plan.name, options.seconds);
+      const std::string report = RunIsolated(c, plan.name, options.seconds, seed++);
       std::string label = std::string(plan.name) + "#" + std::to_string(k);
-      if (run.solved) {
-        const std::string problem = SampledCheck(run.segments, c, 0.02 * c.radius);
-        if (!problem.empty()) {
-          std::fprintf(stderr, "case %d: OMPL's %s path is not legal (%s): not counted\n", c.index,
-                       label.c_str(), problem.c_str());
-          label += "(illegal)";
-        } else if (run.length < row->ompl) {
-          row->ompl = run.length;
+      double length = kInfinity;
+      if (report.rfind("solved ", 0) == 0) {
+        length = std::atof(report.c_str() + 7);
+        if (length < row->ompl) {
+          row->ompl = length;
           row->ompl_by = label;
         }
+      } else if (report != "none") {
+        std::fprintf(stderr, "case %d: OMPL's %s: %s: not counted\n", c.index, label.c_str(),
+                     report.c_str());
+        label += report.rfind("illegal", 0) == 0 ? "(illegal)" : "(crashed)";
       }
       row->ompl_lengths +=
-          (row->ompl_lengths.empty() ? "" : " ") + label + "=" + LengthText(run.length);
+          (row->ompl_lengths.empty() ? "" : " ") + label + "=" + LengthText(length);
     }
   }
 }
@@ -597,7 +656,6 @@ int Main(int argc, char** argv) {
     return 2;
   }
   ompl::msg::setLogLevel(ompl::msg::LOG_ERROR);
-  ompl::RNG::setSeed(44);
   std::FILE* csv = nullptr;
   if (!options.csv.empty()) {
     csv = std::fopen(options.csv.c_str(), "w");
