@@ -8,7 +8,7 @@
 // libompl-dev), never part of the test command.
 //
 //   md5stage_ompl_compare [--cases N] [--first I] [--seconds S] [--rrt-runs N] [--bit-runs N]
-//                         [--csv FILE] [--ompl-from FILE]
+//                         [--csv FILE] [--ompl-from FILE] [--other-side 0|1]
 //   --ompl-from reads OMPL's lengths from an earlier run's --csv file (same cases), so a planner
 //   change is measured in seconds against the same optimum.
 #include <ompl/base/MotionValidator.h>
@@ -60,8 +60,9 @@ struct Options {
   double seconds = 2.0;  // per OMPL run
   int rrt_runs = 2;
   int bit_runs = 1;
-  std::string csv;        // per-case rows written here
-  std::string ompl_from;  // OMPL's lengths read from here instead of running it
+  std::string csv;         // per-case rows written here
+  std::string ompl_from;   // OMPL's lengths read from here instead of running it
+  bool other_side = true;  // the planner's other-side pass (0: the planner before issue 44)
 };
 
 // ---- an independent legality check -------------------------------------------------------------
@@ -483,7 +484,7 @@ void RunOmplSide(const compare_cases::Case& c, const Options& options, Row* row)
   }
 }
 
-void RunOurSide(const compare_cases::Case& c, Row* row) {
+void RunOurSide(const compare_cases::Case& c, const Options& options, Row* row) {
   ObstaclePlannerScratch scratch;
   PlannedPath path;
   ObstaclePlanResult result;
@@ -498,6 +499,7 @@ void RunOurSide(const compare_cases::Case& c, Row* row) {
   job.scratch = &scratch;
   job.path = &path;
   job.result = &result;
+  job.limits.other_side = options.other_side;
   job.Run();  // grows the scratch (the bench rows time a warm planner too)
   const auto started = std::chrono::steady_clock::now();
   const Status status = job.Run();
@@ -628,6 +630,12 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
         return false;
       }
       options->seconds = number;
+    } else if (flag == "--other-side") {
+      if (value != "0" && value != "1") {
+        *error = "--other-side: expected 0 or 1, found '" + value + "'";
+        return false;
+      }
+      options->other_side = value == "1";
     } else if (flag == "--csv") {
       options->csv = value;
     } else if (flag == "--ompl-from") {
@@ -635,7 +643,7 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
     } else {
       *error = flag +
                ": unknown option (--cases, --first, --seconds, --rrt-runs, --bit-runs, "
-               "--csv, --ompl-from)";
+               "--csv, --ompl-from, --other-side)";
       return false;
     }
   }
@@ -690,8 +698,10 @@ int Main(int argc, char** argv) {
       RunOmplSide(c, options, &row);
     }
     row.index = i;
-    RunOurSide(c, &row);
-    const double ratio = row.ours / row.ompl;
+    RunOurSide(c, options, &row);
+    const double ratio = std::isfinite(row.ours) && std::isfinite(row.ompl)
+                             ? row.ours / row.ompl
+                             : std::numeric_limits<double>::quiet_NaN();
     std::printf("%5d %-8s %6.1f %5.1f %4s %10s %10s %7s %5s %7.2f %6d  %s%s%s\n", i, c.kind,
                 c.radius, c.clearance, c.has_heading ? "yes" : "no", LengthText(row.ompl).c_str(),
                 LengthText(row.ours).c_str(), RatioText(ratio).c_str(),

@@ -124,6 +124,9 @@ struct ObstaclePlanLimits {
   int budget = kDefaultPlanBudget;             // search states expanded over all passes, >= 1
   int passes = 3;                              // lattice passes, 1 to 3 (the first the coarsest)
   int shorten_budget = kDefaultShortenBudget;  // words per shortening, >= 0 (0: none)
+  // After the passes, one more behind a barrier round the other side of the obstacle the best
+  // path detours round most (false: the planner before issue 44, for comparisons).
+  bool other_side = true;
 };
 
 // Caller-owned working memory. The first Run grows it; later runs (same limits) reuse it and do
