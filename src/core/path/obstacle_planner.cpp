@@ -1246,7 +1246,12 @@ class PlanQuery {
     job.turning_radius = r_;
     job.clearance = job_.clearance;
     job.obstacles = job_.obstacles;
-    job.budget = job_.limits.shorten_budget;
+    // All the query's shortenings together check at most shorten_budget x passes words, as the
+    // limits promise: the other-side pass's shortening takes what the passes before it left.
+    const long long query_words =
+        static_cast<long long>(job_.limits.shorten_budget) * job_.limits.passes;
+    job.budget = static_cast<int>(
+        std::min<long long>(job_.limits.shorten_budget, query_words - res_.shorten_words));
     // A later pass's path is only worth the anchor moves when its shortcut comes within 2% of
     // the best so far (the moves gain about 1%).
     if (!out_.segments.empty()) job.options.give_up_above = kWorthMoving * out_.length;

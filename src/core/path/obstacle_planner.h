@@ -121,9 +121,11 @@ inline constexpr int kPlanExpansionsPerMs = 250;
 int PlanBudgetFromMilliseconds(double milliseconds);
 
 struct ObstaclePlanLimits {
-  int budget = kDefaultPlanBudget;             // search states expanded over all passes, >= 1
-  int passes = 3;                              // lattice passes, 1 to 3 (the first the coarsest)
-  int shorten_budget = kDefaultShortenBudget;  // words per shortening, >= 0 (0: none)
+  int budget = kDefaultPlanBudget;  // search states expanded over all passes, >= 1
+  int passes = 3;                   // lattice passes, 1 to 3 (the first the coarsest)
+  // Words per shortening, >= 0 (0: none); the query's shortenings together at most
+  // shorten_budget x passes.
+  int shorten_budget = kDefaultShortenBudget;
   // After the passes, one more behind a barrier round the other side of the obstacle the best
   // path detours round most (false: the planner before issue 44, for comparisons).
   bool other_side = true;

@@ -62,5 +62,43 @@ TEST(ObstaclePlannerOtherSide, FindsTheShorterSideThePassesAloneMiss) {
   }
 }
 
+// The pass spends out of the same limits: expansions within the budget, and every shortening of
+// the query together within shorten_budget x passes (small budgets, which every shortening
+// spends in full, so one more pass's shortening would show).
+TEST(ObstaclePlannerOtherSide, SpendsWithinTheLimits) {
+  const compare_cases::Case c = compare_cases::MakeCase(69);
+  struct Limits {
+    int budget, passes, shorten_budget;
+  };
+  constexpr Limits kLimits[] = {
+      {12000, 1, 40}, {12000, 2, 40}, {12000, 3, 40}, {900, 1, 3000}, {12000, 1, 0}};
+  for (const Limits& l : kLimits) {
+    SCOPED_TRACE("budget " + std::to_string(l.budget) + ", passes " + std::to_string(l.passes) +
+                 ", shorten_budget " + std::to_string(l.shorten_budget));
+    ObstaclePlannerScratch scratch;
+    PlannedPath path;
+    ObstaclePlanResult result;
+    ObstaclePlanJob job;
+    job.start = c.start;
+    job.goal = c.goal;
+    job.has_goal_heading = c.has_heading;
+    job.goal_heading = c.heading;
+    job.turning_radius = c.radius;
+    job.clearance = c.clearance;
+    job.obstacles = &c.obstacles;
+    job.scratch = &scratch;
+    job.path = &path;
+    job.result = &result;
+    job.limits = {l.budget, l.passes, l.shorten_budget};
+    ASSERT_TRUE(job.Run().ok());
+    EXPECT_TRUE(result.found()) << result.reason;
+    EXPECT_LE(result.expansions, l.budget);
+    EXPECT_LE(result.shorten_words, l.shorten_budget * l.passes);
+    const double* heading = c.has_heading ? &c.heading : nullptr;
+    EXPECT_TRUE(
+        CheckPlannedPath(path, c.start, c.goal, heading, c.radius, c.clearance, c.obstacles).ok());
+  }
+}
+
 }  // namespace
 }  // namespace md5stage
