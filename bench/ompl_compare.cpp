@@ -8,9 +8,10 @@
 // libompl-dev), never part of the test command.
 //
 //   md5stage_ompl_compare [--cases N] [--first I] [--seconds S] [--rrt-runs N] [--bit-runs N]
-//                         [--csv FILE] [--ompl-from FILE] [--other-side 0|1]
+//                         [--csv FILE] [--ompl-from FILE] [--other-side 0|1] [--ompl 0|1]
 //   --ompl-from reads OMPL's lengths from an earlier run's --csv file (same cases), so a planner
-//   change is measured in seconds against the same optimum.
+//   change is measured in seconds against the same optimum; --ompl 0 plans the cases with the
+//   planner alone (--other-side 0 and 1 side by side: what the other-side pass changes).
 #include <ompl/base/MotionValidator.h>
 #include <ompl/base/ProblemDefinition.h>
 #include <ompl/base/SpaceInformation.h>
@@ -63,6 +64,7 @@ struct Options {
   std::string csv;         // per-case rows written here
   std::string ompl_from;   // OMPL's lengths read from here instead of running it
   bool other_side = true;  // the planner's other-side pass (0: the planner before issue 44)
+  bool run_ompl = true;    // --ompl 0: the planner alone (its lengths, to compare two planners)
 };
 
 // ---- an independent legality check -------------------------------------------------------------
@@ -636,6 +638,12 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
         return false;
       }
       options->other_side = value == "1";
+    } else if (flag == "--ompl") {
+      if (value != "0" && value != "1") {
+        *error = "--ompl: expected 0 or 1, found '" + value + "'";
+        return false;
+      }
+      options->run_ompl = value == "1";
     } else if (flag == "--csv") {
       options->csv = value;
     } else if (flag == "--ompl-from") {
@@ -643,7 +651,7 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
     } else {
       *error = flag +
                ": unknown option (--cases, --first, --seconds, --rrt-runs, --bit-runs, "
-               "--csv, --ompl-from, --other-side)";
+               "--csv, --ompl-from, --other-side, --ompl)";
       return false;
     }
   }
@@ -677,7 +685,9 @@ int Main(int argc, char** argv) {
                  "ours_legal,ours_ms,expansions,problem\n");
   }
   std::printf("OMPL %s: %d RRT* and %d BIT* runs of %.1f s per case, cases %d to %d\n",
-              options.ompl_from.empty() ? "live" : ("from " + options.ompl_from).c_str(),
+              !options.ompl_from.empty() ? ("from " + options.ompl_from).c_str()
+              : options.run_ompl         ? "live"
+                                         : "not run",
               options.rrt_runs, options.bit_runs, options.seconds, options.first,
               options.first + options.cases - 1);
   std::printf("%5s %-8s %6s %5s %4s %10s %10s %7s %5s %7s %6s  %s\n", "case", "kind", "radius",
@@ -694,7 +704,7 @@ int Main(int argc, char** argv) {
         return 2;
       }
       row = found->second;
-    } else {
+    } else if (options.run_ompl) {
       RunOmplSide(c, options, &row);
     }
     row.index = i;
