@@ -126,8 +126,8 @@ struct ObstaclePlanLimits {
   // Words per shortening, >= 0 (0: none); the query's shortenings together at most
   // shorten_budget x passes.
   int shorten_budget = kDefaultShortenBudget;
-  // After the passes, one more behind a barrier round the other side of the obstacle the best
-  // path detours round most (false: the planner before issue 44, for comparisons).
+  // After the first pass, one more on its lattice behind a barrier, round the other side of the
+  // obstacle the best path detours round most (false: the planner before issue 44, to compare).
   bool other_side = true;
 };
 
