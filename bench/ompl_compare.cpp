@@ -9,6 +9,7 @@
 //
 //   md5stage_ompl_compare [--cases N] [--first I] [--seconds S] [--rrt-runs N] [--bit-runs N]
 //                         [--csv FILE] [--ompl-from FILE] [--other-side 0|1] [--ompl 0|1]
+//                         [--budget EXPANSIONS]
 //   --ompl-from reads OMPL's lengths from an earlier run's --csv file (same cases), so a planner
 //   change is measured in seconds against the same optimum; --ompl 0 plans the cases with the
 //   planner alone (--other-side 0 and 1 side by side: what the other-side pass changes).
@@ -65,6 +66,7 @@ struct Options {
   std::string ompl_from;   // OMPL's lengths read from here instead of running it
   bool other_side = true;  // the planner's other-side pass (0: the planner before issue 44)
   bool run_ompl = true;    // --ompl 0: the planner alone (its lengths, to compare two planners)
+  int budget = kDefaultPlanBudget;  // the planner's expansions (the default is `md5stage plan`'s)
 };
 
 // ---- an independent legality check -------------------------------------------------------------
@@ -502,6 +504,7 @@ void RunOurSide(const compare_cases::Case& c, const Options& options, Row* row) 
   job.path = &path;
   job.result = &result;
   job.limits.other_side = options.other_side;
+  job.limits.budget = options.budget;
   job.Run();  // grows the scratch (the bench rows time a warm planner too)
   const auto started = std::chrono::steady_clock::now();
   const Status status = job.Run();
@@ -638,6 +641,8 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
         return false;
       }
       options->other_side = value == "1";
+    } else if (flag == "--budget") {
+      if (!whole(&options->budget, 1)) return false;
     } else if (flag == "--ompl") {
       if (value != "0" && value != "1") {
         *error = "--ompl: expected 0 or 1, found '" + value + "'";
@@ -651,7 +656,7 @@ bool ParseOptions(int argc, char** argv, Options* options, std::string* error) {
     } else {
       *error = flag +
                ": unknown option (--cases, --first, --seconds, --rrt-runs, --bit-runs, "
-               "--csv, --ompl-from, --other-side, --ompl)";
+               "--csv, --ompl-from, --other-side, --ompl, --budget)";
       return false;
     }
   }
