@@ -27,7 +27,7 @@ struct Planner {
   ObstaclePlanResult result;
 };
 
-void Run(const ObstacleSet& field, const Query& q, Planner* planner) {
+void Run(const ObstacleSet& field, const Query& q, Planner* planner, bool other_side) {
   ObstaclePlanJob job;
   job.start = q.start;
   job.goal = q.goal;
@@ -39,6 +39,7 @@ void Run(const ObstacleSet& field, const Query& q, Planner* planner) {
   job.scratch = &planner->scratch;
   job.path = &planner->path;
   job.result = &planner->result;
+  job.limits.other_side = other_side;
   const Status status = job.Run();
   benchmark::DoNotOptimize(status.ok());
 }
@@ -51,7 +52,7 @@ double Percentile(std::vector<double> values, double p) {
 
 // One iteration plans all 100 queries, each timed; the counters are over the queries, each at its
 // best time over the iterations (the machine is shared: other load only slows a query down).
-void PlanField(benchmark::State& state, double hop) {
+void PlanField(benchmark::State& state, double hop, bool other_side = true) {
   const ObstacleSet field = MakeField(2026);
   if (field.size() != kObstacleCount) {
     state.SkipWithError("field build failed");
@@ -59,14 +60,14 @@ void PlanField(benchmark::State& state, double hop) {
   }
   const std::vector<Query> queries = MakeQueries(field, hop, hop > 0.0 ? 18 : 17);
   Planner planner;
-  for (const Query& q : queries) Run(field, q, &planner);  // grow the scratch once
+  for (const Query& q : queries) Run(field, q, &planner, other_side);  // grow the scratch once
   std::vector<double> best_ms(queries.size(), 1e300);
   double expansions = 0.0, found = 0.0, direct = 0.0;
   for (auto _ : state) {
     expansions = found = direct = 0.0;
     for (std::size_t i = 0; i < queries.size(); ++i) {
       const auto started = std::chrono::steady_clock::now();
-      Run(field, queries[i], &planner);
+      Run(field, queries[i], &planner, other_side);
       const double ms =
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
               .count();
@@ -129,6 +130,10 @@ void RegisterPlannerBenchmarks() {
   // Start and goal anywhere in the field: time per query (counters: its distribution).
   benchmark::RegisterBenchmark("plan/field_1000_40", [](benchmark::State& s) {
     PlanField(s, 0.0);
+  })->Unit(benchmark::kMillisecond);
+  // The same without the other-side pass (the planner before issue 44): what the pass costs.
+  benchmark::RegisterBenchmark("plan/field_1000_40_no_other_side", [](benchmark::State& s) {
+    PlanField(s, 0.0, false);
   })->Unit(benchmark::kMillisecond);
   // 100 characters each given a new target up to 250 away in one frame: time per frame.
   benchmark::RegisterBenchmark("plan_frame_100/field_1000_40", [](benchmark::State& s) {

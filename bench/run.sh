@@ -7,6 +7,8 @@
 #   Options (environment): BENCH_REPETITIONS=5 BENCH_MIN_TIME=0.2 BENCH_FILTER=regex
 #   BENCH_BROWSER=0 (skip Chromium) BENCH_BROWSER_SECONDS=60 (per crowd size)
 #   BENCH_WASM_SCALAR=1 (also a wasm build without -msimd128, to see what SIMD buys)
+#   BENCH_OMPL=1 (also the planner against OMPL: installs libompl-dev, builds and runs
+#   md5stage_ompl_compare, about 15 minutes; BENCH_OMPL_ARGS passes it options)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -73,6 +75,19 @@ run_wasm() {  # run_wasm DIR NAME
     --benchmark_out="$OUT/$2.json") >"$OUT/$2.log"
 }
 
+# The planner against OMPL's optimal planners (bench/ompl_compare.cpp): its table and summary in
+# OUT/ompl_compare.txt, a row per case in OUT/ompl_compare.csv.
+run_ompl_compare() {
+  [ "${BENCH_OMPL:-0}" = 1 ] || return 0
+  log "planner against OMPL (md5stage_ompl_compare)"
+  ensure_apt_packages libompl-dev
+  cmake -S "$ROOT" -B "$BUILD/native" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$BUILD/native" -j "$JOBS" --target md5stage_ompl_compare
+  # shellcheck disable=SC2086
+  "$BUILD/native/bench/md5stage_ompl_compare" ${BENCH_OMPL_ARGS:-} --csv "$OUT/ompl_compare.csv" \
+    | tee "$OUT/ompl_compare.txt" | tail -n 2
+}
+
 run_browser() {
   [ "${BENCH_BROWSER:-1}" = 1 ] || return 0
   if [ ! -f "$BUILD/site/md5stage.wasm" ] || [ ! -d "$ROOT/tests/browser/node_modules" ]; then
@@ -98,4 +113,5 @@ run_native
 run_wasm "$OUT/wasm" wasm
 if [ "${BENCH_WASM_SCALAR:-0}" = 1 ]; then run_wasm "$OUT/wasm-scalar" wasm-scalar; fi
 run_browser
+run_ompl_compare
 python3 "$ROOT/bench/report.py" --bench-dir "$OUT" --site "$BUILD/site" --out "$OUT/results.json"

@@ -121,9 +121,14 @@ inline constexpr int kPlanExpansionsPerMs = 250;
 int PlanBudgetFromMilliseconds(double milliseconds);
 
 struct ObstaclePlanLimits {
-  int budget = kDefaultPlanBudget;             // search states expanded over all passes, >= 1
-  int passes = 3;                              // lattice passes, 1 to 3 (the first the coarsest)
-  int shorten_budget = kDefaultShortenBudget;  // words per shortening, >= 0 (0: none)
+  int budget = kDefaultPlanBudget;  // search states expanded over all passes, >= 1
+  int passes = 3;                   // lattice passes, 1 to 3 (the first the coarsest)
+  // Words per shortening, >= 0 (0: none); the query's shortenings together at most
+  // shorten_budget x passes.
+  int shorten_budget = kDefaultShortenBudget;
+  // After the first pass, one more on its lattice behind a barrier, round the other side of the
+  // obstacle the best path detours round most (false: the planner before issue 44, to compare).
+  bool other_side = true;
 };
 
 // Caller-owned working memory. The first Run grows it; later runs (same limits) reuse it and do
