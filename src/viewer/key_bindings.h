@@ -4,23 +4,32 @@
 // same in the viewer and in a figure.
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <string>
-#include <vector>
 
 #include "viewer/stage_state.h"
 
 namespace md5stage::viewer {
 
+// Constant data (literals and initializer lists): the figures' module holds the table's text and
+// no code to build it.
 struct KeyBinding {
   Key key;
-  std::vector<std::string> names;  // KeyboardEvent.key values ("ArrowLeft", " ", "f", "F", ...)
-  std::string label;               // as people write it ("Space", "F", "Left")
-  std::string does;
-  bool repeats = false;  // a held key acts again at the keyboard's repeat rate (orbit, zoom)
+  std::initializer_list<const char*> names;  // KeyboardEvent.key values (" ", "f", "F", ...)
+  const char* label;                         // as people write it ("Space", "F", "Left")
+  const char* does;
+  bool repeats;  // a held key acts again at the keyboard's repeat rate (orbit, zoom)
 };
 
-const std::vector<KeyBinding>& KeyBindings();
+// The table, in the Help panel's order.
+const KeyBinding* KeyBindingsBegin();
+const KeyBinding* KeyBindingsEnd();
+struct KeyBindingList {
+  const KeyBinding* begin() const { return KeyBindingsBegin(); }
+  const KeyBinding* end() const { return KeyBindingsEnd(); }
+};
+inline KeyBindingList KeyBindings() { return {}; }
 
 // The binding of the key a KeyboardEvent.key names, or null for a key no stage answers.
 const KeyBinding* FindKeyBinding(const std::string& name);
