@@ -814,7 +814,9 @@ namespace {
 [[maybe_unused]] constexpr CommandArg RouteRefArg(const char* name = "route") {
   return {name, ArgType::kRoute, true, {}};
 }
-[[maybe_unused]] constexpr CommandArg ObstacleRefArg() { return {"index", ArgType::kObstacle, true, {}}; }
+[[maybe_unused]] constexpr CommandArg ObstacleRefArg() {
+  return {"index", ArgType::kObstacle, true, {}};
+}
 [[maybe_unused]] constexpr CommandArg ModelRefArg() { return {"model", ArgType::kModel, true, {}}; }
 [[maybe_unused]] constexpr CommandArg JointNameArg(bool required = true) {
   return {"joint", ArgType::kJoint, required, {}};
