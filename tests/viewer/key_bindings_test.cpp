@@ -54,8 +54,8 @@ TEST(KeyBindingsTest, EveryKeyHasOneBindingAndEveryNameOneKey) {
   std::set<std::string> names;
   for (const KeyBinding& binding : KeyBindings()) {
     EXPECT_TRUE(keys.insert(static_cast<int>(binding.key)).second) << binding.label;
-    EXPECT_FALSE(binding.names.empty()) << binding.label;
-    for (const std::string& name : binding.names) {
+    EXPECT_NE(binding.names.size(), 0u) << binding.label;
+    for (const std::string name : binding.names) {
       EXPECT_TRUE(names.insert(name).second) << "'" << name << "' named twice";
       EXPECT_EQ(FindKeyBinding(name), &binding);
     }
@@ -69,7 +69,8 @@ TEST(KeyBindingsTest, EveryKeyHasOneBindingAndEveryNameOneKey) {
   // The Help panel lists each key with what it does.
   const std::string help = KeyHelpText();
   for (const KeyBinding& binding : KeyBindings()) {
-    EXPECT_NE(help.find("  " + binding.label + " "), std::string::npos) << binding.label;
+    EXPECT_NE(help.find("  " + std::string(binding.label) + " "), std::string::npos)
+        << binding.label;
     EXPECT_NE(help.find(binding.does), std::string::npos) << binding.label;
   }
 }
