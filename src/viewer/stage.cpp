@@ -167,33 +167,32 @@ void Stage::OnCursor(double x, double y) {
   pointer_.x = x;
   pointer_.y = y;
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
-  if (pointer_.orbiting) view_.orbit.Orbit(dx / ratio, dy / ratio);
+  if (pointer_.orbiting) camera_.DragOrbit(dx / ratio, dy / ratio);
   if (pointer_.turning_light) options_.shading.TurnLight(dx / ratio, dy / ratio);
   ToolMove(x, y);
   if (pointer_.panning) {
-    view_.orbit.Pan(dx, dy, static_cast<float>(viewport_.height));
-    view_.follow_selected = false;
+    camera_.DragPan(dx, dy, static_cast<float>(viewport_.height));
   }
 }
 
 void Stage::OnScroll(double steps) {
   if (pointer_.ui_wants_mouse) return;
-  view_.orbit.Zoom(static_cast<float>(steps));
+  camera_.ZoomBy(static_cast<float>(steps));
 }
 
 void Stage::OnTouch(int touches, const double* xs, const double* ys) {
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
   if (touches == 1 && pointer_.touch_count == 1) {
-    view_.orbit.Orbit(static_cast<float>(xs[0] - pointer_.touch_x) / ratio,
+    camera_.DragOrbit(static_cast<float>(xs[0] - pointer_.touch_x) / ratio,
                       static_cast<float>(ys[0] - pointer_.touch_y) / ratio);
   } else if (touches == 2 && pointer_.touch_count == 2) {
     const double cx = 0.5 * (xs[0] + xs[1]), cy = 0.5 * (ys[0] + ys[1]);
     const double spread = std::hypot(xs[0] - xs[1], ys[0] - ys[1]);
-    view_.orbit.Pan(static_cast<float>(cx - pointer_.touch_x),
+    camera_.DragPan(static_cast<float>(cx - pointer_.touch_x),
                     static_cast<float>(cy - pointer_.touch_y),
                     static_cast<float>(viewport_.height));
     if (pointer_.touch_spread > 1.0 && spread > 1.0) {
-      view_.orbit.Zoom(
+      camera_.ZoomBy(
           static_cast<float>(std::log(spread / pointer_.touch_spread) / std::log(1.0 / 0.9)));
     }
   }
@@ -319,12 +318,12 @@ int Stage::ObstacleIndex(ObstacleId id) const {
   return -1;
 }
 
-int Stage::CameraIndex(CameraId id) const {
-  if (!id.valid()) return -1;
-  for (size_t i = 0; i < view_.cinematics.size(); ++i) {
-    if (view_.cinematics[i].id == id) return static_cast<int>(i);
-  }
-  return -1;
+int Stage::CameraIndex(CameraId id) const { return camera_.IndexOf(id); }
+
+glm::mat4 Stage::ViewProjection() const {
+  const float aspect =
+      static_cast<float>(viewport_.width) / static_cast<float>(std::max(viewport_.height, 1));
+  return camera_.ViewProjection(aspect, scene_time_);
 }
 
 void Stage::SetError(const std::string& message) {
@@ -403,7 +402,7 @@ JsonValue Stage::LoadQueuedFiles() {
   std::vector<InputFile> files = std::move(pending_files_);
   pending_files_.clear();
   std::vector<std::string> cameras_loaded, camera_errors;
-  LoadCameraFiles(&files, &cameras_loaded, &camera_errors);
+  camera_.LoadFiles(&files, &cameras_loaded, &camera_errors);
   const int models_before = static_cast<int>(library_->models().size());
   LoadReport report = library_->LoadFiles(std::move(files));
   report.errors.insert(report.errors.end(), camera_errors.begin(), camera_errors.end());
@@ -549,12 +548,11 @@ bool Stage::CharacterExtent(int instance, glm::vec3* lo, glm::vec3* hi) const {
 void Stage::FrameSelection() {
   glm::vec3 lo, hi;
   if (!CharacterExtent(SelectedIndex(), &lo, &hi)) {
-    view_.orbit.Frame({-40, -40, 0}, {40, 40, 70},
-                      static_cast<float>(viewport_.width) / viewport_.height);
+    camera_.Frame({-40, -40, 0}, {40, 40, 70},
+                  static_cast<float>(viewport_.width) / static_cast<float>(viewport_.height));
     return;
   }
-  view_.orbit.Frame(lo, hi,
-                    static_cast<float>(viewport_.width) / static_cast<float>(viewport_.height));
+  camera_.Frame(lo, hi, static_cast<float>(viewport_.width) / static_cast<float>(viewport_.height));
 }
 
 // ---- frame -------------------------------------------------------------------------------------
@@ -587,18 +585,14 @@ void Stage::Update(double dt, bool from_frame) {
   if (!from_frame) return;
   RunEmbedTimeline();
   UpdateHover();
-  if (view_.follow_selected && Selected() != nullptr) {
-    const Character& character = *Selected();
-    view_.orbit.target.x = character.position.x;
-    view_.orbit.target.y = character.position.y;
-  }
+  if (const Character* selected = Selected()) camera_.Follow(selected->position);
 }
 
 ui::ViewerModel Stage::BuildViewerModel() const {
   ui::ViewerModel view;
-  for (const CinematicCamera& camera : view_.cinematics) view.cameras.push_back(camera.name);
-  view.playing_camera = CameraIndex(view_.playing);
-  if (anim::CameraView sampled; SampleCinematic(&sampled)) {
+  for (const CinematicCamera& camera : camera_.cinematics()) view.cameras.push_back(camera.name);
+  view.playing_camera = camera_.IndexOf(camera_.playing());
+  if (anim::CameraView sampled; camera_.Sample(scene_time_, &sampled)) {
     view.camera_frame = sampled.frame;
     view.camera_shot = sampled.shot;
   }
@@ -678,7 +672,7 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   item_rects_ = r.item_rects;
   if (r.shading) SetShading(*r.shading);
   if (r.frame_model) FrameSelection();
-  if (r.follow_selected) SetFollowSelected(!view_.follow_selected);
+  if (r.follow_selected) SetFollowSelected(!camera_.following());
   if (r.screenshot) Screenshot();
   if (r.open_files && host_) host_->OpenFilePicker();
   if (r.page_action && host_) host_->PageAction(*r.page_action);
@@ -770,7 +764,7 @@ bool Stage::ScenePlaying() const {
   for (size_t i = 0; i < characters_.size(); ++i) {
     if (IsPlaying(static_cast<int>(i))) return true;
   }
-  return characters_.empty() || view_.playing.valid();
+  return characters_.empty() || camera_.playing().valid();
 }
 
 void Stage::ToggleScenePlaying() { SetScenePlaying(!ScenePlaying()); }
@@ -819,7 +813,7 @@ void Stage::BuildDrawList(DrawList* list) {
   if (options_.display.grid) {
     // A power of ten that suits the viewing distance, so tiny and huge models both get a grid.
     const float spacing =
-        std::pow(10.0f, std::floor(std::log10(std::max(view_.orbit.distance, 1e-3f) / 20.0f)));
+        std::pow(10.0f, std::floor(std::log10(std::max(camera_.orbit().distance, 1e-3f) / 20.0f)));
     AddGroundGrid(out, spacing);
   }
   DrawObstacles(out);

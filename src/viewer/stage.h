@@ -16,6 +16,7 @@
 #include "core/scene/scene.h"
 #include "core/view/frustum.h"
 #include "core/view/orbit_camera.h"
+#include "viewer/camera_rig.h"
 #include "viewer/character.h"
 #include "viewer/embed_options.h"
 #include "viewer/embed_timeline.h"
@@ -153,7 +154,7 @@ class Stage {
   void Screenshot();
   void SetPanelsVisible(bool visible) { options_.panels_visible = visible; }
   // The orbit camera's target follows the selected character (the Scene panel's "Follow").
-  void SetFollowSelected(bool follow) { view_.follow_selected = follow; }
+  void SetFollowSelected(bool follow) { camera_.SetFollowing(follow); }
   void ToggleHelp() { options_.help_open = !options_.help_open; }
 
   // The loaded cinematic camera of that name, or -1.
@@ -286,7 +287,7 @@ class Stage {
     return report_.error.empty() ? report_.status : "Error: " + report_.status;
   }
   uint64_t frame() const { return frame_; }
-  const OrbitCamera& camera() const { return view_.orbit; }
+  const OrbitCamera& camera() const { return camera_.orbit(); }
   const DisplayToggles& display() const { return options_.display; }
   // What the construction view drew last (not shown when the toggle is off or there is no
   // go-to target): the selected character's, or the first one's when none is selected.
@@ -299,7 +300,7 @@ class Stage {
   const std::vector<ViewerRoute>& routes() const { return routes_; }
   const ObstacleSet& obstacles() const { return obstacles_.set; }
   const RouteTool& route_tool() const { return route_tool_; }
-  const std::vector<CinematicCamera>& cinematic_cameras() const { return view_.cinematics; }
+  const std::vector<CinematicCamera>& cinematic_cameras() const { return camera_.cinematics(); }
   const std::string& last_error() const { return report_.error; }
 
   // The character with that handle, or null (removed, or never here); its position in
@@ -417,17 +418,8 @@ class Stage {
   void LoadFetchedFiles();
   void FinishOpening(JsonValue result);
 
-  // Cinematic cameras (stage_camera.cpp): .md5camera files dropped or fetched; one at a time
-  // plays on the scene clock (so the clock's scrubbing scrubs it), and the orbit camera stays as
-  // it was for when playback is left (a button, Escape, an orbit drag, playCamera "").
-  // Takes the .md5camera files out of a batch and loads them (a camera of the same name is
-  // replaced); their names go to *loaded, their errors to *errors.
-  void LoadCameraFiles(std::vector<InputFile>* files, std::vector<std::string>* loaded,
-                       std::vector<std::string>* errors);
-  void PlayCamera(int index);  // -1: back to the orbit camera
-  // The playing camera at the scene time; false when the orbit camera is in use.
-  bool SampleCinematic(anim::CameraView* view) const;
-  JsonValue CamerasJson() const;
+  // Plays a cinematic camera (-1: back to the orbit camera, as it was); a drag under way stops.
+  void PlayCamera(int index);
 
   RenderBackend* backend_;
   StageHost* host_;
@@ -437,7 +429,7 @@ class Stage {
   std::vector<ViewerRoute> routes_;
   ObstacleLayer obstacles_;
   Openings openings_;
-  CameraState view_;
+  CameraRig camera_;  // the orbit camera, following, cinematic cameras
   Selection selection_;
   ViewOptions options_;
   Viewport viewport_;

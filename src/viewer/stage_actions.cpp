@@ -20,7 +20,7 @@ bool Stage::IsPlaying(int instance) const {
 
 bool Stage::Animating() const {
   if (openings_.current != nullptr) return true;  // it will change when the files arrive
-  if (view_.playing.valid() && scene_playing_) return true;
+  if (camera_.playing().valid() && scene_playing_) return true;
   for (size_t i = 0; i < characters_.size(); ++i) {
     if (IsPlaying(static_cast<int>(i))) return true;
     if (scene_playing_ && characters_[i].locomotion.enabled) return true;
@@ -84,19 +84,14 @@ void Stage::SetShading(ShadingOptions shading) {
   options_.shading = shading;
 }
 
-void Stage::SetCamera(const OrbitCamera& camera) {
-  view_.orbit = camera;
-  view_.follow_selected = false;
-}
+void Stage::SetCamera(const OrbitCamera& camera) { camera_.SetOrbit(camera); }
 
 void Stage::OrbitBy(float yaw_degrees, float pitch_degrees) {
   PlayCamera(-1);  // as an orbit drag does, a cinematic camera is left
-  view_.orbit.yaw_degrees = std::fmod(view_.orbit.yaw_degrees + yaw_degrees, 360.0f);
-  view_.orbit.pitch_degrees = std::clamp(view_.orbit.pitch_degrees + pitch_degrees,
-                                         OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch);
+  camera_.OrbitBy(yaw_degrees, pitch_degrees);
 }
 
-void Stage::ZoomBy(float steps) { view_.orbit.Zoom(steps); }
+void Stage::ZoomBy(float steps) { camera_.ZoomBy(steps); }
 
 void Stage::Select(int instance, int joint) {
   selection_.character = CharacterAt(instance);
@@ -408,6 +403,16 @@ Status Stage::MoveObstacle(int index, glm::dvec2 offset) {
 
 // ---- camera and embeds -------------------------------------------------------------------------
 
+void Stage::PlayCamera(int index) {
+  if (camera_.Play(index)) {
+    // A drag that began under the orbit camera does not carry on into the cinematic one.
+    pointer_.orbiting = false;
+    pointer_.panning = false;
+  }
+}
+
+int Stage::FindCamera(const std::string& name) const { return camera_.Find(name); }
+
 void Stage::SelectCamera(int index) {
   if (index < 0) {
     LeaveCinematicCamera();
@@ -422,14 +427,14 @@ void Stage::ApplyEmbedOptions(const EmbedOptions& options, bool reduced_motion,
   if (!apply_to_scene) return;
   options_.display = options.display.AppliedTo(options_.display);
   if (options.camera) {
-    OrbitCamera& camera = view_.orbit;
+    OrbitCamera camera = camera_.orbit();
     camera.yaw_degrees = static_cast<float>(options.camera->yaw_degrees);
     camera.pitch_degrees = std::clamp(static_cast<float>(options.camera->pitch_degrees),
                                       OrbitCamera::kMinPitch, OrbitCamera::kMaxPitch);
     camera.distance = std::clamp(static_cast<float>(options.camera->distance),
                                  OrbitCamera::kMinDistance, OrbitCamera::kMaxDistance);
     if (options.camera->target) camera.target = glm::vec3(*options.camera->target);
-    view_.follow_selected = false;
+    camera_.SetOrbit(camera);
   }
   if (const std::optional<bool> playing = EmbedStartsPlaying(options, reduced_motion)) {
     SetScenePlaying(*playing);

@@ -269,7 +269,7 @@ void Stage::ObstacleToolMove(glm::dvec2 ground) {
 
 void Stage::ObstacleToolRelease() {
   const ObstacleReleaseStep step =
-      obstacle_tool_.Release(static_cast<double>(view_.orbit.distance));
+      obstacle_tool_.Release(static_cast<double>(camera_.orbit().distance));
   if (step.add) AddObstacleShape(*step.add);
   if (step.replan) {
     // Set again (the same shapes) so that walkers replan around where it was put.

@@ -176,13 +176,8 @@ JsonValue Stage::State() const {
   state.Set("frame", static_cast<double>(frame_));
   state.Set("canvas",
             JsonValue(JsonArray{JsonValue(viewport_.width), JsonValue(viewport_.height)}));
-  JsonValue camera = JsonValue::MakeObject();
-  camera.Set("target", Vec(view_.orbit.target));
-  camera.Set("yaw", static_cast<double>(view_.orbit.yaw_degrees));
-  camera.Set("pitch", static_cast<double>(view_.orbit.pitch_degrees));
-  camera.Set("distance", static_cast<double>(view_.orbit.distance));
-  state.Set("camera", std::move(camera));
-  state.Set("cinematic", CamerasJson());
+  state.Set("camera", camera_.OrbitJson());
+  state.Set("cinematic", camera_.CinematicJson(scene_time_));
   state.Set("models", ModelsJson());
   state.Set("instances", InstancesJson());
   state.Set("scene_time", scene_time_);
@@ -207,7 +202,7 @@ JsonValue Stage::State() const {
   state.Set("tool", std::string(tool_names[static_cast<int>(tool_)]));
   state.Set("selected", SelectedIndex());
   state.Set("selected_id", IdJson(selection_.character));
-  state.Set("follow_selected", view_.follow_selected);
+  state.Set("follow_selected", camera_.following());
   state.Set("selected_joint", selection_.joint);
   state.Set("last_error", report_.error.empty() ? JsonValue() : JsonValue(report_.error));
   JsonArray warnings;

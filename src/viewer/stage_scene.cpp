@@ -229,14 +229,7 @@ Scene Stage::CurrentScene() const {
     }
     scene.instances.push_back(std::move(instance));
   }
-  scene.camera.target = glm::dvec3(view_.orbit.target);
-  scene.camera.yaw_degrees = view_.orbit.yaw_degrees;
-  scene.camera.pitch_degrees = view_.orbit.pitch_degrees;
-  scene.camera.distance = view_.orbit.distance;
-  if (const int playing = CameraIndex(view_.playing);
-      playing >= 0 && view_.cinematics[static_cast<size_t>(playing)].source != "local") {
-    scene.camera.cinematic = view_.cinematics[static_cast<size_t>(playing)].source;
-  }
+  camera_.WriteScene(&scene.camera);
   scene.display = options_.display;
   scene.obstacles = obstacles_.set;
   scene.time = scene_time_;
@@ -282,8 +275,7 @@ JsonValue Stage::PrepareScene(const JsonValue& scene_json) {
     }
   }
   if (const std::string& cinematic = scene.camera.cinematic;
-      !cinematic.empty() && std::none_of(view_.cinematics.begin(), view_.cinematics.end(),
-                                         [&](const auto& c) { return c.source == cinematic; })) {
+      !cinematic.empty() && !camera_.HasSource(cinematic)) {
     JsonValue file = JsonValue::MakeObject();
     file.Set("source", cinematic);
     file.Set("url", cinematic.rfind("https://", 0) == 0 ? cinematic : "assets/" + cinematic);
@@ -439,22 +431,12 @@ JsonValue Stage::ApplyPendingScene() {
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
     if (std::find(model_index.begin(), model_index.end(), m) == model_index.end()) RemoveModel(m);
   }
-  view_.orbit.target = glm::vec3(scene.camera.target);
-  view_.orbit.yaw_degrees = static_cast<float>(scene.camera.yaw_degrees);
-  view_.orbit.pitch_degrees = static_cast<float>(scene.camera.pitch_degrees);
-  view_.orbit.distance = static_cast<float>(scene.camera.distance);
-  int cinematic = -1;
-  for (size_t i = 0; i < view_.cinematics.size(); ++i) {
-    if (!scene.camera.cinematic.empty() && view_.cinematics[i].source == scene.camera.cinematic) {
-      cinematic = static_cast<int>(i);
-    }
-  }
-  PlayCamera(cinematic);
-  if (!scene.camera.cinematic.empty() && cinematic < 0) {
+  if (!camera_.ApplyScene(scene.camera)) {
     problems += "camera.cinematic: '" + scene.camera.cinematic + "' could not be loaded\n";
   }
+  // A drag that began under the orbit camera does not carry on into a cinematic one.
+  if (camera_.playing().valid()) pointer_.orbiting = pointer_.panning = false;
   options_.display = scene.display;
-  view_.follow_selected = false;
   crowd_templates_ = static_cast<int>(characters_.size());
   selection_.character = CharacterAt(0);
   for (Character& character : characters_) {
@@ -607,8 +589,8 @@ void Stage::DrawRoute(int index, DrawList& list) {
       const bool warn = is_tight(mid);
       if (is_crossing(mid)) {
         const glm::vec3 side(
-            static_cast<float>(-std::sin(pose.heading) * view_.orbit.distance * 0.002),
-            static_cast<float>(std::cos(pose.heading) * view_.orbit.distance * 0.002), 0.0f);
+            static_cast<float>(-std::sin(pose.heading) * camera_.orbit().distance * 0.002),
+            static_cast<float>(std::cos(pose.heading) * camera_.orbit().distance * 0.002), 0.0f);
         for (const float k : {-1.0f, 0.0f, 1.0f}) {
           list.AddLine(previous + k * side, p + k * side, {255, 60, 220, 255}, LineDepth::kOnTop);
         }

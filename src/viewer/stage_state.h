@@ -75,15 +75,6 @@ struct CinematicCamera {
   std::shared_ptr<const md5::CameraFile> file;
 };
 
-// What the view looks from: the orbit camera, or one cinematic camera played on the scene clock
-// (the orbit camera stays as it was for when playback is left).
-struct CameraState {
-  OrbitCamera orbit;
-  bool follow_selected = false;  // the orbit target follows the selected character
-  std::vector<CinematicCamera> cinematics;
-  CameraId playing;  // none: the orbit camera
-};
-
 // What is selected, by handle: removing something else leaves it selected.
 struct Selection {
   CharacterId character;

@@ -14,9 +14,9 @@ constexpr float kLift = 0.1f;
 }  // namespace
 
 std::optional<glm::vec3> Stage::GroundUnderCursor(double x, double y) const {
-  return IntersectGround(view_.orbit.ScreenRay(static_cast<float>(x), static_cast<float>(y),
-                                               static_cast<float>(viewport_.width),
-                                               static_cast<float>(viewport_.height)));
+  return IntersectGround(camera_.orbit().ScreenRay(static_cast<float>(x), static_cast<float>(y),
+                                                   static_cast<float>(viewport_.width),
+                                                   static_cast<float>(viewport_.height)));
 }
 
 bool Stage::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
@@ -175,8 +175,8 @@ void Stage::UpdateHover() {
   const auto ground = GroundUnderCursor(pointer_.x, pointer_.y);
   if (!ground) return;
   // Within about 12 pixels of a route, at this camera distance.
-  const double reach = 12.0 * stats_.device_pixel_ratio * 2.0 * view_.orbit.distance *
-                       std::tan(glm::radians(view_.orbit.fov_y_degrees) * 0.5) /
+  const double reach = 12.0 * stats_.device_pixel_ratio * 2.0 * camera_.orbit().distance *
+                       std::tan(glm::radians(camera_.orbit().fov_y_degrees) * 0.5) /
                        std::max(viewport_.height, 1);
   for (size_t r = 0; r < routes_.size(); ++r) {
     const ViewerRoute& route = routes_[r];
@@ -216,7 +216,7 @@ void Stage::DrawToolOverlays(DrawList& list) {
   }
   if (tool_ != ui::Tool::kRoute) return;
   // Anchors as squares, handles as diamonds joined to their anchor.
-  const float size = 0.008f * view_.orbit.distance;
+  const float size = 0.008f * camera_.orbit().distance;
   const RouteEditor& editor = route_tool_.editor();
   for (size_t i = 0; i < editor.anchors().size(); ++i) {
     const RouteAnchor& anchor = editor.anchors()[i];
