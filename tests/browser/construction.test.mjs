@@ -30,7 +30,8 @@ async function picture(page, selector) {
 async function texts(page, id) {
   return page.evaluate((target) => {
     const figures = window.md5stageFigures;
-    return JSON.parse(figures.module.ccall('md5stage_figure_texts', 'string', ['number'], [document.getElementById(target)._stage]));
+    const { module } = figures;
+    return JSON.parse(module.UTF8ToString(module._md5stage_figure_texts(document.getElementById(target)._stage)));
   }, id);
 }
 
