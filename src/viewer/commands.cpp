@@ -757,7 +757,17 @@ class CommandTable {
   static JsonValue PlayCamera(Stage& v, CommandArgs& a);
   // The table itself, for the page to make its functions from.
   static JsonValue Commands(Stage&, CommandArgs& a) {
-    return a.Finish() ? CommandSpecsJson() : Fail(a);
+    if (!a.Finish()) return Fail(a);
+#ifdef MD5STAGE_LEAN_COMMAND_TABLE
+    // The figures' module holds the names alone (see MD5STAGE_COMMAND).
+    JsonArray names;
+    for (const std::string& name : CommandNames()) names.emplace_back(name);
+    JsonValue reply = JsonValue::MakeObject();
+    reply.Set("names", JsonValue(std::move(names)));
+    return reply;
+#else
+    return CommandSpecsJson();
+#endif
   }
   // The character's bind-pose box on screen, in framebuffer pixels [x0, y0, x1, y1].
   static JsonValue ScreenBounds(Stage& v, CommandArgs& a) {
