@@ -15,6 +15,7 @@ import { newPage, openViewer } from './lib/harness.mjs';
 const CYCLES = 50;
 const WARMUP = 20;
 const TOLERANCE = 0.05;
+const PROBE_TOLERANCE = 0.2;  // the 16 MB probe's address (see where it is judged)
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -217,7 +218,12 @@ export const tests = [
       fs.writeFileSync(path.join(ctx.outDir, 'soak.json'), JSON.stringify(report, null, 2));
       console.log(`  soak: ${JSON.stringify(report)}`);
       assert.ok(growth('wasm') <= TOLERANCE, `wasm memory grew ${(100 * growth('wasm')).toFixed(1)}%`);
-      assert.ok(growth('wasm_top') <= TOLERANCE, `wasm heap in use grew ${(100 * growth('wasm_top')).toFixed(1)}%`);
+      // Where a 16 MB probe lands is the heap in use plus its fragmentation, and fragmentation
+      // follows the order of allocations, which moves with how many frames each cycle runs (two
+      // clean-clone runs of one build: within 5%, then 9.0%). A leak of what a cycle loads (the
+      // model, its textures and characters: megabytes) over 49 cycles is many times this bound.
+      assert.ok(growth('wasm_top') <= PROBE_TOLERANCE,
+                `wasm heap in use grew ${(100 * growth('wasm_top')).toFixed(1)}%`);
       assert.ok(Math.abs(growth('js_data')) <= TOLERANCE,
                 `JS heap data changed ${(100 * growth('js_data')).toFixed(1)}%`);
       // The whole V8 heap (growth('js')) also holds the code compiled meanwhile, which V8 does when
