@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/common/json.h"
+#include "viewer/handles.h"
 #include "viewer/viewer_model.h"
 
 namespace md5stage::viewer {
@@ -18,6 +19,12 @@ inline JsonValue Vec(const glm::vec3& v) {
 inline JsonValue Vec(const glm::vec2& v) {
   return JsonValue(
       JsonArray{JsonValue(static_cast<double>(v.x)), JsonValue(static_cast<double>(v.y))});
+}
+
+// A handle's text, or null for none.
+template <HandleKind Kind>
+JsonValue IdJson(Handle<Kind> handle) {
+  return handle.valid() ? JsonValue(HandleText(handle)) : JsonValue();
 }
 
 inline JsonValue Reply(bool ok) {

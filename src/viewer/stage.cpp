@@ -247,8 +247,8 @@ void Stage::HandleKeyPress(Key key) {
       LeaveCinematicCamera();
       break;
     case Key::kDelete:
-      if (tool_ == ui::Tool::kObstacle && ObstacleIndex(selection_.obstacle) >= 0)
-        RemoveObstacle(ObstacleIndex(selection_.obstacle));
+      if (tool_ == ui::Tool::kObstacle && obstacles_.selected_index() >= 0)
+        RemoveObstacle(obstacles_.selected_index());
       break;
     case Key::kLeft:
       OrbitBy(-kKeyOrbitDegrees, 0.0f);
@@ -306,14 +306,6 @@ int Stage::RouteIndex(RouteId id) const {
   if (!id.valid()) return -1;
   for (size_t i = 0; i < routes_.size(); ++i) {
     if (routes_[i].id == id) return static_cast<int>(i);
-  }
-  return -1;
-}
-
-int Stage::ObstacleIndex(ObstacleId id) const {
-  if (!id.valid()) return -1;
-  for (size_t i = 0; i < obstacles_.ids.size(); ++i) {
-    if (obstacles_.ids[i] == id) return static_cast<int>(i);
   }
   return -1;
 }
@@ -637,9 +629,9 @@ ui::ViewerModel Stage::BuildViewerModel() const {
     const double radius = RoundingRadius(static_cast<int>(r));
     if (route.route && radius > 0.0)
       summary.tight_stretches = static_cast<int>(route.route->FindTightStretches(radius).size());
-    if (route.route && !obstacles_.set.empty()) {
+    if (route.route && !obstacles_.set().empty()) {
       summary.obstacle_crossings = static_cast<int>(
-          FindObstacleStretches(*route.route, obstacles_.set, RouteClearance(static_cast<int>(r)))
+          FindObstacleStretches(*route.route, obstacles_.set(), RouteClearance(static_cast<int>(r)))
               .size());
     }
     view.routes.push_back(std::move(summary));
@@ -649,7 +641,7 @@ ui::ViewerModel Stage::BuildViewerModel() const {
   view.hover_text = hover_text_;
   view.scene_time = static_cast<float>(scene_time_);
   view.scene_playing = scene_playing_;
-  for (const Obstacle& obstacle : obstacles_.set.obstacles()) {
+  for (const Obstacle& obstacle : obstacles_.set().obstacles()) {
     ui::ObstacleSummary summary;
     summary.circle = obstacle.kind == Obstacle::Kind::kCircle;
     summary.centre = summary.circle ? glm::vec2(obstacle.centre)
@@ -658,9 +650,9 @@ ui::ViewerModel Stage::BuildViewerModel() const {
     summary.vertices = static_cast<int>(obstacle.vertices.size());
     view.obstacles.push_back(summary);
   }
-  view.selected_obstacle = ObstacleIndex(selection_.obstacle);
-  view.obstacle_polygon_shape = obstacle_tool_.polygon_shape();
-  view.polygon_draft_corners = static_cast<int>(obstacle_tool_.draft().size());
+  view.selected_obstacle = obstacles_.selected_index();
+  view.obstacle_polygon_shape = obstacles_.tool().polygon_shape();
+  view.polygon_draft_corners = static_cast<int>(obstacles_.tool().draft().size());
   return view;
 }
 
@@ -692,8 +684,8 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
       StartEditingRoute(static_cast<int>(routes_.size()) - 1);
     }
   }
-  if (r.set_tool && tool_ != ui::Tool::kObstacle) obstacle_tool_.DropDraft();
-  if (r.obstacle_polygon_shape) obstacle_tool_.SetPolygonShape(*r.obstacle_polygon_shape);
+  if (r.set_tool && tool_ != ui::Tool::kObstacle) obstacles_.DropDraft();
+  if (r.obstacle_polygon_shape) obstacles_.SetPolygonShape(*r.obstacle_polygon_shape);
   if (r.close_polygon) ClosePolygonDraft();
   if (r.remove_obstacle) RemoveObstacle(*r.remove_obstacle);
   if (r.clear_obstacles) ClearObstacles();
@@ -816,7 +808,7 @@ void Stage::BuildDrawList(DrawList* list) {
         std::pow(10.0f, std::floor(std::log10(std::max(camera_.orbit().distance, 1e-3f) / 20.0f)));
     AddGroundGrid(out, spacing);
   }
-  DrawObstacles(out);
+  obstacles_.Draw(out, tool_ == ui::Tool::kObstacle);
   DrawCharacterOverlays(out);
   DrawRouteOverlays(out);
   DrawToolOverlays(out);

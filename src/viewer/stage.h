@@ -22,6 +22,7 @@
 #include "viewer/embed_timeline.h"
 #include "viewer/ground_tools.h"
 #include "viewer/model_library.h"
+#include "viewer/obstacle_field.h"
 #include "viewer/render_interface.h"
 #include "viewer/shading.h"
 #include "viewer/stage_state.h"
@@ -298,7 +299,8 @@ class Stage {
   const std::vector<LoadedModel>& models() const { return library_->models(); }
   const ModelLibrary& library() const { return *library_; }
   const std::vector<ViewerRoute>& routes() const { return routes_; }
-  const ObstacleSet& obstacles() const { return obstacles_.set; }
+  const ObstacleSet& obstacles() const { return obstacles_.set(); }
+  const ObstacleField& obstacle_field() const { return obstacles_; }
   const RouteTool& route_tool() const { return route_tool_; }
   const std::vector<CinematicCamera>& cinematic_cameras() const { return camera_.cinematics(); }
   const std::string& last_error() const { return report_.error; }
@@ -314,7 +316,7 @@ class Stage {
   const LoadedModel& ModelOf(const Character& character) const;
   // The route and the obstacle with that handle: their positions, or -1.
   int RouteIndex(RouteId id) const;
-  int ObstacleIndex(ObstacleId id) const;
+  int ObstacleIndex(ObstacleId id) const { return obstacles_.IndexOf(id); }
   int CameraIndex(CameraId id) const;
 
   // The box (world space) that framing fits for a character: its skinned mesh over every frame
@@ -370,13 +372,10 @@ class Stage {
   void UpdateHover();
   void DrawToolOverlays(DrawList& list);
 
-  // Obstacles (viewer_obstacles.cpp): editing the set (an edit that does not validate changes
-  // nothing), planning go-to around it, replanning walkers when it changes, routes that cross it.
-  // `ids` are the obstacles' handles, one each (a kept obstacle keeps its handle).
-  Status SetObstacles(std::vector<Obstacle> obstacles, std::vector<ObstacleId> ids);
-  // Plans from where the character is to the point (and heading) around the obstacles and starts
-  // the plan; "no path" is an error with the planner's reason, and the character then stays.
-  Status PlanGoTo(Character& character, glm::dvec2 point, const double* heading);
+  // The stage's side of the obstacles feature (stage_obstacles.cpp).
+  // What an edit of the obstacles means for the rest: refused, the status line says why;
+  // changed, the walkers going somewhere plan again.
+  Status AfterObstacleEdit(ObstacleEdit edit);
   // Characters going to a target plan again from where they are (after obstacles or clearances
   // change); returns the messages of those that found no path (they stop).
   std::string ReplanTargets();
@@ -386,14 +385,9 @@ class Stage {
   // Replaces each segment of the route that comes within the clearance of an obstacle by a
   // planned path between its ends (same end headings), as Beziers; all or nothing.
   Status RouteAroundWith(int route, double turning_radius, double clearance);
-  void DrawObstacles(DrawList& list);
   bool ObstacleToolPress(glm::dvec2 ground, glm::dvec2 screen, double pick_radius);
-  void ObstacleToolMove(glm::dvec2 ground);
   void ObstacleToolRelease();
   void ClosePolygonDraft();
-  // Adds a drawn shape and selects it; a shape that does not validate is an error and no change.
-  void AddObstacleShape(Obstacle obstacle);
-  int ObstacleAt(glm::dvec2 ground) const;
 
   // Embeds: the loop range and "finished", run each frame after the clock moves; events go to
   // the host (embed_timeline.h).
@@ -427,7 +421,7 @@ class Stage {
   std::vector<Character> characters_;
   std::vector<InputFile> pending_files_;
   std::vector<ViewerRoute> routes_;
-  ObstacleLayer obstacles_;
+  ObstacleField obstacles_;  // the obstacles, their tool and planning around them
   Openings openings_;
   CameraRig camera_;  // the orbit camera, following, cinematic cameras
   Selection selection_;
@@ -438,7 +432,6 @@ class Stage {
   ui::Tool tool_ = ui::Tool::kCamera;
   GoToTool go_to_;
   RouteTool route_tool_;
-  ObstacleTool obstacle_tool_;
   std::string hover_text_;
   double scene_time_ = 0.0;
   bool scene_playing_ = true;

@@ -120,29 +120,8 @@ int Stage::AddInstance(int model, std::optional<glm::vec2> position, float headi
   return index;
 }
 
-Status Stage::RemoveObstacle(int index) {
-  if (index < 0 || index >= static_cast<int>(obstacles_.set.size())) {
-    return MakeError("", 0, 0,
-                     "obstacle " + std::to_string(index) + ": the scene has " +
-                         std::to_string(obstacles_.set.size()) + " obstacles");
-  }
-  std::vector<Obstacle> list = obstacles_.set.obstacles();
-  list.erase(list.begin() + index);
-  std::vector<ObstacleId> ids = obstacles_.ids;
-  ids.erase(ids.begin() + index);
-  Status status = SetObstacles(std::move(list), std::move(ids));
-  if (!status.ok()) SetError(status.error().ToString());
-  return status;
-}
-
-Status Stage::ClearObstacles() {
-  Status status = SetObstacles({}, {});
-  if (!status.ok()) SetError(status.error().ToString());
-  return status;
-}
-
 void Stage::LeaveCinematicCamera() {
-  obstacle_tool_.DropDraft();
+  obstacles_.DropDraft();
   PlayCamera(-1);
 }
 
@@ -259,7 +238,7 @@ void Stage::SetClearance(int instance, double clearance) {
   if (character == nullptr) return;
   character->locomotion.clearance = clearance;
   character->locomotion.clearance_set = true;
-  if (!obstacles_.set.empty()) {
+  if (!obstacles_.set().empty()) {
     const std::string problems = ReplanTargets();
     if (!problems.empty()) SetError(problems);
   }
@@ -291,19 +270,6 @@ Status Stage::GoTo(int instance, glm::dvec2 point, std::optional<double> heading
   EnsureLocomotionAnimations(*character);
   const double heading_value = heading.value_or(0.0);
   return StartGoTo(*character, point, heading ? &heading_value : nullptr);
-}
-
-Status Stage::SetPlanBudget(std::optional<double> milliseconds) {
-  if (milliseconds && !(*milliseconds > 0.0 && *milliseconds <= kMaxPlanBudgetMs)) {
-    return MakeError("setPlanBudget", 0, 0,
-                     "setPlanBudget.ms: expected a number in (0, " +
-                         FormatJsonNumber(kMaxPlanBudgetMs) + "], found " +
-                         FormatJsonNumber(*milliseconds));
-  }
-  obstacles_.plan_budget_ms = milliseconds;
-  obstacles_.plan_budget =
-      milliseconds ? PlanBudgetFromMilliseconds(*milliseconds) : kDefaultPlanBudget;
-  return Status();
 }
 
 Status Stage::SetConstructionOrigin(int instance, const Pose2& origin) {
@@ -378,27 +344,6 @@ Status Stage::RemoveRoute(int route) {
   routes_.erase(routes_.begin() + route);
   if (route_tool_.edited_route() == removed) route_tool_.Reset();
   return Status();
-}
-
-Status Stage::AddObstacle(Obstacle obstacle) {
-  std::vector<Obstacle> list = obstacles_.set.obstacles();
-  list.push_back(std::move(obstacle));
-  std::vector<ObstacleId> ids = obstacles_.ids;
-  ids.push_back(serials_.Next<HandleKind::kObstacle>());
-  return SetObstacles(std::move(list), std::move(ids));
-}
-
-Status Stage::MoveObstacle(int index, glm::dvec2 offset) {
-  if (index < 0 || index >= static_cast<int>(obstacles_.set.size())) {
-    return MakeError("", 0, 0,
-                     "obstacle " + std::to_string(index) + ": the scene has " +
-                         std::to_string(obstacles_.set.size()) + " obstacles");
-  }
-  std::vector<Obstacle> list = obstacles_.set.obstacles();
-  Obstacle& moved = list[static_cast<size_t>(index)];
-  moved.centre += offset;
-  for (glm::dvec2& p : moved.vertices) p += offset;
-  return SetObstacles(std::move(list), obstacles_.ids);
 }
 
 // ---- camera and embeds -------------------------------------------------------------------------

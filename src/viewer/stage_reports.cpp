@@ -57,12 +57,6 @@ void SetClock(const SceneClock& clock, JsonValue& reply) {
   reply.Set("scene_repeats", clock.repeats);
 }
 
-// A handle's text, or null for none.
-template <HandleKind Kind>
-JsonValue IdJson(Handle<Kind> handle) {
-  return handle.valid() ? JsonValue(HandleText(handle)) : JsonValue();
-}
-
 }  // namespace
 
 // ---- state() ----------------------------------------------------------------------------------
@@ -186,18 +180,7 @@ JsonValue Stage::State() const {
   SetClock(MeasureSceneClock(characters_, scene_time_), state);
   state.Set("panels", options_.panels_visible);
   state.Set("routes", RoutesJson());
-  // The obstacles as a scene writes them, and their handles in the same order.
-  state.Set("obstacles", *ObstaclesToJson(obstacles_.set).Find("obstacles"));
-  JsonArray obstacle_ids;
-  for (ObstacleId id : obstacles_.ids) obstacle_ids.emplace_back(HandleText(id));
-  state.Set("obstacle_ids", JsonValue(std::move(obstacle_ids)));
-  state.Set("selected_obstacle", ObstacleIndex(selection_.obstacle));
-  state.Set("selected_obstacle_id", IdJson(selection_.obstacle));
-  JsonValue budget = JsonValue::MakeObject();
-  budget.Set("ms", obstacles_.plan_budget_ms ? JsonValue(*obstacles_.plan_budget_ms) : JsonValue());
-  budget.Set("expansions", obstacles_.plan_budget);
-  state.Set("plan_budget", std::move(budget));
-  state.Set("polygon_draft", static_cast<double>(obstacle_tool_.draft().size()));
+  obstacles_.WriteState(&state);
   const char* const tool_names[] = {"camera", "goto", "route", "obstacle"};
   state.Set("tool", std::string(tool_names[static_cast<int>(tool_)]));
   state.Set("selected", SelectedIndex());

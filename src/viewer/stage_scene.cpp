@@ -104,8 +104,8 @@ Status Stage::StartGoTo(Character& character, glm::dvec2 point, const double* he
   // Around obstacles when there are any (a plan that is already clear is the same arc-line or
   // Dubins path); with no path the plan is unchanged and the reason is the error.
   Status status;
-  if (!obstacles_.set.empty()) {
-    status = PlanGoTo(character, point, heading);
+  if (!obstacles_.set().empty()) {
+    status = obstacles_.PlanGoTo(character.locomotion, scene_time_, point, heading);
   } else {
     locomotion.plan_message.clear();
     status = heading != nullptr ? locomotion.follower.GoToPose(scene_time_, Pose2{point, *heading})
@@ -231,7 +231,7 @@ Scene Stage::CurrentScene() const {
   }
   camera_.WriteScene(&scene.camera);
   scene.display = options_.display;
-  scene.obstacles = obstacles_.set;
+  scene.obstacles = obstacles_.set();
   scene.time = scene_time_;
   scene.playing = scene_playing_;
   return scene;
@@ -391,13 +391,8 @@ JsonValue Stage::ApplyPendingScene() {
   characters_.clear();
   routes_.clear();
   // Before the characters, whose targets are planned around them.
-  obstacles_.set = scene.obstacles;
-  obstacles_.ids.clear();
-  for (size_t o = 0; o < obstacles_.set.size(); ++o)
-    obstacles_.ids.push_back(serials_.Next<HandleKind::kObstacle>());
-  obstacles_.fill_dirty = true;
+  obstacles_.ApplyScene(scene.obstacles);
   selection_ = Selection();
-  obstacle_tool_.DropDraft();
   scene_time_ = scene.time;
   scene_playing_ = scene.playing;
   std::string problems;
@@ -520,9 +515,9 @@ JsonValue Stage::RoutesJson() const {
     const double clearance = RouteClearance(static_cast<int>(r));
     json.Set("check_clearance", clearance);
     JsonArray crossing;
-    if (route.route && !obstacles_.set.empty()) {
+    if (route.route && !obstacles_.set().empty()) {
       for (const ObstacleStretch& stretch :
-           FindObstacleStretches(*route.route, obstacles_.set, clearance)) {
+           FindObstacleStretches(*route.route, obstacles_.set(), clearance)) {
         JsonValue c = JsonValue::MakeObject();
         c.Set("start", stretch.start_distance);
         c.Set("end", stretch.end_distance);
@@ -568,9 +563,9 @@ void Stage::DrawRoute(int index, DrawList& list) {
   };
   // Stretches that come within the clearance of an obstacle: magenta, and thicker.
   const std::vector<ObstacleStretch> crossing =
-      obstacles_.set.empty()
+      obstacles_.set().empty()
           ? std::vector<ObstacleStretch>{}
-          : FindObstacleStretches(*route.route, obstacles_.set, RouteClearance(index));
+          : FindObstacleStretches(*route.route, obstacles_.set(), RouteClearance(index));
   auto is_crossing = [&](double d) {
     for (const ObstacleStretch& c : crossing) {
       if (d >= c.start_distance - 1e-9 && d <= c.end_distance + 1e-9) return true;

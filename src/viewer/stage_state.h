@@ -75,11 +75,11 @@ struct CinematicCamera {
   std::shared_ptr<const md5::CameraFile> file;
 };
 
-// What is selected, by handle: removing something else leaves it selected.
+// The selected character (and joint), by handle: removing something else leaves it selected.
+// (The selected obstacle is the obstacles feature's.)
 struct Selection {
   CharacterId character;
   int joint = -1;  // of the selected character's skeleton
-  ObstacleId obstacle;
 };
 
 // What is drawn and how, and which parts of the page's UI show.
@@ -116,22 +116,6 @@ struct StatusReport {
   std::string status = "Ready";
   std::string error;  // the last error, in full ("" when the last action went well)
   std::vector<std::string> warnings;
-};
-
-// The scene's obstacles and their filled shapes' triangles (ground coordinates), rebuilt when
-// the obstacles change.
-// setPlanBudget's largest ask, as `md5stage plan --budget-ms`'s.
-inline constexpr double kMaxPlanBudgetMs = 1e6;
-
-struct ObstacleLayer {
-  ObstacleSet set;
-  std::vector<ObstacleId> ids;  // set.obstacles[i]'s handle (ObstacleSet is the core's)
-  std::vector<glm::vec2> fill;
-  bool fill_dirty = true;
-  // The planner's budget for go-tos, replans and "route around" (setPlanBudget): expansions, and
-  // the milliseconds asked for (unset: kDefaultPlanBudget, the same answer as `md5stage plan`).
-  int plan_budget = kDefaultPlanBudget;
-  std::optional<double> plan_budget_ms;
 };
 
 // Per-frame scratch of the overlays, kept to avoid allocating each frame: one projection per

@@ -141,11 +141,11 @@ void Stage::ToolMove(double x, double y) {
     if (!status.ok()) SetError(status.error().ToString());
     return;
   }
-  if (!go_to_.active() && !route_tool_.active() && !obstacle_tool_.active()) {
+  if (!go_to_.active() && !route_tool_.active() && !obstacles_.tool().active()) {
     // The polygon being drawn follows the cursor to its next corner.
-    if (obstacle_tool_.draft().empty()) return;
+    if (obstacles_.tool().draft().empty()) return;
     if (const auto ground = GroundUnderCursor(x, y))
-      obstacle_tool_.Hover(glm::dvec2(ground->x, ground->y));
+      obstacles_.ToolHover(glm::dvec2(ground->x, ground->y));
     return;
   }
   const auto ground = GroundUnderCursor(x, y);
@@ -154,7 +154,7 @@ void Stage::ToolMove(double x, double y) {
   go_to_.Move(g);
   if (route_tool_.active() && route_tool_.Move(g, glm::dvec2(x, y), stats_.device_pixel_ratio))
     CommitEditedRoute();
-  if (obstacle_tool_.active()) ObstacleToolMove(g);
+  if (obstacles_.tool().active()) obstacles_.ToolDrag(g);
 }
 
 void Stage::ToolRelease(double x, double y) {
@@ -166,7 +166,7 @@ void Stage::ToolRelease(double x, double y) {
     if (!status.ok()) SetError(status.error().ToString());
   }
   route_tool_.Release();
-  if (obstacle_tool_.active()) ObstacleToolRelease();
+  if (obstacles_.tool().active()) ObstacleToolRelease();
 }
 
 void Stage::UpdateHover() {
