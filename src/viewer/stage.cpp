@@ -302,14 +302,6 @@ const LoadedModel& Stage::ModelOf(const Character& character) const {
   return *library_->Find(character.model);
 }
 
-int Stage::RouteIndex(RouteId id) const {
-  if (!id.valid()) return -1;
-  for (size_t i = 0; i < routes_.size(); ++i) {
-    if (routes_[i].id == id) return static_cast<int>(i);
-  }
-  return -1;
-}
-
 int Stage::CameraIndex(CameraId id) const { return camera_.IndexOf(id); }
 
 glm::mat4 Stage::ViewProjection() const {
@@ -618,26 +610,9 @@ ui::ViewerModel Stage::BuildViewerModel() const {
   view.status = report_.status;
   view.tool = tool_;
   view.crowd_size = static_cast<int>(characters_.size());
-  for (size_t r = 0; r < routes_.size(); ++r) {
-    const ViewerRoute& route = routes_[r];
-    ui::RouteSummary summary;
-    summary.name = route.name;
-    summary.valid = route.route != nullptr;
-    summary.length = route.route ? route.route->length() : 0.0;
-    summary.closed = route.closed;
-    summary.points = static_cast<int>(route.drawn_segments.size());
-    const double radius = RoundingRadius(static_cast<int>(r));
-    if (route.route && radius > 0.0)
-      summary.tight_stretches = static_cast<int>(route.route->FindTightStretches(radius).size());
-    if (route.route && !obstacles_.set().empty()) {
-      summary.obstacle_crossings = static_cast<int>(
-          FindObstacleStretches(*route.route, obstacles_.set(), RouteClearance(static_cast<int>(r)))
-              .size());
-    }
-    view.routes.push_back(std::move(summary));
-  }
-  view.edited_route = RouteIndex(route_tool_.edited_route());
-  view.auto_round_corners = route_tool_.auto_round();
+  view.routes = routes_.Summaries(Walkers(), obstacles_.set());
+  view.edited_route = RouteIndex(routes_.pen().edited_route());
+  view.auto_round_corners = routes_.pen().auto_round();
   view.hover_text = hover_text_;
   view.scene_time = static_cast<float>(scene_time_);
   view.scene_playing = scene_playing_;
@@ -679,9 +654,9 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   if (r.models.remove_model) RemoveModel(*r.models.remove_model);
   if (r.set_tool) {
     tool_ = *r.set_tool;
-    if (tool_ == ui::Tool::kRoute && !route_tool_.edited_route().valid() &&
-        route_tool_.editor().anchor_count() == 0 && !routes_.empty()) {
-      StartEditingRoute(static_cast<int>(routes_.size()) - 1);
+    if (tool_ == ui::Tool::kRoute && !routes_.pen().edited_route().valid() &&
+        routes_.pen().editor().anchor_count() == 0 && routes_.size() > 0) {
+      StartEditingRoute(routes_.size() - 1);
     }
   }
   if (r.set_tool && tool_ != ui::Tool::kObstacle) obstacles_.DropDraft();
@@ -695,11 +670,11 @@ void Stage::ApplyRequests(const ui::ViewerRequests& r) {
   }
   if (r.routes.edit_route) StartEditingRoute(*r.routes.edit_route);
   if (r.routes.auto_round_corners) {
-    route_tool_.SetAutoRound(*r.routes.auto_round_corners);
+    routes_.SetAutoRound(*r.routes.auto_round_corners);
     CommitEditedRoute();
   }
-  if (r.routes.close_route && route_tool_.ToggleClosed()) CommitEditedRoute();
-  if (r.routes.delete_route_point && route_tool_.DeleteSelectedPoint()) CommitEditedRoute();
+  if (r.routes.close_route && routes_.ToggleClosed()) CommitEditedRoute();
+  if (r.routes.delete_route_point && routes_.DeleteSelectedPoint()) CommitEditedRoute();
   // The panels act on the selected character.
   const int i = CharacterIndex(selection_.character);
   if (i < 0) return;
@@ -985,10 +960,10 @@ void Stage::SetCrowdSize(int count) {
     Character clone = characters_[static_cast<size_t>(k % templates)];
     clone.label += " #" + std::to_string(k);
     Locomotion& locomotion = clone.locomotion;
-    const int route = RouteIndex(locomotion.route);
-    if (locomotion.enabled && route >= 0 && routes_[static_cast<size_t>(route)].route) {
+    const std::shared_ptr<const Route> route = routes_.Built(locomotion.route);
+    if (locomotion.enabled && route) {
       // Clones queue at the route's start and leave one after another, evenly spaced.
-      const double length = routes_[static_cast<size_t>(route)].route->length();
+      const double length = route->length();
       const double spacing = length / std::max(locomotion.speed, 1e-3) / copies;
       const Pose2 start = locomotion.follower.PoseAt(-1e300);
       locomotion.follower = Follower(start, locomotion.turn_radius, locomotion.speed, 0.0);

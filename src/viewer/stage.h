@@ -24,22 +24,12 @@
 #include "viewer/model_library.h"
 #include "viewer/obstacle_field.h"
 #include "viewer/render_interface.h"
+#include "viewer/route_book.h"
 #include "viewer/shading.h"
 #include "viewer/stage_state.h"
 #include "viewer/viewer_model.h"
 
 namespace md5stage::viewer {
-
-// A route of the scene: its segments as edited, and the validated runtime route built from them.
-struct ViewerRoute {
-  RouteId id;
-  std::string name;
-  bool closed = false;
-  std::vector<RouteSegment> segments;
-  std::shared_ptr<const Route> route;  // null when the segments do not form a valid route
-  // As drawn, before automatic corner rounding (equal to segments when not rounded).
-  std::vector<RouteSegment> drawn_segments;
-};
 
 enum class MouseButton { kLeft, kRight, kMiddle };
 
@@ -298,10 +288,10 @@ class Stage {
   const std::vector<Character>& characters() const { return characters_; }
   const std::vector<LoadedModel>& models() const { return library_->models(); }
   const ModelLibrary& library() const { return *library_; }
-  const std::vector<ViewerRoute>& routes() const { return routes_; }
+  const std::vector<ViewerRoute>& routes() const { return routes_.routes(); }
   const ObstacleSet& obstacles() const { return obstacles_.set(); }
   const ObstacleField& obstacle_field() const { return obstacles_; }
-  const RouteTool& route_tool() const { return route_tool_; }
+  const RouteTool& route_tool() const { return routes_.pen(); }
   const std::vector<CinematicCamera>& cinematic_cameras() const { return camera_.cinematics(); }
   const std::string& last_error() const { return report_.error; }
 
@@ -315,7 +305,7 @@ class Stage {
   // The model a character shows (its model is removed with it, so there always is one).
   const LoadedModel& ModelOf(const Character& character) const;
   // The route and the obstacle with that handle: their positions, or -1.
-  int RouteIndex(RouteId id) const;
+  int RouteIndex(RouteId id) const { return routes_.IndexOf(id); }
   int ObstacleIndex(ObstacleId id) const { return obstacles_.IndexOf(id); }
   int CameraIndex(CameraId id) const;
 
@@ -357,7 +347,6 @@ class Stage {
   // Walk and idle default to the model's "walk" and "idle" animations.
   void EnsureLocomotionAnimations(Character& character);
   void DrawRouteOverlays(DrawList& list);
-  void DrawRoute(int route, DrawList& list);
   void DrawApproachPaths(DrawList& list) const;
 
   // Mouse tools: go-to and route drawing (viewer_tools.cpp).
@@ -368,7 +357,17 @@ class Stage {
   void ToolRelease(double x, double y);
   void CommitEditedRoute();
   void StartEditingRoute(int route);
-  double RoundingRadius(int route) const;
+  // Who walks the routes (the characters, the selected one), for the routes' checks.
+  RouteWalkers Walkers() const {
+    return RouteWalkers{&characters_, FindCharacter(selection_.character)};
+  }
+  // The handle of the route at a position (none out of range).
+  RouteId RouteAt(int route) const {
+    const ViewerRoute* at = routes_.At(route);
+    return at ? at->id : RouteId();
+  }
+  // The characters walking the route take it again from where they are (it was built anew).
+  void RestartWalkersOn(RouteId route);
   void UpdateHover();
   void DrawToolOverlays(DrawList& list);
 
@@ -379,9 +378,6 @@ class Stage {
   // Characters going to a target plan again from where they are (after obstacles or clearances
   // change); returns the messages of those that found no path (they stop).
   std::string ReplanTargets();
-  // The clearance and turning radius a route is checked (and routed around) with: the largest of
-  // the characters assigned to it, else the selected character's.
-  double RouteClearance(int route) const;
   // Replaces each segment of the route that comes within the clearance of an obstacle by a
   // planned path between its ends (same end headings), as Beziers; all or nothing.
   Status RouteAroundWith(int route, double turning_radius, double clearance);
@@ -420,7 +416,7 @@ class Stage {
   std::unique_ptr<ModelLibrary> library_;
   std::vector<Character> characters_;
   std::vector<InputFile> pending_files_;
-  std::vector<ViewerRoute> routes_;
+  RouteBook routes_;         // the routes and the pen editing one
   ObstacleField obstacles_;  // the obstacles, their tool and planning around them
   Openings openings_;
   CameraRig camera_;  // the orbit camera, following, cinematic cameras
@@ -431,7 +427,6 @@ class Stage {
   KeyQueue keys_;
   ui::Tool tool_ = ui::Tool::kCamera;
   GoToTool go_to_;
-  RouteTool route_tool_;
   std::string hover_text_;
   double scene_time_ = 0.0;
   bool scene_playing_ = true;

@@ -254,9 +254,9 @@ Status Stage::AssignRoute(int instance, int route, PlayMode mode) {
     return MakeError("route", 0, 0, "no instance " + std::to_string(instance));
   RouteId id;
   if (route >= 0) {
-    if (route >= static_cast<int>(routes_.size()))
+    if (route >= routes_.size())
       return MakeError("route", 0, 0, "no route " + std::to_string(route));
-    id = routes_[static_cast<size_t>(route)].id;
+    id = RouteAt(route);
   }
   Status status = StartRoute(*character, id, mode);
   if (status.ok()) EnsureLocomotionAnimations(*character);
@@ -317,7 +317,7 @@ Status Stage::SetConstructionOrigin(int instance, const Pose2& origin) {
 Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool closed,
                        const std::string& name) {
   Status status = BuildRoute(index, std::move(segments), closed, name);
-  if (status.ok() && routes_[static_cast<size_t>(index)].id == route_tool_.edited_route()) {
+  if (status.ok() && RouteAt(index) == routes_.pen().edited_route()) {
     StartEditingRoute(index);
   }
   return status;
@@ -325,24 +325,23 @@ Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool close
 
 Status Stage::RouteAround(int route, std::optional<int> instance) {
   const Character* character = instance ? InstanceAt(*instance) : nullptr;
-  const double radius = character ? character->locomotion.turn_radius : RoundingRadius(route);
-  const double clearance = character ? character->locomotion.clearance : RouteClearance(route);
+  const RouteWalkers walkers = Walkers();
+  const double radius =
+      character ? character->locomotion.turn_radius : walkers.RoundingRadius(RouteAt(route));
+  const double clearance =
+      character ? character->locomotion.clearance : walkers.Clearance(RouteAt(route));
   return RouteAroundWith(route, radius, clearance);
 }
 
 Status Stage::RemoveRoute(int route) {
-  if (route < 0 || route >= static_cast<int>(routes_.size())) {
-    return MakeError("route", 0, 0,
-                     "route " + std::to_string(route) + ": the scene has " +
-                         std::to_string(routes_.size()) + " routes");
-  }
-  const RouteId removed = routes_[static_cast<size_t>(route)].id;
+  RouteId removed;
+  Status status = routes_.Remove(route, &removed);
+  if (!status.ok()) return status;
+  // Who walked it stops where it is.
   for (Character& character : characters_) {
     if (character.locomotion.enabled && character.locomotion.route == removed)
       StartRoute(character, RouteId(), character.locomotion.route_mode);
   }
-  routes_.erase(routes_.begin() + route);
-  if (route_tool_.edited_route() == removed) route_tool_.Reset();
   return Status();
 }
 

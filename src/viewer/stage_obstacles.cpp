@@ -75,28 +75,12 @@ std::string Stage::ReplanTargets() {
   return problems;
 }
 
-double Stage::RouteClearance(int route) const {
-  const RouteId id =
-      route >= 0 && route < static_cast<int>(routes_.size()) ? routes_[route].id : RouteId();
-  double clearance = -1.0;
-  for (const Character& character : characters_) {
-    if (character.locomotion.enabled && character.locomotion.route == id) {
-      clearance = std::max(clearance, character.locomotion.clearance);
-    }
-  }
-  if (const Character* selected = FindCharacter(selection_.character);
-      clearance < 0.0 && selected != nullptr) {
-    clearance = selected->locomotion.clearance;
-  }
-  return std::max(clearance, 0.0);
-}
-
 Status Stage::RouteAroundWith(int route, double turning_radius, double clearance) {
-  if (route < 0 || route >= static_cast<int>(routes_.size()) ||
-      !routes_[static_cast<size_t>(route)].route) {
+  const ViewerRoute* at = routes_.At(route);
+  if (at == nullptr || !at->route) {
     return MakeError("routeAround", 0, 0, "no valid route " + std::to_string(route));
   }
-  const ViewerRoute& current = routes_[static_cast<size_t>(route)];
+  const ViewerRoute& current = *at;
   std::vector<RouteSegment> segments;
   Status status =
       obstacles_.RouteAround(current.segments, route, turning_radius, clearance, &segments);
@@ -105,7 +89,7 @@ Status Stage::RouteAroundWith(int route, double turning_radius, double clearance
   const std::string name = current.name;
   status = BuildRoute(route, std::move(segments), closed, name);
   if (!status.ok()) return status;
-  if (routes_[static_cast<size_t>(route)].id == route_tool_.edited_route()) {
+  if (routes_.At(route)->id == routes_.pen().edited_route()) {
     StartEditingRoute(route);
   }
   return Status();

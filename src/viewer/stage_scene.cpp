@@ -33,38 +33,17 @@ bool IsAllowedSource(const std::string& source) {
 
 Status Stage::BuildRoute(int index, std::vector<RouteSegment> segments, bool closed,
                          const std::string& name) {
-  if (index < 0 || index > static_cast<int>(routes_.size()) ||
-      index >= static_cast<int>(kMaxSceneRoutes)) {
-    return MakeError("route", 0, 0, "route index " + std::to_string(index) + " is out of range");
-  }
-  if (segments.size() > kMaxRouteSegments) {
-    return MakeError("route", 0, 0,
-                     "a route holds at most " + std::to_string(kMaxRouteSegments) + " segments");
-  }
-  auto built = Route::Build(segments, closed);
-  if (!built.ok()) return built.error();
-  ViewerRoute route;
-  // An edited route keeps its handle, so what walks it or edits it keeps it.
-  route.id = index == static_cast<int>(routes_.size()) ? serials_.Next<HandleKind::kRoute>()
-                                                       : routes_[static_cast<size_t>(index)].id;
-  route.name = name.empty() ? "route " + std::to_string(index + 1) : name;
-  route.closed = closed;
-  route.drawn_segments = segments;
-  route.segments = std::move(segments);
-  route.route = std::make_shared<const Route>(std::move(built).value());
-  if (index == static_cast<int>(routes_.size())) {
-    routes_.push_back(std::move(route));
-  } else {
-    routes_[static_cast<size_t>(index)] = std::move(route);
-  }
-  // Characters on an edited route take the new one from where they are.
-  const RouteId built_id = routes_[static_cast<size_t>(index)].id;
+  Status status = routes_.Build(index, std::move(segments), closed, name);
+  if (status.ok()) RestartWalkersOn(routes_.At(index)->id);
+  return status;
+}
+
+void Stage::RestartWalkersOn(RouteId route) {
   for (Character& character : characters_) {
-    if (character.locomotion.enabled && character.locomotion.route == built_id) {
-      StartRoute(character, built_id, character.locomotion.route_mode);
+    if (character.locomotion.enabled && character.locomotion.route == route) {
+      StartRoute(character, route, character.locomotion.route_mode);
     }
   }
-  return Status();
 }
 
 Status Stage::StartRoute(Character& character, RouteId route_id, PlayMode mode) {
@@ -74,8 +53,8 @@ Status Stage::StartRoute(Character& character, RouteId route_id, PlayMode mode) 
     locomotion.route = RouteId();
     return Status();
   }
-  const int route = RouteIndex(route_id);
-  if (route < 0 || !routes_[static_cast<size_t>(route)].route) {
+  const std::shared_ptr<const Route> route = routes_.Built(route_id);
+  if (!route) {
     return MakeError("route", 0, 0, "no route " + HandleText(route_id));
   }
   if (!locomotion.enabled) {
@@ -84,8 +63,7 @@ Status Stage::StartRoute(Character& character, RouteId route_id, PlayMode mode) 
     locomotion.enabled = true;
   }
   const double start = std::max(scene_time_, locomotion.start_delay);
-  Status status =
-      locomotion.follower.FollowRoute(start, routes_[static_cast<size_t>(route)].route, mode);
+  Status status = locomotion.follower.FollowRoute(start, route, mode);
   if (!status.ok()) return status;
   locomotion.route = route_id;
   locomotion.route_mode = mode;
@@ -176,9 +154,7 @@ Scene Stage::CurrentScene() const {
     m.skin = model.skin;
     scene.models.push_back(std::move(m));
   }
-  for (const ViewerRoute& route : routes_) {
-    scene.routes.push_back(SceneRoute{route.name, route.closed, route.segments});
-  }
+  routes_.WriteScene(&scene.routes);
   for (const Character& character : characters_) {
     const LoadedModel& model = ModelOf(character);
     SceneInstance instance;
@@ -328,9 +304,8 @@ std::string Stage::AddSceneInstance(const Scene& scene, size_t i,
     Pose2 start{instance.position, instance.heading_degrees / kDegrees};
     // Standing on its route's start, a character faces along the route rather than looping
     // round to align with it.
-    if (instance.route >= 0 && instance.route < static_cast<int>(routes_.size()) &&
-        routes_[static_cast<size_t>(instance.route)].route) {
-      const Pose2 route_start = routes_[static_cast<size_t>(instance.route)].route->Sample(0.0);
+    if (const ViewerRoute* route = routes_.At(instance.route); route && route->route) {
+      const Pose2 route_start = route->route->Sample(0.0);
       if (RoutePointsMeet(route_start.position, instance.position))
         start.heading = route_start.heading;
     }
@@ -340,9 +315,8 @@ std::string Stage::AddSceneInstance(const Scene& scene, size_t i,
     locomotion.enabled = true;
     Status status;
     if (instance.route >= 0) {
-      status = instance.route < static_cast<int>(routes_.size())
-                   ? StartRoute(character, routes_[static_cast<size_t>(instance.route)].id,
-                                instance.route_mode)
+      status = routes_.At(instance.route) != nullptr
+                   ? StartRoute(character, RouteAt(instance.route), instance.route_mode)
                    : MakeError("route", 0, 0, "no route " + std::to_string(instance.route));
     } else {
       scene_time_ = instance.start_delay;
@@ -389,7 +363,7 @@ JsonValue Stage::ApplyPendingScene() {
   }
   // From here on the scene replaces the current one.
   characters_.clear();
-  routes_.clear();
+  routes_.Clear();
   // Before the characters, whose targets are planned around them.
   obstacles_.ApplyScene(scene.obstacles);
   selection_ = Selection();
@@ -412,12 +386,7 @@ JsonValue Stage::ApplyPendingScene() {
     Status status = BuildRoute(static_cast<int>(r), route.segments, route.closed, route.name);
     if (!status.ok()) {
       problems += "routes[" + std::to_string(r) + "]: " + status.error().message + "\n";
-      ViewerRoute broken;
-      broken.id = serials_.Next<HandleKind::kRoute>();
-      broken.name = route.name;
-      broken.closed = route.closed;
-      broken.segments = route.segments;
-      routes_.push_back(std::move(broken));
+      routes_.AddUnbuilt(route);
     }
   }
   for (size_t i = 0; i < scene.instances.size(); ++i)
@@ -483,157 +452,13 @@ JsonValue Stage::PathJson(const Character& character) const {
   return json;
 }
 
-JsonValue Stage::RoutesJson() const {
-  JsonArray list;
-  for (size_t r = 0; r < routes_.size(); ++r) {
-    const ViewerRoute& route = routes_[r];
-    JsonValue json = RouteToJson(route.segments, route.closed);
-    json.Set("id", HandleText(route.id));
-    json.Set("name", route.name);
-    json.Set("valid", route.route != nullptr);
-    json.Set("length", route.route ? route.route->length() : 0.0);
-    // Stretches tighter than the largest turning radius of the characters assigned to it.
-    double radius = 0.0;
-    for (const Character& character : characters_) {
-      if (character.locomotion.enabled && character.locomotion.route == route.id) {
-        radius = std::max(radius, character.locomotion.turn_radius);
-      }
-    }
-    json.Set("check_radius", radius);
-    JsonArray tight;
-    if (route.route && radius > 0.0) {
-      for (const TightStretch& stretch : route.route->FindTightStretches(radius)) {
-        JsonValue t = JsonValue::MakeObject();
-        t.Set("start", stretch.start_distance);
-        t.Set("end", stretch.end_distance);
-        t.Set("min_radius", stretch.min_radius);
-        tight.push_back(std::move(t));
-      }
-    }
-    json.Set("tight", JsonValue(std::move(tight)));
-    // Stretches within the clearance of an obstacle (RouteClearance: the assigned characters').
-    const double clearance = RouteClearance(static_cast<int>(r));
-    json.Set("check_clearance", clearance);
-    JsonArray crossing;
-    if (route.route && !obstacles_.set().empty()) {
-      for (const ObstacleStretch& stretch :
-           FindObstacleStretches(*route.route, obstacles_.set(), clearance)) {
-        JsonValue c = JsonValue::MakeObject();
-        c.Set("start", stretch.start_distance);
-        c.Set("end", stretch.end_distance);
-        c.Set("obstacle", stretch.obstacle);
-        c.Set("min_distance", stretch.min_distance);
-        crossing.push_back(std::move(c));
-      }
-    }
-    json.Set("crossing", JsonValue(std::move(crossing)));
-    list.push_back(std::move(json));
-  }
-  return JsonValue(std::move(list));
-}
+JsonValue Stage::RoutesJson() const { return routes_.Json(Walkers(), obstacles_.set()); }
 
 void Stage::DrawRouteOverlays(DrawList& list) {
   if (options_.display.routes) {
-    for (size_t r = 0; r < routes_.size(); ++r) DrawRoute(static_cast<int>(r), list);
+    routes_.Draw(list, Walkers(), obstacles_.set(), camera_.orbit().distance);
   }
   DrawApproachPaths(list);
-}
-
-// The route with its tight stretches (red, ringed where tightest), the stretches crossing
-// obstacles (magenta), distance ticks and direction arrows.
-void Stage::DrawRoute(int index, DrawList& list) {
-  const float lift = 0.05f;  // just above the grid
-  const ViewerRoute& route = routes_[static_cast<size_t>(index)];
-  if (!route.route) return;
-  const double length = route.route->length();
-  if (!(length > 0.0)) return;
-  double radius = 0.0;
-  for (const Character& character : characters_) {
-    if (character.locomotion.enabled && character.locomotion.route == route.id) {
-      radius = std::max(radius, character.locomotion.turn_radius);
-    }
-  }
-  const std::vector<TightStretch> tight =
-      radius > 0.0 ? route.route->FindTightStretches(radius) : std::vector<TightStretch>{};
-  auto is_tight = [&](double d) {
-    for (const TightStretch& t : tight) {
-      if (d >= t.start_distance - 1e-9 && d <= t.end_distance + 1e-9) return true;
-    }
-    return false;
-  };
-  // Stretches that come within the clearance of an obstacle: magenta, and thicker.
-  const std::vector<ObstacleStretch> crossing =
-      obstacles_.set().empty()
-          ? std::vector<ObstacleStretch>{}
-          : FindObstacleStretches(*route.route, obstacles_.set(), RouteClearance(index));
-  auto is_crossing = [&](double d) {
-    for (const ObstacleStretch& c : crossing) {
-      if (d >= c.start_distance - 1e-9 && d <= c.end_distance + 1e-9) return true;
-    }
-    return false;
-  };
-  const int samples = std::clamp(static_cast<int>(length / 2.0), 64, 2000);
-  glm::vec3 previous(0.0f);
-  for (int i = 0; i <= samples; ++i) {
-    const double d = length * i / samples;
-    const Pose2 pose = route.route->Sample(d);
-    const glm::vec3 p(static_cast<float>(pose.position.x), static_cast<float>(pose.position.y),
-                      lift);
-    if (i > 0) {
-      const double mid = d - 0.5 * length / samples;
-      const bool warn = is_tight(mid);
-      if (is_crossing(mid)) {
-        const glm::vec3 side(
-            static_cast<float>(-std::sin(pose.heading) * camera_.orbit().distance * 0.002),
-            static_cast<float>(std::cos(pose.heading) * camera_.orbit().distance * 0.002), 0.0f);
-        for (const float k : {-1.0f, 0.0f, 1.0f}) {
-          list.AddLine(previous + k * side, p + k * side, {255, 60, 220, 255}, LineDepth::kOnTop);
-        }
-      } else {
-        list.AddLine(previous, p, warn ? Rgba8{255, 70, 60, 255} : Rgba8{255, 210, 80, 255},
-                     LineDepth::kOnTop);
-      }
-    }
-    previous = p;
-  }
-  // A kink has no length to colour: mark every tight stretch where it is tightest.
-  for (const TightStretch& stretch : tight) {
-    const Pose2 pose = route.route->Sample(stretch.min_radius_distance);
-    const glm::vec2 p(pose.position);
-    const float r = static_cast<float>(std::max(length / 80.0, 1.0));
-    glm::vec3 previous_ring(0.0f);
-    for (int i = 0; i <= 24; ++i) {
-      const float a = glm::two_pi<float>() * static_cast<float>(i) / 24.0f;
-      const glm::vec3 q(p.x + r * std::cos(a), p.y + r * std::sin(a), lift);
-      if (i > 0) list.AddLine(previous_ring, q, {255, 60, 50, 255}, LineDepth::kOnTop);
-      previous_ring = q;
-    }
-  }
-  // Distance ticks every "nice" step of true arc length, and arrows for the direction.
-  const double raw_step = length / 20.0;
-  const double magnitude = std::pow(10.0, std::floor(std::log10(raw_step)));
-  const double step = raw_step / magnitude < 2.0   ? magnitude
-                      : raw_step / magnitude < 5.0 ? 2.0 * magnitude
-                                                   : 5.0 * magnitude;
-  const float tick = static_cast<float>(step * 0.15);
-  for (double d = 0.0; d <= length + 1e-9; d += step) {
-    const Pose2 pose = route.route->Sample(d);
-    const glm::vec2 n(-std::sin(pose.heading), std::cos(pose.heading));
-    const glm::vec2 p(pose.position);
-    list.AddLine(glm::vec3(p - n * tick, lift), glm::vec3(p + n * tick, lift), {240, 240, 240, 220},
-                 LineDepth::kOnTop);
-  }
-  for (double d = step * 0.5; d < length; d += step * 2.0) {
-    const Pose2 pose = route.route->Sample(d);
-    const glm::vec2 f(std::cos(pose.heading), std::sin(pose.heading));
-    const glm::vec2 n(-f.y, f.x);
-    const glm::vec2 p(pose.position);
-    const float size = tick * 1.5f;
-    list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size + n * size * 0.6f, lift),
-                 {255, 240, 150, 255}, LineDepth::kOnTop);
-    list.AddLine(glm::vec3(p, lift), glm::vec3(p - f * size - n * size * 0.6f, lift),
-                 {255, 240, 150, 255}, LineDepth::kOnTop);
-  }
 }
 
 void Stage::DrawApproachPaths(DrawList& list) const {

@@ -23,59 +23,19 @@ bool Stage::ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const {
   return WorldToPixel(ViewProjection(), viewport_.width, viewport_.height, world, screen);
 }
 
-double Stage::RoundingRadius(int route) const {
-  const RouteId id = route >= 0 && route < static_cast<int>(routes_.size())
-                         ? routes_[static_cast<size_t>(route)].id
-                         : RouteId();
-  double radius = 0.0;
-  for (const Character& character : characters_) {
-    if (id.valid() && character.locomotion.enabled && character.locomotion.route == id) {
-      radius = std::max(radius, character.locomotion.turn_radius);
-    }
-  }
-  if (const Character* selected = FindCharacter(selection_.character);
-      radius <= 0.0 && selected != nullptr) {
-    radius = selected->locomotion.turn_radius;
-  }
-  return radius;
-}
-
 void Stage::StartEditingRoute(int route) {
-  route_tool_.Reset();
-  if (route < 0 || route >= static_cast<int>(routes_.size())) return;
-  const ViewerRoute& app_route = routes_[static_cast<size_t>(route)];
-  auto editor = RouteEditor::FromSegments(app_route.drawn_segments, app_route.closed);
-  if (!editor.ok()) {
-    SetError(editor.error().ToString());
-    return;
-  }
-  route_tool_.Edit(std::move(editor).value(), app_route.id);
+  std::string error;
+  if (!routes_.StartEditing(route, &error)) SetError(error);
 }
 
 void Stage::CommitEditedRoute() {
-  std::vector<RouteSegment> drawn = route_tool_.editor().Segments();
-  if (drawn.empty()) return;  // one point: nothing to build yet
-  const int edited = RouteIndex(route_tool_.edited_route());
-  const int index = edited >= 0 ? edited : static_cast<int>(routes_.size());
-  std::vector<RouteSegment> segments = drawn;
-  bool closed = route_tool_.editor().closed();
-  const double radius = RoundingRadius(index);
-  if (route_tool_.auto_round() && radius > 0.0) {
-    auto rounded = RoundCorners(drawn, closed, radius);
-    if (rounded.ok()) {
-      segments = rounded.value().segments;
-      closed = rounded.value().closed;
-    }
-  }
-  const std::string name =
-      index < static_cast<int>(routes_.size()) ? routes_[static_cast<size_t>(index)].name : "";
-  Status status = BuildRoute(index, std::move(segments), closed, name);
-  if (!status.ok()) {
-    report_.status = status.error().message;
+  std::string error;
+  const int built = routes_.CommitEdited(Walkers(), &error);
+  if (!error.empty()) {
+    report_.status = error;
     return;
   }
-  routes_[static_cast<size_t>(index)].drawn_segments = std::move(drawn);
-  route_tool_.set_edited_route(routes_[static_cast<size_t>(index)].id);
+  if (built >= 0) RestartWalkersOn(routes_.At(built)->id);
 }
 
 bool Stage::ToolPress(double x, double y) {
@@ -95,7 +55,7 @@ bool Stage::ToolPress(double x, double y) {
     case ui::Tool::kCamera:
       return false;
   }
-  const RouteToolStep step = route_tool_.Press(
+  const RouteToolStep step = routes_.PenPress(
       screen, ground,
       [&](glm::dvec2 g) {
         glm::dvec2 pixel;
@@ -141,7 +101,7 @@ void Stage::ToolMove(double x, double y) {
     if (!status.ok()) SetError(status.error().ToString());
     return;
   }
-  if (!go_to_.active() && !route_tool_.active() && !obstacles_.tool().active()) {
+  if (!go_to_.active() && !routes_.pen().active() && !obstacles_.tool().active()) {
     // The polygon being drawn follows the cursor to its next corner.
     if (obstacles_.tool().draft().empty()) return;
     if (const auto ground = GroundUnderCursor(x, y))
@@ -152,8 +112,7 @@ void Stage::ToolMove(double x, double y) {
   if (!ground) return;
   const glm::dvec2 g(ground->x, ground->y);
   go_to_.Move(g);
-  if (route_tool_.active() && route_tool_.Move(g, glm::dvec2(x, y), stats_.device_pixel_ratio))
-    CommitEditedRoute();
+  if (routes_.PenMove(g, glm::dvec2(x, y), stats_.device_pixel_ratio)) CommitEditedRoute();
   if (obstacles_.tool().active()) obstacles_.ToolDrag(g);
 }
 
@@ -165,45 +124,20 @@ void Stage::ToolRelease(double x, double y) {
     const Status status = GoTo(SelectedIndex(), target->point, target->heading);
     if (!status.ok()) SetError(status.error().ToString());
   }
-  route_tool_.Release();
+  routes_.PenRelease();
   if (obstacles_.tool().active()) ObstacleToolRelease();
 }
 
 void Stage::UpdateHover() {
   hover_text_.clear();
-  if (!options_.display.routes || routes_.empty()) return;
+  if (!options_.display.routes || routes_.size() == 0) return;
   const auto ground = GroundUnderCursor(pointer_.x, pointer_.y);
   if (!ground) return;
   // Within about 12 pixels of a route, at this camera distance.
   const double reach = 12.0 * stats_.device_pixel_ratio * 2.0 * camera_.orbit().distance *
                        std::tan(glm::radians(camera_.orbit().fov_y_degrees) * 0.5) /
                        std::max(viewport_.height, 1);
-  for (size_t r = 0; r < routes_.size(); ++r) {
-    const ViewerRoute& route = routes_[r];
-    if (!route.route) continue;
-    const RouteNearestPoint nearest =
-        NearestPointOnRoute(*route.route, glm::dvec2(ground->x, ground->y));
-    if (!(nearest.gap < reach)) continue;
-    const double radius = RoundingRadius(static_cast<int>(r));
-    if (radius > 0.0) {
-      const std::vector<TightStretch> stretches = route.route->FindTightStretches(radius);
-      const int at = FindStretchAt(*route.route, stretches, nearest.distance, reach);
-      if (at >= 0) {
-        char text[160];
-        std::snprintf(text, sizeof text,
-                      "%s at %.1f: radius %.2f is tighter than the turning radius %.1f",
-                      route.name.c_str(), nearest.distance,
-                      stretches[static_cast<size_t>(at)].min_radius, radius);
-        hover_text_ = text;
-        return;
-      }
-    }
-    char text[128];
-    std::snprintf(text, sizeof text, "%s at %.1f of %.1f", route.name.c_str(), nearest.distance,
-                  route.route->length());
-    hover_text_ = text;
-    return;
-  }
+  hover_text_ = routes_.HoverText(glm::dvec2(ground->x, ground->y), reach, Walkers());
 }
 
 void Stage::DrawToolOverlays(DrawList& list) {
@@ -215,39 +149,7 @@ void Stage::DrawToolOverlays(DrawList& list) {
     list.AddLine(a, b, {120, 255, 160, 255}, LineDepth::kOnTop);
   }
   if (tool_ != ui::Tool::kRoute) return;
-  // Anchors as squares, handles as diamonds joined to their anchor.
-  const float size = 0.008f * camera_.orbit().distance;
-  const RouteEditor& editor = route_tool_.editor();
-  for (size_t i = 0; i < editor.anchors().size(); ++i) {
-    const RouteAnchor& anchor = editor.anchors()[i];
-    const glm::vec3 p(static_cast<float>(anchor.position.x), static_cast<float>(anchor.position.y),
-                      kLift);
-    const Rgba8 color = static_cast<int>(i) == route_tool_.selected_anchor()
-                            ? Rgba8{255, 90, 90, 255}
-                            : Rgba8{255, 255, 255, 255};
-    list.AddLine(p + glm::vec3(-size, -size, 0), p + glm::vec3(size, -size, 0), color,
-                 LineDepth::kOnTop);
-    list.AddLine(p + glm::vec3(size, -size, 0), p + glm::vec3(size, size, 0), color,
-                 LineDepth::kOnTop);
-    list.AddLine(p + glm::vec3(size, size, 0), p + glm::vec3(-size, size, 0), color,
-                 LineDepth::kOnTop);
-    list.AddLine(p + glm::vec3(-size, size, 0), p + glm::vec3(-size, -size, 0), color,
-                 LineDepth::kOnTop);
-    for (HandleSide side : {HandleSide::kIn, HandleSide::kOut}) {
-      if (!anchor.has(side)) continue;
-      const glm::dvec2 h = anchor.handle(side);
-      const glm::vec3 q(static_cast<float>(h.x), static_cast<float>(h.y), kLift);
-      list.AddLine(p, q, {160, 200, 255, 255}, LineDepth::kOnTop);
-      list.AddLine(q + glm::vec3(-size, 0, 0), q + glm::vec3(0, size, 0), {160, 200, 255, 255},
-                   LineDepth::kOnTop);
-      list.AddLine(q + glm::vec3(0, size, 0), q + glm::vec3(size, 0, 0), {160, 200, 255, 255},
-                   LineDepth::kOnTop);
-      list.AddLine(q + glm::vec3(size, 0, 0), q + glm::vec3(0, -size, 0), {160, 200, 255, 255},
-                   LineDepth::kOnTop);
-      list.AddLine(q + glm::vec3(0, -size, 0), q + glm::vec3(-size, 0, 0), {160, 200, 255, 255},
-                   LineDepth::kOnTop);
-    }
-  }
+  routes_.DrawPen(list, camera_.orbit().distance);
 }
 
 }  // namespace md5stage::viewer
