@@ -18,6 +18,7 @@
 #include "core/view/orbit_camera.h"
 #include "viewer/camera_rig.h"
 #include "viewer/character.h"
+#include "viewer/character_cast.h"
 #include "viewer/embed_options.h"
 #include "viewer/embed_timeline.h"
 #include "viewer/ground_tools.h"
@@ -282,10 +283,11 @@ class Stage {
   const DisplayToggles& display() const { return options_.display; }
   // What the construction view drew last (not shown when the toggle is off or there is no
   // go-to target): the selected character's, or the first one's when none is selected.
-  const ConstructionFigure& construction_figure() const { return scratch_.construction; }
+  const ConstructionFigure& construction_figure() const { return construction_; }
   const ShadingOptions& shading() const { return options_.shading; }
-  int character_count() const { return static_cast<int>(characters_.size()); }
-  const std::vector<Character>& characters() const { return characters_; }
+  int character_count() const { return cast_.size(); }
+  const std::vector<Character>& characters() const { return cast_.all(); }
+  const CharacterCast& cast() const { return cast_; }
   const std::vector<LoadedModel>& models() const { return library_->models(); }
   const ModelLibrary& library() const { return *library_; }
   const std::vector<ViewerRoute>& routes() const { return routes_.routes(); }
@@ -298,12 +300,12 @@ class Stage {
   // The character with that handle, or null (removed, or never here); its position in
   // characters() (state()'s order), or -1. Positions are for the page's boundary only: what one
   // part of the stage keeps of another is a handle.
-  const Character* FindCharacter(CharacterId id) const;
-  int CharacterIndex(CharacterId id) const;
+  const Character* FindCharacter(CharacterId id) const { return cast_.Find(id); }
+  int CharacterIndex(CharacterId id) const { return cast_.IndexOf(id); }
   // The handle of the character at a position (none out of range).
-  CharacterId CharacterAt(int index) const;
+  CharacterId CharacterAt(int index) const { return cast_.IdAt(index); }
   // The model a character shows (its model is removed with it, so there always is one).
-  const LoadedModel& ModelOf(const Character& character) const;
+  const LoadedModel& ModelOf(const Character& character) const { return cast_.ModelOf(character); }
   // The route and the obstacle with that handle: their positions, or -1.
   int RouteIndex(RouteId id) const { return routes_.IndexOf(id); }
   int ObstacleIndex(ObstacleId id) const { return obstacles_.IndexOf(id); }
@@ -317,37 +319,29 @@ class Stage {
   glm::mat4 ViewProjection() const;
   void HandleKeyPress(Key key);
   void Update(double dt, bool from_frame);
-  void DrawCharacterOverlays(DrawList& list);
-  void DrawNormals(const Character& character, const LoadedModel& model, DrawList& list);
-  int AddCharacter(int model, glm::vec2 position, float heading);
-  Character* Selected();
+  Character* Selected() { return cast_.Selected(); }
+  const Character* Selected() const { return cast_.Selected(); }
   // The selected character's position in characters(), or -1.
-  int SelectedIndex() const { return CharacterIndex(selection_.character); }
-  Character* InstanceAt(int instance);
-  Character* FindCharacter(CharacterId id);
-  // What referred to a character no longer here lets go of it (the selection, a handle's drag).
+  int SelectedIndex() const { return cast_.selected_index(); }
+  Character* FindCharacter(CharacterId id) { return cast_.Find(id); }
+  // A construction handle's drag of a character no longer here lets go of it.
   void ForgetRemovedCharacters();
-  // Where a new character of the model stands when nobody says: right of everything shown.
-  glm::vec2 FreePlaceFor(int model) const;
   void SetError(const std::string& message);
 
   // Scenes, routes and locomotion (viewer_scene.cpp).
   // Builds the route at index (== the count: a new one); characters on it take the new one.
   Status BuildRoute(int index, std::vector<RouteSegment> segments, bool closed,
                     const std::string& name);
-  // Walks the route (none: stops where it is).
+  // The characters feature's walkers, started at the scene time with the stage's routes and
+  // obstacles: a route (none: stops where it is), or a point (and heading).
   Status StartRoute(Character& character, RouteId route, PlayMode mode);
   Status StartGoTo(Character& character, glm::dvec2 point, const double* heading);
-  void UpdateLocomotion(Character& character);
   // One character of a scene being applied (its models at model_index); its problems, one a line.
   std::string AddSceneInstance(const Scene& scene, size_t i, const std::vector<int>& model_index);
   // Parts of State(): the models and the characters.
   JsonValue ModelsJson() const;
   JsonValue InstancesJson() const;
-  // Walk and idle default to the model's "walk" and "idle" animations.
-  void EnsureLocomotionAnimations(Character& character);
   void DrawRouteOverlays(DrawList& list);
-  void DrawApproachPaths(DrawList& list) const;
 
   // Mouse tools: go-to and route drawing (viewer_tools.cpp).
   bool ToolPress(double x, double y);
@@ -358,9 +352,7 @@ class Stage {
   void CommitEditedRoute();
   void StartEditingRoute(int route);
   // Who walks the routes (the characters, the selected one), for the routes' checks.
-  RouteWalkers Walkers() const {
-    return RouteWalkers{&characters_, FindCharacter(selection_.character)};
-  }
+  RouteWalkers Walkers() const { return RouteWalkers{&cast_.all(), cast_.Selected()}; }
   // The handle of the route at a position (none out of range).
   RouteId RouteAt(int route) const {
     const ViewerRoute* at = routes_.At(route);
@@ -390,8 +382,6 @@ class Stage {
   EmbedClock MeasureEmbedClock() const;
   void RunEmbedTimeline();
 
-  bool IsVisible(const Character& character, const Frustum& frustum) const;
-
   // Scene openings (stage_opening.cpp): the one under way and those waiting.
   struct Opening;
   struct Openings {
@@ -414,13 +404,12 @@ class Stage {
   RenderBackend* backend_;
   StageHost* host_;
   std::unique_ptr<ModelLibrary> library_;
-  std::vector<Character> characters_;
+  CharacterCast cast_;  // the characters (reads the library's models)
   std::vector<InputFile> pending_files_;
   RouteBook routes_;         // the routes and the pen editing one
   ObstacleField obstacles_;  // the obstacles, their tool and planning around them
   Openings openings_;
   CameraRig camera_;  // the orbit camera, following, cinematic cameras
-  Selection selection_;
   ViewOptions options_;
   Viewport viewport_;
   PointerState pointer_;
@@ -434,8 +423,8 @@ class Stage {
   StatusReport report_;
   ui::FrameStats stats_;
   std::vector<std::pair<std::string, glm::vec4>> item_rects_;  // the panels' last frame
-  OverlayScratch scratch_;
-  int crowd_templates_ = 0;  // characters of the applied scene that SetCrowdSize clones
+  // What the construction view drew last (state() and the tests read the very numbers drawn).
+  ConstructionFigure construction_;
   uint64_t frame_ = 0;
   HandleSerials serials_;  // characters', routes', obstacles' and cameras' handles
 };

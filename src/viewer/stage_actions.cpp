@@ -7,77 +7,25 @@
 
 namespace md5stage::viewer {
 
-Character* Stage::InstanceAt(int instance) {
-  if (instance < 0 || instance >= static_cast<int>(characters_.size())) return nullptr;
-  return &characters_[static_cast<size_t>(instance)];
-}
-
-bool Stage::IsPlaying(int instance) const {
-  if (instance < 0 || instance >= static_cast<int>(characters_.size())) return false;
-  const anim::PlaybackClock& clock = characters_[static_cast<size_t>(instance)].playback;
-  return clock.playing && !clock.finished;
-}
+bool Stage::IsPlaying(int instance) const { return cast_.IsPlaying(instance); }
 
 bool Stage::Animating() const {
   if (openings_.current != nullptr) return true;  // it will change when the files arrive
   if (camera_.playing().valid() && scene_playing_) return true;
-  for (size_t i = 0; i < characters_.size(); ++i) {
-    if (IsPlaying(static_cast<int>(i))) return true;
-    if (scene_playing_ && characters_[i].locomotion.enabled) return true;
+  for (int i = 0; i < cast_.size(); ++i) {
+    if (IsPlaying(i)) return true;
+    if (scene_playing_ && cast_.At(i)->locomotion.enabled) return true;
   }
   return false;
 }
 
-void Stage::Play(int instance) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  anim::PlaybackClock& clock = character->playback;
-  if (clock.finished) {
-    const LoadedModel& model = ModelOf(*character);
-    const double duration =
-        clock.animation >= 0 && clock.animation < static_cast<int>(model.animations.size())
-            ? model.animations[static_cast<size_t>(clock.animation)]->duration()
-            : 0.0;
-    anim::SetClockTime(clock, clock.rate < 0 ? duration : 0.0);
-  }
-  clock.playing = true;
-  PoseCharacter(*character, library_->models());
-}
+void Stage::Play(int instance) { cast_.Play(instance); }
 
-void Stage::Pause(int instance) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  character->playback.playing = false;
-  PoseCharacter(*character, library_->models());
-}
+void Stage::Pause(int instance) { cast_.Pause(instance); }
 
-void Stage::TogglePlay(int instance) {
-  if (IsPlaying(instance)) {
-    Pause(instance);
-  } else {
-    Play(instance);
-  }
-}
+void Stage::TogglePlay(int instance) { cast_.TogglePlay(instance); }
 
-void Stage::StepFrames(int instance, int frames) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  anim::PlaybackClock& playback = character->playback;
-  if (playback.animation < 0) return;
-  const LoadedModel& model = ModelOf(*character);
-  const anim::Animation& animation = *model.animations[static_cast<size_t>(playback.animation)];
-  playback.playing = false;
-  // Steps wrap around the clip, so stepping back from the first frame lands on the last; in a
-  // loop the last frame is the first again, so it is left out.
-  const int distinct =
-      playback.mode == PlayMode::kLoop ? animation.frame_count() - 1 : animation.frame_count();
-  const long long count = std::max(distinct, 1);
-  const long long current = std::llround(playback.time * animation.frame_rate());
-  const long long frame = ((current + frames) % count + count) % count;
-  anim::SetClockTime(playback,
-                     static_cast<double>(frame) / std::max(animation.frame_rate(), 1e-6f));
-  PoseCharacter(*character, library_->models());
-}
+void Stage::StepFrames(int instance, int frames) { cast_.StepFrames(instance, frames); }
 
 void Stage::SetShading(ShadingOptions shading) {
   shading.Normalize();
@@ -93,31 +41,10 @@ void Stage::OrbitBy(float yaw_degrees, float pitch_degrees) {
 
 void Stage::ZoomBy(float steps) { camera_.ZoomBy(steps); }
 
-void Stage::Select(int instance, int joint) {
-  selection_.character = CharacterAt(instance);
-  selection_.joint = selection_.character.valid() ? joint : -1;
-}
-
-glm::vec2 Stage::FreePlaceFor(int model) const {
-  const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
-  float right = -1e30f;
-  for (const Character& character : characters_) {
-    const LoadedModel& shown = ModelOf(character);
-    right = std::max(right, character.position.x + shown.bind_max.x);
-  }
-  if (right < -1e29f) return glm::vec2(0.0f);
-  // A quarter of its width apart from the rightmost, its own left edge there.
-  const float width = loaded.bind_max.x - loaded.bind_min.x;
-  return glm::vec2(right + 0.25f * std::max(width, 1.0f) - loaded.bind_min.x, 0.0f);
-}
+void Stage::Select(int instance, int joint) { cast_.Select(instance, joint); }
 
 int Stage::AddInstance(int model, std::optional<glm::vec2> position, float heading) {
-  if (model < 0 || model >= static_cast<int>(library_->models().size())) return -1;
-  const glm::vec2 at = position ? *position : FreePlaceFor(model);
-  const int index = AddCharacter(model, at, heading);
-  selection_.character = CharacterAt(index);
-  selection_.joint = -1;
-  return index;
+  return cast_.Add(model, position, heading);
 }
 
 void Stage::LeaveCinematicCamera() {
@@ -131,125 +58,49 @@ void Stage::Screenshot() {
 
 // ---- one character ----------------------------------------------------------------------------
 
-void Stage::SetAnimation(int instance, int animation) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  anim::SwitchClip(character->playback, animation);
-  PoseCharacter(*character, library_->models());
-}
+void Stage::SetAnimation(int instance, int animation) { cast_.SetAnimation(instance, animation); }
 
-void Stage::SetCrossfade(int instance, float seconds) {
-  if (Character* character = InstanceAt(instance)) character->playback.crossfade_seconds = seconds;
-}
+void Stage::SetCrossfade(int instance, float seconds) { cast_.SetCrossfade(instance, seconds); }
 
-void Stage::SetClipTime(int instance, double time) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  anim::SetClockTime(character->playback, time);
-  PoseCharacter(*character, library_->models());
-}
+void Stage::SetClipTime(int instance, double time) { cast_.SetClipTime(instance, time); }
 
-void Stage::SetRate(int instance, float rate) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  character->playback.rate = rate;
-  PoseCharacter(*character, library_->models());
-}
+void Stage::SetRate(int instance, float rate) { cast_.SetRate(instance, rate); }
 
-void Stage::SetPlayMode(int instance, PlayMode mode) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  anim::SetClockMode(character->playback, mode);
-  PoseCharacter(*character, library_->models());
-}
+void Stage::SetPlayMode(int instance, PlayMode mode) { cast_.SetPlayMode(instance, mode); }
 
 void Stage::SetPlacement(int instance, std::optional<glm::vec2> position,
                          std::optional<float> heading) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  if (position) character->position = *position;
-  if (heading) character->heading = *heading;
-  Locomotion& locomotion = character->locomotion;
-  if (locomotion.enabled && (position || heading)) {
-    locomotion.follower = Follower(Pose2{glm::dvec2(character->position), character->heading},
-                                   locomotion.turn_radius, locomotion.speed, scene_time_);
-    locomotion.route = RouteId();
-    locomotion.has_target = false;
-    locomotion.start_delay = 0.0;
-    locomotion.plan_start = scene_time_;
-  }
-  PoseCharacter(*character, library_->models());
+  cast_.SetPlacement(instance, position, heading, scene_time_);
 }
 
 void Stage::Attach(int instance, int model, int joint, glm::vec3 offset,
                    glm::vec3 rotation_degrees) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  const LoadedModel& carrier = ModelOf(*character);
-  if (model < 0 || model >= static_cast<int>(library_->models().size()) || joint < 0 ||
-      joint >= carrier.model->skeleton().joint_count()) {
-    return;
-  }
-  Attachment attachment;
-  attachment.model = library_->models()[static_cast<size_t>(model)].id;
-  attachment.joint = joint;
-  attachment.offset = offset;
-  attachment.rotation_degrees = rotation_degrees;
-  character->attachments.push_back(std::move(attachment));
-  PoseCharacter(*character, library_->models());
+  cast_.Attach(instance, model, joint, offset, rotation_degrees);
 }
 
 void Stage::EditAttachment(int instance, int attachment, glm::vec3 offset,
                            glm::vec3 rotation_degrees) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr || attachment < 0 ||
-      attachment >= static_cast<int>(character->attachments.size())) {
-    return;
-  }
-  character->attachments[static_cast<size_t>(attachment)].offset = offset;
-  character->attachments[static_cast<size_t>(attachment)].rotation_degrees = rotation_degrees;
+  cast_.EditAttachment(instance, attachment, offset, rotation_degrees);
 }
 
-void Stage::Detach(int instance, int attachment) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr || attachment < 0 ||
-      attachment >= static_cast<int>(character->attachments.size())) {
-    return;
-  }
-  character->attachments.erase(character->attachments.begin() + attachment);
-}
+void Stage::Detach(int instance, int attachment) { cast_.Detach(instance, attachment); }
 
-void Stage::SetSpeed(int instance, double speed) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  character->locomotion.speed = speed;
-  if (character->locomotion.enabled) character->locomotion.follower.SetSpeed(scene_time_, speed);
-}
+void Stage::SetSpeed(int instance, double speed) { cast_.SetSpeed(instance, speed, scene_time_); }
 
-void Stage::SetTurnRadius(int instance, double radius) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  character->locomotion.turn_radius = radius;
-  if (character->locomotion.enabled) character->locomotion.follower.SetTurningRadius(radius);
-}
+void Stage::SetTurnRadius(int instance, double radius) { cast_.SetTurnRadius(instance, radius); }
 
 void Stage::SetClearance(int instance, double clearance) {
-  Character* character = InstanceAt(instance);
-  if (character == nullptr) return;
-  character->locomotion.clearance = clearance;
-  character->locomotion.clearance_set = true;
-  if (!obstacles_.set().empty()) {
-    const std::string problems = ReplanTargets();
-    if (!problems.empty()) SetError(problems);
-  }
+  if (!cast_.SetClearance(instance, clearance) || obstacles_.size() == 0) return;
+  const std::string problems = ReplanTargets();
+  if (!problems.empty()) SetError(problems);
 }
 
 void Stage::SetLocomotionAnimation(int instance, int animation) {
-  if (Character* character = InstanceAt(instance)) character->locomotion.walk_animation = animation;
+  cast_.SetLocomotionAnimation(instance, animation);
 }
 
 Status Stage::AssignRoute(int instance, int route, PlayMode mode) {
-  Character* character = InstanceAt(instance);
+  Character* character = cast_.At(instance);
   if (character == nullptr)
     return MakeError("route", 0, 0, "no instance " + std::to_string(instance));
   RouteId id;
@@ -259,21 +110,21 @@ Status Stage::AssignRoute(int instance, int route, PlayMode mode) {
     id = RouteAt(route);
   }
   Status status = StartRoute(*character, id, mode);
-  if (status.ok()) EnsureLocomotionAnimations(*character);
+  if (status.ok()) cast_.EnsureLocomotionAnimations(*character);
   return status;
 }
 
 Status Stage::GoTo(int instance, glm::dvec2 point, std::optional<double> heading) {
-  Character* character = InstanceAt(instance);
+  Character* character = cast_.At(instance);
   if (character == nullptr)
     return MakeError("goTo", 0, 0, "no instance " + std::to_string(instance));
-  EnsureLocomotionAnimations(*character);
+  cast_.EnsureLocomotionAnimations(*character);
   const double heading_value = heading.value_or(0.0);
   return StartGoTo(*character, point, heading ? &heading_value : nullptr);
 }
 
 Status Stage::SetConstructionOrigin(int instance, const Pose2& origin) {
-  Character* character = InstanceAt(instance);
+  Character* character = cast_.At(instance);
   if (character == nullptr) {
     return MakeError("setConstructionOrigin", 0, 0, "no instance " + std::to_string(instance));
   }
@@ -324,7 +175,7 @@ Status Stage::SetRoute(int index, std::vector<RouteSegment> segments, bool close
 }
 
 Status Stage::RouteAround(int route, std::optional<int> instance) {
-  const Character* character = instance ? InstanceAt(*instance) : nullptr;
+  const Character* character = instance ? cast_.At(*instance) : nullptr;
   const RouteWalkers walkers = Walkers();
   const double radius =
       character ? character->locomotion.turn_radius : walkers.RoundingRadius(RouteAt(route));
@@ -338,10 +189,7 @@ Status Stage::RemoveRoute(int route) {
   Status status = routes_.Remove(route, &removed);
   if (!status.ok()) return status;
   // Who walked it stops where it is.
-  for (Character& character : characters_) {
-    if (character.locomotion.enabled && character.locomotion.route == removed)
-      StartRoute(character, RouteId(), character.locomotion.route_mode);
-  }
+  cast_.StopWalkersOn(removed, scene_time_);
   return Status();
 }
 

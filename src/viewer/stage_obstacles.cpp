@@ -50,30 +50,7 @@ Status Stage::SetPlanBudget(std::optional<double> milliseconds) {
 
 // ---- planning ----------------------------------------------------------------------------------
 
-std::string Stage::ReplanTargets() {
-  std::string problems;
-  for (size_t i = 0; i < characters_.size(); ++i) {
-    Character& character = characters_[i];
-    Locomotion& locomotion = character.locomotion;
-    if (!locomotion.enabled || !locomotion.has_target) continue;
-    if (locomotion.follower.ArrivedAt(scene_time_)) continue;
-    // A plan that has not begun yet (a scene's start delay) is planned again from its start.
-    const double now = scene_time_;
-    scene_time_ = std::max(scene_time_, locomotion.plan_start);
-    const glm::dvec2 target = locomotion.target;
-    const double heading = locomotion.target_heading;
-    Status status =
-        StartGoTo(character, target, locomotion.target_has_heading ? &heading : nullptr);
-    scene_time_ = now;
-    if (!status.ok()) {
-      // No way there any more: it stops where it is and keeps the target for the next change.
-      locomotion.follower.Stop(std::max(scene_time_, locomotion.plan_start));
-      problems += character.label + ": " + status.error().message + "\n";
-    }
-  }
-  if (!problems.empty()) problems.pop_back();
-  return problems;
-}
+std::string Stage::ReplanTargets() { return cast_.ReplanTargets(obstacles_, scene_time_); }
 
 Status Stage::RouteAroundWith(int route, double turning_radius, double clearance) {
   const ViewerRoute* at = routes_.At(route);

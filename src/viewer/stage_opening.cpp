@@ -196,9 +196,8 @@ void Stage::FetchNext() {
         LoadQueuedFiles();  // a bad image is reported by the library and changes nothing
       }
       JsonValue applied = ApplyPendingScene();
-      if (applied.Find("ok")->as_bool() && o.is_model_link && !characters_.empty()) {
-        selection_.character = CharacterAt(0);
-        selection_.joint = -1;
+      if (applied.Find("ok")->as_bool() && o.is_model_link && cast_.size() > 0) {
+        cast_.Select(0, -1);
         FrameSelection();
       }
       FinishOpening(std::move(applied));

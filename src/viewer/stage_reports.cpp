@@ -40,17 +40,6 @@ SceneClock MeasureSceneClock(const std::vector<Character>& characters, double ti
 
 // The search behind the path round obstacles it walks (null when it walks none): within the
 // budget, and whether the last lattice pass ran to its end (no shorter path at its resolution).
-JsonValue PlanResultJson(const Locomotion& locomotion) {
-  if (!locomotion.enabled || locomotion.follower.planned() == nullptr) return JsonValue();
-  const ObstaclePlanResult& result = locomotion.plan_result;
-  JsonValue plan = JsonValue::MakeObject();
-  plan.Set("expansions", result.expansions);
-  plan.Set("passes", result.passes);
-  plan.Set("proven_best", result.search_complete);
-  plan.Set("direct", result.direct);
-  return plan;
-}
-
 void SetClock(const SceneClock& clock, JsonValue& reply) {
   reply.Set("finished", clock.finished);
   reply.Set("scene_end", clock.end >= 0.0 ? JsonValue(clock.end) : JsonValue());
@@ -104,65 +93,7 @@ JsonValue Stage::ModelsJson() const {
   return JsonValue(std::move(model_list));
 }
 
-JsonValue Stage::InstancesJson() const {
-  JsonArray instances;
-  for (const Character& character : characters_) {
-    const LoadedModel& model = ModelOf(character);
-    JsonValue i = JsonValue::MakeObject();
-    i.Set("id", HandleText(character.id));
-    i.Set("label", character.label);
-    i.Set("model", model.name);
-    i.Set("animation",
-          character.playback.animation >= 0
-              ? JsonValue(model.animation_names[static_cast<size_t>(character.playback.animation)])
-              : JsonValue());
-    i.Set("time", character.playback.time);
-    // An ended "once" clip is not playing, though its play switch is still on.
-    i.Set("playing", character.playback.playing && !character.playback.finished);
-    i.Set("finished", character.playback.finished);
-    i.Set("rate", static_cast<double>(character.playback.rate));
-    i.Set("mode", PlayModeName(character.playback.mode));
-    if (character.locomotion.enabled) {
-      // Full precision from the path, not the float copy used for rendering.
-      const Pose2 pose = character.locomotion.follower.PoseAt(scene_time_);
-      i.Set("position", JsonValue(JsonArray{pose.position.x, pose.position.y}));
-      i.Set("heading", pose.heading);
-    } else {
-      i.Set("position", Vec(character.position));
-      i.Set("heading", static_cast<double>(character.heading));
-    }
-    JsonArray attachments;
-    for (const Attachment& attachment : character.attachments) {
-      JsonValue a = JsonValue::MakeObject();
-      a.Set("model", (*library_->Find(attachment.model)).name);
-      a.Set("joint", model.model->skeleton().name(attachment.joint));
-      a.Set("joint_world",
-            Vec(glm::vec3(character.pose.models[static_cast<size_t>(attachment.joint)][3])));
-      a.Set("node_world", Vec(attachment.node.world_position()));
-      if (!attachment.pose.models.empty())
-        a.Set("root_world", Vec(glm::vec3(attachment.pose.models[0][3])));
-      attachments.push_back(std::move(a));
-    }
-    i.Set("attachments", JsonValue(std::move(attachments)));
-    const Locomotion& locomotion = character.locomotion;
-    i.Set("speed", locomotion.speed);
-    i.Set("turn_radius", locomotion.turn_radius);
-    i.Set("clearance", locomotion.clearance);
-    i.Set("plan_message",
-          locomotion.plan_message.empty() ? JsonValue() : JsonValue(locomotion.plan_message));
-    i.Set("plan", PlanResultJson(locomotion));
-    const bool on_route = locomotion.enabled && locomotion.route.valid();
-    i.Set("route", on_route ? RouteIndex(locomotion.route) : -1);
-    i.Set("route_id", on_route ? JsonValue(HandleText(locomotion.route)) : JsonValue());
-    i.Set("moving", locomotion.moving);
-    if (locomotion.enabled) {
-      i.Set("distance", locomotion.follower.DistanceAt(scene_time_));
-      i.Set("path", PathJson(character));
-    }
-    instances.push_back(std::move(i));
-  }
-  return JsonValue(std::move(instances));
-}
+JsonValue Stage::InstancesJson() const { return cast_.Json(scene_time_, routes_); }
 
 JsonValue Stage::State() const {
   JsonValue state = JsonValue::MakeObject();
@@ -177,16 +108,16 @@ JsonValue Stage::State() const {
   state.Set("scene_time", scene_time_);
   state.Set("scene_playing", scene_playing_);
   // Finished: every character with somewhere to go has arrived (never, on looping routes).
-  SetClock(MeasureSceneClock(characters_, scene_time_), state);
+  SetClock(MeasureSceneClock(cast_.all(), scene_time_), state);
   state.Set("panels", options_.panels_visible);
   state.Set("routes", RoutesJson());
   obstacles_.WriteState(&state);
   const char* const tool_names[] = {"camera", "goto", "route", "obstacle"};
   state.Set("tool", std::string(tool_names[static_cast<int>(tool_)]));
   state.Set("selected", SelectedIndex());
-  state.Set("selected_id", IdJson(selection_.character));
+  state.Set("selected_id", IdJson(cast_.selection().character));
   state.Set("follow_selected", camera_.following());
-  state.Set("selected_joint", selection_.joint);
+  state.Set("selected_joint", cast_.selection().joint);
   state.Set("last_error", report_.error.empty() ? JsonValue() : JsonValue(report_.error));
   JsonArray warnings;
   for (const std::string& w : report_.warnings) warnings.emplace_back(w);
@@ -198,8 +129,7 @@ JsonValue Stage::State() const {
   }
   state.Set("display", std::move(display));
   state.Set("construction",
-            ConstructionFigureJson(scratch_.construction,
-                                   CharacterIndex(scratch_.construction.character)));
+            ConstructionFigureJson(construction_, CharacterIndex(construction_.character)));
   JsonValue light = JsonValue::MakeObject();
   light.Set("azimuth", static_cast<double>(options_.shading.light_azimuth));
   light.Set("elevation", static_cast<double>(options_.shading.light_elevation));
@@ -227,7 +157,7 @@ JsonValue Stage::State() const {
   stats.Set("draw_calls", stats_.draw_calls);
   stats.Set("instances", stats_.instances);
   stats.Set("culled", stats_.culled);
-  stats.Set("characters", static_cast<double>(characters_.size()));
+  stats.Set("characters", static_cast<double>(cast_.size()));
   stats.Set("gpu_shared_bytes", static_cast<double>(backend_->shared_bytes()));
   stats.Set("gpu_instance_bytes", static_cast<double>(backend_->instance_bytes()));
   state.Set("stats", std::move(stats));
@@ -239,7 +169,7 @@ JsonValue Stage::ClockJson() const {
   reply.Set("frame", static_cast<double>(frame_));
   reply.Set("scene_time", scene_time_);
   reply.Set("scene_playing", scene_playing_);
-  SetClock(MeasureSceneClock(characters_, scene_time_), reply);
+  SetClock(MeasureSceneClock(cast_.all(), scene_time_), reply);
   reply.Set("last_error", report_.error.empty() ? JsonValue() : JsonValue(report_.error));
   // The embed's loop for this clock (the timeline slider's end), null without one.
   const std::optional<EmbedLoop> loop = embed_timeline_.LoopRange(MeasureEmbedClock());
@@ -254,7 +184,7 @@ JsonValue Stage::ClockJson() const {
 }
 
 EmbedClock Stage::MeasureEmbedClock() const {
-  const SceneClock measured = MeasureSceneClock(characters_, scene_time_);
+  const SceneClock measured = MeasureSceneClock(cast_.all(), scene_time_);
   EmbedClock clock;
   clock.scene_time = scene_time_;
   clock.finished = measured.finished;
@@ -275,7 +205,7 @@ void Stage::RunEmbedTimeline() {
 JsonValue Stage::GpuSkinCheck(int instance) {
   // GPU skinning (transform feedback of the real shader) against the core's CPU reference
   // skinning with every weight, for this instance's current pose.
-  Character* character = InstanceAt(instance);
+  Character* character = cast_.At(instance);
   if (character == nullptr) return Failure("gpuSkinCheck: no instance " + std::to_string(instance));
   const LoadedModel& model = ModelOf(*character);
   PoseCharacter(*character, library_->models());
@@ -335,8 +265,9 @@ JsonValue Stage::GpuSkinCheck(int instance) {
 }
 
 bool Stage::ScreenBounds(int instance, glm::vec4* rect) const {
-  if (instance < 0 || instance >= static_cast<int>(characters_.size())) return false;
-  const Character& character = characters_[static_cast<size_t>(instance)];
+  const Character* at = cast_.At(instance);
+  if (at == nullptr) return false;
+  const Character& character = *at;
   const LoadedModel& model = ModelOf(character);
   const glm::mat4 view_projection = ViewProjection();
   const glm::mat4 root = character.RootMatrix();
@@ -361,7 +292,7 @@ bool Stage::ScreenBounds(int instance, glm::vec4* rect) const {
 }
 
 glm::mat4 Stage::JointWorld(int instance, int joint) {
-  Character* character = InstanceAt(instance);
+  Character* character = cast_.At(instance);
   if (character == nullptr) return glm::mat4(1.0f);
   PoseCharacter(*character, library_->models());
   if (joint < 0 || joint >= static_cast<int>(character->pose.models.size())) return glm::mat4(1.0f);

@@ -38,102 +38,14 @@ Status Stage::BuildRoute(int index, std::vector<RouteSegment> segments, bool clo
   return status;
 }
 
-void Stage::RestartWalkersOn(RouteId route) {
-  for (Character& character : characters_) {
-    if (character.locomotion.enabled && character.locomotion.route == route) {
-      StartRoute(character, route, character.locomotion.route_mode);
-    }
-  }
-}
+void Stage::RestartWalkersOn(RouteId route) { cast_.RestartWalkersOn(route, routes_, scene_time_); }
 
-Status Stage::StartRoute(Character& character, RouteId route_id, PlayMode mode) {
-  Locomotion& locomotion = character.locomotion;
-  if (!route_id.valid()) {
-    locomotion.follower.Stop(scene_time_);
-    locomotion.route = RouteId();
-    return Status();
-  }
-  const std::shared_ptr<const Route> route = routes_.Built(route_id);
-  if (!route) {
-    return MakeError("route", 0, 0, "no route " + HandleText(route_id));
-  }
-  if (!locomotion.enabled) {
-    locomotion.follower = Follower(Pose2{glm::dvec2(character.position), character.heading},
-                                   locomotion.turn_radius, locomotion.speed, scene_time_);
-    locomotion.enabled = true;
-  }
-  const double start = std::max(scene_time_, locomotion.start_delay);
-  Status status = locomotion.follower.FollowRoute(start, route, mode);
-  if (!status.ok()) return status;
-  locomotion.route = route_id;
-  locomotion.route_mode = mode;
-  locomotion.has_target = false;
-  locomotion.plan_start = start;
-  return Status();
+Status Stage::StartRoute(Character& character, RouteId route, PlayMode mode) {
+  return cast_.StartRoute(character, route, mode, routes_, scene_time_);
 }
 
 Status Stage::StartGoTo(Character& character, glm::dvec2 point, const double* heading) {
-  Locomotion& locomotion = character.locomotion;
-  if (!locomotion.enabled) {
-    locomotion.follower = Follower(Pose2{glm::dvec2(character.position), character.heading},
-                                   locomotion.turn_radius, locomotion.speed, scene_time_);
-    locomotion.enabled = true;
-  }
-  // Around obstacles when there are any (a plan that is already clear is the same arc-line or
-  // Dubins path); with no path the plan is unchanged and the reason is the error.
-  Status status;
-  if (!obstacles_.set().empty()) {
-    status = obstacles_.PlanGoTo(character.locomotion, scene_time_, point, heading);
-  } else {
-    locomotion.plan_message.clear();
-    status = heading != nullptr ? locomotion.follower.GoToPose(scene_time_, Pose2{point, *heading})
-                                : locomotion.follower.GoToPoint(scene_time_, point);
-  }
-  if (!status.ok()) return status;
-  locomotion.route = RouteId();
-  locomotion.has_target = true;
-  locomotion.target = point;
-  locomotion.target_has_heading = heading != nullptr;
-  locomotion.target_heading = heading != nullptr ? *heading : 0.0;
-  locomotion.plan_start = scene_time_;
-  return Status();
-}
-
-void Stage::EnsureLocomotionAnimations(Character& character) {
-  const LoadedModel& model = ModelOf(character);
-  Locomotion& locomotion = character.locomotion;
-  if (locomotion.walk_animation < 0) locomotion.walk_animation = model.FindAnimation("walk");
-  if (locomotion.idle_animation < 0) {
-    const int idle = model.FindAnimation("idle");
-    locomotion.idle_animation = idle >= 0 ? idle : character.playback.animation;
-  }
-}
-
-void Stage::UpdateLocomotion(Character& character) {
-  Locomotion& locomotion = character.locomotion;
-  if (!locomotion.enabled) return;
-  const Pose2 pose = locomotion.follower.PoseAt(scene_time_);
-  character.position = glm::vec2(pose.position);
-  character.heading = static_cast<float>(pose.heading);
-  locomotion.moving = locomotion.speed > 0.0 && scene_time_ >= locomotion.plan_start &&
-                      !locomotion.follower.ArrivedAt(scene_time_);
-  const LoadedModel& model = ModelOf(character);
-  // The route places the root: the animation's own horizontal root motion is stripped.
-  character.root_motion = anim::RootMotion::kStripHorizontal;
-  anim::PlaybackClock& playback = character.playback;
-  const int walk = locomotion.walk_animation;
-  const float walk_ground_speed =
-      walk >= 0 && walk < static_cast<int>(model.animations.size())
-          ? model.animations[static_cast<size_t>(walk)]->average_ground_speed()
-          : 0.0f;
-  // Walk in step with the ground while moving, blend to idle on stopping (core/anim).
-  anim::ApplyLocomotionClip(
-      playback, anim::ChooseLocomotionClip(locomotion.moving, walk, locomotion.idle_animation,
-                                           locomotion.speed, walk_ground_speed));
-  if (locomotion.moving) playback.playing = scene_playing_;
-  // A paused scene whose time is moved (scrubbing, a link's time) shows the pose of that time: a
-  // frozen crossfade would show the pose of how it got there.
-  if (!scene_playing_) playback.fade_from = -1;
+  return cast_.StartGoTo(character, point, heading, obstacles_, scene_time_);
 }
 
 // ---- scenes ------------------------------------------------------------------------------------
@@ -155,7 +67,7 @@ Scene Stage::CurrentScene() const {
     scene.models.push_back(std::move(m));
   }
   routes_.WriteScene(&scene.routes);
-  for (const Character& character : characters_) {
+  for (const Character& character : cast_.all()) {
     const LoadedModel& model = ModelOf(character);
     SceneInstance instance;
     instance.model = model.name;
@@ -275,9 +187,8 @@ std::string Stage::AddSceneInstance(const Scene& scene, size_t i,
   const SceneInstance& instance = scene.instances[i];
   const int model = find_model(instance.model);
   if (model < 0) return problems;  // SceneFromJson checked the reference
-  const int index = AddCharacter(model, glm::vec2(instance.position),
-                                 static_cast<float>(instance.heading_degrees / kDegrees));
-  Character& character = characters_[static_cast<size_t>(index)];
+  Character& character = cast_.AddUnselected(
+      model, glm::vec2(instance.position), static_cast<float>(instance.heading_degrees / kDegrees));
   const LoadedModel& loaded = library_->models()[static_cast<size_t>(model)];
   character.playback.animation =
       instance.animation.empty() ? -1 : loaded.FindAnimation(instance.animation);
@@ -362,11 +273,10 @@ JsonValue Stage::ApplyPendingScene() {
       return Failure("scene: model '" + scene.models[m].name + "' could not be loaded");
   }
   // From here on the scene replaces the current one.
-  characters_.clear();
+  cast_.Clear();
   routes_.Clear();
   // Before the characters, whose targets are planned around them.
   obstacles_.ApplyScene(scene.obstacles);
-  selection_ = Selection();
   scene_time_ = scene.time;
   scene_playing_ = scene.playing;
   std::string problems;
@@ -401,12 +311,9 @@ JsonValue Stage::ApplyPendingScene() {
   // A drag that began under the orbit camera does not carry on into a cinematic one.
   if (camera_.playing().valid()) pointer_.orbiting = pointer_.panning = false;
   options_.display = scene.display;
-  crowd_templates_ = static_cast<int>(characters_.size());
-  selection_.character = CharacterAt(0);
-  for (Character& character : characters_) {
-    UpdateLocomotion(character);
-    PoseCharacter(character, library_->models());
-  }
+  cast_.SetCrowdTemplates();
+  cast_.Select(0, -1);
+  cast_.PlaceAndPose(scene_time_, scene_playing_);
   // A scene that opens already finished sends no "finished" until it finishes again.
   embed_timeline_.Restart(MeasureEmbedClock().finished);
   if (!problems.empty()) {
@@ -414,7 +321,7 @@ JsonValue Stage::ApplyPendingScene() {
     SetError(problems);
   } else {
     report_.error.clear();
-    report_.status = "Scene: " + std::to_string(characters_.size()) + " character(s), " +
+    report_.status = "Scene: " + std::to_string(cast_.size()) + " character(s), " +
                      std::to_string(routes_.size()) + " route(s)";
   }
   JsonValue reply = Reply(problems.empty());
@@ -425,31 +332,7 @@ JsonValue Stage::ApplyPendingScene() {
 // ---- reporting ---------------------------------------------------------------------------------
 
 JsonValue Stage::PathJson(const Character& character) const {
-  const TurnPath& path = character.locomotion.follower.approach();
-  const PlannedPath* planned = character.locomotion.follower.planned();
-  JsonValue json = JsonValue::MakeObject();
-  // A plan around obstacles has any number of segments and no Dubins word: type "planned".
-  json.Set("type", planned ? "planned" : TurnPathTypeName(path.type));
-  json.Set("length", planned ? planned->length : path.length);
-  const int count = planned ? static_cast<int>(planned->segments.size()) : path.segment_count;
-  JsonArray segments;
-  for (int s = 0; s < count; ++s) {
-    const TurnSegment& segment =
-        planned ? planned->segments[static_cast<size_t>(s)] : path.segments[static_cast<size_t>(s)];
-    JsonValue j = JsonValue::MakeObject();
-    j.Set("kind", segment.kind == TurnSegment::Kind::kArc ? "arc" : "line");
-    j.Set("length", segment.length);
-    j.Set("start", JsonValue(JsonArray{segment.start.position.x, segment.start.position.y,
-                                       segment.start.heading}));
-    if (segment.kind == TurnSegment::Kind::kArc) {
-      j.Set("centre", JsonValue(JsonArray{segment.centre.x, segment.centre.y}));
-      j.Set("radius", segment.radius);
-      j.Set("sweep", segment.sweep);
-    }
-    segments.push_back(std::move(j));
-  }
-  json.Set("segments", JsonValue(std::move(segments)));
-  return json;
+  return LocomotionPathJson(character.locomotion);
 }
 
 JsonValue Stage::RoutesJson() const { return routes_.Json(Walkers(), obstacles_.set()); }
@@ -458,26 +341,7 @@ void Stage::DrawRouteOverlays(DrawList& list) {
   if (options_.display.routes) {
     routes_.Draw(list, Walkers(), obstacles_.set(), camera_.orbit().distance);
   }
-  DrawApproachPaths(list);
-}
-
-void Stage::DrawApproachPaths(DrawList& list) const {
-  // The current path of each character going to a target (or to its route's start): planned
-  // round obstacles, or the turn path when there are none; and its turning circles.
-  const bool routes = options_.display.routes, circles = options_.display.turn_circles;
-  for (const Character& character : characters_) {
-    const Locomotion& locomotion = character.locomotion;
-    if (!locomotion.enabled) continue;
-    if (const PlannedPath* planned = locomotion.follower.planned()) {
-      AddTurnPathShapes(planned->segments.data(), planned->segments.size(), routes, circles,
-                        {150, 150, 255, 90}, &list.shapes);
-      continue;
-    }
-    const TurnPath& path = locomotion.follower.approach();
-    if (!path.ok() || !(path.length > 1e-9)) continue;
-    AddTurnPathShapes(path.segments.data(), static_cast<size_t>(path.segment_count), routes,
-                      circles, {150, 150, 255, 150}, &list.shapes);
-  }
+  cast_.DrawPaths(list, options_.display.routes, options_.display.turn_circles);
 }
 
 }  // namespace md5stage::viewer

@@ -118,15 +118,4 @@ struct StatusReport {
   std::vector<std::string> warnings;
 };
 
-// Per-frame scratch of the overlays, kept to avoid allocating each frame: one projection per
-// joint serves the hover test and the names; the selected model's skinned normals.
-struct OverlayScratch {
-  std::vector<glm::vec2> joint_screen;
-  std::vector<char> joint_on_screen;
-  std::vector<glm::vec3> normal_positions, normal_directions;
-  // The construction figure of the last draw list (display toggle `construction`): kept so that
-  // state() and the tests read the very numbers that were drawn.
-  ConstructionFigure construction;
-};
-
 }  // namespace md5stage::viewer

@@ -74,7 +74,7 @@ bool Stage::ToolPress(double x, double y) {
 bool Stage::ConstructionHandlePress(std::optional<glm::dvec2> ground, glm::dvec2 screen,
                                     double pick) {
   // The figure of the last frame: the handles where the person sees them.
-  const ConstructionFigure& figure = scratch_.construction;
+  const ConstructionFigure& figure = construction_;
   if (!options_.display.construction || !figure.shown) return false;
   auto project = [&](glm::dvec2 g) {
     glm::dvec2 pixel;
