@@ -317,6 +317,19 @@ void App::Render() {
   stats.render_ms = static_cast<float>(NowMs() - start);
 }
 
+void App::RunPanelCommands(ui::PanelOutput& panels) {
+  // The panels' commands, as a page script's would run; a refused one says why on the status
+  // line (the panels name only what they show, so none is expected).
+  for (const JsonValue& command : panels.commands) {
+    const JsonValue reply = viewer().Call(command);
+    const JsonValue* ok = reply.Find("ok");
+    const JsonValue* error = reply.Find("error");
+    if (ok != nullptr && ok->is_bool() && !ok->as_bool() && error != nullptr)
+      viewer().ReportError(error->as_string());
+  }
+  viewer().SetPanelItemRects(std::move(panels.item_rects));
+}
+
 void App::Frame() {
   const double now = glfwGetTime();
   const double dt = std::clamp(now - last_time_, 0.0, 0.25);  // a hidden tab must not jump
@@ -335,12 +348,12 @@ void App::Frame() {
     stage.stats().update_ms = static_cast<float>(NowMs() - start);
   }
 
-  ui::ViewerRequests requests;
+  ui::PanelOutput panels;
   if (viewer().panels_visible()) {
     const ui::ViewerModel view = viewer().BuildViewerModel();
     ui::DrawStatsPanel(viewer().stats());
-    ui::DrawViewerPanels(view, requests, viewer().help_open());
-    ui::DrawScenePanel(view, requests);
+    ui::DrawViewerPanels(view, panels, viewer().help_open());
+    ui::DrawScenePanel(view, panels);
     ui::DrawStatusLine(viewer().StatusLine());
   }
   Render();
@@ -350,7 +363,7 @@ void App::Frame() {
     screenshot_requested_ = false;
     JsDownloadScreenshot();
   }
-  viewer().ApplyRequests(requests);
+  RunPanelCommands(panels);
   for (const int id : hub_->StageIds()) hub_->Find(id)->EndFrame();
 }
 

@@ -8,6 +8,7 @@
 #include "render/imgui_renderer.h"
 #include "render/line_renderer.h"
 #include "render/skinned_mesh_renderer.h"
+#include "ui/panel_commands.h"
 #include "viewer/stage_hub.h"
 
 struct GLFWwindow;
@@ -34,6 +35,8 @@ class App : public viewer::HubHost {
  private:
   void SyncCanvasSize();
   void Render();
+  // Runs the commands the panels made this frame on the main stage, after the UI pass.
+  void RunPanelCommands(ui::PanelOutput& panels);
 
   GLFWwindow* window_ = nullptr;
   render::SkinnedMeshRenderer meshes_;

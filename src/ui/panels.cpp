@@ -6,6 +6,7 @@
 #include <cmath>
 #include <string>
 
+#include "ui/panel_commands.h"
 #include "viewer/key_bindings.h"
 
 namespace md5stage::ui {
@@ -37,8 +38,9 @@ const ModelSummary* ModelOf(const ViewerModel& model, const InstanceSummary* ins
   return &model.models[static_cast<size_t>(instance->model)];
 }
 
-void JointTreeNode(const ModelSummary& summary, const std::vector<std::vector<int>>& children,
-                   int joint, int selected, ViewerRequests& requests) {
+void JointTreeNode(const ViewerModel& model, const ModelSummary& summary,
+                   const std::vector<std::vector<int>>& children, int joint, int selected,
+                   PanelOutput& out) {
   ImGuiTreeNodeFlags flags = ImGuiTreeNodeFlags_OpenOnArrow | ImGuiTreeNodeFlags_SpanAvailWidth |
                              ImGuiTreeNodeFlags_DefaultOpen;
   if (children[static_cast<size_t>(joint)].empty()) flags |= ImGuiTreeNodeFlags_Leaf;
@@ -46,10 +48,11 @@ void JointTreeNode(const ModelSummary& summary, const std::vector<std::vector<in
   const bool open =
       ImGui::TreeNodeEx(reinterpret_cast<void*>(static_cast<intptr_t>(joint)), flags, "%d %s",
                         joint, summary.joint_names[static_cast<size_t>(joint)].c_str());
-  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen()) requests.select_joint = joint;
+  if (ImGui::IsItemClicked() && !ImGui::IsItemToggledOpen())
+    out.commands.push_back(command::SelectJoint(model, joint));
   if (open) {
     for (int child : children[static_cast<size_t>(joint)]) {
-      JointTreeNode(summary, children, child, selected, requests);
+      JointTreeNode(model, summary, children, child, selected, out);
     }
     ImGui::TreePop();
   }
@@ -57,7 +60,7 @@ void JointTreeNode(const ModelSummary& summary, const std::vector<std::vector<in
 
 }  // namespace
 
-void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
+void DrawModelPanel(const ViewerModel& model, PanelOutput& out) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(10, 170), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(300, std::min(420.0f, viewport->Size.y - 260)),
@@ -67,7 +70,7 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
     ImGui::End();
     return;
   }
-  if (ImGui::Button("Open files...")) requests.open_files = true;
+  if (ImGui::Button("Open files...")) out.commands.push_back(command::OpenFiles());
   ImGui::SameLine();
   ImGui::TextDisabled("or drop them on the page");
   if (!model.instances.empty() &&
@@ -76,7 +79,7 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
     for (size_t i = 0; i < model.instances.size(); ++i) {
       const bool selected = static_cast<int>(i) == model.selected_instance;
       if (ImGui::Selectable(model.instances[i].label.c_str(), selected)) {
-        requests.select_instance = static_cast<int>(i);
+        out.commands.push_back(command::SelectInstance(model, static_cast<int>(i)));
       }
     }
     ImGui::EndCombo();
@@ -112,24 +115,27 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
           ImGui::BeginCombo("skin",
                             summary.skin.empty() ? "(own shaders)" : summary.skin.c_str())) {
         if (ImGui::Selectable("(own shaders)", summary.skin.empty())) {
-          requests.models.set_skin = std::make_pair(static_cast<int>(m), std::string());
+          out.commands.push_back(command::SetSkin(model, static_cast<int>(m), std::string()));
         }
         for (const std::string& skin : summary.skins) {
           if (ImGui::Selectable(skin.c_str(), skin == summary.skin)) {
-            requests.models.set_skin = std::make_pair(static_cast<int>(m), skin);
+            out.commands.push_back(command::SetSkin(model, static_cast<int>(m), skin));
           }
         }
         ImGui::EndCombo();
       }
       if (ImGui::Button("Add instance"))
-        requests.models.add_instance_of_model = static_cast<int>(m);
+        out.commands.push_back(command::AddInstance(model, static_cast<int>(m)));
       ImGui::SameLine();
-      if (ImGui::Button("Remove model")) requests.models.remove_model = static_cast<int>(m);
+      if (ImGui::Button("Remove model"))
+        out.commands.push_back(command::RemoveModel(model, static_cast<int>(m)));
       // The model and every animation bound to it, as one binary glTF file (<model>.glb).
-      if (ImGui::Button("Download glTF")) requests.models.download_gltf = static_cast<int>(m);
+      if (ImGui::Button("Download glTF"))
+        out.commands.push_back(command::DownloadGltf(model, static_cast<int>(m)));
       ImGui::SameLine();
       // The md5mesh and each md5anim as separate files, as md5stage writes them.
-      if (ImGui::Button("Download MD5")) requests.models.download_md5 = static_cast<int>(m);
+      if (ImGui::Button("Download MD5"))
+        out.commands.push_back(command::DownloadMd5(model, static_cast<int>(m)));
     }
     ImGui::PopID();
   }
@@ -146,7 +152,7 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
     ImGui::BeginChild("joint_tree", ImVec2(0, 200), true);
     for (size_t j = 0; j < summary->parents.size(); ++j) {
       if (summary->parents[j] < 0) {
-        JointTreeNode(*summary, children, static_cast<int>(j), model.selected_joint, requests);
+        JointTreeNode(model, *summary, children, static_cast<int>(j), model.selected_joint, out);
       }
     }
     ImGui::EndChild();
@@ -165,7 +171,7 @@ void DrawModelPanel(const ViewerModel& model, ViewerRequests& requests) {
   ImGui::End();
 }
 
-void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
+void DrawAnimationPanel(const ViewerModel& model, PanelOutput& out) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 330, 10), ImGuiCond_FirstUseEver);
   if (!ImGui::Begin("Animation", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
@@ -184,56 +190,59 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
           ? summary->animations[static_cast<size_t>(instance->animation)].c_str()
           : "(bind pose)";
   if (ImGui::BeginCombo("animation", current)) {
-    if (ImGui::Selectable("(bind pose)", instance->animation < 0)) requests.set_animation = -1;
+    if (ImGui::Selectable("(bind pose)", instance->animation < 0))
+      out.commands.push_back(command::SetAnimation(model, -1));
     for (size_t a = 0; a < summary->animations.size(); ++a) {
       if (ImGui::Selectable(summary->animations[a].c_str(),
                             static_cast<int>(a) == instance->animation)) {
-        requests.set_animation = static_cast<int>(a);
+        out.commands.push_back(command::SetAnimation(model, static_cast<int>(a)));
       }
     }
     ImGui::EndCombo();
   }
   if (ImGui::Button(instance->playing ? "Pause" : "Play"))
-    requests.set_playing = !instance->playing;
+    out.commands.push_back(command::SetPlaying(model, !instance->playing));
   ImGui::SameLine();
-  if (ImGui::Button("<")) requests.step_frames = -1;
+  if (ImGui::Button("<")) out.commands.push_back(command::StepFrames(model, -1));
   ImGui::SameLine();
-  if (ImGui::Button(">")) requests.step_frames = 1;
+  if (ImGui::Button(">")) out.commands.push_back(command::StepFrames(model, 1));
   ImGui::SameLine();
   int mode = static_cast<int>(instance->mode);
   ImGui::SetNextItemWidth(110);
   if (ImGui::Combo("##mode", &mode, "loop\0once\0ping-pong\0")) {
-    requests.set_mode = static_cast<PlayMode>(mode);
+    out.commands.push_back(command::SetPlayMode(model, static_cast<PlayMode>(mode)));
   }
   float time = instance->time;
   if (ImGui::SliderFloat("seconds", &time, 0.0f, std::max(instance->duration, 1e-3f), "%.3f")) {
-    requests.set_time = time;
+    out.commands.push_back(command::SetClipTime(model, time));
   }
   if (instance->frame_count > 0) {
     int frame = static_cast<int>(std::lround(instance->time * instance->frame_rate));
     if (ImGui::SliderInt("frame", &frame, 0, std::max(instance->frame_count - 1, 0))) {
-      requests.set_time = instance->frame_rate > 0 ? frame / instance->frame_rate : 0.0f;
+      out.commands.push_back(command::SetClipTime(
+          model, instance->frame_rate > 0 ? frame / instance->frame_rate : 0.0f));
     }
   }
   float rate = instance->rate;
-  if (ImGui::SliderFloat("speed", &rate, -2.0f, 2.0f, "%.2fx")) requests.set_rate = rate;
+  if (ImGui::SliderFloat("speed", &rate, -2.0f, 2.0f, "%.2fx"))
+    out.commands.push_back(command::SetRate(model, rate));
   ImGui::SameLine();
-  if (ImGui::SmallButton("1x")) requests.set_rate = 1.0f;
+  if (ImGui::SmallButton("1x")) out.commands.push_back(command::SetRate(model, 1.0f));
   float crossfade = instance->crossfade_seconds;
   if (ImGui::SliderFloat("crossfade", &crossfade, 0.0f, 2.0f, "%.2f s")) {
-    requests.set_crossfade = crossfade;
+    out.commands.push_back(command::SetCrossfade(model, crossfade));
   }
   ImGui::Separator();
   ImGui::TextUnformatted(instance->moving ? "Movement (moving)" : "Movement");
   float speed = instance->speed;
   if (ImGui::SliderFloat("ground speed", &speed, 0.0f, 400.0f, "%.0f u/s"))
-    requests.locomotion.set_speed = speed;
+    out.commands.push_back(command::SetSpeed(model, speed));
   float radius = instance->turn_radius;
   if (ImGui::SliderFloat("turn radius", &radius, 0.0f, 300.0f, "%.0f u"))
-    requests.locomotion.set_turn_radius = radius;
+    out.commands.push_back(command::SetTurnRadius(model, radius));
   float clearance = instance->clearance;
   if (ImGui::SliderFloat("clearance", &clearance, 0.0f, 200.0f, "%.0f u"))
-    requests.locomotion.set_clearance = clearance;
+    out.commands.push_back(command::SetClearance(model, clearance));
   if (!instance->plan_message.empty())
     ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", instance->plan_message.c_str());
   const char* walk =
@@ -245,7 +254,7 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
     for (size_t a = 0; a < summary->animations.size(); ++a) {
       if (ImGui::Selectable(summary->animations[a].c_str(),
                             static_cast<int>(a) == instance->locomotion_animation)) {
-        requests.locomotion.set_locomotion_animation = static_cast<int>(a);
+        out.commands.push_back(command::SetLocomotionAnimation(model, static_cast<int>(a)));
       }
     }
     ImGui::EndCombo();
@@ -257,23 +266,23 @@ void DrawAnimationPanel(const ViewerModel& model, ViewerRequests& requests) {
   int route_mode = static_cast<int>(instance->route_mode);
   if (ImGui::BeginCombo("route", route_label.c_str())) {
     if (ImGui::Selectable("(none)", instance->route < 0))
-      requests.locomotion.assign_route = std::make_pair(-1, instance->route_mode);
+      out.commands.push_back(command::AssignRoute(model, -1, instance->route_mode));
     for (size_t r = 0; r < model.routes.size(); ++r) {
       if (ImGui::Selectable(model.routes[r].name.c_str(), static_cast<int>(r) == instance->route)) {
-        requests.locomotion.assign_route =
-            std::make_pair(static_cast<int>(r), instance->route_mode);
+        out.commands.push_back(
+            command::AssignRoute(model, static_cast<int>(r), instance->route_mode));
       }
     }
     ImGui::EndCombo();
   }
   if (ImGui::Combo("along route", &route_mode, "loop\0once\0ping-pong\0") && instance->route >= 0) {
-    requests.locomotion.assign_route =
-        std::make_pair(instance->route, static_cast<PlayMode>(route_mode));
+    out.commands.push_back(
+        command::AssignRoute(model, instance->route, static_cast<PlayMode>(route_mode)));
   }
   ImGui::End();
 }
 
-void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
+void DrawAttachPanel(const ViewerModel& model, PanelOutput& out) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(10, viewport->Size.y - 40), ImGuiCond_FirstUseEver,
                           ImVec2(0.0f, 1.0f));
@@ -325,9 +334,9 @@ void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
   ImGui::DragFloat3("offset", offset, 0.1f);
   ImGui::DragFloat3("rotation", rotation, 1.0f, -180.0f, 180.0f, "%.0f deg");
   if (ImGui::Button("Attach") && !model.models.empty()) {
-    requests.attachments.attach = ViewerRequests::Attach{
-        model_choice, joint_choice, glm::vec3(offset[0], offset[1], offset[2]),
-        glm::vec3(rotation[0], rotation[1], rotation[2])};
+    out.commands.push_back(command::Attach(model, model_choice, joint_choice,
+                                           glm::vec3(offset[0], offset[1], offset[2]),
+                                           glm::vec3(rotation[0], rotation[1], rotation[2])));
   }
   for (size_t a = 0; a < instance->attachments.size(); ++a) {
     const AttachmentSummary& attachment = instance->attachments[a];
@@ -342,14 +351,18 @@ void DrawAttachPanel(const ViewerModel& model, ViewerRequests& requests) {
     bool changed = ImGui::DragFloat3("offset", &edited.offset.x, 0.1f);
     changed |= ImGui::DragFloat3("rotation", &edited.rotation_degrees.x, 1.0f, -180.0f, 180.0f,
                                  "%.0f deg");
-    if (changed) requests.attachments.edit_attachment = std::make_pair(static_cast<int>(a), edited);
-    if (ImGui::SmallButton("detach")) requests.attachments.detach = static_cast<int>(a);
+    if (changed) {
+      out.commands.push_back(command::EditAttachment(model, static_cast<int>(a), edited.offset,
+                                                     edited.rotation_degrees));
+    }
+    if (ImGui::SmallButton("detach"))
+      out.commands.push_back(command::Detach(model, static_cast<int>(a)));
     ImGui::PopID();
   }
   ImGui::End();
 }
 
-void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
+void DrawDisplayPanel(const ViewerModel& model, PanelOutput& out) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(viewport->Size.x - 10, viewport->Size.y - 40),
                           ImGuiCond_FirstUseEver, ImVec2(1.0f, 1.0f));
@@ -372,13 +385,14 @@ void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
   ImGui::SameLine(160);
   changed |= ImGui::Checkbox("turn circles", &display.turn_circles);
   changed |= ImGui::Checkbox("construction", &display.construction);
-  if (changed) requests.display = display;
-  // Shading: the key light (also Shift + drag in the view) and the material checks.
+  if (changed) out.commands.push_back(command::SetDisplay(display));
+  // Shading: the material checks and the key light (also Shift + drag in the view).
   viewer::ShadingOptions shading = model.shading;
   bool shading_changed = false;
-  const auto record = [&requests](const char* label) {
+  bool light_changed = false;
+  const auto record = [&out](const char* label) {
     const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
-    requests.item_rects.emplace_back(label, glm::vec4(lo.x, lo.y, hi.x, hi.y));
+    out.item_rects.emplace_back(label, glm::vec4(lo.x, lo.y, hi.x, hi.y));
   };
   shading_changed |= ImGui::Checkbox("normal maps", &shading.normal_maps);
   record("normal maps");
@@ -386,11 +400,11 @@ void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
   shading_changed |= ImGui::Checkbox("specular", &shading.specular);
   record("specular");
   ImGui::SetNextItemWidth(200);
-  shading_changed |=
+  light_changed |=
       ImGui::SliderFloat("light azimuth", &shading.light_azimuth, 0.0f, 360.0f, "%.0f deg");
   record("light azimuth");
   ImGui::SetNextItemWidth(200);
-  shading_changed |=
+  light_changed |=
       ImGui::SliderFloat("light elevation", &shading.light_elevation, -90.0f, 90.0f, "%.0f deg");
   record("light elevation");
   int channel = static_cast<int>(shading.channel);
@@ -400,12 +414,13 @@ void DrawDisplayPanel(const ViewerModel& model, ViewerRequests& requests) {
     shading.channel = static_cast<viewer::ShadingChannel>(channel);
     shading_changed = true;
   }
-  if (shading_changed) requests.shading = shading;
-  if (ImGui::Button("Frame (F)")) requests.frame_model = true;
+  if (shading_changed) out.commands.push_back(command::SetShading(shading));
+  if (light_changed) out.commands.push_back(command::SetLight(shading));
+  if (ImGui::Button("Frame (F)")) out.commands.push_back(command::FrameSelection());
   ImGui::SameLine();
-  if (ImGui::Button("Follow")) requests.follow_selected = true;
+  if (ImGui::Button("Follow")) out.commands.push_back(command::ToggleFollow(model));
   ImGui::SameLine();
-  if (ImGui::Button("Screenshot")) requests.screenshot = true;
+  if (ImGui::Button("Screenshot")) out.commands.push_back(command::Screenshot());
   record("Screenshot");
   ImGui::End();
 }
@@ -432,22 +447,23 @@ void DrawHelpPanel(bool* open) {
 
 // The Scene panel's "Camera" list: the loaded .md5camera files, the one the view follows, and the
 // way back to the orbit camera (Escape and an orbit drag also lead back).
-void DrawCameraList(const ViewerModel& model, ViewerRequests& requests) {
+void DrawCameraList(const ViewerModel& model, PanelOutput& out) {
   if (model.cameras.empty()) return;
   ImGui::Separator();
   ImGui::TextUnformatted("Camera");
-  if (ImGui::RadioButton("orbit", model.playing_camera < 0)) requests.play_camera = -1;
+  if (ImGui::RadioButton("orbit", model.playing_camera < 0))
+    out.commands.push_back(command::PlayCamera(model, -1));
   for (size_t i = 0; i < model.cameras.size(); ++i) {
     ImGui::PushID(static_cast<int>(i));
     if (ImGui::RadioButton(model.cameras[i].c_str(), model.playing_camera == static_cast<int>(i))) {
-      requests.play_camera = static_cast<int>(i);
+      out.commands.push_back(command::PlayCamera(model, static_cast<int>(i)));
     }
     ImGui::PopID();
   }
   if (model.playing_camera >= 0) {
     ImGui::Text("frame %d, shot %d", model.camera_frame, model.camera_shot + 1);
     ImGui::SameLine();
-    if (ImGui::Button("Leave camera")) requests.play_camera = -1;
+    if (ImGui::Button("Leave camera")) out.commands.push_back(command::PlayCamera(model, -1));
   }
 }
 
@@ -455,27 +471,27 @@ void DrawCameraList(const ViewerModel& model, ViewerRequests& requests) {
 namespace {
 
 // The scene clock (play/pause, scrub) and the crowd's size.
-void DrawSceneClock(const ViewerModel& model, ViewerRequests& requests) {
+void DrawSceneClock(const ViewerModel& model, PanelOutput& out) {
   if (ImGui::Button(model.scene_playing ? "Pause scene" : "Play scene")) {
-    requests.scene_playing = !model.scene_playing;
+    out.commands.push_back(command::SetScenePlaying(!model.scene_playing));
   }
   ImGui::SameLine();
   float time = model.scene_time;
   ImGui::SetNextItemWidth(220);
   if (ImGui::SliderFloat("time", &time, 0.0f, std::max(60.0f, model.scene_time), "%.2f s")) {
-    requests.scene_time = time;
+    out.commands.push_back(command::SetSceneTime(time));
   }
   if (!model.instances.empty()) {
     int crowd = model.crowd_size;
     ImGui::SetNextItemWidth(220);
     if (ImGui::SliderInt("characters", &crowd, 1, 5000, "%d", ImGuiSliderFlags_Logarithmic)) {
-      requests.crowd_size = crowd;
+      out.commands.push_back(command::SetCrowdSize(crowd));
     }
   }
 }
 
 // What a left click does, and the obstacle tool's shape and edits.
-void DrawToolPicker(const ViewerModel& model, ViewerRequests& requests) {
+void DrawToolPicker(const ViewerModel& model, PanelOutput& out) {
   int tool = static_cast<int>(model.tool);
   ImGui::TextUnformatted("left click:");
   ImGui::SameLine();
@@ -486,25 +502,26 @@ void DrawToolPicker(const ViewerModel& model, ViewerRequests& requests) {
   tool_changed |= ImGui::RadioButton("draw route", &tool, 2);
   ImGui::SameLine();
   tool_changed |= ImGui::RadioButton("obstacle", &tool, 3);
-  if (tool_changed) requests.set_tool = static_cast<Tool>(tool);
+  if (tool_changed) out.commands.push_back(command::SetTool(static_cast<Tool>(tool)));
   if (model.tool == Tool::kObstacle) {
     int shape = model.obstacle_polygon_shape ? 1 : 0;
     bool shape_changed = ImGui::RadioButton("circle", &shape, 0);
     ImGui::SameLine();
     shape_changed |= ImGui::RadioButton("polygon", &shape, 1);
-    if (shape_changed) requests.obstacle_polygon_shape = shape == 1;
+    if (shape_changed) out.commands.push_back(command::SetObstacleShape(shape == 1));
     ImGui::TextDisabled(shape == 0 ? "drag from the centre: a circle; drag a shape to move it"
                                    : "click corners; click the first (or Enter) to close");
     if (model.polygon_draft_corners > 0) {
       ImGui::SameLine();
-      if (ImGui::SmallButton("Close polygon")) requests.close_polygon = true;
+      if (ImGui::SmallButton("Close polygon")) out.commands.push_back(command::ClosePolygon());
     }
     if (model.selected_obstacle >= 0) {
-      if (ImGui::Button("Delete obstacle")) requests.remove_obstacle = model.selected_obstacle;
+      if (ImGui::Button("Delete obstacle"))
+        out.commands.push_back(command::RemoveObstacle(model, model.selected_obstacle));
       ImGui::SameLine();
     }
     if (!model.obstacles.empty() && ImGui::Button("Clear obstacles"))
-      requests.clear_obstacles = true;
+      out.commands.push_back(command::ClearObstacles());
   }
   if (!model.obstacles.empty()) {
     ImGui::Text("%d obstacle(s)", static_cast<int>(model.obstacles.size()));
@@ -515,32 +532,34 @@ void DrawToolPicker(const ViewerModel& model, ViewerRequests& requests) {
 }
 
 // The route pen's route and edits.
-void DrawRouteEditing(const ViewerModel& model, ViewerRequests& requests) {
+void DrawRouteEditing(const ViewerModel& model, PanelOutput& out) {
   ImGui::TextDisabled("click: corner, drag: smooth point; drag points and handles to edit");
   std::string current =
       model.edited_route >= 0 && model.edited_route < static_cast<int>(model.routes.size())
           ? model.routes[static_cast<size_t>(model.edited_route)].name
           : std::string("(new route)");
   if (ImGui::BeginCombo("editing", current.c_str())) {
-    if (ImGui::Selectable("(new route)", model.edited_route < 0)) requests.routes.edit_route = -1;
+    if (ImGui::Selectable("(new route)", model.edited_route < 0))
+      out.commands.push_back(command::EditRoute(model, -1));
     for (size_t r = 0; r < model.routes.size(); ++r) {
       if (ImGui::Selectable(model.routes[r].name.c_str(),
                             static_cast<int>(r) == model.edited_route)) {
-        requests.routes.edit_route = static_cast<int>(r);
+        out.commands.push_back(command::EditRoute(model, static_cast<int>(r)));
       }
     }
     ImGui::EndCombo();
   }
-  if (ImGui::Button("Close loop")) requests.routes.close_route = true;
+  if (ImGui::Button("Close loop")) out.commands.push_back(command::ToggleRouteLoop());
   ImGui::SameLine();
-  if (ImGui::Button("Delete point")) requests.routes.delete_route_point = true;
+  if (ImGui::Button("Delete point")) out.commands.push_back(command::DeleteRoutePoint());
   ImGui::SameLine();
   bool round = model.auto_round_corners;
-  if (ImGui::Checkbox("round corners", &round)) requests.routes.auto_round_corners = round;
+  if (ImGui::Checkbox("round corners", &round))
+    out.commands.push_back(command::SetRoundCorners(round));
 }
 
 // The routes with their checks (a line each, or a count when there are many).
-void DrawRouteList(const ViewerModel& model, ViewerRequests& requests) {
+void DrawRouteList(const ViewerModel& model, PanelOutput& out) {
   if (model.routes.size() <= 4) {
     for (size_t r = 0; r < model.routes.size(); ++r) {
       const RouteSummary& route = model.routes[r];
@@ -551,7 +570,8 @@ void DrawRouteList(const ViewerModel& model, ViewerRequests& requests) {
       if (route.obstacle_crossings > 0) {
         ImGui::SameLine();
         ImGui::PushID(static_cast<int>(r));
-        if (ImGui::SmallButton("Route around")) requests.routes.route_around = static_cast<int>(r);
+        if (ImGui::SmallButton("Route around"))
+          out.commands.push_back(command::RouteAround(model, static_cast<int>(r)));
         ImGui::PopID();
       }
     }
@@ -564,10 +584,10 @@ void DrawRouteList(const ViewerModel& model, ViewerRequests& requests) {
 }
 
 // Copy link, Embed, and the demo gallery.
-void DrawShareAndDemos(const ViewerModel& model, ViewerRequests& requests) {
-  if (ImGui::Button("Copy link")) requests.page_action = "copyLink";
+void DrawShareAndDemos(const ViewerModel& model, PanelOutput& out) {
+  if (ImGui::Button("Copy link")) out.commands.push_back(command::PageAction("copyLink"));
   ImGui::SameLine();
-  if (ImGui::Button("Embed")) requests.page_action = "copyEmbed";
+  if (ImGui::Button("Embed")) out.commands.push_back(command::PageAction("copyEmbed"));
   bool local = false;
   for (const ModelSummary& summary : model.models) local |= summary.local;
   if (local) {
@@ -577,15 +597,16 @@ void DrawShareAndDemos(const ViewerModel& model, ViewerRequests& requests) {
   ImGui::TextUnformatted("demos:");
   for (const char* demo : {"default", "turns", "attach", "crowd", "maze"}) {
     ImGui::SameLine();
-    if (ImGui::SmallButton(demo)) requests.page_action = std::string("demo:") + demo;
+    if (ImGui::SmallButton(demo))
+      out.commands.push_back(command::PageAction(std::string("demo:") + demo));
   }
   ImGui::SameLine();
-  if (ImGui::SmallButton("camera")) requests.page_action = "demo:camera";
+  if (ImGui::SmallButton("camera")) out.commands.push_back(command::PageAction("demo:camera"));
 }
 
 }  // namespace
 
-void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
+void DrawScenePanel(const ViewerModel& model, PanelOutput& out) {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   // Anchored to the bottom centre: it grows upwards as routes are added.
   ImGui::SetNextWindowPos(
@@ -595,22 +616,22 @@ void DrawScenePanel(const ViewerModel& model, ViewerRequests& requests) {
     ImGui::End();
     return;
   }
-  DrawSceneClock(model, requests);
-  DrawToolPicker(model, requests);
-  if (model.tool == Tool::kRoute) DrawRouteEditing(model, requests);
-  DrawRouteList(model, requests);
+  DrawSceneClock(model, out);
+  DrawToolPicker(model, out);
+  if (model.tool == Tool::kRoute) DrawRouteEditing(model, out);
+  DrawRouteList(model, out);
   if (!model.hover_text.empty())
     ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%s", model.hover_text.c_str());
-  DrawShareAndDemos(model, requests);
-  DrawCameraList(model, requests);
+  DrawShareAndDemos(model, out);
+  DrawCameraList(model, out);
   ImGui::End();
 }
 
-void DrawViewerPanels(const ViewerModel& model, ViewerRequests& requests, bool* help_open) {
-  DrawModelPanel(model, requests);
-  DrawAnimationPanel(model, requests);
-  DrawAttachPanel(model, requests);
-  DrawDisplayPanel(model, requests);
+void DrawViewerPanels(const ViewerModel& model, PanelOutput& out, bool* help_open) {
+  DrawModelPanel(model, out);
+  DrawAnimationPanel(model, out);
+  DrawAttachPanel(model, out);
+  DrawDisplayPanel(model, out);
   DrawHelpPanel(help_open);
 }
 

@@ -34,6 +34,7 @@ ui::InstanceSummary SummarizeInstance(const Character& character, const ModelLib
                                       int route, bool playing) {
   const LoadedModel& model = *library.Find(character.model);
   ui::InstanceSummary summary;
+  summary.id = HandleText(character.id);
   summary.label = character.label;
   summary.model = library.IndexOf(character.model);
   summary.animation = character.playback.animation;

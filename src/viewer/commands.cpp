@@ -341,19 +341,73 @@ class CommandTable {
     const std::optional<bool> round = a.OptionalBool("round");
     const std::optional<bool> close = a.OptionalBool("close");
     if (!a.Finish()) return Fail(a);
-    ui::ViewerRequests request;
-    request.set_tool = static_cast<ui::Tool>(tool);
-    if (route) request.routes.edit_route = *route;
-    if (round) request.routes.auto_round_corners = *round;
-    request.routes.close_route =
-        close.value_or(false) && tool == static_cast<int>(ui::Tool::kRoute);
-    request.close_polygon = close.value_or(false) && tool == static_cast<int>(ui::Tool::kObstacle);
-    if (shape) request.obstacle_polygon_shape = *shape == 1;
-    v.ApplyRequests(request);
+    // In the order a person would: the tool, its shape, the polygon closed, the route taken up,
+    // its rounding, its loop.
+    v.SetTool(static_cast<ui::Tool>(tool));
+    if (shape) v.SetObstacleShape(*shape == 1);
+    if (close.value_or(false) && tool == static_cast<int>(ui::Tool::kObstacle)) v.ClosePolygon();
+    if (route) v.EditRoute(*route);
+    if (round) v.SetRoundCorners(*round);
+    if (close.value_or(false) && tool == static_cast<int>(ui::Tool::kRoute)) v.ToggleRouteLoop();
     JsonValue reply = Reply(true);
     reply.Set("edited_route", v.RouteIndex(v.route_tool().edited_route()));
     reply.Set("anchors", static_cast<double>(v.route_tool().editor().anchor_count()));
     return reply;
+  }
+  // The route pen's and the obstacle tool's edits, each on its own (`tool` takes them too).
+  static JsonValue EditRoute(Stage& v, CommandArgs& a) {
+    const int route = RouteArg(v, a, "route", -1);
+    if (!a.Finish()) return Fail(a);
+    v.EditRoute(route);
+    JsonValue reply = Reply(true);
+    reply.Set("edited_route", v.RouteIndex(v.route_tool().edited_route()));
+    return reply;
+  }
+  static JsonValue RouteEdit(Stage& v, CommandArgs& a) {
+    if (!a.Finish()) return Fail(a);
+    if (a.name() == "toggleRouteLoop") {
+      v.ToggleRouteLoop();
+    } else {
+      v.DeleteRoutePoint();
+    }
+    JsonValue reply = Reply(true);
+    reply.Set("anchors", static_cast<double>(v.route_tool().editor().anchor_count()));
+    reply.Set("closed", v.route_tool().editor().closed());
+    return reply;
+  }
+  static JsonValue SetRoundCorners(Stage& v, CommandArgs& a) {
+    const bool round = a.Bool("round");
+    if (!a.Finish()) return Fail(a);
+    v.SetRoundCorners(round);
+    return Reply(true);
+  }
+  static JsonValue SetObstacleShape(Stage& v, CommandArgs& a) {
+    const int shape = a.Choice("shape", {"circle", "polygon"});
+    if (!a.Finish()) return Fail(a);
+    v.SetObstacleShape(shape == 1);
+    return Reply(true);
+  }
+  static JsonValue ClosePolygon(Stage& v, CommandArgs& a) {
+    if (!a.Finish()) return Fail(a);
+    v.ClosePolygon();
+    JsonValue reply = Reply(true);
+    reply.Set("obstacles", static_cast<double>(v.obstacles().size()));
+    return reply;
+  }
+  // What only the page does, asked by the panels: its file picker, the clipboard, the gallery.
+  static JsonValue OpenFiles(Stage& v, CommandArgs& a) {
+    if (!a.Finish()) return Fail(a);
+    v.OpenFilePicker();
+    return Reply(true);
+  }
+  static JsonValue PageAction(Stage& v, CommandArgs& a) {
+    const std::string action = a.String("action", 256);
+    if (a.ok() && action != "copyLink" && action != "copyEmbed" && action.rfind("demo:", 0) != 0) {
+      a.Fail("action", "copyLink, copyEmbed or demo:NAME", DescribeJson(JsonValue(action)));
+    }
+    if (!a.Finish()) return Fail(a);
+    v.RunPageAction(action);
+    return Reply(true);
   }
   // What the Scene panel's "Screenshot" does: the frame as a PNG download.
   static JsonValue Screenshot(Stage& v, CommandArgs& a) {
@@ -524,31 +578,53 @@ class CommandTable {
     v.Select(instance, joint);
     return Reply(true);
   }
+  // An animation of the character's model by name, or null (`null_means` says what for): its
+  // index, or -1 for null or with the failure recorded.
+  static int AnimationArg(const Stage& v, CommandArgs& a, const char* field, int instance,
+                          const char* null_means) {
+    if (instance < 0) return -1;
+    const JsonValue& name = a.Value(field);
+    const LoadedModel& model = v.ModelOf(*CharacterOf(v, instance));
+    int animation = -1;
+    if (name.is_string()) {
+      animation = model.FindAnimation(name.as_string());
+      if (animation < 0) {
+        std::string names;
+        for (const std::string& n : model.animation_names) names += (names.empty() ? "" : ", ") + n;
+        a.Fail(field,
+               "an animation of '" + model.name + "' (" + (names.empty() ? "none" : names) +
+                   ") or null for " + null_means,
+               DescribeJson(name));
+      }
+    } else if (!name.is_null() && a.ok()) {
+      a.Fail(field, std::string("an animation name, or null for ") + null_means,
+             DescribeJson(name));
+    }
+    return animation;
+  }
   static JsonValue SetAnimation(Stage& v, CommandArgs& a) {
     const int instance = Instance(v, a);
-    int animation = -1;
-    if (instance >= 0) {
-      const JsonValue& name = a.Value("name");
-      const LoadedModel& model = v.ModelOf(*CharacterOf(v, instance));
-      if (name.is_string()) {
-        animation = model.FindAnimation(name.as_string());
-        if (animation < 0) {
-          std::string names;
-          for (const std::string& n : model.animation_names)
-            names += (names.empty() ? "" : ", ") + n;
-          a.Fail("name",
-                 "an animation of '" + model.name + "' (" + (names.empty() ? "none" : names) +
-                     ") or null for the bind pose",
-                 DescribeJson(name));
-        }
-      } else if (!name.is_null() && a.ok()) {
-        a.Fail("name", "an animation name, or null for the bind pose", DescribeJson(name));
-      }
-    }
+    const int animation = AnimationArg(v, a, "name", instance, "the bind pose");
     const std::optional<double> crossfade = a.OptionalNumber("crossfade", 0.0, 60.0);
     if (!a.Finish()) return Fail(a);
     if (crossfade) v.SetCrossfade(instance, static_cast<float>(*crossfade));
     v.SetAnimation(instance, animation);
+    return Reply(true);
+  }
+  // How long a change of clip blends from the one before (the Animation panel's "crossfade").
+  static JsonValue SetCrossfade(Stage& v, CommandArgs& a) {
+    const int instance = Instance(v, a);
+    const double seconds = a.Number("crossfade", 0.0, 60.0);
+    if (!a.Finish()) return Fail(a);
+    v.SetCrossfade(instance, static_cast<float>(seconds));
+    return Reply(true);
+  }
+  // The clip it walks with (null: none chosen, so "walk" when it next walks).
+  static JsonValue SetLocomotionAnimation(Stage& v, CommandArgs& a) {
+    const int instance = Instance(v, a);
+    const int animation = AnimationArg(v, a, "name", instance, "the model's \"walk\"");
+    if (!a.Finish()) return Fail(a);
+    v.SetLocomotionAnimation(instance, animation);
     return Reply(true);
   }
   static JsonValue SetTime(Stage& v, CommandArgs& a) {
@@ -606,6 +682,36 @@ class CommandTable {
     const glm::vec3 rotation = a.OptionalVec3("rotation", 1e5).value_or(glm::vec3(0.0f));
     if (!a.Finish()) return Fail(a);
     v.Attach(instance, model, joint, offset, rotation);
+    return Reply(true);
+  }
+  // The "attachment" field: the position of one of the character's attachments, or -1.
+  static int AttachmentArg(const Stage& v, CommandArgs& a, int instance) {
+    if (instance < 0) return -1;
+    const int count = static_cast<int>(CharacterOf(v, instance)->attachments.size());
+    if (count == 0) {
+      a.Fail("attachment", "an attachment index (the character carries nothing)",
+             a.OptionalValue("attachment") ? DescribeJson(*a.OptionalValue("attachment"))
+                                           : "nothing (the field is missing)");
+      return -1;
+    }
+    return a.Integer("attachment", 0, count - 1);
+  }
+  static JsonValue EditAttachment(Stage& v, CommandArgs& a) {
+    const int instance = Instance(v, a);
+    const int attachment = AttachmentArg(v, a, instance);
+    const std::optional<glm::vec3> offset = a.OptionalVec3("offset", kCoordinateLimit);
+    const std::optional<glm::vec3> rotation = a.OptionalVec3("rotation", 1e5);
+    if (!a.Finish()) return Fail(a);
+    const Attachment& now = CharacterOf(v, instance)->attachments[static_cast<size_t>(attachment)];
+    v.EditAttachment(instance, attachment, offset.value_or(now.offset),
+                     rotation.value_or(now.rotation_degrees));
+    return Reply(true);
+  }
+  static JsonValue Detach(Stage& v, CommandArgs& a) {
+    const int instance = Instance(v, a);
+    const int attachment = AttachmentArg(v, a, instance);
+    if (!a.Finish()) return Fail(a);
+    v.Detach(instance, attachment);
     return Reply(true);
   }
   static JsonValue AssignRoute(Stage& v, CommandArgs& a) {
@@ -933,8 +1039,35 @@ const CommandTable::Entry CommandTable::kEntries[] = {
                       {"shape", ArgType::kChoice, false, {"circle", "polygon"}},
                       {"route", ArgType::kRoute, false, {}}, BoolArg("round", kOptional),
                       BoolArg("close", kOptional))},
+    {&CommandTable::EditRoute, MD5STAGE_COMMAND("editRoute", true, ArgStyle::kPositional,
+                                                "The route the route pen edits (-1: a new one).",
+                                                {"route", ArgType::kRoute, true, {}})},
+    {&CommandTable::RouteEdit,
+     MD5STAGE_COMMAND("toggleRouteLoop", true, ArgStyle::kPositional,
+                      "Closes the loop of the route being edited, or opens it.")},
+    {&CommandTable::RouteEdit,
+     MD5STAGE_COMMAND("deleteRoutePoint", true, ArgStyle::kPositional,
+                      "Deletes the selected point of the route being edited.")},
+    {&CommandTable::SetRoundCorners,
+     MD5STAGE_COMMAND("setRoundCorners", true, ArgStyle::kPositional,
+                      "Whether the route pen rounds corners to the turning radius.",
+                      BoolArg("round"))},
+    {&CommandTable::SetObstacleShape,
+     MD5STAGE_COMMAND("setObstacleShape", true, ArgStyle::kPositional,
+                      "What the obstacle tool draws.",
+                      {"shape", ArgType::kChoice, true, {"circle", "polygon"}})},
+    {&CommandTable::ClosePolygon,
+     MD5STAGE_COMMAND("closePolygon", true, ArgStyle::kPositional,
+                      "Closes the polygon being drawn into an obstacle.")},
     {&CommandTable::Ui, MD5STAGE_COMMAND("ui", true, ArgStyle::kPositional,
                                          "Shows or hides the panels.", BoolArg("panels"))},
+    {&CommandTable::OpenFiles,
+     MD5STAGE_COMMAND("openFiles", kInternal, ArgStyle::kPositional,
+                      "Opens the page's file picker (the Model panel's \"Open files...\").")},
+    {&CommandTable::PageAction,
+     MD5STAGE_COMMAND("pageAction", kInternal, ArgStyle::kPositional,
+                      "Asks the page for copyLink, copyEmbed or demo:NAME (the Scene panel).",
+                      StrArg("action"))},
     {&CommandTable::Screenshot,
      MD5STAGE_COMMAND("screenshot", true, ArgStyle::kPositional, "Downloads the view as a PNG.")},
     {&CommandTable::SetSceneTime,
@@ -987,6 +1120,14 @@ const CommandTable::Entry CommandTable::kEntries[] = {
                       "Plays an animation on a character, crossfading from the one before.",
                       CharacterArg(), {"name", ArgType::kAnimation, true, {}},
                       NumArg("crossfade", kOptional))},
+    {&CommandTable::SetCrossfade,
+     MD5STAGE_COMMAND("setCrossfade", true, ArgStyle::kPositional,
+                      "How long a character's change of clip blends (seconds).", CharacterArg(),
+                      NumArg("crossfade"))},
+    {&CommandTable::SetLocomotionAnimation,
+     MD5STAGE_COMMAND("setLocomotionAnimation", true, ArgStyle::kPositional,
+                      "The clip a character walks with (null: its model's \"walk\").",
+                      CharacterArg(), {"name", ArgType::kAnimation, true, {}})},
     {&CommandTable::SetTime,
      MD5STAGE_COMMAND("setTime", true, ArgStyle::kPositional,
                       "Sets a character's clip time (seconds).", CharacterArg(), NumArg("time"))},
@@ -1013,6 +1154,14 @@ const CommandTable::Entry CommandTable::kEntries[] = {
                       "Attaches a model to a character's joint.", CharacterArg(), ModelRefArg(),
                       JointNameArg(), Vec3Arg("offset", kOptional),
                       Vec3Arg("rotation", kOptional))},
+    {&CommandTable::EditAttachment,
+     MD5STAGE_COMMAND("editAttachment", true, ArgStyle::kPositional,
+                      "Moves or turns what a character carries (by its position in the list).",
+                      CharacterArg(), IntArg("attachment"), Vec3Arg("offset", kOptional),
+                      Vec3Arg("rotation", kOptional))},
+    {&CommandTable::Detach, MD5STAGE_COMMAND("detach", true, ArgStyle::kPositional,
+                                             "Takes off one of the models a character carries.",
+                                             CharacterArg(), IntArg("attachment"))},
     {&CommandTable::AssignRoute,
      MD5STAGE_COMMAND("assignRoute", true, ArgStyle::kPositional,
                       "Sends a character along a route (-1: it stops).", CharacterArg(),

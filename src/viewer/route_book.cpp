@@ -220,6 +220,7 @@ std::vector<ui::RouteSummary> RouteBook::Summaries(const RouteWalkers& walkers,
   std::vector<ui::RouteSummary> summaries;
   for (const ViewerRoute& route : routes_) {
     ui::RouteSummary summary;
+    summary.id = HandleText(route.id);
     summary.name = route.name;
     summary.valid = route.route != nullptr;
     summary.length = route.route ? route.route->length() : 0.0;

@@ -17,6 +17,7 @@ namespace {
 ui::ModelSummary SummarizeModel(const LoadedModel& model, int index, std::vector<std::string> skins,
                                 const std::vector<Character>& characters) {
   ui::ModelSummary summary;
+  summary.id = HandleText(model.id);
   summary.name = model.name;
   summary.files.push_back(model.mesh_file);
   for (const std::string& name : model.animation_names) summary.files.push_back(name + ".md5anim");
@@ -433,6 +434,8 @@ ui::ViewerModel Stage::BuildViewerModel() const {
   view.scene_playing = scene_playing_;
   for (const Obstacle& obstacle : obstacles_.set().obstacles()) {
     ui::ObstacleSummary summary;
+    summary.id = HandleText(
+        obstacles_.ids()[static_cast<size_t>(&obstacle - obstacles_.set().obstacles().data())]);
     summary.circle = obstacle.kind == Obstacle::Kind::kCircle;
     summary.centre = summary.circle ? glm::vec2(obstacle.centre)
                                     : glm::vec2(0.5 * (obstacle.bounds.min + obstacle.bounds.max));
@@ -441,91 +444,10 @@ ui::ViewerModel Stage::BuildViewerModel() const {
     view.obstacles.push_back(summary);
   }
   view.selected_obstacle = obstacles_.selected_index();
+  view.following = camera_.following();
   view.obstacle_polygon_shape = obstacles_.tool().polygon_shape();
   view.polygon_draft_corners = static_cast<int>(obstacles_.tool().draft().size());
   return view;
-}
-
-void Stage::ApplyRequests(const ui::ViewerRequests& r) {
-  if (r.play_camera) SelectCamera(*r.play_camera);
-  if (r.select_instance) Select(*r.select_instance, -1);
-  if (r.select_joint) cast_.SelectJoint(*r.select_joint);
-  if (r.display) SetDisplay(*r.display);
-  item_rects_ = r.item_rects;
-  if (r.shading) SetShading(*r.shading);
-  if (r.frame_model) FrameSelection();
-  if (r.follow_selected) SetFollowSelected(!camera_.following());
-  if (r.screenshot) Screenshot();
-  if (r.open_files && host_) host_->OpenFilePicker();
-  if (r.page_action && host_) host_->PageAction(*r.page_action);
-  if (r.crowd_size) SetCrowdSize(*r.crowd_size);
-  if (r.scene_time) SetSceneTime(static_cast<double>(*r.scene_time));
-  if (r.scene_playing) SetScenePlaying(*r.scene_playing);
-  if (r.models.add_instance_of_model)
-    AddInstance(*r.models.add_instance_of_model, std::nullopt, 0.0f);
-  if (r.models.download_gltf) DownloadGltf(*r.models.download_gltf);
-  if (r.models.download_md5) DownloadMd5(*r.models.download_md5);
-  if (r.models.set_skin) SetModelSkin(r.models.set_skin->first, r.models.set_skin->second);
-  if (r.models.remove_model) RemoveModel(*r.models.remove_model);
-  if (r.set_tool) {
-    tool_ = *r.set_tool;
-    if (tool_ == ui::Tool::kRoute && !routes_.pen().edited_route().valid() &&
-        routes_.pen().editor().anchor_count() == 0 && routes_.size() > 0) {
-      StartEditingRoute(routes_.size() - 1);
-    }
-  }
-  if (r.set_tool && tool_ != ui::Tool::kObstacle) obstacles_.DropDraft();
-  if (r.obstacle_polygon_shape) obstacles_.SetPolygonShape(*r.obstacle_polygon_shape);
-  if (r.close_polygon) ClosePolygonDraft();
-  if (r.remove_obstacle) RemoveObstacle(*r.remove_obstacle);
-  if (r.clear_obstacles) ClearObstacles();
-  if (r.routes.route_around) {
-    Status status = RouteAround(*r.routes.route_around, std::nullopt);
-    if (!status.ok()) SetError(status.error().ToString());
-  }
-  if (r.routes.edit_route) StartEditingRoute(*r.routes.edit_route);
-  if (r.routes.auto_round_corners) {
-    routes_.SetAutoRound(*r.routes.auto_round_corners);
-    CommitEditedRoute();
-  }
-  if (r.routes.close_route && routes_.ToggleClosed()) CommitEditedRoute();
-  if (r.routes.delete_route_point && routes_.DeleteSelectedPoint()) CommitEditedRoute();
-  // The panels act on the selected character.
-  const int i = SelectedIndex();
-  if (i < 0) return;
-  if (r.set_crossfade) SetCrossfade(i, std::max(0.0f, *r.set_crossfade));
-  if (r.set_animation) SetAnimation(i, *r.set_animation);
-  if (r.set_playing) {
-    if (*r.set_playing) {
-      Play(i);
-    } else {
-      Pause(i);
-    }
-  }
-  if (r.set_rate) SetRate(i, *r.set_rate);
-  if (r.set_mode) SetPlayMode(i, *r.set_mode);
-  if (r.set_time) SetClipTime(i, *r.set_time);
-  if (r.step_frames) StepFrames(i, *r.step_frames);
-  if (r.locomotion.set_speed) SetSpeed(i, std::max(0.0f, *r.locomotion.set_speed));
-  if (r.locomotion.set_turn_radius) SetTurnRadius(i, std::max(0.0f, *r.locomotion.set_turn_radius));
-  if (r.locomotion.set_clearance) SetClearance(i, std::max(0.0f, *r.locomotion.set_clearance));
-  if (r.locomotion.set_locomotion_animation)
-    SetLocomotionAnimation(i, *r.locomotion.set_locomotion_animation);
-  if (r.locomotion.assign_route) {
-    Status status =
-        AssignRoute(i, r.locomotion.assign_route->first, r.locomotion.assign_route->second);
-    if (!status.ok()) SetError(status.error().ToString());
-  }
-  if (r.attachments.attach) {
-    Attach(i, r.attachments.attach->model, r.attachments.attach->joint,
-           r.attachments.attach->offset, r.attachments.attach->rotation_degrees);
-  }
-  if (r.attachments.edit_attachment) {
-    EditAttachment(i, r.attachments.edit_attachment->first,
-                   r.attachments.edit_attachment->second.offset,
-                   r.attachments.edit_attachment->second.rotation_degrees);
-  }
-  if (r.attachments.detach) Detach(i, *r.attachments.detach);
 }
 
 void Stage::SetScenePlaying(bool playing) {

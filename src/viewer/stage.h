@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/anim/camera_playback.h"
@@ -97,9 +98,14 @@ class Stage {
   void Update(double dt);
   // What to draw for the current state (instances are culled against the view).
   void BuildDrawList(DrawList* list);
-  // The panels' view of the state, and what they asked for (applied after the UI pass).
+  // The panels' view of the state; they answer with commands of the table (Call), run after the
+  // UI pass.
   ui::ViewerModel BuildViewerModel() const;
-  void ApplyRequests(const ui::ViewerRequests& requests);
+  // Where the panels drew some widgets this frame (state().ui_items), so that browser tests click
+  // them as a person does.
+  void SetPanelItemRects(std::vector<std::pair<std::string, glm::vec4>> rects) {
+    item_rects_ = std::move(rects);
+  }
   // Counts the frame; call after it was presented.
   void EndFrame() { ++frame_; }
 
@@ -148,6 +154,21 @@ class Stage {
   // The orbit camera's target follows the selected character (the Scene panel's "Follow").
   void SetFollowSelected(bool follow) { camera_.SetFollowing(follow); }
   void ToggleHelp() { options_.help_open = !options_.help_open; }
+  // What a left click on the ground does. The route pen starts on the last route when it edits
+  // none and holds no point; any tool but the obstacle tool drops a polygon being drawn.
+  void SetTool(ui::Tool tool);
+  // The route pen: the route it edits (-1: a new one), its loop opened or closed, its selected
+  // point deleted, corners rounded automatically; each change rebuilds the route.
+  void EditRoute(int route) { StartEditingRoute(route); }
+  void ToggleRouteLoop();
+  void DeleteRoutePoint();
+  void SetRoundCorners(bool round);
+  // The obstacle tool's shape (circle or polygon), and the polygon being drawn closed (Enter).
+  void SetObstacleShape(bool polygon);
+  void ClosePolygon() { ClosePolygonDraft(); }
+  // What only the page does: its file picker, and "copyLink", "copyEmbed", "demo:NAME".
+  void OpenFilePicker();
+  void RunPageAction(const std::string& action);
 
   // The loaded cinematic camera of that name, or -1.
   int FindCamera(const std::string& name) const;

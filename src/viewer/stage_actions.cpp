@@ -1,5 +1,5 @@
-// The stage's actions: each thing a person can do, written once; keys (HandleKeyPress), panels
-// (ApplyRequests) and page commands (commands.cpp) translate into these.
+// The stage's actions: each thing a person can do, written once; keys (HandleKeyPress) and the
+// commands (commands.cpp: the page's, the elements' and the panels') translate into these.
 #include <algorithm>
 #include <cmath>
 
@@ -233,6 +233,38 @@ void Stage::ApplyEmbedOptions(const EmbedOptions& options, bool reduced_motion,
   }
   if (const std::optional<double> time = EmbedStartTime(options)) scene_time_ = *time;
   embed_timeline_.Restart(MeasureEmbedClock().finished);
+}
+
+void Stage::SetTool(ui::Tool tool) {
+  tool_ = tool;
+  if (tool_ == ui::Tool::kRoute && !routes_.pen().edited_route().valid() &&
+      routes_.pen().editor().anchor_count() == 0 && routes_.size() > 0) {
+    StartEditingRoute(routes_.size() - 1);
+  }
+  if (tool_ != ui::Tool::kObstacle) obstacles_.DropDraft();
+}
+
+void Stage::ToggleRouteLoop() {
+  if (routes_.ToggleClosed()) CommitEditedRoute();
+}
+
+void Stage::DeleteRoutePoint() {
+  if (routes_.DeleteSelectedPoint()) CommitEditedRoute();
+}
+
+void Stage::SetRoundCorners(bool round) {
+  routes_.SetAutoRound(round);
+  CommitEditedRoute();
+}
+
+void Stage::SetObstacleShape(bool polygon) { obstacles_.SetPolygonShape(polygon); }
+
+void Stage::OpenFilePicker() {
+  if (host_ != nullptr) host_->OpenFilePicker();
+}
+
+void Stage::RunPageAction(const std::string& action) {
+  if (host_ != nullptr) host_->PageAction(action);
 }
 
 }  // namespace md5stage::viewer

@@ -1,11 +1,11 @@
-// What the ImGui panels show and what they ask for: plain data that the viewer fills each frame
-// and applies afterwards, so the UI knows nothing of GL or of the viewer's internals.
+// What the ImGui panels show: plain data that the viewer fills each frame, so the UI knows nothing
+// of GL or of the viewer's internals. What they ask for are commands of the stage's table
+// (ui/panel_commands.h). Things are named by their handles' text ("c7"), as state() names them.
 #pragma once
 
 #include <cstddef>
 #include <glm/glm.hpp>
 #include <glm/gtc/quaternion.hpp>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +38,7 @@ struct FrameStats {
 enum class Tool { kCamera = 0, kGoTo = 1, kRoute = 2, kObstacle = 3 };
 
 struct RouteSummary {
+  std::string id;
   std::string name;
   double length = 0.0;
   bool valid = false;
@@ -48,6 +49,7 @@ struct RouteSummary {
 };
 
 struct ObstacleSummary {
+  std::string id;
   bool circle = true;
   glm::vec2 centre{0.0f};  // circle: its centre; polygon: its bounds' centre
   float radius = 0.0f;     // circle
@@ -55,6 +57,7 @@ struct ObstacleSummary {
 };
 
 struct ModelSummary {
+  std::string id;
   std::string name;
   std::vector<std::string> files;
   bool local = false;  // came from dropped files: cannot travel in a share link
@@ -83,6 +86,7 @@ struct AttachmentSummary {
 };
 
 struct InstanceSummary {
+  std::string id;
   std::string label;
   int model = -1;
   int animation = -1;
@@ -127,8 +131,6 @@ struct ViewerModel {
   FrameStats stats;
   std::string last_error;
   std::string status;
-  bool loading = false;
-  float loading_progress = 0.0f;
   float scene_time = 0.0f;
   bool scene_playing = true;
   Tool tool = Tool::kCamera;
@@ -137,95 +139,16 @@ struct ViewerModel {
   int edited_route = -1;
   bool auto_round_corners = false;
   std::string hover_text;  // e.g. the minimum radius of the tight stretch under the cursor
-  bool has_local_models = false;
   std::vector<ObstacleSummary> obstacles;
   int selected_obstacle = -1;
   bool obstacle_polygon_shape = false;
   int polygon_draft_corners = 0;
+  bool following = false;  // the orbit camera follows the selected character
   // Cinematic cameras (.md5camera) by name, and the one the view follows (-1: the orbit camera).
   std::vector<std::string> cameras;
   int playing_camera = -1;
   int camera_frame = 0;
   int camera_shot = 0;
-};
-
-// The Model panel's requests, each naming a model by index.
-struct ModelRequests {
-  std::optional<int> add_instance_of_model;
-  std::optional<int> remove_model;
-  std::optional<int> download_gltf;                     // its .glb goes to the page as a download
-  std::optional<int> download_md5;                      // its md5mesh and md5anims, as downloads
-  std::optional<std::pair<int, std::string>> set_skin;  // (model, skin or "")
-};
-
-// A model carried at a joint of the selected character.
-struct AttachRequest {
-  int model = -1;
-  int joint = -1;
-  glm::vec3 offset{0.0f};
-  glm::vec3 rotation_degrees{0.0f};
-};
-
-struct AttachmentRequests {
-  std::optional<AttachRequest> attach;
-  std::optional<std::pair<int, AttachmentSummary>> edit_attachment;  // (index, new values)
-  std::optional<int> detach;
-};
-
-// The selected character's ground movement.
-struct LocomotionRequests {
-  std::optional<float> set_speed;
-  std::optional<float> set_turn_radius;
-  std::optional<float> set_clearance;
-  std::optional<int> set_locomotion_animation;
-  std::optional<std::pair<int, PlayMode>> assign_route;  // (route or -1, mode)
-};
-
-// The route pen's panel.
-struct RouteRequests {
-  std::optional<int> edit_route;  // -1: start a new route
-  bool close_route = false;
-  bool delete_route_point = false;
-  std::optional<bool> auto_round_corners;
-  std::optional<int> route_around;
-};
-
-// Requests from the panels, applied by the app after the UI pass.
-struct ViewerRequests {
-  using Attach = AttachRequest;
-  std::optional<int> select_instance;
-  std::optional<int> select_joint;
-  std::optional<int> set_animation;
-  std::optional<float> set_time;
-  std::optional<bool> set_playing;
-  std::optional<float> set_rate;
-  std::optional<PlayMode> set_mode;
-  std::optional<float> set_crossfade;
-  std::optional<int> step_frames;  // +1 / -1
-  ModelRequests models;
-  AttachmentRequests attachments;
-  LocomotionRequests locomotion;
-  RouteRequests routes;
-  std::optional<DisplayToggles> display;
-  std::optional<viewer::ShadingOptions> shading;
-  bool frame_model = false;
-  bool follow_selected = false;
-  bool screenshot = false;
-  bool open_files = false;
-  std::optional<Tool> set_tool;
-  std::optional<int> crowd_size;
-  std::optional<bool> obstacle_polygon_shape;
-  std::optional<int> remove_obstacle;
-  bool clear_obstacles = false;
-  bool close_polygon = false;
-  std::optional<float> scene_time;
-  std::optional<bool> scene_playing;
-  // Something the page does: "copyLink", "copyEmbed", "demo:NAME".
-  std::optional<std::string> page_action;
-  // Where some widgets were drawn this frame (label, [x0, y0, x1, y1] in UI pixels), so browser
-  // tests can click them as a person does.
-  std::vector<std::pair<std::string, glm::vec4>> item_rects;
-  std::optional<int> play_camera;  // -1: back to the orbit camera
 };
 
 }  // namespace md5stage::ui

@@ -1,11 +1,13 @@
-// One action, three ways in: the key, the panel's request and the page command for the same
-// action leave the stage in the same state (and the panel's label agrees with state()).
+// One action, three ways in: the key, the command the panel's widget makes (ui/panel_commands.h)
+// and the page's command for the same action leave the stage in the same state (and the panel's
+// label agrees with state()).
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <string>
 #include <vector>
 
+#include "ui/panel_commands.h"
 #include "viewer/stage.h"
 #include "viewer_test_support.h"
 
@@ -75,8 +77,8 @@ struct ActionStage {
 struct ActionRow {
   std::string action;
   std::function<void(ActionStage&)> setup;
-  std::vector<Key> keys;  // empty: no key does it
-  std::function<void(ui::ViewerRequests&, const ui::ViewerModel&)> panel;
+  std::vector<Key> keys;                                   // empty: no key does it
+  std::function<JsonValue(const ui::ViewerModel&)> panel;  // the widget's command
   std::string command;
   std::function<void(ActionStage&)> check;  // what the action must have done
 };
@@ -98,8 +100,9 @@ std::vector<ActionRow> ActionRows() {
       {"Play on a finished once clip rewinds and plays",
        finish_once,
        {},
-       [](ui::ViewerRequests& r, const ui::ViewerModel& m) {
-         r.set_playing = !m.instances[0].playing;  // what the button does, as it is labelled
+       [](const ui::ViewerModel& m) {
+         // What the button does, as it is labelled.
+         return ui::command::SetPlaying(m, !m.instances[0].playing);
        },
        R"({"cmd":"play","instance":0})",
        [=](ActionStage& s) {
@@ -109,9 +112,7 @@ std::vector<ActionRow> ActionRows() {
       {"Pause a playing clip",
        [](ActionStage&) {},
        {},
-       [](ui::ViewerRequests& r, const ui::ViewerModel& m) {
-         r.set_playing = !m.instances[0].playing;
-       },
+       [](const ui::ViewerModel& m) { return ui::command::SetPlaying(m, !m.instances[0].playing); },
        R"({"cmd":"pause","instance":0})",
        [](ActionStage& s) { EXPECT_FALSE(s.StatePlaying()); }},
       // Space, in the viewer and in figures: the scene (its clock and every clip) pauses, as the
@@ -119,7 +120,7 @@ std::vector<ActionRow> ActionRows() {
       {"Space pauses the playing scene",
        [](ActionStage&) {},
        {Key::kSpace},
-       [](ui::ViewerRequests& r, const ui::ViewerModel& m) { r.scene_playing = !m.scene_playing; },
+       [](const ui::ViewerModel& m) { return ui::command::SetScenePlaying(!m.scene_playing); },
        R"({"cmd":"pauseScene"})",
        [](ActionStage& s) {
          EXPECT_FALSE(s.StatePlaying());
@@ -132,7 +133,7 @@ std::vector<ActionRow> ActionRows() {
          ASSERT_TRUE(Ok(s.Run(R"({"cmd":"pauseScene"})")));
        },
        {Key::kSpace},
-       [](ui::ViewerRequests& r, const ui::ViewerModel& m) { r.scene_playing = !m.scene_playing; },
+       [](const ui::ViewerModel& m) { return ui::command::SetScenePlaying(!m.scene_playing); },
        R"({"cmd":"playScene"})",
        [=](ActionStage& s) {
          EXPECT_TRUE(s.stage.State().Find("scene_playing")->as_bool());
@@ -141,7 +142,7 @@ std::vector<ActionRow> ActionRows() {
       {"Step a frame forward",
        [](ActionStage&) {},
        {Key::kPeriod},
-       [](ui::ViewerRequests& r, const ui::ViewerModel&) { r.step_frames = 1; },
+       [](const ui::ViewerModel& m) { return ui::command::StepFrames(m, 1); },
        R"({"cmd":"step","instance":0,"frames":1})",
        [=](ActionStage& s) {
          EXPECT_GT(instance_time(s), 0.0);
@@ -150,26 +151,26 @@ std::vector<ActionRow> ActionRows() {
       {"Step a frame back (wraps to the last)",
        [](ActionStage&) {},
        {Key::kComma},
-       [](ui::ViewerRequests& r, const ui::ViewerModel&) { r.step_frames = -1; },
+       [](const ui::ViewerModel& m) { return ui::command::StepFrames(m, -1); },
        R"({"cmd":"step","instance":0,"frames":-1})",
        [=](ActionStage& s) { EXPECT_GT(instance_time(s), 0.5); }},
       {"Show the skeleton",
        [](ActionStage&) {},
        {Key::kK},
-       [](ui::ViewerRequests& r, const ui::ViewerModel& m) {
+       [](const ui::ViewerModel& m) {
          DisplayToggles d = m.display;
          d.skeleton = !d.skeleton;
-         r.display = d;
+         return ui::command::SetDisplay(d);
        },
        R"({"cmd":"display","skeleton":true})",
        [=](ActionStage& s) { EXPECT_TRUE(display(s, "skeleton")); }},
       {"Wireframe",
        [](ActionStage&) {},
        {Key::kW},
-       [](ui::ViewerRequests& r, const ui::ViewerModel& m) {
+       [](const ui::ViewerModel& m) {
          DisplayToggles d = m.display;
          d.wireframe = !d.wireframe;
-         r.display = d;
+         return ui::command::SetDisplay(d);
        },
        R"({"cmd":"display","wireframe":true})",
        [=](ActionStage& s) { EXPECT_TRUE(display(s, "wireframe")); }},
@@ -178,7 +179,7 @@ std::vector<ActionRow> ActionRows() {
          ASSERT_TRUE(Ok(s.Run(R"({"cmd":"camera","yaw":10,"pitch":5,"distance":5000})")));
        },
        {Key::kF},
-       [](ui::ViewerRequests& r, const ui::ViewerModel&) { r.frame_model = true; },
+       [](const ui::ViewerModel&) { return ui::command::FrameSelection(); },
        R"({"cmd":"frame"})",
        [](ActionStage& s) {
          EXPECT_LT(s.stage.State().Find("camera")->Find("distance")->as_number(), 1000.0);
@@ -193,9 +194,7 @@ std::vector<ActionRow> ActionRows() {
          ASSERT_EQ(s.stage.State().Find("selected_obstacle")->as_number(), 0.0);
        },
        {Key::kDelete},
-       [](ui::ViewerRequests& r, const ui::ViewerModel& m) {
-         r.remove_obstacle = m.selected_obstacle;
-       },
+       [](const ui::ViewerModel& m) { return ui::command::RemoveObstacle(m, m.selected_obstacle); },
        R"({"cmd":"removeObstacle","index":0})",
        [](ActionStage& s) { EXPECT_TRUE(s.stage.State().Find("obstacles")->as_array().empty()); }},
       {"Close the polygon being drawn",
@@ -208,7 +207,7 @@ std::vector<ActionRow> ActionRows() {
          ASSERT_EQ(s.stage.State().Find("polygon_draft")->as_number(), 3.0);
        },
        {Key::kEnter},
-       [](ui::ViewerRequests& r, const ui::ViewerModel&) { r.close_polygon = true; },
+       [](const ui::ViewerModel&) { return ui::command::ClosePolygon(); },
        R"({"cmd":"tool","tool":"obstacle","close":true})",
        [](ActionStage& s) {
          EXPECT_EQ(s.stage.State().Find("obstacles")->as_array().size(), 1u);
@@ -220,7 +219,7 @@ std::vector<ActionRow> ActionRows() {
          ASSERT_EQ(s.stage.State().Find("cinematic")->Find("playing")->as_string(), "walker_orbit");
        },
        {Key::kEscape},
-       [](ui::ViewerRequests& r, const ui::ViewerModel&) { r.play_camera = -1; },
+       [](const ui::ViewerModel& m) { return ui::command::PlayCamera(m, -1); },
        R"({"cmd":"playCamera","camera":""})",
        [](ActionStage& s) {
          EXPECT_EQ(s.stage.State().Find("cinematic")->Find("playing")->as_string(), "");
@@ -228,7 +227,7 @@ std::vector<ActionRow> ActionRows() {
       {"Screenshot",
        [](ActionStage&) {},
        {},
-       [](ui::ViewerRequests& r, const ui::ViewerModel&) { r.screenshot = true; },
+       [](const ui::ViewerModel&) { return ui::command::Screenshot(); },
        R"({"cmd":"screenshot"})",
        [](ActionStage& s) { EXPECT_EQ(s.host.screenshots, 1); }},
   };
@@ -251,13 +250,12 @@ TEST(StageActions, KeyPanelAndCommandGiveTheSameState) {
       EXPECT_EQ(s.StatePlaying(), s.PanelPlaying());
       results.push_back(s.Comparable());
     }
-    // By the panel: the request its widget makes from what it shows.
+    // By the panel: the command its widget makes from what it shows.
     {
       ActionStage s;
       row.setup(s);
-      ui::ViewerRequests requests;
-      row.panel(requests, s.stage.BuildViewerModel());
-      s.stage.ApplyRequests(requests);
+      const JsonValue command = row.panel(s.stage.BuildViewerModel());
+      ASSERT_TRUE(Ok(s.stage.Call(command))) << WriteJson(command);
       s.stage.Update(0.0);
       row.check(s);
       EXPECT_EQ(s.StatePlaying(), s.PanelPlaying());

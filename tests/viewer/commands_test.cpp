@@ -262,6 +262,15 @@ std::vector<CommandRow> CommandRows() {
        {Int("index", 0, 0), Num("dx", -1e6, 1e6), Num("dy", -1e6, 1e6)}},
       {"clearObstacles", "", {}},
       {"routeAround", R"("route":0)", {Int("route", 0, 0), Int("instance", 0, 0, kOptional)}},
+      // The route pen's and the obstacle tool's edits (the panels send these; `tool` takes them).
+      {"editRoute", R"("route":0)", {Int("route", -1, 0)}},
+      {"toggleRouteLoop", "", {}},
+      {"deleteRoutePoint", "", {}},
+      {"setRoundCorners", R"("round":true)", {Bool("round")}},
+      {"setObstacleShape", R"("shape":"polygon")", {Choice("shape", {"circle", "polygon"})}},
+      {"closePolygon", "", {}},
+      {"openFiles", "", {}},
+      {"pageAction", R"("action":"copyLink")", {Str("action", 256)}},
       {"playCamera", R"("camera":"")", {Str("camera", 128)}},
       {"ui", R"("panels":true)", {Bool("panels")}},
       {"setSceneTime", R"("time":1)", {Num("time", 0, 1e6)}},
@@ -301,6 +310,14 @@ std::vector<CommandRow> CommandRows() {
        instance + R"(,"name":"walk")",
        {Instance(), Animation("name"), Num("crossfade", 0, 60, kOptional)},
        true},
+      {"setCrossfade",
+       instance + R"(,"crossfade":0.5)",
+       {Instance(), Num("crossfade", 0, 60)},
+       true},
+      {"setLocomotionAnimation",
+       instance + R"(,"name":"walk")",
+       {Instance(), Animation("name")},
+       true},
       {"setTime", instance + R"(,"time":0.5)", {Instance(), Num("time", 0, 1e6)}, true},
       {"play", instance, {Instance()}, true},
       {"pause", instance, {Instance()}, true},
@@ -316,6 +333,13 @@ std::vector<CommandRow> CommandRows() {
        {Instance(), Model("model"), Joint("joint"), Vec("offset", 1e6, kOptional),
         Vec("rotation", 1e5, kOptional)},
        true},
+      // The fixture's walker carries one walker (SetUp).
+      {"editAttachment",
+       instance + R"(,"attachment":0,"offset":[1,2,3])",
+       {Instance(), Int("attachment", 0, 0), Vec("offset", 1e6, kOptional),
+        Vec("rotation", 1e5, kOptional)},
+       true},
+      {"detach", instance + R"(,"attachment":0)", {Instance(), Int("attachment", 0, 0)}, true},
       {"assignRoute",
        instance + R"(,"route":0)",
        {Instance(), Int("route", -1, 0), Choice("mode", kModes, kOptional)},
@@ -493,6 +517,9 @@ class CommandsTest : public ::testing::Test {
     const JsonValue reply =
         stage_->Run("addObstacle", R"("obstacle":{"circle":{"centre":[5000,5000],"radius":10}})");
     ASSERT_TRUE(Ok(reply)) << WriteJson(reply);
+    const JsonValue attached =
+        stage_->Run("attach", R"("instance":0,"model":"walker","joint":"pelvis")");
+    ASSERT_TRUE(Ok(attached)) << WriteJson(attached);
   }
 
   // Sends a command that must fail; the error must start with `prefix` and the viewer's state
@@ -1597,6 +1624,100 @@ std::vector<EffectRow> EffectRows() {
          ASSERT_EQ(m.as_array().size(), 16u);
          EXPECT_NEAR(Item(m, 14).as_number(), 38.5, 5.0);  // the pelvis's height, about
          EXPECT_EQ(Item(m, 15).as_number(), 1.0);
+       }},
+      // ---- what the panels send that had no command before ----
+      {"setCrossfade",
+       {R"({"cmd":"setCrossfade","instance":0,"crossfade":0.75})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_EQ(s.viewer.BuildViewerModel().instances[0].crossfade_seconds, 0.75f);
+       }},
+      {"setLocomotionAnimation",
+       {R"({"cmd":"setLocomotionAnimation","instance":0,"name":"idle"})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_EQ(s.viewer.BuildViewerModel().instances[0].locomotion_animation, 0);  // idle
+         ASSERT_TRUE(Ok(s.Run("setLocomotionAnimation", R"("instance":0,"name":null)")));
+         EXPECT_EQ(s.viewer.BuildViewerModel().instances[0].locomotion_animation, -1);
+       }},
+      {"editAttachment",
+       {R"({"cmd":"attach","instance":0,"model":"walker","joint":"pelvis"})",
+        R"({"cmd":"editAttachment","instance":0,"attachment":0,"offset":[1,2,3]})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         const ui::AttachmentSummary a = s.viewer.BuildViewerModel().instances[0].attachments[0];
+         EXPECT_EQ(a.offset, glm::vec3(1, 2, 3));
+         EXPECT_EQ(a.rotation_degrees, glm::vec3(0.0f));  // not given: kept
+         ASSERT_TRUE(
+             Ok(s.Run("editAttachment", R"("instance":0,"attachment":0,"rotation":[0,90,0])")));
+         const ui::AttachmentSummary b = s.viewer.BuildViewerModel().instances[0].attachments[0];
+         EXPECT_EQ(b.offset, glm::vec3(1, 2, 3));
+         EXPECT_EQ(b.rotation_degrees, glm::vec3(0, 90, 0));
+       }},
+      {"detach",
+       {R"({"cmd":"attach","instance":0,"model":"walker","joint":"pelvis"})",
+        R"({"cmd":"detach","instance":0,"attachment":0})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_TRUE(Get(s.Instance0(), "attachments").as_array().empty());
+         EXPECT_EQ(Error(s.Run("detach", R"("instance":0,"attachment":0)")),
+                   "detach.attachment: expected an attachment index (the character carries "
+                   "nothing), found 0");
+       }},
+      {"editRoute",
+       {R"({"cmd":"editRoute","route":0})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         EXPECT_EQ(Get(r, "edited_route").as_number(), 0.0);
+         EXPECT_EQ(s.viewer.BuildViewerModel().edited_route, 0);
+         ASSERT_TRUE(Ok(s.Run("editRoute", R"("route":-1)")));
+         EXPECT_EQ(s.viewer.BuildViewerModel().edited_route, -1);
+       }},
+      {"toggleRouteLoop",
+       {R"({"cmd":"setRoute","route":{"segments":[{"line":[[0,0],[100,0]]},{"line":[[100,0],[100,80]]}]}})",
+        R"({"cmd":"editRoute","route":1})", R"({"cmd":"toggleRouteLoop"})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         EXPECT_TRUE(Get(r, "closed").as_bool());
+         EXPECT_TRUE(s.viewer.BuildViewerModel().routes[1].closed);
+       }},
+      // Nothing is selected on the route just taken up: nothing is deleted.
+      {"deleteRoutePoint",
+       {R"({"cmd":"editRoute","route":0})", R"({"cmd":"deleteRoutePoint"})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         EXPECT_EQ(Get(r, "anchors").as_number(), 2.0);
+         EXPECT_EQ(s.viewer.BuildViewerModel().routes[0].points, 1);
+       }},
+      {"setRoundCorners",
+       {R"({"cmd":"setRoundCorners","round":true})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_TRUE(s.viewer.BuildViewerModel().auto_round_corners);
+       }},
+      {"setObstacleShape",
+       {R"({"cmd":"setObstacleShape","shape":"polygon"})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_TRUE(s.viewer.BuildViewerModel().obstacle_polygon_shape);
+       }},
+      // With no polygon being drawn there is nothing to close.
+      {"closePolygon",
+       {R"({"cmd":"closePolygon"})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         EXPECT_EQ(Get(r, "obstacles").as_number(), 0.0);
+         EXPECT_TRUE(Get(s.State(), "obstacles").as_array().empty());
+       }},
+      // Without a host there is no page to ask; actions_test and tests/ui check what reaches it.
+      {"openFiles", {R"({"cmd":"openFiles"})"}, true, [](TestStage&, const JsonValue&) {}},
+      {"pageAction",
+       {R"({"cmd":"pageAction","action":"demo:turns"})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         EXPECT_EQ(
+             Error(s.Run("pageAction", R"("action":"rm -rf")")),
+             R"(pageAction.action: expected copyLink, copyEmbed or demo:NAME, found "rm -rf")");
        }},
       // Without a host nothing is downloaded; the reply says what the .glb holds
       // (tests/viewer/gltf_download_test.cpp reads the file itself).

@@ -17,6 +17,7 @@
 #include "../tga_writer.h"
 #include "core/common/json.h"
 #include "core/material/image_decode.h"
+#include "ui/panel_commands.h"
 #include "viewer/stage.h"
 #include "viewer_test_support.h"
 
@@ -95,16 +96,17 @@ TEST(GltfDownloadTest, CommandHandsTheHostTheModelWithItsAnimationsAndImage) {
                                            " bytes, 2 animation(s), 1 image(s)");
 }
 
-TEST(GltfDownloadTest, PanelRequestGivesTheSameBytesAsTheCommandEveryTime) {
+TEST(GltfDownloadTest, PanelCommandGivesTheSameBytesAsTheCommandEveryTime) {
   TestStage stage;
   ASSERT_TRUE(Ok(stage.Load({{"walker/walker.md5mesh", "walker.md5mesh"},
                              {"walker/run.md5anim", "run.md5anim"},
                              {"walker/walker.png", "walker.png"},
                              {"lamp/lamp.md5mesh", "lamp.md5mesh"},
                              {"lamp/lamp.png", "lamp.png"}})));
-  ui::ViewerRequests requests;
-  requests.models.download_gltf = 1;  // the lamp: the second model loaded
-  stage.viewer.ApplyRequests(requests);
+  // The Model panel's "Download glTF" of the lamp, the second model loaded.
+  const JsonValue command = ui::command::DownloadGltf(stage.viewer.BuildViewerModel(), 1);
+  EXPECT_EQ(WriteJson(command), R"({"cmd":"exportGltf","model":"m2"})");
+  ASSERT_TRUE(Ok(stage.viewer.Call(command)));
   ASSERT_EQ(stage.host.downloads.size(), 1u);
   EXPECT_EQ(stage.host.downloads[0].name, "lamp.glb");
   ASSERT_TRUE(Ok(stage.Export("lamp")));

@@ -25,6 +25,7 @@
 #include "core/md5/md5_binding.h"
 #include "core/md5/md5_parser.h"
 #include "core/md5/md5_writer.h"
+#include "ui/panel_commands.h"
 #include "viewer/stage.h"
 #include "viewer_test_support.h"
 
@@ -397,13 +398,13 @@ TEST(GltfDropTest, ExportMd5OfAGlbWithMapsHandsItsMtrAndImagesThatBindAgain) {
   EXPECT_TRUE(hero.material_warnings.empty());
 }
 
-TEST(GltfDropTest, PanelRequestDownloadsTheMd5FilesOfThatModel) {
+TEST(GltfDropTest, PanelCommandDownloadsTheMd5FilesOfThatModel) {
   TestStage stage;
   ASSERT_TRUE(Ok(stage.Drop({{"walker.md5mesh", ReadBytes(WalkerPath("walker.md5mesh"))},
                              {"run.md5anim", ReadBytes(WalkerPath("run.md5anim"))}})));
-  ui::ViewerRequests requests;
-  requests.models.download_md5 = 0;
-  stage.viewer.ApplyRequests(requests);
+  const JsonValue command = ui::command::DownloadMd5(stage.viewer.BuildViewerModel(), 0);
+  EXPECT_EQ(WriteJson(command), R"({"cmd":"exportMd5","model":"m1"})");
+  ASSERT_TRUE(Ok(stage.viewer.Call(command)));
   ASSERT_EQ(stage.host.downloads.size(), 2u);
   EXPECT_EQ(stage.host.downloads[0].name, "walker.md5mesh");
   EXPECT_EQ(stage.host.downloads[1].name, "run.md5anim");

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <string>
 
+#include "ui/panel_commands.h"
 #include "viewer/stage.h"
 
 namespace md5stage::viewer {
@@ -157,15 +158,19 @@ TEST_F(ShadingViewerTest, ShiftDragTurnsTheLightAndNotTheCamera) {
   EXPECT_NEAR(viewer_.shading().light_elevation, before.light_elevation + 10.0f - 50.0f, 1e-4f);
 }
 
-TEST_F(ShadingViewerTest, PanelRequestsAreNormalizedAndItemRectsReachTheState) {
-  ui::ViewerRequests requests;
+// The Display panel's light sliders typed past their ends (Ctrl+click): the command it makes
+// wraps the azimuth and stops the elevation, as a drag of the light does; where the panels drew
+// their widgets reaches state().
+TEST_F(ShadingViewerTest, PanelCommandsAreNormalizedAndItemRectsReachTheState) {
   ShadingOptions shading;
   shading.light_azimuth = -45.0f;
   shading.light_elevation = 100.0f;
   shading.channel = ShadingChannel::kSpecular;
-  requests.shading = shading;
-  requests.item_rects.emplace_back("normal maps", glm::vec4(10, 20, 30, 40));
-  viewer_.ApplyRequests(requests);
+  const ui::ViewerModel before = viewer_.BuildViewerModel();
+  ASSERT_NE(before.shading.channel, ShadingChannel::kSpecular);
+  ASSERT_TRUE(Ok(viewer_.Call(ui::command::SetShading(shading))));
+  ASSERT_TRUE(Ok(viewer_.Call(ui::command::SetLight(shading))));
+  viewer_.SetPanelItemRects({{"normal maps", glm::vec4(10, 20, 30, 40)}});
   EXPECT_NEAR(viewer_.shading().light_azimuth, 315.0f, 1e-4f);
   EXPECT_NEAR(viewer_.shading().light_elevation, 90.0f, 1e-4f);
   EXPECT_EQ(viewer_.BuildViewerModel().shading.channel, ShadingChannel::kSpecular);
