@@ -2,7 +2,7 @@
 
 #include <string_view>
 
-#include "core/anim/resource_cache.h"
+#include "core/common/content_key.h"
 
 namespace md5stage::viewer {
 
@@ -44,19 +44,20 @@ void SharedRenderBackend::DestroyMesh(MeshHandle mesh) {
   mesh_keys_.erase(key);
 }
 
-uint64_t SharedRenderBackend::TextureKey(int width, int height, const uint8_t* rgba) {
+SharedRenderBackend::PixelsKey SharedRenderBackend::TextureKey(int width, int height,
+                                                               const uint8_t* rgba) {
   const size_t size = static_cast<size_t>(width) * static_cast<size_t>(height) * 4;
-  const uint64_t pixels = anim::ResourceCache::HashBytes(
-      std::string_view(reinterpret_cast<const char*>(rgba), rgba ? size : 0));
-  // The size is mixed in: the same bytes at another width are another image.
-  return pixels ^ (static_cast<uint64_t>(static_cast<uint32_t>(width)) * 0x9E3779B97F4A7C15ull) ^
-         (static_cast<uint64_t>(static_cast<uint32_t>(height)) * 0xC2B2AE3D27D4EB4Full);
+  PixelsKey key;
+  key.width = width;
+  key.height = height;
+  key.pixels = MakeContentKey(std::string_view(reinterpret_cast<const char*>(rgba), size));
+  return key;
 }
 
 TextureHandle SharedRenderBackend::CreateTexture(int width, int height, const uint8_t* rgba) {
   if (rgba == nullptr || width <= 0 || height <= 0)
     return device_->CreateTexture(width, height, rgba);
-  const uint64_t key = TextureKey(width, height, rgba);
+  const PixelsKey key = TextureKey(width, height, rgba);
   auto found = texture_ids_.find(key);
   if (found != texture_ids_.end()) {
     ++textures_[found->second].users;

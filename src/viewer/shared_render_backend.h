@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/common/content_key.h"
 #include "viewer/render_interface.h"
 
 namespace md5stage::viewer {
@@ -49,18 +50,32 @@ class SharedRenderBackend : public RenderBackend {
     int users = 0;
     std::shared_ptr<const void> owner;  // keeps the arrays (and so the key) alive
   };
+  // Textures are shared when their size and pixels' ContentKey (two independent hashes) agree.
+  struct PixelsKey {
+    int width = 0, height = 0;
+    ContentKey pixels;
+    bool operator==(const PixelsKey& other) const {
+      return width == other.width && height == other.height && pixels == other.pixels;
+    }
+  };
+  struct PixelsKeyHash {
+    size_t operator()(const PixelsKey& key) const {
+      return ContentKeyHash()(key.pixels) ^ (static_cast<size_t>(key.width) * 0x9E3779B9u) ^
+             static_cast<size_t>(key.height);
+    }
+  };
   struct SharedTexture {
     TextureHandle handle;
     int users = 0;
-    uint64_t key = 0;
+    PixelsKey key;
   };
-  static uint64_t TextureKey(int width, int height, const uint8_t* rgba);
+  static PixelsKey TextureKey(int width, int height, const uint8_t* rgba);
 
   RenderBackend* device_;
   // By the address of the model's vertex array (its owner held) and by device handle id.
   std::unordered_map<const void*, SharedMesh> meshes_;
   std::unordered_map<uint32_t, const void*> mesh_keys_;
-  std::unordered_map<uint64_t, uint32_t> texture_ids_;  // pixels' key -> device handle id
+  std::unordered_map<PixelsKey, uint32_t, PixelsKeyHash> texture_ids_;  // -> device handle id
   std::unordered_map<uint32_t, SharedTexture> textures_;
   int shared_hits_ = 0;
 };

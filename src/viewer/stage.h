@@ -447,7 +447,6 @@ class Stage {
   // What the construction view drew last (state() and the tests read the very numbers drawn).
   ConstructionFigure construction_;
   uint64_t frame_ = 0;
-  HandleSerials serials_;  // characters', routes', obstacles' and cameras' handles
 };
 
 }  // namespace md5stage::viewer

@@ -3,29 +3,12 @@
 #include <cstring>
 #include <utility>
 
+#include "core/common/content_key.h"
 #include "core/md5/md5_parser.h"
 
 namespace md5stage::anim {
 
-std::uint64_t ResourceCache::HashBytes(std::string_view bytes) {
-  // 8 bytes per step (multiply-xorshift), then the tail; plenty for telling files apart.
-  std::uint64_t hash = 0x9E3779B97F4A7C15ull ^ bytes.size();
-  const char* p = bytes.data();
-  std::size_t left = bytes.size();
-  while (left >= 8) {
-    std::uint64_t word;
-    std::memcpy(&word, p, 8);
-    hash = (hash ^ word) * 0xBF58476D1CE4E5B9ull;
-    hash ^= hash >> 31;
-    p += 8;
-    left -= 8;
-  }
-  std::uint64_t tail = 0;
-  std::memcpy(&tail, p, left);
-  hash = (hash ^ tail) * 0x94D049BB133111EBull;
-  hash ^= hash >> 29;
-  return hash;
-}
+std::uint64_t ResourceCache::HashBytes(std::string_view bytes) { return MixHash64(bytes); }
 
 namespace {
 
@@ -52,9 +35,14 @@ std::shared_ptr<T> FindAlive(std::unordered_map<std::string, std::weak_ptr<T>>& 
 std::string ResourceCache::Key(std::string_view name, std::string_view bytes) {
   std::string key(name);
   key += '\0';
-  key += std::to_string(HashBytes(bytes));
+  // Two independent hashes and the size must all agree: a file is never taken for another whose
+  // 64-bit hash alone collides with it.
+  const ContentKey content = MakeContentKey(bytes);
+  key += std::to_string(content.mix);
   key += ':';
-  key += std::to_string(bytes.size());
+  key += std::to_string(content.crc);
+  key += ':';
+  key += std::to_string(content.size);
   return key;
 }
 

@@ -1,4 +1,5 @@
-// Loads each MD5 file once: keyed by name and contents, every instance gets the same immutable
+// Loads each MD5 file once: keyed by name and contents (size and two independent hashes, a
+// ContentKey), every instance gets the same immutable
 // Model / Animation (shared_ptr); instances own only their Pose. The cache holds them weakly, so a
 // removed model's memory is freed (a viewer that drops and removes models for hours stays flat).
 #pragma once
@@ -21,8 +22,8 @@ class ResourceCache {
   explicit ResourceCache(md5::Md5Limits limits = md5::Md5Limits()) : limits_(limits) {}
 
   // Parses on the first request for (name, bytes); later requests with the same name and the
-  // same bytes return the same object while something still holds it (otherwise they parse
-  // again). Failures are not cached. Load warnings are in Model::warnings() /
+  // same bytes (the same ContentKey) return the same object while something still holds it
+  // (otherwise they parse again). Failures are not cached. Load warnings are in Model::warnings() /
   // Animation::source().warnings.
   Result<std::shared_ptr<const Model>> LoadModel(std::string_view name, std::string_view bytes);
   Result<std::shared_ptr<const Animation>> LoadAnimation(std::string_view name,
@@ -35,7 +36,7 @@ class ResourceCache {
   int parses() const { return parses_; }
   void Clear();
 
-  // 64-bit content hash used in the key (exposed for tests).
+  // The key's 64-bit hash (MixHash64; the key also holds the CRC-32 and size).
   static std::uint64_t HashBytes(std::string_view bytes);
 
  private:

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "../common/colliding_bytes.h"
 #include "anim_test_util.h"
 
 namespace md5stage::anim {
@@ -39,6 +40,25 @@ TEST(ResourceCache, DifferentContentsOrNamesAreDifferentEntries) {
   EXPECT_EQ(b.value()->mesh(0).shader, "other");
   EXPECT_EQ(cache.model_count(), 3u);
   EXPECT_EQ(cache.parses(), 3);
+}
+
+TEST(ResourceCache, AFileWhose64BitHashCollidesIsParsedAsItself) {
+  // Two meshes that differ only in a comment made to collide in the key's 64-bit hash: the
+  // second, independent hash keeps them apart (each its own entry and model).
+  const std::string header = "//      ";  // the comment's 16 colliding bytes start at offset 8
+  const std::string original = header + "0123456789abcdef\n" + kMeshFixture;
+  const std::string collided = md5stage::testing::CollideMixHash(
+      original, 8, [](unsigned char byte) { return byte != '\n' && byte != '\r' && byte != '\0'; });
+  ASSERT_FALSE(collided.empty());
+  ASSERT_EQ(ResourceCache::HashBytes(collided), ResourceCache::HashBytes(original));
+  ResourceCache cache;
+  auto a = cache.LoadModel("m.md5mesh", original);
+  auto b = cache.LoadModel("m.md5mesh", collided);
+  ASSERT_TRUE(a.ok()) << a.error().ToString();
+  ASSERT_TRUE(b.ok()) << b.error().ToString();
+  EXPECT_NE(a.value().get(), b.value().get());
+  EXPECT_EQ(cache.parses(), 2);
+  EXPECT_EQ(cache.hits(), 0);
 }
 
 TEST(ResourceCache, AnimationsAreSharedToo) {
