@@ -135,7 +135,7 @@ class CommandTable {
     const JsonValue& scene = a.Value("scene");
     return a.Finish() ? v.PrepareScene(scene) : Fail(a);
   }
-  // The opening protocol (stage_opening.cpp): each starts an opening and answers with its id;
+  // The opening protocol (scene_opener.h): each starts an opening and answers with its id;
   // the "sceneOpened" event {id, ok, error, warnings} ends it.
   static JsonValue Opened(int id) {
     JsonValue reply = Reply(true);

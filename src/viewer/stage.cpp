@@ -7,7 +7,6 @@
 #include "core/path/route_obstacles.h"
 #include "core/view/frustum.h"
 #include "viewer/json_util.h"
-#include "viewer/stage_opening.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -62,7 +61,8 @@ Stage::Stage(RenderBackend* backend, StageHost* host, anim::ResourceCache* share
     : backend_(backend),
       host_(host),
       library_(std::make_unique<ModelLibrary>(backend, shared_cache)),
-      cast_(library_.get()) {}
+      cast_(library_.get()),
+      opener_(this, host) {}
 
 Stage::~Stage() = default;
 
@@ -269,7 +269,7 @@ JsonValue Stage::LoadQueuedFiles() {
   report.errors.insert(report.errors.end(), camera_errors.begin(), camera_errors.end());
   // New models appear beside what is already shown, and the camera turns to them. Files
   // fetched for a scene being opened get their characters when the scene is applied.
-  if (openings_.pending_scene) report.new_models_to_show.clear();
+  if (pending_scene_) report.new_models_to_show.clear();
   for (int index : report.new_models_to_show) AddInstance(index, std::nullopt, 0.0f);
   if (!report.new_models_to_show.empty()) FrameSelection();
   if (report.new_models.empty() && report.animations_bound > 0 && Selected() != nullptr) {
@@ -473,7 +473,7 @@ void Stage::ToggleScenePlaying() { SetScenePlaying(!ScenePlaying()); }
 
 void Stage::CancelPendingScene() {
   // The scene being opened failed: drop it and the models loaded for it (no character uses them).
-  openings_.pending_scene.reset();
+  pending_scene_.reset();
   for (int m = static_cast<int>(library_->models().size()) - 1; m >= 0; --m) {
     if (!cast_.Uses(library_->models()[static_cast<size_t>(m)].id)) RemoveModel(m);
   }

@@ -27,7 +27,9 @@
 #include "viewer/obstacle_field.h"
 #include "viewer/render_interface.h"
 #include "viewer/route_book.h"
+#include "viewer/scene_opener.h"
 #include "viewer/shading.h"
+#include "viewer/stage_host.h"
 #include "viewer/stage_state.h"
 #include "viewer/viewer_model.h"
 
@@ -35,40 +37,13 @@ namespace md5stage::viewer {
 
 enum class MouseButton { kLeft, kRight, kMiddle };
 
-// A file a stage asks its host for while it opens a scene (the n-th of a batch, for progress).
-struct FetchRequest {
-  int request = 0;    // handed back with the answer
-  std::string url;    // "assets/..." (the site's) or "https://..."
-  std::string label;  // what the progress line calls it ("walker.md5mesh", "demo 'maze'")
-  int index = 0;
-  int count = 1;
-};
-
-// What only the page can do; the viewer calls it and never waits for it.
-class StageHost {
- public:
-  virtual ~StageHost() = default;
-  // Fetches bytes for a scene being opened. The answer comes later, never from inside this call,
-  // through Stage::OnFetched; false when this host cannot fetch (the opening then fails).
-  virtual bool Fetch(const FetchRequest& request) { return false; }
-  virtual void OpenFilePicker() {}
-  // "copyLink", "copyEmbed", "demo:NAME": clipboard and gallery work the page does.
-  virtual void PageAction(const std::string& action) {}
-  virtual void DownloadScreenshot() {}
-  // An event for the page (md5stage:NAME on window), e.g. "finished" {time}.
-  virtual void Event(const std::string& name, const JsonValue& detail) {}
-  // A file for the person to save ("Download glTF"), e.g. "walker.glb", "model/gltf-binary".
-  virtual void DownloadFile(const std::string& name, const std::string& mime_type,
-                            const std::string& bytes) {}
-};
-
 // Whether a file name has an image extension (.png .tga .jpg .jpeg, any case).
 bool IsImageFileName(const std::string& name);
 
 // The names of every command Stage::Call answers (the table in commands.cpp).
 std::vector<std::string> CommandNames();
 
-class Stage {
+class Stage : private OpeningTarget {
  public:
   // No pointer is owned; all outlive the stage. host may be null; shared_cache (the hub's, so
   // that stages parse a file once between them) may be null for a cache of the stage's own.
@@ -244,9 +219,9 @@ class Stage {
 
   // The steps of opening a scene one by one (OpenScene runs them all): validate it and list the
   // files to fetch, then apply it once they are loaded, or cancel it.
-  JsonValue PrepareScene(const JsonValue& scene_json);
-  JsonValue ApplyPendingScene();
-  void CancelPendingScene();
+  JsonValue PrepareScene(const JsonValue& scene_json) override;
+  JsonValue ApplyPendingScene() override;
+  void CancelPendingScene() override;
 
   // ---- queries ----
   Scene CurrentScene() const;
@@ -270,22 +245,30 @@ class Stage {
   // The models' GPU objects made again on the (new) backend, after a context loss.
   void RecreateGpuObjects() { library_->RecreateGpuObjects(); }
 
-  // ---- opening scenes (stage_opening.cpp) ----
+  // ---- opening scenes (scene_opener.h: the SceneOpener feature) ----
   // One protocol for every way a scene opens: validate it, fetch the files it names through the
   // host one after another, load them, fetch the images they lack, then apply it; a failure at
   // any step cancels, and the scene that was open stays. Openings run one at a time, in order.
   // Each returns its id; the host's "sceneOpened" event {id, ok, error, warnings} ends it.
-  int OpenScene(const JsonValue& scene_json);
-  int OpenDemo(const std::string& name);     // assets/scenes/NAME.json
-  int OpenLink(const std::string& payload);  // a share link's #scene= payload
+  int OpenScene(const JsonValue& scene_json) { return opener_.OpenScene(scene_json); }
+  // assets/scenes/NAME.json
+  int OpenDemo(const std::string& name) { return opener_.OpenDemo(name); }
+  // A share link's #scene= payload.
+  int OpenLink(const std::string& payload) { return opener_.OpenLink(payload); }
   // `materials`: .mtr / .shader / .skin URLs fetched with the model (each resolved as an anim).
   int OpenModel(const std::string& mesh, const std::vector<std::string>& anims,
-                const std::vector<std::string>& materials = {});
+                const std::vector<std::string>& materials = {}) {
+    return opener_.OpenModel(mesh, anims, materials);
+  }
   // What the page's URL asks for (page_location.h); a failed ask falls back to the default demo.
-  int OpenLocation(const std::string& query, const std::string& fragment);
+  int OpenLocation(const std::string& query, const std::string& fragment) {
+    return opener_.OpenLocation(query, fragment);
+  }
   // The host's answer to Fetch: the bytes, or what went wrong ("HTTP 404 Not Found").
-  void OnFetched(int request, bool ok, std::string bytes, const std::string& error);
-  bool opening() const { return openings_.current != nullptr; }
+  void OnFetched(int request, bool ok, std::string bytes, const std::string& error) {
+    opener_.OnFetched(request, ok, std::move(bytes), error);
+  }
+  bool opening() const { return opener_.opening(); }
 
   // One command: {"cmd": NAME, ...} -> a JSON reply; {"ok": false, "error"} names the field
   // that is wrong or missing. The table is in commands.cpp.
@@ -403,21 +386,12 @@ class Stage {
   EmbedClock MeasureEmbedClock() const;
   void RunEmbedTimeline();
 
-  // Scene openings (stage_opening.cpp): the one under way and those waiting.
-  struct Opening;
-  struct Openings {
-    std::unique_ptr<Scene> pending_scene;  // prepared, waiting for its files
-    std::unique_ptr<Opening> current;
-    std::vector<std::unique_ptr<Opening>> queued;
-    int next_id = 1;
-    int next_request = 1;
-  };
-  int Enqueue(std::unique_ptr<Opening> opening);
-  void BeginOpening();
-  void BeginScene(const JsonValue& scene_json);
-  void FetchNext();
-  void LoadFetchedFiles();
-  void FinishOpening(JsonValue result);
+  // What an opening asks of the stage (OpeningTarget; PrepareScene, ApplyPendingScene and
+  // CancelPendingScene are public commands too).
+  JsonValue LoadFetchedFiles(std::vector<InputFile> files) override;
+  void LoadFetchedImages(std::vector<InputFile> images) override;
+  void PresentModelLink() override;
+  void AddOpeningWarnings(const std::vector<std::string>& warnings) override;
 
   // Plays a cinematic camera (-1: back to the orbit camera, as it was); a drag under way stops.
   void PlayCamera(int index);
@@ -427,10 +401,11 @@ class Stage {
   std::unique_ptr<ModelLibrary> library_;
   CharacterCast cast_;  // the characters (reads the library's models)
   std::vector<InputFile> pending_files_;
-  RouteBook routes_;         // the routes and the pen editing one
-  ObstacleField obstacles_;  // the obstacles, their tool and planning around them
-  Openings openings_;
-  CameraRig camera_;  // the orbit camera, following, cinematic cameras
+  RouteBook routes_;                      // the routes and the pen editing one
+  ObstacleField obstacles_;               // the obstacles, their tool and planning around them
+  std::unique_ptr<Scene> pending_scene_;  // prepared, waiting for its files
+  SceneOpener opener_;                    // scene openings, one at a time
+  CameraRig camera_;                      // the orbit camera, following, cinematic cameras
   ViewOptions options_;
   Viewport viewport_;
   PointerState pointer_;

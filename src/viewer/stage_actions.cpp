@@ -10,7 +10,7 @@ namespace md5stage::viewer {
 bool Stage::IsPlaying(int instance) const { return cast_.IsPlaying(instance); }
 
 bool Stage::Animating() const {
-  if (openings_.current != nullptr) return true;  // it will change when the files arrive
+  if (opener_.opening()) return true;  // it will change when the files arrive
   if (camera_.playing().valid() && scene_playing_) return true;
   for (int i = 0; i < cast_.size(); ++i) {
     if (IsPlaying(i)) return true;

@@ -169,7 +169,7 @@ JsonValue Stage::PrepareScene(const JsonValue& scene_json) {
     file.Set("url", cinematic.rfind("https://", 0) == 0 ? cinematic : "assets/" + cinematic);
     files.push_back(std::move(file));
   }
-  openings_.pending_scene = std::make_unique<Scene>(std::move(scene));
+  pending_scene_ = std::make_unique<Scene>(std::move(scene));
   JsonValue reply = Reply(true);
   reply.Set("files", JsonValue(std::move(files)));
   return reply;
@@ -258,9 +258,9 @@ std::string Stage::AddSceneInstance(const Scene& scene, size_t i,
 }
 
 JsonValue Stage::ApplyPendingScene() {
-  if (!openings_.pending_scene) return Failure("no scene is being opened");
-  const Scene scene = std::move(*openings_.pending_scene);
-  openings_.pending_scene.reset();
+  if (!pending_scene_) return Failure("no scene is being opened");
+  const Scene scene = std::move(*pending_scene_);
+  pending_scene_.reset();
   // Every model must now be loaded; find each by its source.
   std::vector<int> model_index(scene.models.size(), -1);
   for (size_t m = 0; m < scene.models.size(); ++m) {
@@ -342,6 +342,26 @@ void Stage::DrawRouteOverlays(DrawList& list) {
     routes_.Draw(list, Walkers(), obstacles_.set(), camera_.orbit().distance);
   }
   cast_.DrawPaths(list, options_.display.routes, options_.display.turn_circles);
+}
+
+JsonValue Stage::LoadFetchedFiles(std::vector<InputFile> files) {
+  for (InputFile& file : files) QueueFile(std::move(file));
+  return LoadQueuedFiles();
+}
+
+void Stage::LoadFetchedImages(std::vector<InputFile> images) {
+  for (InputFile& image : images) QueueFile(std::move(image));
+  LoadQueuedFiles();
+}
+
+void Stage::PresentModelLink() {
+  if (cast_.size() == 0) return;
+  cast_.Select(0, -1);
+  FrameSelection();
+}
+
+void Stage::AddOpeningWarnings(const std::vector<std::string>& warnings) {
+  report_.warnings.insert(report_.warnings.end(), warnings.begin(), warnings.end());
 }
 
 }  // namespace md5stage::viewer

@@ -1,12 +1,11 @@
-// Opening scenes: one protocol from a scene, demo, share link, #model= link or page location to
-// the applied scene (prepare -> fetch -> load -> fetch images -> apply, or cancel).
-#include "viewer/stage_opening.h"
+#include "viewer/scene_opener.h"
 
 #include <regex>
 
 #include "core/scene/scene_json.h"
 #include "core/scene/share_link.h"
 #include "viewer/json_util.h"
+#include "viewer/page_location.h"
 
 namespace md5stage::viewer {
 namespace {
@@ -40,41 +39,80 @@ std::string ModelLinkMessage(const std::string& message) {
 
 }  // namespace
 
-int Stage::Enqueue(std::unique_ptr<Opening> opening) {
-  const int id = openings_.next_id++;
+// One opening: what it opens, which file it waits for, what has arrived.
+struct SceneOpener::Opening {
+  enum class Kind { kScene, kDemo, kLink, kModel, kLocation, kNothing };
+  enum class Phase { kStart, kDemo, kFiles, kTextures };
+  struct File {
+    std::string source;
+    std::string url;
+  };
+
+  int id = 0;
+  Kind kind = Kind::kScene;
+  JsonValue scene;                     // kScene
+  std::string name;                    // kDemo: the demo; kLink: the payload; kModel: the mesh
+  std::vector<std::string> anims;      // kModel
+  std::vector<std::string> materials;  // kModel: .mtr/.shader/.skin
+  std::string query, fragment;         // kLocation
+  // A location that asked for something falls back to the default demo when that fails; the
+  // asked one's error is kept for the result.
+  bool fall_back = false;
+  std::string asked_error;
+  bool is_model_link = false;  // errors read "#model: ...", and the character is framed
+
+  Phase phase = Phase::kStart;
+  int request = 0;  // the fetch waited for; 0: none
+  std::vector<File> files;
+  size_t next_file = 0;
+  std::vector<InputFile> fetched;
+  // Per missing image, the candidate paths tried in turn (the first that arrives is used).
+  std::vector<std::vector<std::string>> textures;
+  size_t next_texture = 0;
+  size_t next_candidate = 0;
+  std::vector<InputFile> images;
+  std::vector<std::string> warnings;
+};
+
+SceneOpener::SceneOpener(OpeningTarget* target, StageHost* host) : target_(target), host_(host) {}
+
+SceneOpener::~SceneOpener() = default;
+
+int SceneOpener::Enqueue(std::unique_ptr<Opening> opening) {
+  const int id = next_id_++;
   opening->id = id;
-  if (openings_.current) {
-    openings_.queued.push_back(std::move(opening));
+  if (current_) {
+    queued_.push_back(std::move(opening));
   } else {
-    openings_.current = std::move(opening);
-    BeginOpening();
+    current_ = std::move(opening);
+    Begin();
   }
   return id;
 }
 
-int Stage::OpenScene(const JsonValue& scene_json) {
+int SceneOpener::OpenScene(const JsonValue& scene_json) {
   auto opening = std::make_unique<Opening>();
   opening->kind = Opening::Kind::kScene;
   opening->scene = scene_json;
   return Enqueue(std::move(opening));
 }
 
-int Stage::OpenDemo(const std::string& name) {
+int SceneOpener::OpenDemo(const std::string& name) {
   auto opening = std::make_unique<Opening>();
   opening->kind = Opening::Kind::kDemo;
   opening->name = name;
   return Enqueue(std::move(opening));
 }
 
-int Stage::OpenLink(const std::string& payload) {
+int SceneOpener::OpenLink(const std::string& payload) {
   auto opening = std::make_unique<Opening>();
   opening->kind = Opening::Kind::kLink;
   opening->name = payload;
   return Enqueue(std::move(opening));
 }
 
-int Stage::OpenModel(const std::string& mesh, const std::vector<std::string>& anims,
-                     const std::vector<std::string>& materials) {
+int SceneOpener::OpenModel(const std::string& mesh, const std::vector<std::string>& anims,
+                           const std::vector<std::string>& materials) {
   auto opening = std::make_unique<Opening>();
   opening->kind = Opening::Kind::kModel;
   opening->name = mesh;
@@ -83,7 +121,7 @@ int Stage::OpenModel(const std::string& mesh, const std::vector<std::string>& an
   return Enqueue(std::move(opening));
 }
 
-int Stage::OpenLocation(const std::string& query, const std::string& fragment) {
+int SceneOpener::OpenLocation(const std::string& query, const std::string& fragment) {
   auto opening = std::make_unique<Opening>();
   opening->kind = Opening::Kind::kLocation;
   opening->query = query;
@@ -91,8 +129,8 @@ int Stage::OpenLocation(const std::string& query, const std::string& fragment) {
   return Enqueue(std::move(opening));
 }
 
-void Stage::BeginOpening() {
-  Opening& o = *openings_.current;
+void SceneOpener::Begin() {
+  Opening& o = *current_;
   if (o.kind == Opening::Kind::kLocation) {
     const PageLocation location = ParsePageLocation(o.query, o.fragment);
     o.fall_back = location.asked();
@@ -121,7 +159,7 @@ void Stage::BeginOpening() {
   }
   switch (o.kind) {
     case Opening::Kind::kNothing:
-      FinishOpening(Reply(true));
+      Finish(Reply(true));
       return;
     case Opening::Kind::kScene:
       BeginScene(o.scene);
@@ -132,14 +170,14 @@ void Stage::BeginOpening() {
       return;
     case Opening::Kind::kLink: {
       if (o.name.size() > kMaxSceneLinkChars) {
-        FinishOpening(Failure("#scene: error: expected a link of at most " +
-                              std::to_string(kMaxSceneLinkChars) + " characters, found " +
-                              std::to_string(o.name.size())));
+        Finish(Failure("#scene: error: expected a link of at most " +
+                       std::to_string(kMaxSceneLinkChars) + " characters, found " +
+                       std::to_string(o.name.size())));
         return;
       }
       auto scene = DecodeSceneLink(o.name);
       if (!scene.ok()) {
-        FinishOpening(Failure(scene.error().ToString()));
+        Finish(Failure(scene.error().ToString()));
         return;
       }
       BeginScene(SceneToJson(scene.value()));
@@ -147,8 +185,8 @@ void Stage::BeginOpening() {
     }
     case Opening::Kind::kDemo:
       if (!IsDemoName(o.name)) {
-        FinishOpening(Failure("demo: error: '" + o.name.substr(0, 64) +
-                              "' is not a demo name (letters, digits, - and _)"));
+        Finish(Failure("demo: error: '" + o.name.substr(0, 64) +
+                       "' is not a demo name (letters, digits, - and _)"));
         return;
       }
       o.phase = Opening::Phase::kDemo;
@@ -159,11 +197,11 @@ void Stage::BeginOpening() {
   }
 }
 
-void Stage::BeginScene(const JsonValue& scene_json) {
-  Opening& o = *openings_.current;
-  const JsonValue prepared = PrepareScene(scene_json);
+void SceneOpener::BeginScene(const JsonValue& scene_json) {
+  Opening& o = *current_;
+  const JsonValue prepared = target_->PrepareScene(scene_json);
   if (!prepared.Find("ok")->as_bool()) {
-    FinishOpening(prepared);
+    Finish(prepared);
     return;
   }
   for (const JsonValue& file : prepared.Find("files")->as_array())
@@ -172,16 +210,15 @@ void Stage::BeginScene(const JsonValue& scene_json) {
   FetchNext();
 }
 
-// Asks the host for the next file of the current phase, or moves on when the phase is done.
-void Stage::FetchNext() {
-  Opening& o = *openings_.current;
+void SceneOpener::FetchNext() {
+  Opening& o = *current_;
   FetchRequest request;
   if (o.phase == Opening::Phase::kDemo) {
     request.url = "assets/scenes/" + o.name + ".json";
     request.label = "demo '" + o.name + "'";
   } else if (o.phase == Opening::Phase::kFiles) {
     if (o.next_file == o.files.size()) {
-      LoadFetchedFiles();
+      LoadFiles();
       return;
     }
     request.url = o.files[o.next_file].url;
@@ -190,24 +227,18 @@ void Stage::FetchNext() {
     request.count = static_cast<int>(o.files.size());
   } else {
     if (o.next_texture == o.textures.size()) {
-      if (!o.images.empty()) {
-        for (InputFile& image : o.images) QueueFile(std::move(image));
-        o.images.clear();
-        LoadQueuedFiles();  // a bad image is reported by the library and changes nothing
-      }
-      JsonValue applied = ApplyPendingScene();
-      if (applied.Find("ok")->as_bool() && o.is_model_link && cast_.size() > 0) {
-        cast_.Select(0, -1);
-        FrameSelection();
-      }
-      FinishOpening(std::move(applied));
+      if (!o.images.empty()) target_->LoadFetchedImages(std::move(o.images));
+      o.images.clear();
+      JsonValue applied = target_->ApplyPendingScene();
+      if (applied.Find("ok")->as_bool() && o.is_model_link) target_->PresentModelLink();
+      Finish(std::move(applied));
       return;
     }
     const std::string& source = o.textures[o.next_texture][o.next_candidate];
     request.url = UrlOf(source);
     request.label = BaseName(source);
   }
-  request.request = openings_.next_request++;
+  request.request = next_request_++;
   o.request = request.request;
   if (host_ == nullptr || !host_->Fetch(request)) {
     // Answered here, as a host that cannot reach anything would.
@@ -215,20 +246,19 @@ void Stage::FetchNext() {
   }
 }
 
-void Stage::OnFetched(int request, bool ok, std::string bytes, const std::string& error) {
-  if (!openings_.current || request != openings_.current->request)
-    return;  // a late answer to an ended opening
-  Opening& o = *openings_.current;
+void SceneOpener::OnFetched(int request, bool ok, std::string bytes, const std::string& error) {
+  if (!current_ || request != current_->request) return;  // a late answer to an ended opening
+  Opening& o = *current_;
   o.request = 0;
   switch (o.phase) {
     case Opening::Phase::kDemo: {
       if (!ok) {
-        FinishOpening(Failure("demo '" + o.name + "': error: could not be fetched: " + error));
+        Finish(Failure("demo '" + o.name + "': error: could not be fetched: " + error));
         return;
       }
       auto scene = ParseJson("scene", bytes);
       if (!scene.ok()) {
-        FinishOpening(Failure(scene.error().ToString()));
+        Finish(Failure(scene.error().ToString()));
         return;
       }
       BeginScene(scene.value());
@@ -237,8 +267,8 @@ void Stage::OnFetched(int request, bool ok, std::string bytes, const std::string
     case Opening::Phase::kFiles: {
       const Opening::File& file = o.files[o.next_file];
       if (!ok) {
-        CancelPendingScene();
-        FinishOpening(Failure(file.source + ": error: could not be fetched: " + error));
+        target_->CancelPendingScene();
+        Finish(Failure(file.source + ": error: could not be fetched: " + error));
         return;
       }
       o.fetched.push_back({BaseName(file.source), std::move(bytes), file.source});
@@ -272,22 +302,21 @@ void Stage::OnFetched(int request, bool ok, std::string bytes, const std::string
   }
 }
 
-void Stage::LoadFetchedFiles() {
-  Opening& o = *openings_.current;
+void SceneOpener::LoadFiles() {
+  Opening& o = *current_;
   if (o.fetched.empty()) {
     o.phase = Opening::Phase::kTextures;
     FetchNext();
     return;
   }
-  for (InputFile& file : o.fetched) QueueFile(std::move(file));
+  const JsonValue loaded = target_->LoadFetchedFiles(std::move(o.fetched));
   o.fetched.clear();
-  const JsonValue loaded = LoadQueuedFiles();
   if (!loaded.Find("ok")->as_bool()) {
-    CancelPendingScene();  // models loaded for it so far are released
+    target_->CancelPendingScene();  // models loaded for it so far are released
     std::string errors;
     for (const JsonValue& e : loaded.Find("errors")->as_array())
       errors += (errors.empty() ? "" : "\n") + e.as_string();
-    FinishOpening(Failure(errors));
+    Finish(Failure(errors));
     return;
   }
   for (const JsonValue& candidates : loaded.Find("texture_requests")->as_array()) {
@@ -299,8 +328,8 @@ void Stage::LoadFetchedFiles() {
   FetchNext();
 }
 
-void Stage::FinishOpening(JsonValue result) {
-  Opening& o = *openings_.current;
+void SceneOpener::Finish(JsonValue result) {
+  Opening& o = *current_;
   const bool ok = result.Find("ok")->as_bool();
   if (!ok && o.is_model_link) {
     result.Set("error", ModelLinkMessage(result.Find("error")->as_string()));
@@ -312,8 +341,8 @@ void Stage::FinishOpening(JsonValue result) {
     fallback->kind = Opening::Kind::kDemo;
     fallback->name = "default";
     fallback->asked_error = result.Find("error")->as_string();
-    openings_.current = std::move(fallback);
-    BeginOpening();
+    current_ = std::move(fallback);
+    Begin();
     return;
   }
   if (!o.asked_error.empty()) {
@@ -324,16 +353,15 @@ void Stage::FinishOpening(JsonValue result) {
   if (const JsonValue* more = result.Find("warnings"); more && more->is_array()) {
     for (const JsonValue& w : more->as_array()) warnings.push_back(w);
   }
-  if (!o.warnings.empty())
-    report_.warnings.insert(report_.warnings.end(), o.warnings.begin(), o.warnings.end());
+  if (!o.warnings.empty()) target_->AddOpeningWarnings(o.warnings);
   result.Set("warnings", JsonValue(std::move(warnings)));
   result.Set("id", o.id);
-  std::unique_ptr<Opening> ended = std::move(openings_.current);
+  std::unique_ptr<Opening> ended = std::move(current_);
   if (host_) host_->Event("sceneOpened", result);
-  if (!openings_.queued.empty()) {
-    openings_.current = std::move(openings_.queued.front());
-    openings_.queued.erase(openings_.queued.begin());
-    BeginOpening();
+  if (!queued_.empty()) {
+    current_ = std::move(queued_.front());
+    queued_.erase(queued_.begin());
+    Begin();
   }
 }
 
