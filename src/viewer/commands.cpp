@@ -279,15 +279,8 @@ class CommandTable {
     if (!a.Finish()) return Fail(a);
     // Cheap (no per-instance data): what benchmarks poll every frame.
     JsonValue stats = Reply(true);
-    const ui::FrameStats& frame = std::as_const(v).stats();
     stats.Set("frame", static_cast<double>(v.frame()));
-    stats.Set("update_ms", static_cast<double>(frame.update_ms));
-    stats.Set("render_ms", static_cast<double>(frame.render_ms));
-    stats.Set("frame_ms", static_cast<double>(frame.frame_ms));
-    stats.Set("draw_calls", frame.draw_calls);
-    stats.Set("instances", frame.instances);
-    stats.Set("culled", frame.culled);
-    stats.Set("characters", v.character_count());
+    v.AddFrameStats(stats);
     return stats;
   }
   static JsonValue GroundAt(Stage& v, CommandArgs& a) {

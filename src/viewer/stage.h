@@ -228,6 +228,8 @@ class Stage : private OpeningTarget {
   JsonValue RoutesJson() const;
   JsonValue PathJson(const Character& character) const;
   JsonValue ClockJson() const;
+  // The frame's timings and counts (the `stats` command and state()'s "stats").
+  void AddFrameStats(JsonValue& into) const;
   // The ground point under a framebuffer pixel: what a click there would hit.
   std::optional<glm::vec3> GroundUnderCursor(double x, double y) const;
   bool ProjectToScreen(const glm::vec3& world, glm::dvec2* screen) const;

@@ -95,6 +95,16 @@ JsonValue Stage::ModelsJson() const {
 
 JsonValue Stage::InstancesJson() const { return cast_.Json(scene_time_, routes_); }
 
+void Stage::AddFrameStats(JsonValue& into) const {
+  into.Set("update_ms", static_cast<double>(stats_.update_ms));
+  into.Set("render_ms", static_cast<double>(stats_.render_ms));
+  into.Set("frame_ms", static_cast<double>(stats_.frame_ms));
+  into.Set("draw_calls", stats_.draw_calls);
+  into.Set("instances", stats_.instances);
+  into.Set("culled", stats_.culled);
+  into.Set("characters", static_cast<double>(cast_.size()));
+}
+
 JsonValue Stage::State() const {
   JsonValue state = JsonValue::MakeObject();
   state.Set("webgl", stats_.gl_version);
@@ -151,13 +161,7 @@ JsonValue Stage::State() const {
   }
   state.Set("ui_items", std::move(items));
   JsonValue stats = JsonValue::MakeObject();
-  stats.Set("update_ms", static_cast<double>(stats_.update_ms));
-  stats.Set("render_ms", static_cast<double>(stats_.render_ms));
-  stats.Set("frame_ms", static_cast<double>(stats_.frame_ms));
-  stats.Set("draw_calls", stats_.draw_calls);
-  stats.Set("instances", stats_.instances);
-  stats.Set("culled", stats_.culled);
-  stats.Set("characters", static_cast<double>(cast_.size()));
+  AddFrameStats(stats);
   stats.Set("gpu_shared_bytes", static_cast<double>(backend_->shared_bytes()));
   stats.Set("gpu_instance_bytes", static_cast<double>(backend_->instance_bytes()));
   state.Set("stats", std::move(stats));
