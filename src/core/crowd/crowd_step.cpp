@@ -281,6 +281,7 @@ class StepRunner {
     double keep = 0.0;     // the distance kept on the horizon (clearances and margin)
     double contact = 0.0;  // the clearances (or the present distance when nearer)
     double far2 = 0.0;     // squared: a horizon piece with both ends beyond cannot come within
+    double piece = 0.0;    // the most it moves between two samples
     const glm::dvec2* predicted = nullptr;
   };
 
@@ -352,6 +353,7 @@ class StepRunner {
       // most both speeds over the piece) cannot come within the margin.
       const double both = (a.max_speed + b.max_speed) * piece;
       r.far2 = (r.keep + 0.5 * both) * (r.keep + 0.5 * both);
+      r.piece = scratch_.predicted_piece[r.index];
       r.predicted = Predicted(r.index);
     }
     return count;
@@ -370,14 +372,21 @@ class StepRunner {
     // other would wait for ever; one boxed in waits for the other to move on). When i stands,
     // it reports the one that boxes it in already (the lowest index), else the one that
     // refused its best step (boxing it in, or too near).
-    int close_count = 0, boxed_in_by = -1;
+    // Also those near enough to meet i within the step, whatever either does (the only ones
+    // the safety check can refuse a motion for; the others it would skip one by one).
+    int close_count = 0, near_count = 0, boxed_in_by = -1;
     for (int n = 0; n < neighbour_count; ++n) {
       const int j = neighbours[n];
       const CrowdAgent& b = agents_[j];
+      const glm::dvec2 to = b.pose.position - a.pose.position;
+      const double distance2 = glm::dot(to, to);
+      // A hair wider than the safety check's own skip, so rounding never drops one it keeps.
+      const double meet =
+          (a.clearance + b.clearance + (a.max_speed + b.max_speed) * step_) * (1.0 + 1e-9);
+      if (distance2 < meet * meet) scratch_.near[near_count++] = j;
       const double box =
           a.clearance + b.clearance + 2.0 * a.turning_radius + a.wanted_speed * step_;
-      const glm::dvec2 to = b.pose.position - a.pose.position;
-      if (glm::dot(to, to) >= box * box) continue;
+      if (distance2 >= box * box) continue;
       if (!Trapped(a, a.pose.position, shapes.forward, StepEndOf(j), b.clearance)) {
         scratch_.close[close_count++] = j;
       } else if (boxed_in_by < 0 || j < boxed_in_by) {
@@ -387,12 +396,11 @@ class StepRunner {
     Candidate candidates[kCandidates];
     const int candidate_count = MakeCandidates(a, candidates);
     // What a candidate costs in any case (its miss of the wanted motion) is known at once; the
-    // penalties (neighbours, obstacles, being boxed in) only add, so a candidate whose cost
-    // already reaches the best total found is skipped, and a penalty is worked out only as far
-    // as the candidate can still win: the same choice as ranking all (the least total, the
-    // earliest candidate of equal totals). The candidates come roughly best first (the wanted
-    // manoeuvre, small turns, then slower), so the best total drops early.
-    for (int c = 0; c < candidate_count; ++c) candidates[c].cost = PreferenceCost(a, candidates[c]);
+    // penalties (neighbours, obstacles) only add and a step into being boxed in is refused, so a
+    // candidate whose cost already reaches the best total found is skipped, and a penalty is worked
+    // out only as far as the candidate can still win: the same choice as ranking all (the least
+    // total, the earliest candidate of equal totals). The candidates come roughly best first (the
+    // wanted manoeuvre, small turns, then slower), so the best total drops early.
     Ranking ranking{ranked, ranked_count, scratch_.close.data(), close_count, NearObstacle(a)};
     // A candidate's total is unknown, known exactly, or only known to exceed the best's at the
     // time (its penalty was cut short: it could not win then).
@@ -435,7 +443,7 @@ class StepRunner {
       glm::dvec2 step_path[kStepSamples + 1];
       int blocker = -1;
       if (motion.speed > 0.0 &&
-          !IsSafe(i, motion, neighbours, neighbour_count, step_path, &blocker)) {
+          !IsSafe(i, motion, scratch_.near.data(), near_count, step_path, &blocker)) {
         if (boxed_in_by < 0) boxed_in_by = blocker;
         excluded[best] = true;
         continue;
@@ -461,30 +469,44 @@ class StepRunner {
     return 0.0;
   }
 
+  // The candidates in ranking order, each with its preference cost.
   int MakeCandidates(const CrowdAgent& a, Candidate* out) const {
     const double max_curvature = 1.0 / a.turning_radius;
     const double wanted_curvature = std::clamp(a.wanted_curvature, -max_curvature, max_curvature);
     const double wanted_turn = WantedTurn(a);
+    const TurnCost standing_turn = CostOfTurn(a, 0.0);
+    const double standing_cost = standing_turn.heading + CostOfSpeed(a, 0.0) + standing_turn.bias +
+                                 kWaitingWeight * a.waiting;
     int count = 0;
     if (a.wanted_speed <= 0.0) {
-      out[count++] = {0.0, 0.0, 0.0, 0.0, 0, kWantedTurn};
+      out[count++] = {0.0, 0.0, 0.0, standing_cost, 0, kWantedTurn};
       return count;
+    }
+    const TurnCost wanted_cost = CostOfTurn(a, wanted_turn);
+    TurnCost offset_costs[std::size(kTurnOffsets)];
+    for (std::size_t t = 0; t < std::size(kTurnOffsets); ++t) {
+      offset_costs[t] = CostOfTurn(a, kTurnOffsets[t]);
     }
     for (int f = 0; f < static_cast<int>(std::size(kSpeedFractions)); ++f) {
       const double speed = std::min(a.wanted_speed * kSpeedFractions[f], a.max_speed);
-      out[count] = {speed, wanted_curvature, wanted_turn, 0.0, f, kWantedTurn};
+      const double speed_cost = CostOfSpeed(a, speed);
+      out[count] = {speed,       wanted_curvature,
+                    wanted_turn, wanted_cost.heading + speed_cost + wanted_cost.bias,
+                    f,           kWantedTurn};
       ++count;
       // Turn by `turn` at the tightest curvature, or by what is left of it within the step.
       const double step_length = speed * step_;
       for (int t = 0; t < static_cast<int>(std::size(kTurnOffsets)); ++t) {
         const double turn = kTurnOffsets[t];
         const double curvature = std::min(max_curvature, std::abs(turn) / step_length);
-        out[count] = {speed, turn < 0.0 ? -curvature : curvature, turn, 0.0, f, t};
+        out[count] = {speed, turn < 0.0 ? -curvature : curvature,
+                      turn,  offset_costs[t].heading + speed_cost + offset_costs[t].bias,
+                      f,     t};
         ++count;
       }
     }
     // Standing still last: of two candidates that cost the same, the earlier is taken.
-    out[count++] = {0.0, 0.0, 0.0, 0.0, 0, kWantedTurn};
+    out[count++] = {0.0, 0.0, 0.0, standing_cost, 0, kWantedTurn};
     return count;
   }
 
@@ -589,9 +611,17 @@ class StepRunner {
   // distance `b` should be kept at, `b` moving as expected: 0 when never, up to 1 for touching
   // centres at once. Between samples both move in a line, so the closest approach of each piece
   // is exact for that line (nothing slips between samples).
-  static double CollisionRisk(const RankedNeighbour& b, const glm::dvec2* path) {
+  // `piece`: the most the candidate moves between two samples.
+  static double CollisionRisk(const RankedNeighbour& b, const glm::dvec2* path, double piece) {
     if (b.keep <= 0.0) return 0.0;
     const glm::dvec2* other = b.predicted;
+    // Every sample of either is within half the horizon's pieces of its middle one, so when
+    // the middle ones are farther apart than the kept distance and those pieces (with a hair
+    // for rounding), no piece comes within it: most neighbours, for most candidates.
+    constexpr int kMiddle = kHorizonSamples / 2;
+    const glm::dvec2 middle = path[kMiddle] - other[kMiddle];
+    const double never = (b.keep + (kHorizonSamples - kMiddle) * (piece + b.piece)) * (1.0 + 1e-9);
+    if (glm::dot(middle, middle) > never * never) return 0.0;
     double risk = 0.0;
     glm::dvec2 before = path[0] - other[0];
     double before2 = glm::dot(before, before);
@@ -667,16 +697,20 @@ class StepRunner {
 
   // What a candidate costs in any case: how far it is from the wanted motion (heading and
   // speed), the right-hand preference, and waiting (dearer the longer it lasts, so a character
-  // does not stand for ever where moving on is safe but close).
-  double PreferenceCost(const CrowdAgent& a, const Candidate& candidate) const {
+  // does not stand for ever where moving on is safe but close). The heading and right-hand
+  // parts depend on the turn alone, the speed part on the speed alone: each is worked out once
+  // a character, and a candidate's cost is (heading + speed) + right-hand (+ waiting).
+  struct TurnCost {
+    double heading = 0.0;
+    double bias = 0.0;
+  };
+  static TurnCost CostOfTurn(const CrowdAgent& a, double turn) {
+    const double heading_miss = std::abs(WrapPi(a.wanted_heading - a.pose.heading - turn));
+    return {kHeadingWeight * heading_miss / kPi, kRightHandBias * turn / kPi};
+  }
+  static double CostOfSpeed(const CrowdAgent& a, double speed) {
     const double speed_scale = a.max_speed > 0.0 ? a.max_speed : 1.0;
-    const double heading_miss =
-        std::abs(WrapPi(a.wanted_heading - a.pose.heading - candidate.turn));
-    double cost = kHeadingWeight * heading_miss / kPi +
-                  kSpeedWeight * (a.wanted_speed - candidate.speed) / speed_scale +
-                  kRightHandBias * candidate.turn / kPi;
-    if (candidate.speed == 0.0) cost += kWaitingWeight * a.waiting;
-    return cost;
+    return kSpeedWeight * (a.wanted_speed - speed) / speed_scale;
   }
 
   bool NearObstacle(const CrowdAgent& a) const {
@@ -723,6 +757,7 @@ class StepRunner {
         ManoeuvreMeetsObstacle(a, candidate.turn, candidate.speed * horizon)) {
       penalty += kObstacleWeight;
     }
+    const double piece = candidate.speed * horizon / kHorizonSamples;
     // Those that chose before i count fully (i gives way to them), those after less (they
     // will give way to i). The worst neighbour, and a little of the others.
     double worst = 0.0, total = 0.0;
@@ -732,7 +767,7 @@ class StepRunner {
         break;
       }
       const RankedNeighbour& b = ranking.ranked[n];
-      const double risk = b.weight * CollisionRisk(b, path);
+      const double risk = b.weight * CollisionRisk(b, path, piece);
       worst = std::max(worst, risk);
       total += risk;
     }
@@ -815,6 +850,7 @@ void CrowdScratch::Reserve(int characters) {
   step_path.resize(n * (kStepSamples + 1));
 
   neighbours.resize(n);
+  near.resize(n);
   close.resize(n);
   decided.resize(n);
   capacity_ = std::max(characters, 0);
@@ -840,40 +876,41 @@ Status CrowdStepJob::Validate() const {
   }
   for (int i = 0; i < count; ++i) {
     const CrowdAgent& a = agents[i];
-    const std::string name = "agents[" + std::to_string(i) + "].";
+    // The field's name only for a failure (a valid step allocates nothing).
+    auto name = [i](const char* field) { return "agents[" + std::to_string(i) + "]." + field; };
     if (!InRange(a.pose.position.x, -kMaxCrowdCoordinate, kMaxCrowdCoordinate)) {
-      return Fail(name + "pose.position.x", "a finite coordinate", a.pose.position.x);
+      return Fail(name("pose.position.x"), "a finite coordinate", a.pose.position.x);
     }
     if (!InRange(a.pose.position.y, -kMaxCrowdCoordinate, kMaxCrowdCoordinate)) {
-      return Fail(name + "pose.position.y", "a finite coordinate", a.pose.position.y);
+      return Fail(name("pose.position.y"), "a finite coordinate", a.pose.position.y);
     }
     if (!std::isfinite(a.pose.heading)) {
-      return Fail(name + "pose.heading", "a finite angle", a.pose.heading);
+      return Fail(name("pose.heading"), "a finite angle", a.pose.heading);
     }
     if (!InRange(a.max_speed, 0.0, kMaxCrowdCoordinate)) {
-      return Fail(name + "max_speed", "a finite number >= 0", a.max_speed);
+      return Fail(name("max_speed"), "a finite number >= 0", a.max_speed);
     }
     if (!InRange(a.speed, 0.0, a.max_speed)) {
-      return Fail(name + "speed", "a number in [0, max_speed]", a.speed);
+      return Fail(name("speed"), "a number in [0, max_speed]", a.speed);
     }
     if (!(std::isfinite(a.turning_radius) && a.turning_radius > 0.0 &&
           a.turning_radius <= kMaxCrowdCoordinate)) {
-      return Fail(name + "turning_radius", "a finite number > 0", a.turning_radius);
+      return Fail(name("turning_radius"), "a finite number > 0", a.turning_radius);
     }
     if (!InRange(a.clearance, 0.0, kMaxCrowdCoordinate)) {
-      return Fail(name + "clearance", "a finite number >= 0", a.clearance);
+      return Fail(name("clearance"), "a finite number >= 0", a.clearance);
     }
     if (!InRange(a.waiting, 0.0, 1e300)) {
-      return Fail(name + "waiting", "seconds >= 0", a.waiting);
+      return Fail(name("waiting"), "seconds >= 0", a.waiting);
     }
     if (!std::isfinite(a.wanted_heading)) {
-      return Fail(name + "wanted_heading", "a finite angle", a.wanted_heading);
+      return Fail(name("wanted_heading"), "a finite angle", a.wanted_heading);
     }
     if (!std::isfinite(a.wanted_curvature)) {
-      return Fail(name + "wanted_curvature", "a finite number", a.wanted_curvature);
+      return Fail(name("wanted_curvature"), "a finite number", a.wanted_curvature);
     }
     if (!InRange(a.wanted_speed, 0.0, a.max_speed)) {
-      return Fail(name + "wanted_speed", "a number in [0, max_speed]", a.wanted_speed);
+      return Fail(name("wanted_speed"), "a number in [0, max_speed]", a.wanted_speed);
     }
   }
   return {};

@@ -70,9 +70,10 @@ struct CrowdScratch {
   // Per character, its samples over this step: where it stands until it has chosen, then its
   // chosen motion's (what the safety check compares with).
   std::vector<glm::dvec2> step_path;
-  // One character's neighbours while it chooses: all within reach (the safety check's), and
-  // those close enough to box it in.
+  // One character's neighbours while it chooses: all within reach, those near enough to meet
+  // it within the step (the safety check's), and those close enough to box it in.
   std::vector<int> neighbours;
+  std::vector<int> near;
   std::vector<int> close;
   // Per character: its motion is already chosen this step (later ones check against it).
   std::vector<std::uint8_t> decided;
