@@ -438,7 +438,8 @@ class StepRunner {
       }
       if (best < 0) break;
       CrowdMotion motion{candidates[best].speed, candidates[best].curvature};
-      if (motion.speed == 0.0) motion.boxed_in_by = boxed_in_by;
+      // One that wants to stand is kept standing by nobody.
+      if (motion.speed == 0.0 && a.wanted_speed > 0.0) motion.boxed_in_by = boxed_in_by;
       // Standing still is always safe (see CrowdStepJob).
       glm::dvec2 step_path[kStepSamples + 1];
       int blocker = -1;
@@ -457,7 +458,7 @@ class StepRunner {
     std::fill(Predicted(i), Predicted(i) + kHorizonSamples + 1, a.pose.position);
     scratch_.predicted_piece[i] = 0.0;
     CrowdMotion standing;
-    standing.boxed_in_by = boxed_in_by;
+    if (a.wanted_speed > 0.0) standing.boxed_in_by = boxed_in_by;
     return standing;
   }
 
