@@ -45,13 +45,14 @@ constexpr double kNoLimit = HUGE_VAL;
 // A candidate's turn is the follower's own, not one of kTurnOffsets.
 constexpr int kWantedTurn = -1;
 
+// Filled whole by MakeCandidates (no member defaults: the array of them is not cleared first).
 struct Candidate {
-  double speed = 0.0;
-  double curvature = 0.0;  // over this step
-  double turn = 0.0;       // the manoeuvre's whole turn (radians, left positive)
-  double cost = 0.0;
-  int speed_index = 0;  // into kSpeedFractions
-  int turn_index = 0;   // into kTurnOffsets, or kWantedTurn
+  double speed;
+  double curvature;  // over this step
+  double turn;       // the manoeuvre's whole turn (radians, left positive)
+  double cost;
+  int speed_index;  // into kSpeedFractions
+  int turn_index;   // into kTurnOffsets, or kWantedTurn
 };
 
 Diagnostic Fail(const std::string& field, const std::string& expected, double found) {
