@@ -19,6 +19,11 @@ constexpr double kLookaheadRadii = 1.0;
 constexpr int kProgressSamples = 8;
 // A follower this far off its planned path (in clearances) re-plans, at most once an interval.
 constexpr double kReplanDeviation = 1.0;
+// A character boxed in (facing one too close to turn away from) by one that has arrived, after
+// waiting this long, asks that one to make way: it walks on ahead by its turning circle and
+// both clearances, at most kMakeWayTime seconds, then back to its goal.
+constexpr double kMakeWayAfter = 0.5;
+constexpr double kMakeWayTime = 4.0;
 // The planner keeps this much more than the clearance, so a follower cutting a corner of its
 // plan by the lookahead still clears the obstacle.
 constexpr double kPlanClearanceFactor = 1.25;
@@ -292,7 +297,12 @@ void CrowdSimulation::Want(int i) {
   if (time() < c.start_delay || c.speed <= 0.0) return;
   if (c.route && c.route->length() > 0.0) {
     WantAlongRoute(i);
-  } else if (c.has_target && f.arrival_time < 0.0) {
+  } else if (c.has_target && f.making_way) {
+    WantPoint(i, f.make_way_point, false);
+  } else if (c.has_target && f.arrival_time >= 0.0) {
+    // Back from making way: to its goal, straight (it is near).
+    if (glm::distance(a.pose.position, f.goal) > ArrivalTolerance(i)) WantPoint(i, f.goal, true);
+  } else if (c.has_target) {
     if (obstacles_.empty()) {
       WantPoint(i, f.goal, true);
     } else {
@@ -300,6 +310,18 @@ void CrowdSimulation::Want(int i) {
       WantAlongPlan(i);
     }
   }
+}
+
+void CrowdSimulation::AskToMakeWay(int i, int waiting) {
+  FollowerState& f = followers_[i];
+  const CrowdAgent& a = agents_[i];
+  if (!characters_[i].has_target || f.arrival_time < 0.0 || f.making_way || a.wanted_speed > 0.0) {
+    return;
+  }
+  f.making_way = true;
+  f.make_way_since = time();
+  const double ahead = 2.0 * a.turning_radius + 2.0 * (a.clearance + agents_[waiting].clearance);
+  f.make_way_point = a.pose.position + ahead * Direction(a.pose.heading);
 }
 
 Status CrowdSimulation::Step() {
@@ -324,6 +346,14 @@ Status CrowdSimulation::Step() {
         glm::distance(a.pose.position, f.goal) <= ArrivalTolerance(i)) {
       f.arrival_time = time();
     }
+    if (f.making_way && (glm::distance(a.pose.position, f.make_way_point) <= ArrivalTolerance(i) ||
+                         time() - f.make_way_since >= kMakeWayTime)) {
+      f.making_way = false;
+    }
+  }
+  for (int i = 0; i < size(); ++i) {
+    const int by = motions_[i].boxed_in_by;
+    if (by >= 0 && agents_[i].waiting >= kMakeWayAfter) AskToMakeWay(by, i);
   }
   return {};
 }

@@ -76,6 +76,11 @@ class CrowdSimulation {
     double direction = 1.0;  // ping-pong: -1 on the way back
     PlannedPath path;        // round the obstacles to the goal (empty: straight pursuit)
     double last_plan_time = -1e300;
+    // Making way: an arrived character that boxes in one waiting behind it walks on to this
+    // point (ahead of where it stood), then back to its goal.
+    bool making_way = false;
+    glm::dvec2 make_way_point{0.0, 0.0};
+    double make_way_since = 0.0;
   };
 
   void Want(int i);
@@ -83,6 +88,7 @@ class CrowdSimulation {
   void WantAlongPlan(int i);
   void WantAlongRoute(int i);
   void Plan(int i);
+  void AskToMakeWay(int i, int waiting);
   double ArrivalTolerance(int i) const;
 
   std::vector<CrowdCharacter> characters_;

@@ -26,8 +26,6 @@ constexpr double kObstacleWeight = 3.0;
 constexpr double kMarginRisk = 0.1;
 constexpr double kOtherRisk = 0.25;
 constexpr double kLaterShare = 0.5;
-// A step that leaves a character facing a neighbour too close to turn away from.
-constexpr double kTrappedWeight = 3.0;
 // Per second already waited: what standing still costs more.
 constexpr double kWaitingWeight = 0.5;
 // Two walkers meeting head-on would mirror each other's choices; a tiny preference for turning
@@ -37,15 +35,24 @@ constexpr double kRightHandBias = 1e-3;
 // turn at the tightest curvature by one of these angles, then straight on), plus standing still.
 constexpr double kSpeedFractions[] = {1.0, 0.6, 0.3};
 constexpr double kTurnOffsets[] = {0.0, -0.2, 0.2, -0.45, 0.45, -0.8, 0.8, -1.2, 1.2, -1.8, 1.8};
+// The neighbours a character ranks its candidates against, at most (the soonest to meet).
+constexpr int kMaxRankedNeighbours = 6;
 constexpr int kCandidates =
     1 + static_cast<int>(std::size(kSpeedFractions)) * (1 + std::size(kTurnOffsets));
 
+// No bound on a candidate's penalty (the first one ranked).
+constexpr double kNoLimit = HUGE_VAL;
+// A candidate's turn is the follower's own, not one of kTurnOffsets.
+constexpr int kWantedTurn = -1;
+
+// Filled whole by MakeCandidates (no member defaults: the array of them is not cleared first).
 struct Candidate {
-  double speed = 0.0;
-  double curvature = 0.0;  // over this step
-  double turn = 0.0;       // the manoeuvre's whole turn (radians, left positive)
-  double cost = 0.0;
-  int order = 0;  // ties in cost keep this order
+  double speed;
+  double curvature;  // over this step
+  double turn;       // the manoeuvre's whole turn (radians, left positive)
+  double cost;
+  int speed_index;  // into kSpeedFractions
+  int turn_index;   // into kTurnOffsets, or kWantedTurn
 };
 
 Diagnostic Fail(const std::string& field, const std::string& expected, double found) {
@@ -112,45 +119,65 @@ void SampleMotion(const Pose2& pose, double speed, double curvature, double dura
   }
 }
 
-// Positions at `count` + 1 equally spaced times over [0, duration] of a manoeuvre: a turn by
-// `turn` at curvature `max_curvature` (the sign of `turn`), then straight on.
-void SampleManoeuvre(const Pose2& pose, double speed, double turn, double max_curvature,
-                     double duration, int count, glm::dvec2* out) {
-  const double arc_length = std::abs(turn) / max_curvature;
-  const double curvature = turn < 0.0 ? -max_curvature : max_curvature;
-  const double piece = speed * duration / count;
-  out[0] = pose.position;
-  // On the arc: each piece is the same chord, turned by the piece's turn (as SampleMotion).
-  const double piece_turn = curvature * piece;
-  const double c = std::cos(piece_turn), s = std::sin(piece_turn);
-  glm::dvec2 step =
-      (2.0 * std::sin(0.5 * piece_turn) / curvature) * Direction(pose.heading + 0.5 * piece_turn);
-  int m = 1;
-  for (; m <= count && piece * m <= arc_length; ++m) {
-    out[m] = out[m - 1] + step;
-    step = {c * step.x - s * step.y, s * step.x + c * step.y};
-  }
-  if (m > count) return;
-  // Past the arc's end: straight on from there.
-  const Pose2 arc_end = AdvancePose(pose, 1.0, curvature, arc_length);
-  const glm::dvec2 onwards = Direction(pose.heading + turn);
-  for (; m <= count; ++m) out[m] = arc_end.position + (piece * m - arc_length) * onwards;
+// A unit vector turned by an angle given as its (cos, sin).
+glm::dvec2 Rotate(glm::dvec2 v, glm::dvec2 turn) {
+  return {turn.x * v.x - turn.y * v.y, turn.y * v.x + turn.x * v.y};
+}
+
+// How a character's manoeuvres look at one speed: the horizon's pieces on the tightest arc.
+// Worked out once per character and speed, so sampling a manoeuvre needs no trigonometry.
+struct SpeedFrame {
+  double speed = 0.0;
+  double piece = 0.0;                   // length of one horizon piece
+  glm::dvec2 piece_turn{1.0, 0.0};      // (cos, sin) of one piece's turn on the tightest arc
+  glm::dvec2 half_turn{1.0, 0.0};       // (cos, sin) of half of it
+  double chord = 0.0;                   // one piece's chord on the tightest arc
+  glm::dvec2 step_half_turn{1.0, 0.0};  // (cos, sin) of half a step's turn on the tightest arc
+};
+
+// A manoeuvre's turn given by its trigonometry: whole turn, half turn (cos, sin), and the chord
+// of its arc at the tightest curvature.
+struct TurnShape {
+  double turn = 0.0;
+  glm::dvec2 full{1.0, 0.0};
+  glm::dvec2 half{1.0, 0.0};
+  double arc_chord = 0.0;  // 2 R sin(|turn| / 2)
+};
+
+TurnShape MakeTurnShape(double turn, double radius) {
+  TurnShape shape;
+  shape.turn = turn;
+  shape.full = Direction(turn);
+  shape.half = Direction(0.5 * turn);
+  shape.arc_chord = 2.0 * radius * std::abs(shape.half.y);
+  return shape;
 }
 
 class StepRunner {
  public:
   explicit StepRunner(const CrowdStepJob& job)
-      : job_(job), agents_(job.agents), scratch_(*job.scratch), step_(job.options.step) {}
+      : job_(job), agents_(job.agents), scratch_(*job.scratch), step_(job.options.step) {
+    for (std::size_t t = 0; t < std::size(kTurnOffsets); ++t) {
+      // The radius is applied per character (arc_chord scales with it).
+      offset_shapes_[t] = MakeTurnShape(kTurnOffsets[t], 1.0);
+    }
+  }
 
   void Run() {
     BuildGrid();
+    const double piece = job_.options.horizon / kHorizonSamples;
     for (int i = 0; i < job_.count; ++i) {
       job_.motions[i] = CrowdMotion{};
       scratch_.decided[i] = 0;
       // Until i chooses, the others expect it straight on at its last speed.
       const CrowdAgent& a = agents_[i];
-      SampleManoeuvre(a.pose, a.speed, 0.0, 1.0 / a.turning_radius, job_.options.horizon,
-                      kHorizonSamples, Predicted(i));
+      const glm::dvec2 forward = Direction(a.pose.heading);
+      glm::dvec2* predicted = Predicted(i);
+      for (int m = 0; m <= kHorizonSamples; ++m) {
+        predicted[m] = a.pose.position + (a.speed * piece * m) * forward;
+      }
+      scratch_.predicted_piece[i] = a.speed * piece;
+      std::fill(StepPath(i), StepPath(i) + kStepSamples + 1, a.pose.position);
     }
     for (int i = 0; i < job_.count; ++i) {
       job_.motions[i] = Choose(i);
@@ -164,19 +191,18 @@ class StepRunner {
   void BuildGrid() {
     const int n = job_.count;
     glm::dvec2 lo = agents_[0].pose.position, hi = lo;
-    max_clearance_ = 0.0;
-    max_speed_ = 0.0;
+    double max_reach = 0.0;
     for (int i = 0; i < n; ++i) {
       lo = glm::min(lo, agents_[i].pose.position);
       hi = glm::max(hi, agents_[i].pose.position);
-      max_clearance_ = std::max(max_clearance_, agents_[i].clearance);
-      max_speed_ = std::max(max_speed_, agents_[i].max_speed);
+      max_reach = std::max(max_reach, Reach(agents_[i]));
     }
-    const double reach = 2.0 * max_clearance_ * (1.0 + kMarginFraction) +
-                         2.0 * max_speed_ * (job_.options.horizon + 2.0 * step_);
     const glm::dvec2 extent = hi - lo;
     const double max_cells = 2.0 * n + 16.0;
-    cell_size_ = std::max(reach, 1e-9);
+    max_reach_ = max_reach;
+    // Cells half the largest interaction range wide: a query scans the cells its range
+    // overlaps (about 4 x 4), less area than 3 x 3 cells of the whole range.
+    cell_size_ = std::max(max_reach, 1e-9);
     // Grow the cells until the grid has at most max_cells of them.
     while ((std::floor(extent.x / cell_size_) + 1.0) * (std::floor(extent.y / cell_size_) + 1.0) >
            max_cells) {
@@ -195,7 +221,19 @@ class StepRunner {
     for (int c = 0; c < cells; ++c) scratch_.cell_start[c + 1] += scratch_.cell_start[c];
     // Stable counting sort: within a cell, ascending index.
     for (int c = 0; c <= cells; ++c) scratch_.fill[c] = scratch_.cell_start[c];
-    for (int i = 0; i < n; ++i) scratch_.by_cell[scratch_.fill[scratch_.cell_of[i]]++] = i;
+    for (int i = 0; i < n; ++i) {
+      const int k = scratch_.fill[scratch_.cell_of[i]]++;
+      scratch_.by_cell[k] = i;
+      scratch_.by_cell_position[k] = agents_[i].pose.position;
+      scratch_.by_cell_reach[k] = Reach(agents_[i]);
+    }
+  }
+
+  // A character's share of a pair's interaction range: its clearance with the margin, and how
+  // far it can walk over the horizon (and two steps more); a pair interacts within the sum.
+  double Reach(const CrowdAgent& a) const {
+    return a.clearance * (1.0 + kMarginFraction) +
+           a.max_speed * (job_.options.horizon + 2.0 * step_);
   }
 
   int CellX(double x) const {
@@ -205,6 +243,10 @@ class StepRunner {
     return std::clamp(static_cast<int>((y - origin_.y) / cell_size_), 0, cells_y_ - 1);
   }
   int CellIndex(int x, int y) const { return y * cells_x_ + x; }
+  // Where i is at the step's samples: standing until it has chosen, then on its motion.
+  glm::dvec2* StepPath(int i) const {
+    return scratch_.step_path.data() + static_cast<std::size_t>(i) * (kStepSamples + 1);
+  }
   glm::dvec2* Predicted(int i) const {
     return scratch_.predicted.data() + static_cast<std::size_t>(i) * (kHorizonSamples + 1);
   }
@@ -212,21 +254,108 @@ class StepRunner {
   // Characters within reach of i's horizon, in a fixed order (cells row by row, then index).
   int GatherNeighbours(int i) {
     const CrowdAgent& a = agents_[i];
-    const int cx = CellX(a.pose.position.x), cy = CellY(a.pose.position.y);
+    const glm::dvec2 p = a.pose.position;
+    const double a_reach = Reach(a);
+    const double range = a_reach + max_reach_;
+    const int x0 = CellX(p.x - range), x1 = CellX(p.x + range);
+    const int y0 = CellY(p.y - range), y1 = CellY(p.y + range);
     int count = 0;
-    for (int y = std::max(cy - 1, 0); y <= std::min(cy + 1, cells_y_ - 1); ++y) {
-      for (int x = std::max(cx - 1, 0); x <= std::min(cx + 1, cells_x_ - 1); ++x) {
-        const int c = CellIndex(x, y);
-        for (int k = scratch_.cell_start[c]; k < scratch_.cell_start[c + 1]; ++k) {
-          const int j = scratch_.by_cell[k];
-          if (j == i) continue;
-          const CrowdAgent& b = agents_[j];
-          const double range = (a.clearance + b.clearance) * (1.0 + kMarginFraction) +
-                               (a.max_speed + b.max_speed) * (job_.options.horizon + 2.0 * step_);
-          const glm::dvec2 d = b.pose.position - a.pose.position;
-          if (glm::dot(d, d) <= range * range) scratch_.neighbours[count++] = j;
+    for (int y = y0; y <= y1; ++y) {
+      // The cells of a row are contiguous in the sorted order.
+      const int first = scratch_.cell_start[CellIndex(x0, y)];
+      const int last = scratch_.cell_start[CellIndex(x1, y) + 1];
+      for (int k = first; k < last; ++k) {
+        const glm::dvec2 d = scratch_.by_cell_position[k] - p;
+        const double pair = a_reach + scratch_.by_cell_reach[k];
+        if (glm::dot(d, d) <= pair * pair && scratch_.by_cell[k] != i) {
+          scratch_.neighbours[count++] = scratch_.by_cell[k];
         }
       }
+    }
+    return count;
+  }
+
+  // A neighbour the ranking weighs, with what is worked out once per chooser.
+  struct RankedNeighbour {
+    int index = 0;
+    double weight = 1.0;   // 1 when it chose before, kLaterShare when it will choose after
+    double keep = 0.0;     // the distance kept on the horizon (clearances and margin)
+    double contact = 0.0;  // the clearances (or the present distance when nearer)
+    double far2 = 0.0;     // squared: a horizon piece with both ends beyond cannot come within
+    double piece = 0.0;    // the most it moves between two samples
+    const glm::dvec2* predicted = nullptr;
+  };
+
+  // What orders the neighbours that may come near: the first horizon sample at which one may be
+  // within the margin, then its distance now, then its index.
+  struct Soonness {
+    int first_risk;
+    int index;
+    double distance2;
+    bool operator<(const Soonness& y) const {
+      if (first_risk != y.first_risk) return first_risk < y.first_risk;
+      if (distance2 != y.distance2) return distance2 < y.distance2;
+      return index < y.index;
+    }
+  };
+
+  // The neighbours whose expected way comes within the margin of anywhere i can reach over the
+  // horizon; when more than kMaxRankedNeighbours, the soonest (then nearest, then lowest
+  // index): a bounded number, as DetourCrowd's maxNeighbours, so a dense crowd does not make
+  // ranking dearer. Returns how many were kept.
+  int RankNeighbours(int i, const int* neighbours, int neighbour_count, RankedNeighbour* ranked) {
+    const CrowdAgent& a = agents_[i];
+    const double piece = job_.options.horizon / kHorizonSamples;
+    const double reach = a.wanted_speed * piece;
+    Soonness soonest[kMaxRankedNeighbours];
+    int count = 0;
+    for (int n = 0; n < neighbour_count; ++n) {
+      const int j = neighbours[n];
+      const CrowdAgent& b = agents_[j];
+      const double keep = (a.clearance + b.clearance) * (1.0 + kMarginFraction);
+      const glm::dvec2* other = Predicted(j);
+      // Between two samples the neighbour moves at most its piece.
+      const double other_piece = scratch_.predicted_piece[j];
+      // Every sample is within 3 pieces of the middle one: one test for most of those that
+      // never come near.
+      constexpr int kMiddle = kHorizonSamples / 2;
+      const double never = keep + reach * (kHorizonSamples + 1) + other_piece * (kMiddle + 1);
+      const glm::dvec2 to_middle = a.pose.position - other[kMiddle];
+      if (glm::dot(to_middle, to_middle) > never * never) continue;
+      int first = -1;
+      for (int m = 0; m <= kHorizonSamples; ++m) {
+        const double slack = keep + reach * (m + 1) + (m > 0 ? other_piece : 0.0);
+        const glm::dvec2 d = a.pose.position - other[m];
+        if (glm::dot(d, d) <= slack * slack) {
+          first = m;
+          break;
+        }
+      }
+      if (first < 0) continue;
+      const glm::dvec2 to = b.pose.position - a.pose.position;
+      const Soonness entry{first, j, glm::dot(to, to)};
+      if (count == kMaxRankedNeighbours && !(entry < soonest[count - 1])) continue;
+      // Insert in order (the list stays short).
+      int at = count < kMaxRankedNeighbours ? count++ : count - 1;
+      for (; at > 0 && entry < soonest[at - 1]; --at) soonest[at] = soonest[at - 1];
+      soonest[at] = entry;
+    }
+    for (int n = 0; n < count; ++n) {
+      RankedNeighbour& r = ranked[n];
+      r.index = soonest[n].index;
+      const CrowdAgent& b = agents_[r.index];
+      // A neighbour already nearer than the margin (or the clearances) counts only for coming
+      // nearer still.
+      const double now = std::sqrt(soonest[n].distance2);
+      r.weight = r.index < i ? 1.0 : kLaterShare;
+      r.contact = std::min(a.clearance + b.clearance, now);
+      r.keep = std::min((a.clearance + b.clearance) * (1.0 + kMarginFraction), now);
+      // A piece whose ends are both farther than the margin plus half the piece's length (at
+      // most both speeds over the piece) cannot come within the margin.
+      const double both = (a.max_speed + b.max_speed) * piece;
+      r.far2 = (r.keep + 0.5 * both) * (r.keep + 0.5 * both);
+      r.piece = scratch_.predicted_piece[r.index];
+      r.predicted = Predicted(r.index);
     }
     return count;
   }
@@ -235,69 +364,103 @@ class StepRunner {
     const CrowdAgent& a = agents_[i];
     const int neighbour_count = GatherNeighbours(i);
     const int* neighbours = scratch_.neighbours.data();
-    // The few that matter for ranking: those whose expected way comes within the margin of
-    // anywhere i can reach over the horizon, and those close enough to box i in.
-    int risky_count = 0, close_count = 0;
-    const double reach = a.wanted_speed;
+    RankedNeighbour ranked[kMaxRankedNeighbours];
+    const int ranked_count = RankNeighbours(i, neighbours, neighbour_count, ranked);
+    Shapes shapes;
+    MakeShapes(a, &shapes);
+    // Those close enough that a step could box i in (facing one too close to turn away), and
+    // not boxing it in already: a step into being boxed in is refused (two boxed in facing each
+    // other would wait for ever; one boxed in waits for the other to move on). When i stands,
+    // it reports the one that boxes it in already (the lowest index), else the one that
+    // refused its best step (boxing it in, or too near).
+    // Also those near enough to meet i within the step, whatever either does (the only ones
+    // the safety check can refuse a motion for; the others it would skip one by one).
+    int close_count = 0, near_count = 0, boxed_in_by = -1;
     for (int n = 0; n < neighbour_count; ++n) {
       const int j = neighbours[n];
       const CrowdAgent& b = agents_[j];
-      const double keep = (a.clearance + b.clearance) * (1.0 + kMarginFraction);
-      const glm::dvec2* other = Predicted(j);
-      const double piece = job_.options.horizon / kHorizonSamples;
-      for (int m = 0; m <= kHorizonSamples; ++m) {
-        const double slack =
-            reach * piece * (m + 1) + (m > 0 ? glm::distance(other[m], other[m - 1]) : 0.0);
-        const glm::dvec2 d = a.pose.position - other[m];
-        if (glm::dot(d, d) <= (keep + slack) * (keep + slack)) {
-          scratch_.risky[risky_count++] = j;
-          break;
-        }
+      const glm::dvec2 to = b.pose.position - a.pose.position;
+      const double distance2 = glm::dot(to, to);
+      // A hair wider than the safety check's own skip, so rounding never drops one it keeps.
+      const double meet =
+          (a.clearance + b.clearance + (a.max_speed + b.max_speed) * step_) * (1.0 + 1e-9);
+      if (distance2 < meet * meet) scratch_.near[near_count++] = j;
+      const double box =
+          a.clearance + b.clearance + 2.0 * a.turning_radius + a.wanted_speed * step_;
+      if (distance2 >= box * box) continue;
+      if (!Trapped(a, a.pose.position, shapes.forward, StepEndOf(j), b.clearance)) {
+        scratch_.close[close_count++] = j;
+      } else if (boxed_in_by < 0 || j < boxed_in_by) {
+        boxed_in_by = j;
       }
-      const double box = a.clearance + b.clearance + 2.0 * a.turning_radius + reach * step_;
-      if (glm::distance(a.pose.position, b.pose.position) < box) scratch_.close[close_count++] = j;
     }
     Candidate candidates[kCandidates];
     const int candidate_count = MakeCandidates(a, candidates);
-    // Best first by what a candidate costs in any case (its miss of the wanted motion); the
-    // penalties (neighbours, obstacles, being boxed in) only add, so they are worked out only
-    // for candidates that could still beat the best found: the same choice as ranking all.
-    for (int c = 0; c < candidate_count; ++c) candidates[c].cost = PreferenceCost(a, candidates[c]);
-    std::sort(candidates, candidates + candidate_count, [](const Candidate& x, const Candidate& y) {
-      return x.cost != y.cost ? x.cost < y.cost : x.order < y.order;
-    });
-    Ranking ranking{scratch_.risky.data(), risky_count, scratch_.close.data(), close_count,
-                    NearObstacle(a)};
+    // What a candidate costs in any case (its miss of the wanted motion) is known at once; the
+    // penalties (neighbours, obstacles) only add and a step into being boxed in is refused, so a
+    // candidate whose cost already reaches the best total found is skipped, and a penalty is worked
+    // out only as far as the candidate can still win: the same choice as ranking all (the least
+    // total, the earliest candidate of equal totals). The candidates come roughly best first (the
+    // wanted manoeuvre, small turns, then slower), so the best total drops early.
+    Ranking ranking{ranked, ranked_count, scratch_.close.data(), close_count, NearObstacle(a)};
+    // A candidate's total is unknown, known exactly, or only known to exceed the best's at the
+    // time (its penalty was cut short: it could not win then).
+    enum class Known : std::uint8_t { kNo, kExceeds, kExactly };
     double total[kCandidates];
-    bool known[kCandidates] = {}, excluded[kCandidates] = {};
+    Known known[kCandidates] = {};
+    bool excluded[kCandidates] = {};
+    glm::dvec2 paths[kCandidates][kHorizonSamples + 1];
     for (;;) {
       int best = -1;
       for (int c = 0; c < candidate_count; ++c) {
         if (excluded[c]) continue;
-        if (best >= 0 && candidates[c].cost > total[best]) break;
-        if (!known[c]) {
-          total[c] = candidates[c].cost + Penalty(i, candidates[c], ranking);
-          known[c] = true;
+        if (best >= 0 && candidates[c].cost >= total[best]) continue;
+        if (known[c] == Known::kExceeds && best >= 0 && total[c] >= total[best]) continue;
+        if (known[c] != Known::kExactly) {
+          if (known[c] == Known::kNo) {
+            const int boxer = BoxesIn(a, &shapes, candidates[c], ranking);
+            if (boxer >= 0) {
+              // The first refused this way names the one that keeps i standing, unless one
+              // boxes it in already.
+              if (boxed_in_by < 0) boxed_in_by = boxer;
+              excluded[c] = true;
+              continue;
+            }
+            SampleCandidate(a, &shapes, candidates[c], paths[c]);
+          }
+          const double limit = best >= 0 ? total[best] - candidates[c].cost : kNoLimit;
+          bool exact = true;
+          total[c] =
+              candidates[c].cost + Penalty(i, candidates[c], paths[c], ranking, limit, &exact);
+          known[c] = exact ? Known::kExactly : Known::kExceeds;
+          if (!exact) continue;
         }
-        if (best < 0 || total[c] < total[best] ||
-            (total[c] == total[best] && candidates[c].order < candidates[best].order)) {
-          best = c;
-        }
+        if (best < 0 || total[c] < total[best]) best = c;
       }
       if (best < 0) break;
-      const CrowdMotion motion{candidates[best].speed, candidates[best].curvature};
+      CrowdMotion motion{candidates[best].speed, candidates[best].curvature};
+      // One that wants to stand is kept standing by nobody.
+      if (motion.speed == 0.0 && a.wanted_speed > 0.0) motion.boxed_in_by = boxed_in_by;
       // Standing still is always safe (see CrowdStepJob).
-      if (motion.speed > 0.0 && !IsSafe(i, motion, neighbours, neighbour_count)) {
+      glm::dvec2 step_path[kStepSamples + 1];
+      int blocker = -1;
+      if (motion.speed > 0.0 &&
+          !IsSafe(i, motion, scratch_.near.data(), near_count, step_path, &blocker)) {
+        if (boxed_in_by < 0) boxed_in_by = blocker;
         excluded[best] = true;
         continue;
       }
+      if (motion.speed > 0.0) std::copy(step_path, step_path + kStepSamples + 1, StepPath(i));
       // Those after i give way to the manoeuvre it chose.
-      SampleManoeuvre(a.pose, motion.speed, candidates[best].turn, 1.0 / a.turning_radius,
-                      job_.options.horizon, kHorizonSamples, Predicted(i));
+      std::copy(paths[best], paths[best] + kHorizonSamples + 1, Predicted(i));
+      scratch_.predicted_piece[i] = motion.speed * job_.options.horizon / kHorizonSamples;
       return motion;
     }
-    SampleManoeuvre(a.pose, 0.0, 0.0, 1.0, job_.options.horizon, kHorizonSamples, Predicted(i));
-    return CrowdMotion{};
+    std::fill(Predicted(i), Predicted(i) + kHorizonSamples + 1, a.pose.position);
+    scratch_.predicted_piece[i] = 0.0;
+    CrowdMotion standing;
+    if (a.wanted_speed > 0.0) standing.boxed_in_by = boxed_in_by;
+    return standing;
   }
 
   // The follower's manoeuvre: its whole turn to the wanted heading, on the side its curvature
@@ -308,52 +471,166 @@ class StepRunner {
     return 0.0;
   }
 
+  // The candidates in ranking order, each with its preference cost.
   int MakeCandidates(const CrowdAgent& a, Candidate* out) const {
     const double max_curvature = 1.0 / a.turning_radius;
     const double wanted_curvature = std::clamp(a.wanted_curvature, -max_curvature, max_curvature);
     const double wanted_turn = WantedTurn(a);
+    const TurnCost standing_turn = CostOfTurn(a, 0.0);
+    const double standing_cost = standing_turn.heading + CostOfSpeed(a, 0.0) + standing_turn.bias +
+                                 kWaitingWeight * a.waiting;
     int count = 0;
-    out[count++] = {0.0, 0.0, 0.0, 0.0, 0};
-    if (a.wanted_speed <= 0.0) return count;
-    for (double fraction : kSpeedFractions) {
-      const double speed = std::min(a.wanted_speed * fraction, a.max_speed);
-      out[count] = {speed, wanted_curvature, wanted_turn, 0.0, count};
+    if (a.wanted_speed <= 0.0) {
+      out[count++] = {0.0, 0.0, 0.0, standing_cost, 0, kWantedTurn};
+      return count;
+    }
+    const TurnCost wanted_cost = CostOfTurn(a, wanted_turn);
+    TurnCost offset_costs[std::size(kTurnOffsets)];
+    for (std::size_t t = 0; t < std::size(kTurnOffsets); ++t) {
+      offset_costs[t] = CostOfTurn(a, kTurnOffsets[t]);
+    }
+    for (int f = 0; f < static_cast<int>(std::size(kSpeedFractions)); ++f) {
+      const double speed = std::min(a.wanted_speed * kSpeedFractions[f], a.max_speed);
+      const double speed_cost = CostOfSpeed(a, speed);
+      out[count] = {speed,       wanted_curvature,
+                    wanted_turn, wanted_cost.heading + speed_cost + wanted_cost.bias,
+                    f,           kWantedTurn};
       ++count;
       // Turn by `turn` at the tightest curvature, or by what is left of it within the step.
       const double step_length = speed * step_;
-      for (double turn : kTurnOffsets) {
+      for (int t = 0; t < static_cast<int>(std::size(kTurnOffsets)); ++t) {
+        const double turn = kTurnOffsets[t];
         const double curvature = std::min(max_curvature, std::abs(turn) / step_length);
-        out[count] = {speed, turn < 0.0 ? -curvature : curvature, turn, 0.0, count};
+        out[count] = {speed, turn < 0.0 ? -curvature : curvature,
+                      turn,  offset_costs[t].heading + speed_cost + offset_costs[t].bias,
+                      f,     t};
         ++count;
       }
     }
+    // Standing still last: of two candidates that cost the same, the earlier is taken.
+    out[count++] = {0.0, 0.0, 0.0, standing_cost, 0, kWantedTurn};
     return count;
   }
 
+  // The trigonometry of one character's manoeuvres: its heading, each speed's pieces, the
+  // follower's own turn (the offsets' are the runner's, scaled by the radius). A speed's part
+  // is worked out when a candidate at that speed is first sampled.
+  struct Shapes {
+    glm::dvec2 forward{1.0, 0.0};
+    SpeedFrame speeds[std::size(kSpeedFractions)];
+    bool speed_known[std::size(kSpeedFractions)] = {};
+    TurnShape wanted;
+  };
+
+  static void MakeShapes(const CrowdAgent& a, Shapes* shapes) {
+    shapes->forward = Direction(a.pose.heading);
+    const double wanted_turn = WantedTurn(a);
+    if (wanted_turn != 0.0) shapes->wanted = MakeTurnShape(wanted_turn, a.turning_radius);
+  }
+
+  const SpeedFrame& Speed(const CrowdAgent& a, int speed_index, Shapes* shapes) const {
+    SpeedFrame& frame = shapes->speeds[speed_index];
+    if (shapes->speed_known[speed_index]) return frame;
+    shapes->speed_known[speed_index] = true;
+    frame.speed = std::min(a.wanted_speed * kSpeedFractions[speed_index], a.max_speed);
+    frame.piece = frame.speed * job_.options.horizon / kHorizonSamples;
+    const double turn = frame.piece / a.turning_radius;
+    frame.half_turn = Direction(0.5 * turn);
+    frame.piece_turn = {
+        frame.half_turn.x * frame.half_turn.x - frame.half_turn.y * frame.half_turn.y,
+        2.0 * frame.half_turn.x * frame.half_turn.y};
+    frame.chord = 2.0 * a.turning_radius * frame.half_turn.y;
+    frame.step_half_turn = Direction(0.5 * frame.speed * step_ / a.turning_radius);
+    return frame;
+  }
+
+  // Where a candidate's step ends, and the way it faces there (AdvancePose with the
+  // trigonometry shared by the candidates).
+  void StepEnd(const CrowdAgent& a, Shapes* shapes, const Candidate& candidate,
+               glm::dvec2* position, glm::dvec2* forward) const {
+    const double max_curvature = 1.0 / a.turning_radius;
+    const double length = candidate.speed * step_;
+    if (candidate.turn_index == kWantedTurn || length <= 0.0) {
+      const Pose2 end = AdvancePose(a.pose, candidate.speed, candidate.curvature, step_);
+      *position = end.position;
+      *forward = Direction(end.heading);
+      return;
+    }
+    const double side = candidate.turn < 0.0 ? -1.0 : 1.0;
+    glm::dvec2 half;
+    double chord;
+    if (std::abs(candidate.curvature) == max_curvature) {
+      // On the tightest arc the whole step.
+      const glm::dvec2 step_half = Speed(a, candidate.speed_index, shapes).step_half_turn;
+      half = {step_half.x, side * step_half.y};
+      chord = 2.0 * a.turning_radius * step_half.y;
+    } else {
+      // The whole turn within the step.
+      const TurnShape& shape = offset_shapes_[candidate.turn_index];
+      half = shape.half;
+      chord = shape.arc_chord * length / std::abs(shape.turn);
+    }
+    *position = a.pose.position + chord * Rotate(shapes->forward, half);
+    *forward = Rotate(shapes->forward, {half.x * half.x - half.y * half.y, 2.0 * half.x * half.y});
+  }
+
+  // Positions at the horizon's samples of a candidate's manoeuvre: a turn by its whole turn at
+  // the tightest curvature (the sign of the turn), then straight on. Each piece of the arc is
+  // the same chord turned by the piece's turn (no far-away centre, so a nearly straight arc
+  // keeps full precision).
+  void SampleCandidate(const CrowdAgent& a, Shapes* shapes, const Candidate& candidate,
+                       glm::dvec2* out) const {
+    out[0] = a.pose.position;
+    if (candidate.speed <= 0.0) {
+      std::fill(out + 1, out + kHorizonSamples + 1, a.pose.position);
+      return;
+    }
+    const SpeedFrame& frame = Speed(a, candidate.speed_index, shapes);
+    const TurnShape& shape =
+        candidate.turn_index == kWantedTurn ? shapes->wanted : offset_shapes_[candidate.turn_index];
+    const double radius = a.turning_radius;
+    // Offsets' chords are for a unit radius.
+    const double arc_chord =
+        candidate.turn_index == kWantedTurn ? shape.arc_chord : shape.arc_chord * radius;
+    const double arc_length = std::abs(shape.turn) * radius;
+    const double side = shape.turn < 0.0 ? -1.0 : 1.0;
+    const glm::dvec2 piece_turn{frame.piece_turn.x, side * frame.piece_turn.y};
+    glm::dvec2 step =
+        frame.chord * Rotate(shapes->forward, {frame.half_turn.x, side * frame.half_turn.y});
+    int m = 1;
+    for (; m <= kHorizonSamples && frame.piece * m <= arc_length; ++m) {
+      out[m] = out[m - 1] + step;
+      step = Rotate(step, piece_turn);
+    }
+    if (m > kHorizonSamples) return;
+    // Past the arc's end: straight on from there.
+    const glm::dvec2 arc_end = a.pose.position + arc_chord * Rotate(shapes->forward, shape.half);
+    const glm::dvec2 onwards = Rotate(shapes->forward, shape.full);
+    for (; m <= kHorizonSamples; ++m) out[m] = arc_end + (frame.piece * m - arc_length) * onwards;
+  }
+
   // How deep and how soon a candidate's path (sampled over the horizon) comes inside the
-  // distance `b` should be kept at, `b` moving straight on at its present speed: 0 when never,
-  // up to 1 for touching centres at once. Between samples both move in a line, so the closest
-  // approach of each piece is exact for that line (nothing slips between samples).
-  double CollisionRisk(const CrowdAgent& a, int j, const glm::dvec2* path) const {
-    const CrowdAgent& b = agents_[j];
-    // A neighbour already nearer than the margin (or the clearances) counts only for coming
-    // nearer still.
-    const double now = glm::distance(a.pose.position, b.pose.position);
-    const double contact = std::min(a.clearance + b.clearance, now);
-    const double keep = std::min((a.clearance + b.clearance) * (1.0 + kMarginFraction), now);
-    if (keep <= 0.0) return 0.0;
-    const glm::dvec2* other = Predicted(j);
-    // A piece whose ends are both farther than the margin plus half the piece's length (at
-    // most both speeds over the piece) cannot come within the margin.
-    const double piece = (a.max_speed + b.max_speed) * job_.options.horizon / kHorizonSamples;
-    const double far = (keep + 0.5 * piece) * (keep + 0.5 * piece);
+  // distance `b` should be kept at, `b` moving as expected: 0 when never, up to 1 for touching
+  // centres at once. Between samples both move in a line, so the closest approach of each piece
+  // is exact for that line (nothing slips between samples).
+  // `piece`: the most the candidate moves between two samples.
+  static double CollisionRisk(const RankedNeighbour& b, const glm::dvec2* path, double piece) {
+    if (b.keep <= 0.0) return 0.0;
+    const glm::dvec2* other = b.predicted;
+    // Every sample of either is within half the horizon's pieces of its middle one, so when
+    // the middle ones are farther apart than the kept distance and those pieces (with a hair
+    // for rounding), no piece comes within it: most neighbours, for most candidates.
+    constexpr int kMiddle = kHorizonSamples / 2;
+    const glm::dvec2 middle = path[kMiddle] - other[kMiddle];
+    const double never = (b.keep + (kHorizonSamples - kMiddle) * (piece + b.piece)) * (1.0 + 1e-9);
+    if (glm::dot(middle, middle) > never * never) return 0.0;
     double risk = 0.0;
     glm::dvec2 before = path[0] - other[0];
     double before2 = glm::dot(before, before);
     for (int m = 1; m <= kHorizonSamples; ++m) {
       const glm::dvec2 after = path[m] - other[m];
       const double after2 = glm::dot(after, after);
-      if (before2 > far && after2 > far) {
+      if (before2 > b.far2 && after2 > b.far2) {
         before = after;
         before2 = after2;
         continue;
@@ -364,13 +641,13 @@ class StepRunner {
           length2 > 0.0 ? std::clamp(-glm::dot(before, change) / length2, 0.0, 1.0) : 0.0;
       const glm::dvec2 nearest = before + along * change;
       const double closest2 = glm::dot(nearest, nearest);
-      if (closest2 < keep * keep) {
+      if (closest2 < b.keep * b.keep) {
         const double closest = std::sqrt(closest2);
         // Inside the margin: a little; inside the clearances: a lot, the deeper the more.
         const double soon = 1.0 - 0.5 * (m - 1.0) / kHorizonSamples;
         const double margin =
-            keep > contact ? std::min((keep - closest) / (keep - contact), 1.0) : 1.0;
-        const double depth = contact > 0.0 ? std::max(contact - closest, 0.0) / contact : 0.0;
+            b.keep > b.contact ? std::min((b.keep - closest) / (b.keep - b.contact), 1.0) : 1.0;
+        const double depth = b.contact > 0.0 ? std::max(b.contact - closest, 0.0) / b.contact : 0.0;
         risk = std::max(risk, soon * (kMarginRisk * margin + depth));
       }
       before = after;
@@ -379,16 +656,21 @@ class StepRunner {
     return risk;
   }
 
-  // Whether a character at `pose` could still leave `b` (standing where it is) behind: straight
+  // Where j is at the end of this step as far as i knows: on its chosen motion when it has
+  // chosen, else where it stands.
+  glm::dvec2 StepEndOf(int j) const { return StepPath(j)[kStepSamples]; }
+
+  // Whether a character at `position` facing `forward` could still leave a neighbour at `other`
+  // (standing there) behind: straight
   // on passes it, or a whole turn on either side stays clear of it. A character facing another
   // closer than that can only wait for the other to move: two such facing each other would wait
   // for ever.
-  bool Trapped(const CrowdAgent& a, const Pose2& pose, const CrowdAgent& b) const {
-    const double contact = a.clearance + b.clearance;
-    const glm::dvec2 to = b.pose.position - pose.position;
+  static bool Trapped(const CrowdAgent& a, glm::dvec2 position, glm::dvec2 forward,
+                      glm::dvec2 other, double other_clearance) {
+    const double contact = a.clearance + other_clearance;
+    const glm::dvec2 to = other - position;
     const double r = a.turning_radius;
     if (glm::dot(to, to) >= (contact + 2.0 * r) * (contact + 2.0 * r)) return false;
-    const glm::dvec2 forward = Direction(pose.heading);
     if (glm::dot(to, forward) <= 0.0 || std::abs(Cross(forward, to)) >= contact) return false;
     const glm::dvec2 left{-forward.y, forward.x};
     for (double side : {1.0, -1.0}) {
@@ -417,16 +699,20 @@ class StepRunner {
 
   // What a candidate costs in any case: how far it is from the wanted motion (heading and
   // speed), the right-hand preference, and waiting (dearer the longer it lasts, so a character
-  // does not stand for ever where moving on is safe but close).
-  double PreferenceCost(const CrowdAgent& a, const Candidate& candidate) const {
+  // does not stand for ever where moving on is safe but close). The heading and right-hand
+  // parts depend on the turn alone, the speed part on the speed alone: each is worked out once
+  // a character, and a candidate's cost is (heading + speed) + right-hand (+ waiting).
+  struct TurnCost {
+    double heading = 0.0;
+    double bias = 0.0;
+  };
+  static TurnCost CostOfTurn(const CrowdAgent& a, double turn) {
+    const double heading_miss = std::abs(WrapPi(a.wanted_heading - a.pose.heading - turn));
+    return {kHeadingWeight * heading_miss / kPi, kRightHandBias * turn / kPi};
+  }
+  static double CostOfSpeed(const CrowdAgent& a, double speed) {
     const double speed_scale = a.max_speed > 0.0 ? a.max_speed : 1.0;
-    const double heading_miss =
-        std::abs(WrapPi(a.wanted_heading - a.pose.heading - candidate.turn));
-    double cost = kHeadingWeight * heading_miss / kPi +
-                  kSpeedWeight * (a.wanted_speed - candidate.speed) / speed_scale +
-                  kRightHandBias * candidate.turn / kPi;
-    if (candidate.speed == 0.0) cost += kWaitingWeight * a.waiting;
-    return cost;
+    return kSpeedWeight * (a.wanted_speed - speed) / speed_scale;
   }
 
   bool NearObstacle(const CrowdAgent& a) const {
@@ -437,17 +723,35 @@ class StepRunner {
 
   // The neighbours a candidate is ranked against (see Choose).
   struct Ranking {
-    const int* risky;
-    int risky_count;
-    const int* close;
+    const RankedNeighbour* ranked;
+    int ranked_count;
+    const int* close;  // close enough to box it in
     int close_count;
     bool near_obstacle;
   };
 
-  // What a candidate adds to its preference cost: an obstacle on its manoeuvre, a step that
-  // leaves it boxed in, and how soon and how deep it would come among the neighbours moving as
-  // expected.
-  double Penalty(int i, const Candidate& candidate, const Ranking& ranking) const {
+  // The candidate's step ends facing a close neighbour (where that one is at the step's end, as
+  // far as i knows) too close to turn away from.
+  // Returns that neighbour, or -1.
+  int BoxesIn(const CrowdAgent& a, Shapes* shapes, const Candidate& candidate,
+              const Ranking& ranking) const {
+    if (candidate.speed <= 0.0 || ranking.close_count == 0) return -1;
+    glm::dvec2 end, end_forward;
+    StepEnd(a, shapes, candidate, &end, &end_forward);
+    for (int n = 0; n < ranking.close_count; ++n) {
+      const int j = ranking.close[n];
+      if (Trapped(a, end, end_forward, StepEndOf(j), agents_[j].clearance)) return j;
+    }
+    return -1;
+  }
+
+  // What a candidate adds to its preference cost: an obstacle on its manoeuvre, and how soon
+  // and how deep it would come among the neighbours moving as expected (`path`: the
+  // candidate's samples over the horizon). Every part only adds, so once the sum so far is
+  // above `limit` the rest is not worked out: then `exact` is set false and the sum so far
+  // returned (the whole would be more).
+  double Penalty(int i, const Candidate& candidate, const glm::dvec2* path, const Ranking& ranking,
+                 double limit, bool* exact) const {
     const CrowdAgent& a = agents_[i];
     const double horizon = job_.options.horizon;
     double penalty = 0.0;
@@ -455,26 +759,17 @@ class StepRunner {
         ManoeuvreMeetsObstacle(a, candidate.turn, candidate.speed * horizon)) {
       penalty += kObstacleWeight;
     }
-    if (candidate.speed > 0.0 && ranking.close_count > 0) {
-      const Pose2 end = AdvancePose(a.pose, candidate.speed, candidate.curvature, step_);
-      for (int n = 0; n < ranking.close_count; ++n) {
-        const CrowdAgent& b = agents_[ranking.close[n]];
-        if (!Trapped(a, a.pose, b) && Trapped(a, end, b)) {
-          penalty += kTrappedWeight;
-          break;
-        }
-      }
-    }
-    if (ranking.risky_count == 0) return penalty;
-    glm::dvec2 path[kHorizonSamples + 1];
-    SampleManoeuvre(a.pose, candidate.speed, candidate.turn, 1.0 / a.turning_radius, horizon,
-                    kHorizonSamples, path);
+    const double piece = candidate.speed * horizon / kHorizonSamples;
     // Those that chose before i count fully (i gives way to them), those after less (they
     // will give way to i). The worst neighbour, and a little of the others.
     double worst = 0.0, total = 0.0;
-    for (int n = 0; n < ranking.risky_count; ++n) {
-      const int j = ranking.risky[n];
-      const double risk = (j < i ? 1.0 : kLaterShare) * CollisionRisk(a, j, path);
+    for (int n = 0; n < ranking.ranked_count; ++n) {
+      if (penalty + kCollisionWeight * (worst + kOtherRisk * (total - worst)) > limit) {
+        *exact = false;
+        break;
+      }
+      const RankedNeighbour& b = ranking.ranked[n];
+      const double risk = b.weight * CollisionRisk(b, path, piece);
       worst = std::max(worst, risk);
       total += risk;
     }
@@ -483,9 +778,12 @@ class StepRunner {
 
   // The motion keeps i apart from every neighbour over the whole step (from those already
   // decided on their motions, from the others where they stand) and out of obstacles.
-  bool IsSafe(int i, const CrowdMotion& motion, const int* neighbours, int neighbour_count) const {
+  // `path` receives i's samples over the step (what later characters check against).
+  // `blocker` receives the neighbour that makes it unsafe (-1 for an obstacle or when safe).
+  bool IsSafe(int i, const CrowdMotion& motion, const int* neighbours, int neighbour_count,
+              glm::dvec2* path, int* blocker) const {
+    *blocker = -1;
     const CrowdAgent& a = agents_[i];
-    glm::dvec2 path[kStepSamples + 1];
     SampleMotion(a.pose, motion.speed, motion.curvature, step_, kStepSamples, path);
     for (int n = 0; n < neighbour_count; ++n) {
       const int j = neighbours[n];
@@ -495,13 +793,13 @@ class StepRunner {
       // Too far apart to meet within the step: skip the samples.
       const double gap = glm::distance(a.pose.position, b.pose.position);
       if (gap - (motion.speed + other.speed) * step_ >= threshold) continue;
-      glm::dvec2 other_path[kStepSamples + 1];
-      SampleMotion(b.pose, other.speed, other.curvature, step_, kStepSamples, other_path);
+      const glm::dvec2* other_path = StepPath(j);
       double before = glm::distance(path[0], other_path[0]);
       for (int m = 1; m <= kStepSamples; ++m) {
         const double after = glm::distance(path[m], other_path[m]);
         if (!SafeOnInterval(a, motion, b, other, step_ * (m - 1) / kStepSamples,
                             step_ * m / kStepSamples, before, after, threshold, 0)) {
+          *blocker = j;
           return false;
         }
         before = after;
@@ -522,8 +820,8 @@ class StepRunner {
   const CrowdAgent* agents_;
   CrowdScratch& scratch_;
   double step_;
-  double max_clearance_ = 0.0;
-  double max_speed_ = 0.0;
+  double max_reach_ = 0.0;
+  TurnShape offset_shapes_[std::size(kTurnOffsets)];
   glm::dvec2 origin_{0.0, 0.0};
   double cell_size_ = 1.0;
   int cells_x_ = 1, cells_y_ = 1;
@@ -548,8 +846,13 @@ void CrowdScratch::Reserve(int characters) {
   cell_start.resize(2 * n + 18);
   fill.resize(2 * n + 18);
   by_cell.resize(n);
+  by_cell_position.resize(n);
+  by_cell_reach.resize(n);
+  predicted_piece.resize(n);
+  step_path.resize(n * (kStepSamples + 1));
+
   neighbours.resize(n);
-  risky.resize(n);
+  near.resize(n);
   close.resize(n);
   decided.resize(n);
   capacity_ = std::max(characters, 0);
@@ -575,40 +878,41 @@ Status CrowdStepJob::Validate() const {
   }
   for (int i = 0; i < count; ++i) {
     const CrowdAgent& a = agents[i];
-    const std::string name = "agents[" + std::to_string(i) + "].";
+    // The field's name only for a failure (a valid step allocates nothing).
+    auto name = [i](const char* field) { return "agents[" + std::to_string(i) + "]." + field; };
     if (!InRange(a.pose.position.x, -kMaxCrowdCoordinate, kMaxCrowdCoordinate)) {
-      return Fail(name + "pose.position.x", "a finite coordinate", a.pose.position.x);
+      return Fail(name("pose.position.x"), "a finite coordinate", a.pose.position.x);
     }
     if (!InRange(a.pose.position.y, -kMaxCrowdCoordinate, kMaxCrowdCoordinate)) {
-      return Fail(name + "pose.position.y", "a finite coordinate", a.pose.position.y);
+      return Fail(name("pose.position.y"), "a finite coordinate", a.pose.position.y);
     }
     if (!std::isfinite(a.pose.heading)) {
-      return Fail(name + "pose.heading", "a finite angle", a.pose.heading);
+      return Fail(name("pose.heading"), "a finite angle", a.pose.heading);
     }
     if (!InRange(a.max_speed, 0.0, kMaxCrowdCoordinate)) {
-      return Fail(name + "max_speed", "a finite number >= 0", a.max_speed);
+      return Fail(name("max_speed"), "a finite number >= 0", a.max_speed);
     }
     if (!InRange(a.speed, 0.0, a.max_speed)) {
-      return Fail(name + "speed", "a number in [0, max_speed]", a.speed);
+      return Fail(name("speed"), "a number in [0, max_speed]", a.speed);
     }
     if (!(std::isfinite(a.turning_radius) && a.turning_radius > 0.0 &&
           a.turning_radius <= kMaxCrowdCoordinate)) {
-      return Fail(name + "turning_radius", "a finite number > 0", a.turning_radius);
+      return Fail(name("turning_radius"), "a finite number > 0", a.turning_radius);
     }
     if (!InRange(a.clearance, 0.0, kMaxCrowdCoordinate)) {
-      return Fail(name + "clearance", "a finite number >= 0", a.clearance);
+      return Fail(name("clearance"), "a finite number >= 0", a.clearance);
     }
     if (!InRange(a.waiting, 0.0, 1e300)) {
-      return Fail(name + "waiting", "seconds >= 0", a.waiting);
+      return Fail(name("waiting"), "seconds >= 0", a.waiting);
     }
     if (!std::isfinite(a.wanted_heading)) {
-      return Fail(name + "wanted_heading", "a finite angle", a.wanted_heading);
+      return Fail(name("wanted_heading"), "a finite angle", a.wanted_heading);
     }
     if (!std::isfinite(a.wanted_curvature)) {
-      return Fail(name + "wanted_curvature", "a finite number", a.wanted_curvature);
+      return Fail(name("wanted_curvature"), "a finite number", a.wanted_curvature);
     }
     if (!InRange(a.wanted_speed, 0.0, a.max_speed)) {
-      return Fail(name + "wanted_speed", "a number in [0, max_speed]", a.wanted_speed);
+      return Fail(name("wanted_speed"), "a number in [0, max_speed]", a.wanted_speed);
     }
   }
   return {};

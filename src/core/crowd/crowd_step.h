@@ -38,6 +38,10 @@ struct CrowdAgent {
 struct CrowdMotion {
   double speed = 0.0;
   double curvature = 0.0;
+  // When it stands: the neighbour that keeps it standing (one it faces too close to turn away
+  // from, or the one its best refused step came too near), else -1. What lets the simulation
+  // ask a character that has arrived to make way.
+  int boxed_in_by = -1;
 };
 
 // Where a pose is after moving `time` seconds at `speed` on an arc of `curvature` (a line when 0).
@@ -49,17 +53,27 @@ struct CrowdScratch {
   void Reserve(int characters);
   int capacity() const { return capacity_; }
 
-  // The neighbour grid: characters sorted by cell (counting sort), cell_start[c] .. [c + 1].
+  // The neighbour grid: characters sorted by cell (counting sort), cell_start[c] .. [c + 1];
+  // by_cell holds their indices, and cell-ordered copies of what the neighbour query reads
+  // (position, and the reach each brings to a pair's interaction range), so a query scans
+  // memory in order.
   std::vector<int> cell_of;
-  // Per character, where the others expect it over the horizon (samples of its manoeuvre).
-  std::vector<glm::dvec2> predicted;
   std::vector<int> cell_start;
   std::vector<int> fill;
   std::vector<int> by_cell;
-  // One character's neighbours while it chooses: all within reach, those that may come within
-  // the margin over the horizon, those close enough to box it in.
+  std::vector<glm::dvec2> by_cell_position;
+  std::vector<double> by_cell_reach;
+  // Per character, where the others expect it over the horizon (samples of its manoeuvre), and
+  // the most it moves between two samples.
+  std::vector<glm::dvec2> predicted;
+  std::vector<double> predicted_piece;
+  // Per character, its samples over this step: where it stands until it has chosen, then its
+  // chosen motion's (what the safety check compares with).
+  std::vector<glm::dvec2> step_path;
+  // One character's neighbours while it chooses: all within reach, those near enough to meet
+  // it within the step (the safety check's), and those close enough to box it in.
   std::vector<int> neighbours;
-  std::vector<int> risky;
+  std::vector<int> near;
   std::vector<int> close;
   // Per character: its motion is already chosen this step (later ones check against it).
   std::vector<std::uint8_t> decided;

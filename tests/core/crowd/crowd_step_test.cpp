@@ -170,6 +170,7 @@ TEST(CrowdStep, AloneTakesTheWantedMotionWithinItsLimits) {
     ASSERT_TRUE(f.job.Run().ok());
     EXPECT_NEAR(f.motions[0].curvature * 20.0, row.expected_curvature, 1e-12);
     EXPECT_DOUBLE_EQ(f.motions[0].speed, row.expected_speed);
+    EXPECT_EQ(f.motions[0].boxed_in_by, -1);
   }
 }
 
@@ -182,6 +183,11 @@ TEST(CrowdStep, BoxedInStandsStill) {
   StepFixture f(agents);
   ASSERT_TRUE(f.job.Run().ok());
   EXPECT_EQ(f.motions[0].speed, 0.0);
+  // It names the one that keeps it standing: the one it faces, too close to turn away from
+  // (what lets the simulation ask one that has arrived to make way).
+  EXPECT_EQ(f.motions[0].boxed_in_by, 1);
+  // Those that want to stand are kept by nobody.
+  for (std::size_t i = 1; i < agents.size(); ++i) EXPECT_EQ(f.motions[i].boxed_in_by, -1) << i;
 }
 
 TEST(CrowdStep, ObstacleAheadIsNeverEntered) {
