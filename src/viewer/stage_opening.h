@@ -46,4 +46,9 @@ struct Stage::Opening {
   std::vector<std::string> warnings;
 };
 
+// A #model= link's error: "#model: " and the message without the made-up scene's position
+// ("scene: " or "scene:LINE:COL: " at its start, ScenePositionLength bytes).
+size_t ScenePositionLength(const std::string& message);
+std::string ModelLinkMessage(const std::string& message);
+
 }  // namespace md5stage::viewer
