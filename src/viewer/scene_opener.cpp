@@ -1,6 +1,6 @@
 #include "viewer/scene_opener.h"
 
-#include <regex>
+#include <algorithm>
 
 #include "core/scene/scene_json.h"
 #include "core/scene/share_link.h"
@@ -29,15 +29,39 @@ std::string BaseName(const std::string& source) {
   return path.substr(path.find_last_of('/') + 1);
 }
 
-// "#model: " before a message, without the made-up scene's position (it means nothing to the
-// person who wrote the URL).
-std::string ModelLinkMessage(const std::string& message) {
-  static const std::regex position("^scene(:\\d+:\\d+)?: ");
-  return "#model: " +
-         std::regex_replace(message, position, "", std::regex_constants::format_first_only);
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The digits at `at`, if any: where they end, else npos.
+size_t SkipDigits(const std::string& text, size_t at) {
+  size_t end = at;
+  while (end < text.size() && IsDigit(text[end])) ++end;
+  return end > at ? end : std::string::npos;
 }
 
 }  // namespace
+
+// "scene: " or "scene:LINE:COL: " at the start: the made-up scene's position. Spelled out, not a
+// std::regex: that one pattern linked libc++'s regex and locales into the figures module (~20 KB
+// gzipped).
+size_t ScenePositionLength(const std::string& message) {
+  constexpr size_t kScene = 5;  // "scene"
+  if (message.compare(0, kScene, "scene") != 0) return 0;
+  size_t at = kScene;
+  if (message.compare(at, 1, ":") == 0) {
+    const size_t line_end = SkipDigits(message, at + 1);
+    if (line_end != std::string::npos && message.compare(line_end, 1, ":") == 0) {
+      const size_t column_end = SkipDigits(message, line_end + 1);
+      if (column_end != std::string::npos) at = column_end;
+    }
+  }
+  return message.compare(at, 2, ": ") == 0 ? at + 2 : 0;
+}
+
+// "#model: " before a message, without the made-up scene's position (it means nothing to the
+// person who wrote the URL).
+std::string ModelLinkMessage(const std::string& message) {
+  return "#model: " + message.substr(ScenePositionLength(message));
+}
 
 // One opening: what it opens, which file it waits for, what has arrived.
 struct SceneOpener::Opening {

@@ -16,6 +16,11 @@
 
 namespace md5stage::viewer {
 
+// A #model= link's error: "#model: " and the message without the made-up scene's position
+// ("scene: " or "scene:LINE:COL: " at its start, ScenePositionLength bytes).
+size_t ScenePositionLength(const std::string& message);
+std::string ModelLinkMessage(const std::string& message);
+
 // What an opening needs of the stage it opens a scene into.
 class OpeningTarget {
  public:

@@ -12,6 +12,7 @@
 
 #include "../tga_writer.h"
 #include "folder_host.h"
+#include "viewer/scene_opener.h"
 #include "viewer_test_support.h"
 
 namespace md5stage::viewer {
@@ -387,6 +388,41 @@ TEST(StageOpening, LocationsOpenWhatTheyNameAndFallBackToTheDefaultDemo) {
     }
     EXPECT_EQ(h.hub.main().character_count(), c.characters) << c.fragment;
     EXPECT_EQ(h.host.fetched.empty() ? "" : h.host.fetched.front(), c.fetched) << c.fragment;
+  }
+}
+
+TEST(StageOpening, AModelLinkErrorLosesOnlyTheMadeUpScenesPosition) {
+  struct Case {
+    std::string message;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {"scene:1:12: error: models[0].mesh", "#model: error: models[0].mesh"},
+      {"scene: error: x", "#model: error: x"},
+      {"scene:345:6789: x", "#model: x"},
+      // Not the position: kept whole.
+      {"scene:1: error", "#model: scene:1: error"},
+      {"scene:1:2:x", "#model: scene:1:2:x"},
+      {"scene::2: x", "#model: scene::2: x"},
+      {"scene:1:: x", "#model: scene:1:: x"},
+      {"scene:a:2: x", "#model: scene:a:2: x"},
+      {"scenes: x", "#model: scenes: x"},
+      {"Scene: x", "#model: Scene: x"},
+      {" scene: x", "#model:  scene: x"},
+      {"https://a.test/w.md5mesh: error: HTTP 404",
+       "#model: https://a.test/w.md5mesh: error: HTTP 404"},
+      // Ends early: nothing to strip, nothing read past the end.
+      {"", "#model: "},
+      {"scene", "#model: scene"},
+      {"scene:", "#model: scene:"},
+      {"scene:1", "#model: scene:1"},
+      {"scene:1:2", "#model: scene:1:2"},
+      {"scene:1:2:", "#model: scene:1:2:"},
+      {"scene: ", "#model: "},
+      {"scene:1:2: ", "#model: "},
+  };
+  for (const Case& c : cases) {
+    EXPECT_EQ(ModelLinkMessage(c.message), c.expected) << c.message;
   }
 }
 

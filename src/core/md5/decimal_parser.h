@@ -11,9 +11,16 @@
 
 namespace md5stage::md5 {
 
-// Any literal: the general paths the inline ones below fall back to (floats: fast_float, correctly
-// rounded at any length; "inf", "nan" and hex are not numbers here).
+// Any literal: the general paths the inline ones below fall back to (floats: correctly rounded at
+// any length; "inf", "nan" and hex are not numbers here).
 const char* ParseDecimalFloatGeneral(const char* begin, const char* end, float* out);
+// The two general float paths, which read and round alike: fast_float's (no allocation, fast on
+// hard cases), and the C library's strtof on a copy of the literal. ParseDecimalFloatGeneral is
+// fast_float's except where MD5STAGE_DECIMAL_BY_STRTOF is set: the figures module, whose
+// C library already holds strtof (JSON numbers) and which would otherwise carry fast_float's
+// 10 KB table of powers of five for the few literals the inline path leaves (docs/design.md).
+const char* ParseDecimalFloatByFastFloat(const char* begin, const char* end, float* out);
+const char* ParseDecimalFloatByStrtof(const char* begin, const char* end, float* out);
 const char* ParseDecimalIntGeneral(const char* begin, const char* end, std::int64_t* out);
 
 namespace decimal_detail {

@@ -19,14 +19,18 @@ std::uint32_t Bits(float value) {
   return bits;
 }
 
-// Both ways to a float: the inline path the readers call (which falls back to the general one) and
-// the general one (fast_float) on its own, so each is checked on every literal.
+// Every way to a float: the inline path the readers call (which falls back to the general one)
+// and both general ones on their own (fast_float's, and strtof's, which the figures module uses),
+// so each is checked on every literal.
 struct FloatParser {
   const char* name;
   const char* (*parse)(const char*, const char*, float*);
 };
-constexpr FloatParser kFloatParsers[] = {{"ParseDecimalFloat", ParseDecimalFloat},
-                                         {"ParseDecimalFloatGeneral", ParseDecimalFloatGeneral}};
+constexpr FloatParser kFloatParsers[] = {
+    {"ParseDecimalFloat", ParseDecimalFloat},
+    {"ParseDecimalFloatGeneral", ParseDecimalFloatGeneral},
+    {"ParseDecimalFloatByFastFloat", ParseDecimalFloatByFastFloat},
+    {"ParseDecimalFloatByStrtof", ParseDecimalFloatByStrtof}};
 
 struct FloatCase {
   const char* text;
