@@ -31,6 +31,12 @@
   const DEMO = /^[A-Za-z0-9_-]{1,64}$/;
   const PAYLOAD = /^[A-Za-z0-9_-]+$/;
   const MAX_SIDE = 4096;  // device pixels of one figure, at most
+  // The longest attribute value handed on, in characters: the embed parser's whole URL
+  // (kMaxEmbedUrlChars), four times a share link's largest payload. A longer one is refused here,
+  // so that a page's stray value never grows the memory every figure of the page shares.
+  const MAX_VALUE = 4 << 20;
+  // An error event's message is at most this long (a message may quote the value it refuses).
+  const MAX_MESSAGE = 600;
   // Scenes name their files by assets-relative paths or https:// URLs only, the sources that
   // travel in share links (docs/scene-format.md). A page's own file (src, anims, materials on a
   // page served over http, as local docs servers are) travels as `_page/` + its path on the page's
@@ -47,6 +53,20 @@
     if (url.origin === window.location.origin && /^https?:$/.test(url.protocol)) return { url: PAGE_PREFIX + url.pathname.slice(1) };
     return { error: `${attribute}: '${text.slice(0, 80)}' is neither on this page's origin nor an https:// URL` };
   }
+  // A poster: any http(s) URL (relative ones against the page); other schemes are never loaded.
+  function posterUrl(text) {
+    let url = null;
+    try {
+      url = new URL(text, document.baseURI);
+    } catch (error) {
+      url = null;
+    }
+    if (url && /^https?:$/.test(url.protocol)) return { url: url.href };
+    return { error: `poster: expected an http(s) image URL, found '${text.slice(0, 80)}'` };
+  }
+  // Markup in alt is read out as written: alt is plain text, as an img's is.
+  const MARKUP = /<[A-Za-z!\/?]/;
+  const MAX_ALT = 1000;  // characters of alt text, as aria-label
   const reducedMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)');
 
   // ---- the page's one module, canvas and frame loop ------------------------------------------------
@@ -329,6 +349,15 @@
       return this._stage >= 0 ? call(Object.assign({}, command, { stage: this._stage })) : { ok: false, error: 'the figure has not started' };
     }
 
+    // The attribute's value, or null when absent or longer than MAX_VALUE (then an error event
+    // names it, and the figure acts as if it had no such attribute).
+    _attribute(name) {
+      const value = this.getAttribute(name);
+      if (value === null || value.length <= MAX_VALUE) return value;
+      this._fail(`${name}: expected a value of at most ${MAX_VALUE} characters, found ${value.length}`, name);
+      return null;
+    }
+
     connectedCallback() {
       runtime.elements.add(this);
       if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
@@ -415,6 +444,12 @@
     }
 
     _openCommand() {
+      for (const attribute of SOURCE) {
+        const value = this.getAttribute(attribute);
+        if (value !== null && value.length > MAX_VALUE) {
+          return { error: `${attribute}: expected a value of at most ${MAX_VALUE} characters, found ${value.length}`, attribute };
+        }
+      }
       const src = (this.getAttribute('src') || '').trim();
       const scene = (this.getAttribute('scene') || '').trim();
       if (src) {
@@ -448,9 +483,8 @@
     _applyOptions(names, opening) {
       const fragment = new URLSearchParams();
       const add = (name) => {
-        if (!this.hasAttribute(name)) return;
-        const value = this.getAttribute(name);
-        fragment.append(name, value);
+        const value = this._attribute(name);
+        if (value !== null) fragment.append(name, value);
       };
       for (const name of names) add(name);
       if (!names.includes('loop')) add('loop');  // the loop range is part of every options set
@@ -465,9 +499,7 @@
         this._fail(problem, attribute);
       }
       if (names.includes('paused') && !this.hasAttribute('paused') && !opening) this.play();
-      const animation = this.getAttribute('animation');
-      if (opening && animation) this._setAnimation(animation);
-      if (names.includes('animation')) this._setAnimation(animation);
+      if (opening) this._setAnimation(this._attribute('animation'));
       this._changed();
     }
 
@@ -520,10 +552,11 @@
     }
 
     _fail(message, attribute, type) {
-      const detail = { message: String(message) };
+      const text = String(message);
+      const detail = { message: text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}\u2026` : text };
       if (attribute) detail.attribute = attribute;
       if (type) detail.type = type;
-      if (!type) console.warn(`md5-stage${attribute ? ` [${attribute}]` : ''}: ${message}`);
+      if (!type) console.warn(`md5-stage${attribute ? ` [${attribute}]` : ''}: ${detail.message}`);
       this.dispatchEvent(new CustomEvent('error', { detail }));
     }
 
@@ -623,39 +656,57 @@
 
     // ---- page attributes -----------------------------------------------------------------------
     _applyPage(name) {
-      if (!name || name === 'alt') {
-        const alt = this.getAttribute('alt');
-        if (alt) this.setAttribute('aria-label', alt);
-        else if (name) this.removeAttribute('aria-label');
-      }
-      if (!name || name === 'poster') {
-        const poster = this.getAttribute('poster');
-        if (poster && !this._drawn) {
-          this._poster.src = new URL(poster, document.baseURI).href;
-          this._poster.hidden = false;
-        } else if (!poster) {
-          this._poster.hidden = true;
-        }
-      }
+      if (!name || name === 'alt') this._applyAlt();
+      if (!name || name === 'poster') this._applyPoster();
       if (!name || name === 'ui') {
-        const ui = (this.getAttribute('ui') || 'none').trim();
+        const ui = (this._attribute('ui') || 'none').trim();
         if (ui !== 'none' && ui !== 'timeline') this._fail(`ui: expected none or timeline, found '${ui.slice(0, 40)}'`, 'ui');
         this._bar.element.hidden = ui !== 'timeline';
       }
-      if (name === 'loading') {
-        const loading = (this.getAttribute('loading') || 'lazy').trim();
+      if (!name || name === 'loading') {
+        const loading = (this._attribute('loading') || 'lazy').trim();
         if (loading !== 'lazy' && loading !== 'eager') this._fail(`loading: expected lazy or eager, found '${loading.slice(0, 40)}'`, 'loading');
-        else if (loading === 'eager' && this.isConnected) this._near();
+        else if (name && loading === 'eager' && this.isConnected) this._near();
       }
-      if (name === 'animation' && this._loaded) this._setAnimation(this.getAttribute('animation'));
+      // camera-controls is a boolean attribute, on whatever its value as HTML's are: only its
+      // length is checked.
+      if (name === 'camera-controls') this._attribute(name);
+      if (name === 'animation' && this._loaded) this._setAnimation(this._attribute('animation'));
       if (name === 'tool' && this._loaded) this._applyTool();
+    }
+
+    // alt is the figure's aria-label, as plain text: markup in it is read out as written, and
+    // reported, since an author who wrote it expected it to mean something.
+    _applyAlt() {
+      const alt = this._attribute('alt');
+      if (!alt) {
+        this.removeAttribute('aria-label');
+        return;
+      }
+      if (alt.length > MAX_ALT) this._fail(`alt: expected a text of at most ${MAX_ALT} characters, found ${alt.length}`, 'alt');
+      if (MARKUP.test(alt)) this._fail(`alt: plain text, read out as written; found markup '${MARKUP.exec(alt)[0]}' in '${alt.slice(0, 80)}'`, 'alt');
+      this.setAttribute('aria-label', alt.slice(0, MAX_ALT));
+    }
+
+    // The poster shows until the figure draws; only an http(s) URL is loaded.
+    _applyPoster() {
+      const poster = this._attribute('poster');
+      const source = poster ? posterUrl(poster) : null;
+      if (source && source.error) this._fail(source.error, 'poster');
+      if (source && source.url && !this._drawn) {
+        this._poster.src = source.url;
+        this._poster.hidden = false;
+      } else if (!source || source.error) {
+        this._poster.hidden = true;
+        this._poster.removeAttribute('src');
+      }
     }
 
     // tool="goto": a left click on the ground sends the selected (or first) character there, a drag
     // gives it a final heading (the right button pans): with construction="1" the reader
     // moves the destination and watches the construction follow. The default is camera.
     _applyTool() {
-      const tool = (this.getAttribute('tool') || 'camera').trim();
+      const tool = (this._attribute('tool') || 'camera').trim();
       if (tool !== 'camera' && tool !== 'goto') {
         this._fail(`tool: expected camera or goto, found '${tool.slice(0, 40)}'`, 'tool');
         return;
