@@ -18,16 +18,19 @@
 
 (function () {
   const { withHeap, callModule, answerFetch, linkPayload, TimelineBar } = md5stageRuntime;
-  if (window.customElements.get('md5-stage')) return;
+  // Without a window (a server rendering the page, node importing the package) there is nothing
+  // to define: the script does nothing.
+  if (typeof window === 'undefined' || !window.customElements || window.customElements.get('md5-stage')) return;
   const script = document.currentScript;
   const base = new URL('.', script && script.src ? script.src : window.location.href);
 
-  const DISPLAY = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles',
-                   'construction'];
-  // Attributes that go to the stage as the embed's URL options.
-  const OPTIONS = ['autoplay', 'paused', 't', 'loop', 'camera', ...DISPLAY];
-  const SOURCE = ['scene', 'src', 'anims', 'materials'];
-  const PAGE = ['loading', 'poster', 'alt', 'ui', 'camera-controls', 'animation', 'tool'];
+  // The attributes by who reads them (md5stageElementTable, generated from C++'s element table,
+  // src/viewer/element_spec.cpp, and bundled before this file): those that open the scene, the
+  // embed's URL options that go to the stage, and the element's own.
+  const named = (role) => md5stageElementTable.attributes.filter((entry) => entry[1] === role).map((entry) => entry[0]);
+  const SOURCE = named('source');
+  const OPTIONS = named('option');
+  const PAGE = named('page');
   const DEMO = /^[A-Za-z0-9_-]{1,64}$/;
   const PAYLOAD = /^[A-Za-z0-9_-]+$/;
   const MAX_SIDE = 4096;  // device pixels of one figure, at most
@@ -329,6 +332,11 @@
     get paused() {
       const clock = this._clock();
       return clock ? !clock.scene_playing : !this.hasAttribute('autoplay');
+    }
+    // Sets or removes the paused attribute (React 19 sets a prop the element has as a property).
+    set paused(value) {
+      if (value) this.setAttribute('paused', '');
+      else this.removeAttribute('paused');
     }
     play() { this._command({ cmd: 'playScene' }); }
     pause() { this._command({ cmd: 'pauseScene' }); }
