@@ -28,6 +28,7 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
   nlohmann-json3-dev libfmt-dev
   chromium dpkg-dev clang-format
+  mkdocs python3-sphinx  # the documentation-site examples the browser tests build (web/package/examples)
 )
 
 # shellcheck source=tools/debian.sh
