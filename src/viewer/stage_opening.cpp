@@ -338,4 +338,102 @@ void Stage::FinishOpening(JsonValue result) {
   }
 }
 
+// The files fetched or dropped, loaded: models, animations, textures and cameras; the reply
+// names the images still to fetch. Here with the openings, whose loads it does, and out of
+// stage.cpp, whose per-frame code the figures module inlines.
+JsonValue Stage::LoadQueuedFiles() {
+  std::vector<InputFile> files = std::move(pending_files_);
+  pending_files_.clear();
+  std::vector<std::string> cameras_loaded, camera_errors;
+  camera_.LoadFiles(&files, &cameras_loaded, &camera_errors);
+  const int models_before = static_cast<int>(library_->models().size());
+  LoadReport report = library_->LoadFiles(std::move(files));
+  report.errors.insert(report.errors.end(), camera_errors.begin(), camera_errors.end());
+  // New models appear beside what is already shown, and the camera turns to them. Files
+  // fetched for a scene being opened get their characters when the scene is applied.
+  if (openings_.pending_scene) report.new_models_to_show.clear();
+  for (int index : report.new_models_to_show) AddInstance(index, std::nullopt, 0.0f);
+  if (!report.new_models_to_show.empty()) FrameSelection();
+  if (report.new_models.empty() && report.animations_bound > 0 && Selected() != nullptr) {
+    Character& character = *Selected();
+    const LoadedModel& model = ModelOf(character);
+    anim::SwitchClip(character.playback, static_cast<int>(model.animations.size()) - 1);
+  }
+  report_.warnings = report.warnings;
+  if (!report.errors.empty()) {
+    std::string joined;
+    for (const std::string& e : report.errors) joined += (joined.empty() ? "" : "\n") + e;
+    SetError(joined);
+  } else {
+    report_.error.clear();
+    report_.status =
+        "Loaded " + std::to_string(static_cast<int>(library_->models().size()) - models_before) +
+        " model(s), " + std::to_string(report.animations_bound) + " animation(s), " +
+        std::to_string(report.textures_bound) + " texture(s)" +
+        (cameras_loaded.empty() ? std::string()
+                                : ", " + std::to_string(cameras_loaded.size()) + " camera(s)");
+  }
+  JsonValue reply = Reply(report.errors.empty());
+  JsonArray errors, warnings, models;
+  for (const std::string& e : report.errors) errors.emplace_back(e);
+  for (const std::string& w : report.warnings) warnings.emplace_back(w);
+  for (int index : report.new_models)
+    models.emplace_back(library_->models()[static_cast<size_t>(index)].name);
+  reply.Set("errors", JsonValue(std::move(errors)));
+  reply.Set("warnings", JsonValue(std::move(warnings)));
+  reply.Set("models", JsonValue(std::move(models)));
+  JsonArray camera_names;
+  for (const std::string& name : cameras_loaded) camera_names.emplace_back(name);
+  reply.Set("cameras", JsonValue(std::move(camera_names)));
+  // Textures of fetched models are fetched too: the page asks for each missing one next to the
+  // mesh, named after the part's shader (bundled assets are PNG; remote models may be TGA/JPG).
+  JsonArray texture_requests;
+  for (int index : report.new_models) {
+    const LoadedModel& model = library_->models()[static_cast<size_t>(index)];
+    if (model.local) continue;
+    const std::string& source = model.mesh_source;
+    const std::string folder = source.substr(0, source.find_last_of('/') + 1);
+    std::vector<std::string> seen;
+    for (size_t part = 0; part < model.parts.size(); ++part) {
+      const std::string stem = FileStem(model.model->gpu().submeshes[part].shader);
+      if (model.part_textures[part].diffuse.valid() || stem.empty()) continue;
+      if (std::find(seen.begin(), seen.end(), stem) != seen.end()) continue;
+      seen.push_back(stem);
+      JsonArray candidates;
+      candidates.emplace_back(folder + stem + ".png");
+      if (source.rfind("https://", 0) == 0) {
+        candidates.emplace_back(folder + stem + ".tga");
+        candidates.emplace_back(folder + stem + ".jpg");
+      }
+      texture_requests.emplace_back(JsonValue(std::move(candidates)));
+    }
+  }
+  // Images a fetched model's materials name and no file gave: by base name next to the mesh.
+  for (const LoadedModel& model : library_->models()) {
+    if (model.local) continue;
+    const std::string& source = model.mesh_source;
+    const std::string folder = source.substr(0, source.find_last_of('/') + 1);
+    for (const std::string& image : model.missing_images) {
+      const std::string stem = FileStem(image);
+      if (stem.empty()) continue;
+      JsonArray candidates;
+      for (const char* extension : {".png", ".tga", ".jpg"}) {
+        if (extension[1] != 'p' && source.rfind("https://", 0) != 0) continue;
+        candidates.emplace_back(folder + stem + extension);
+      }
+      texture_requests.emplace_back(JsonValue(std::move(candidates)));
+    }
+  }
+  // A part without its image and a material naming that image ask for the same file: once.
+  JsonArray unique_requests;
+  for (JsonValue& request : texture_requests) {
+    if (std::find(unique_requests.begin(), unique_requests.end(), request) == unique_requests.end())
+      unique_requests.push_back(std::move(request));
+  }
+  reply.Set("texture_requests", JsonValue(std::move(unique_requests)));
+  reply.Set("animations", report.animations_bound);
+  reply.Set("textures", report.textures_bound);
+  return reply;
+}
+
 }  // namespace md5stage::viewer
