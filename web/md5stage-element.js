@@ -266,6 +266,92 @@
     for (const entry of entries) entry.target._resized();
   });
 
+  // ---- ui="controls": one character's clip -------------------------------------------------------
+  // A character picker (shown when the scene has several), the clip, play/pause, the previous
+  // and next frame, the speed and a scrubbable timeline of the clip, each a native control with
+  // its label, so Tab, arrows, Space and Enter work as on any form. They act through the page
+  // API's commands (setAnimation, play, pause, step, setRate, setTime) and show its `clip` reply.
+  const SPEEDS = [-1, 0, 0.25, 0.5, 1, 1.5, 2];
+  class ControlsBar {
+    constructor(call, changed) {
+      this.call = call;
+      this.changed = changed;
+      this.instance = 0;
+      this.shown = { clips: '', characters: '' };
+      this.element = document.createElement('div');
+      const control = (tag, label, properties) => {
+        const node = Object.assign(document.createElement(tag), properties);
+        node.setAttribute('aria-label', label);
+        this.element.append(node);
+        return node;
+      };
+      this.character = control('select', 'Character', { hidden: true });
+      this.clip = control('select', 'Clip');
+      this.button = control('button', 'Play', { type: 'button', textContent: '\u25b6' });
+      this.back = control('button', 'Previous frame', { type: 'button', textContent: '|\u25c0' });
+      this.forward = control('button', 'Next frame', { type: 'button', textContent: '\u25b6|' });
+      this.speed = control('select', 'Speed');
+      for (const rate of SPEEDS) this.speed.append(new Option(`${rate}\u00d7`, String(rate)));
+      this.range = control('input', 'Clip time', { type: 'range', min: '0', max: '1', step: '0.01', value: '0' });
+      this.time = control('span', 'Clip time in seconds', { textContent: '0.00 s' });
+      this.character.addEventListener('change', () => {
+        this.instance = Number(this.character.value);
+        this.update();
+      });
+      this.clip.addEventListener('change', () => this.act('setAnimation', { name: this.clip.value }));
+      this.button.addEventListener('click', () => this.act(this.reply && this.reply.playing ? 'pause' : 'play', {}));
+      this.back.addEventListener('click', () => this.act('step', { frames: -1 }));
+      this.forward.addEventListener('click', () => this.act('step', { frames: 1 }));
+      this.speed.addEventListener('change', () => this.act('setRate', { rate: Number(this.speed.value) }));
+      this.range.addEventListener('input', () => this.act('setTime', { time: Number(this.range.value) }));
+    }
+
+    act(cmd, fields) {
+      this.call(Object.assign({ cmd, instance: this.instance }, fields));
+      this.changed();
+      this.update();
+    }
+
+    // Fills a select with [value, text] pairs when they changed since the last time.
+    static fill(select, entries, key, shown) {
+      const text = JSON.stringify(entries);
+      if (shown[key] === text) return;
+      shown[key] = text;
+      select.replaceChildren(...entries.map(([value, label]) => new Option(label, value)));
+    }
+
+    // The scene's characters, after a scene opened.
+    measure(state) {
+      const instances = state && Array.isArray(state.instances) ? state.instances : [];
+      if (this.instance >= instances.length) this.instance = 0;
+      ControlsBar.fill(this.character, instances.map((c, i) => [String(i), c.label || c.id]), 'characters', this.shown);
+      this.character.hidden = instances.length < 2;
+      this.character.value = String(this.instance);
+      this.update();
+    }
+
+    // Shows the character's clip (one `clip` command a frame, not the state).
+    update() {
+      const reply = this.call({ cmd: 'clip', instance: this.instance });
+      if (!reply.ok) return;
+      this.reply = reply;
+      ControlsBar.fill(this.clip, reply.animations.map((name) => [name, name]), 'clips', this.shown);
+      if (reply.animation !== null && this.clip.value !== reply.animation) this.clip.value = reply.animation;
+      const label = reply.playing ? 'Pause' : 'Play';
+      if (this.button.getAttribute('aria-label') !== label) {
+        this.button.setAttribute('aria-label', label);
+        this.button.textContent = reply.playing ? '\u275a\u275a' : '\u25b6';
+      }
+      if (String(reply.rate) !== this.speed.value) {
+        if (!SPEEDS.includes(reply.rate)) this.speed.append(new Option(`${reply.rate}\u00d7`, String(reply.rate)));
+        this.speed.value = String(reply.rate);
+      }
+      this.range.max = String(Math.max(reply.duration, 0.01));
+      if (this.element.getRootNode().activeElement !== this.range) this.range.value = String(reply.time);
+      this.time.textContent = `${reply.time.toFixed(2)} s`;
+    }
+  }
+
   // ---- the element --------------------------------------------------------------------------
   const STYLE = `
     :host { display: inline-block; position: relative; width: 480px; height: 270px; contain: content;
@@ -278,7 +364,8 @@
     img[hidden], .bar[hidden] { display: none; }
     .bar { position: absolute; left: 0; right: 0; bottom: 0; display: flex; gap: 6px; align-items: center;
            padding: 4px 8px; background: rgba(16, 17, 20, 0.72); color: #eee; font: 12px system-ui, sans-serif; }
-    .bar button { min-width: 28px; font: inherit; background: #3a3d45; color: #eee; border: 0; border-radius: 3px; }
+    .bar button, .bar select { min-width: 28px; font: inherit; background: #3a3d45; color: #eee; border: 0; border-radius: 3px; }
+    .bar :focus-visible { outline: 2px solid #6ea8ff; }
     .bar input { flex: 1; }
   `;
 
@@ -295,7 +382,12 @@
       this._bar.element.className = 'bar';
       this._bar.element.setAttribute('part', 'timeline');
       this._bar.element.hidden = true;
-      root.append(this._bar.element);
+      // ui="controls": the controls bar, for one character's clip.
+      this._controls = new ControlsBar((command) => this._call(command), () => this._changed());
+      this._controls.element.className = 'bar';
+      this._controls.element.setAttribute('part', 'controls');
+      this._controls.element.hidden = true;
+      root.append(this._bar.element, this._controls.element);
       this._canvas = root.querySelector('canvas');
       this._context2d = this._canvas.getContext('2d', { alpha: false });
       this._poster = root.querySelector('img');
@@ -539,6 +631,7 @@
         this._applyOptions(OPTIONS.filter((option) => option !== 'loop'), true);
         this._applyTool();
         this._bar.measure(this._call({ cmd: 'clock' }));
+        if (!this._controls.element.hidden) this._controls.measure(this.state());
         const first = !this._loaded;
         this._loaded = true;
         this.dispatchEvent(new CustomEvent('progress', { detail: { progress: 1 } }));
@@ -638,6 +731,7 @@
         this._poster.hidden = true;
       }
       if (!this._bar.element.hidden) this._bar.update();
+      if (!this._controls.element.hidden) this._controls.update();
     }
 
     // The frame's texts (the construction view's labels, joint names): the module has no font, so
@@ -668,8 +762,11 @@
       if (!name || name === 'poster') this._applyPoster();
       if (!name || name === 'ui') {
         const ui = (this._attribute('ui') || 'none').trim();
-        if (ui !== 'none' && ui !== 'timeline') this._fail(`ui: expected none or timeline, found '${ui.slice(0, 40)}'`, 'ui');
+        if (ui !== 'none' && ui !== 'timeline' && ui !== 'controls') this._fail(`ui: expected none, timeline or controls, found '${ui.slice(0, 40)}'`, 'ui');
         this._bar.element.hidden = ui !== 'timeline';
+        const controls = ui === 'controls';
+        if (controls && this._controls.element.hidden && this._loaded) this._controls.measure(this.state());
+        this._controls.element.hidden = !controls;
       }
       if (!name || name === 'loading') {
         const loading = (this._attribute('loading') || 'lazy').trim();
@@ -727,6 +824,8 @@
     _bindInput() {
       this.addEventListener('keydown', (event) => {
         if (this._stage < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+        // A key on a control of a bar is that control's (Space on its button is not the figure's).
+        if (event.composedPath()[0] !== this) return;
         // The key table is C++'s, the viewer's too (src/viewer/key_bindings.h): the figure's
         // stage says whether it takes the key (Space plays or pauses the scene there as in the
         // viewer; arrows and +/- repeat while held).

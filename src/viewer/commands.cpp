@@ -782,6 +782,28 @@ class CommandTable {
                   JsonValue(static_cast<double>(rect.z)), JsonValue(static_cast<double>(rect.w))}));
     return reply;
   }
+  // A character's clip as a controls bar shows it, without the whole state: the clips its model
+  // has, the one playing (null: none), where it is, how long it is, whether and how fast it plays.
+  static JsonValue Clip(Stage& v, CommandArgs& a) {
+    const int instance = Instance(v, a);
+    if (!a.Finish()) return Fail(a);
+    const Character& character = *CharacterOf(v, instance);
+    const LoadedModel& model = v.ModelOf(character);
+    const int clip = character.playback.animation;
+    JsonArray names;
+    for (const std::string& name : model.animation_names) names.emplace_back(name);
+    JsonValue reply = Reply(true);
+    reply.Set("animations", JsonValue(std::move(names)));
+    reply.Set("animation", clip >= 0 ? JsonValue(model.animation_names[static_cast<size_t>(clip)])
+                                     : JsonValue());
+    reply.Set("time", character.playback.time);
+    reply.Set("duration", clip >= 0 ? static_cast<double>(
+                                          model.animations[static_cast<size_t>(clip)]->duration())
+                                    : 0.0);
+    reply.Set("playing", character.playback.playing && !character.playback.finished);
+    reply.Set("rate", static_cast<double>(character.playback.rate));
+    return reply;
+  }
   static JsonValue JointWorld(Stage& v, CommandArgs& a) {
     const int instance = Instance(v, a);
     const int joint = instance >= 0 ? JointArg(v, a, "joint", instance) : -1;
@@ -1042,6 +1064,10 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {&CommandTable::ScreenBounds,
      MD5STAGE_COMMAND("screenBounds", true, ArgStyle::kPositional,
                       "A character's box on screen, in framebuffer pixels.", CharacterArg())},
+    {&CommandTable::Clip,
+     MD5STAGE_COMMAND("clip", true, ArgStyle::kPositional,
+                      "A character's clips, the one playing, its time, length and rate.",
+                      CharacterArg())},
     {&CommandTable::JointWorld,
      MD5STAGE_COMMAND("jointWorld", true, ArgStyle::kPositional,
                       "A joint's world matrix in a character's current pose.", CharacterArg(),

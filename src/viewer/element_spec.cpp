@@ -195,8 +195,9 @@ const ElementAttribute kAttributes[] = {
     {"ui",
      Role::kPage,
      Value::kChoice,
-     {"none", "timeline"},
-     "timeline: a play/pause button and a scene-time slider."},
+     {"none", "timeline", "controls"},
+     "timeline: play/pause and the scene's time; controls: a character's clip, play/pause, "
+     "frame step, speed and time."},
     {"camera-controls",
      Role::kPage,
      Value::kPresence,

@@ -337,6 +337,7 @@ std::vector<CommandRow> CommandRows() {
        true},
       {"gpuSkinCheck", instance, {Instance()}, true},
       {"screenBounds", instance, {Instance()}, true},
+      {"clip", instance, {Instance()}, true},
       {"jointWorld", instance + R"(,"joint":"pelvis")", {Instance(), Joint("joint")}, true},
       {"exportGltf", R"("model":"walker")", {Model("model")}},
       {"exportMd5", R"("model":"walker")", {Model("model")}},
@@ -1588,6 +1589,25 @@ std::vector<EffectRow> EffectRows() {
          ASSERT_EQ(rect.as_array().size(), 4u);
          EXPECT_LT(Item(rect, 0).as_number(), Item(rect, 2).as_number());
          EXPECT_LT(Item(rect, 1).as_number(), Item(rect, 3).as_number());
+       }},
+      {"clip",
+       {R"({"cmd":"setAnimation","instance":0,"name":"walk"})",
+        R"({"cmd":"setTime","instance":0,"time":0.5})",
+        R"({"cmd":"setRate","instance":0,"rate":2})", R"({"cmd":"pause","instance":0})",
+        R"({"cmd":"clip","instance":0})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         const JsonValue instance = Item(Get(s.State(), "instances"), 0);
+         EXPECT_EQ(Get(r, "animation").as_string(), "walk");
+         EXPECT_EQ(Get(r, "animation").as_string(), Get(instance, "animation").as_string());
+         EXPECT_DOUBLE_EQ(Get(r, "time").as_number(), 0.5);
+         EXPECT_EQ(Get(r, "rate").as_number(), 2.0);
+         EXPECT_FALSE(Get(r, "playing").as_bool());
+         EXPECT_GT(Get(r, "duration").as_number(), 0.5);
+         const JsonValue& names = Get(r, "animations");
+         ASSERT_GE(names.as_array().size(), 2u);
+         EXPECT_EQ(WriteJson(names),
+                   WriteJson(Get(Item(Get(s.State(), "models"), 0), "animations")));
        }},
       {"jointWorld",
        {R"({"cmd":"jointWorld","instance":0,"joint":"pelvis"})"},
