@@ -104,9 +104,12 @@ build_figures() {
 # scope, without their comments, as DIR/NAME (tools/bundle_script.js): a page still loads one
 # script.
 bundle_script() {
-  local name="$1" dir="$2"
+  local name="$1" dir="$2" mangle=()
   shift 2
-  node "$ROOT/tools/bundle_script.js" "$dir/$name" "$ROOT/web/lib/runtime.js" "$@" "$ROOT/web/$name"
+  # The element's bundle comes before a documentation page's first figure: its local names are
+  # shortened too (tools/bundle_script.js --mangle).
+  [ "$name" = md5stage-element.js ] && mangle=(--mangle)
+  node "$ROOT/tools/bundle_script.js" "${mangle[@]}" "$dir/$name" "$ROOT/web/lib/runtime.js" "$@" "$ROOT/web/$name"
 }
 
 stage_site() {

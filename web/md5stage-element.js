@@ -9,8 +9,10 @@
 // Attributes (the iframe embed's option names, docs/embedding.md): scene | src + anims +
 // materials; animation, autoplay, paused, t, loop; camera, camera-controls, grid, skeleton,
 // joint_names, bounds, wireframe, normals, routes, turn_circles, construction; loading (lazy |
-// eager), poster, alt, ui (none | timeline), tool (camera | goto: clicks on the ground send the
-// character there). Methods play(), pause(), seek(t), state(); properties currentTime,
+// eager), poster, alt, ui (none | timeline | controls), tool (camera | goto: clicks on the
+// ground send the character there). Children with slot="hotspot-NAME" (data-joint,
+// data-character, data-position, data-construction, data-camera) are placed over it. Methods
+// play(), pause(), seek(t), state(), call(), positionOf(), toBlob(); properties currentTime,
 // paused, ready; events load, progress, error {message, attribute?, type?}, finished.
 // This file only moves bytes, events and attribute values into the module's exported functions;
 // what a value means is decided in C++ (src/viewer/embed_options.h, src/app/figures_main.cpp).
@@ -192,7 +194,7 @@
     const start = performance.now();
     let x = 0, y = 0, row = 0, width = 1, height = 1;
     for (const element of due) {
-      const { width: w, height: h } = element._pixels;
+      const { width: w, height: h } = element._shot || element._pixels;
       if (x > 0 && x + w > MAX_SIDE) {
         x = 0;
         y += row;
@@ -352,6 +354,44 @@
     }
   }
 
+  // ---- hotspots: what a hotspot points at, as a `locate` command ------------------------------
+  // {joint, character} | {position: "x y z" or [x, y, z]} | {construction}; camera "yaw,pitch,
+  // distance". Numbers must be finite and within the scenes' bound; names are C++'s to check.
+  const SPOT_ATTRIBUTES = ['slot', 'data-joint', 'data-character', 'data-position', 'data-construction', 'data-camera'];
+  const numbers = (value, count, attribute) => {
+    const list = Array.isArray(value) ? value.map(Number) : String(value).trim().split(/[\s,]+/).map(Number);
+    if (list.length !== count || !list.every((n) => Number.isFinite(n) && Math.abs(n) <= 1e6)) {
+      throw { error: `${attribute}: expected ${count} finite numbers, found '${String(value).slice(0, 80)}'`, attribute };
+    }
+    return list;
+  };
+  function spotCommand({ joint, character, position, construction, camera }) {
+    try {
+      const command = { cmd: 'locate' };
+      const text = (value, attribute) => {
+        if (String(value).length > 256) throw { error: `${attribute}: expected a name of at most 256 characters`, attribute };
+        return String(value);
+      };
+      if (joint != null) {
+        command.joint = text(joint, 'data-joint');
+        command.instance = character == null ? 0 : /^\d+$/.test(character) ? Number(character) : text(character, 'data-character');
+      } else if (position != null) {
+        command.point = numbers(position, 3, 'data-position');
+      } else if (construction != null) {
+        command.construction = text(construction, 'data-construction');
+      } else if (camera == null) {
+        throw { error: 'hotspot: expected data-joint, data-position or data-construction', attribute: 'data-position' };
+      }
+      const view = camera == null ? null : numbers(camera, 3, 'data-camera');
+      if (view && (Math.abs(view[1]) > 89 || view[2] < 1 || view[2] > 1e5)) {
+        throw { error: `data-camera: expected yaw, pitch in [-89, 89] and distance in [1, 100000], found '${camera}'`, attribute: 'data-camera' };
+      }
+      return { command: command.joint || command.point || command.construction ? command : null, camera: view };
+    } catch (problem) {
+      return problem;
+    }
+  }
+
   // ---- the element --------------------------------------------------------------------------
   const STYLE = `
     :host { display: inline-block; position: relative; width: 480px; height: 270px; contain: content;
@@ -367,6 +407,10 @@
     .bar button, .bar select { min-width: 28px; font: inherit; background: #3a3d45; color: #eee; border: 0; border-radius: 3px; }
     .bar :focus-visible { outline: 2px solid #6ea8ff; }
     .bar input { flex: 1; }
+    .spots { position: absolute; inset: 0; overflow: hidden; pointer-events: none; }
+    .spot { position: absolute; left: 0; top: 0; }
+    .spot[hidden] { display: none; }
+    ::slotted(*) { position: absolute; transform: translate(-50%, -50%); pointer-events: auto; }
   `;
 
   class Md5Stage extends HTMLElement {
@@ -387,7 +431,12 @@
       this._controls.element.className = 'bar';
       this._controls.element.setAttribute('part', 'controls');
       this._controls.element.hidden = true;
-      root.append(this._bar.element, this._controls.element);
+      // Hotspots (children with slot="hotspot-NAME"): each in a slot of this layer, moved by a
+      // transform every frame; after the figure in tab order.
+      this._spotLayer = Object.assign(document.createElement('div'), { className: 'spots' });
+      this._spots = [];
+      root.append(this._spotLayer, this._bar.element, this._controls.element);
+      new MutationObserver(() => this._findSpots()).observe(this, { childList: true, subtree: true, attributeFilter: SPOT_ATTRIBUTES });
       this._canvas = root.querySelector('canvas');
       this._context2d = this._canvas.getContext('2d', { alpha: false });
       this._poster = root.querySelector('img');
@@ -434,6 +483,35 @@
     pause() { this._command({ cmd: 'pauseScene' }); }
     seek(time) { this._command({ cmd: 'setSceneTime', time: Number(time) }); }
     state() { return this._stage >= 0 ? call({ cmd: 'state', stage: this._stage }) : null; }
+    // A picture of the current view as a Blob (a promise, as model-viewer's toBlob): PNG unless
+    // `type` says otherwise, `width` x `height` device pixels (the figure's own by default),
+    // drawn for that size in the next frame, with the figure's texts.
+    toBlob({ type = 'image/png', width, height } = {}) {
+      const size = (value, name, own) => {
+        const n = value === undefined ? own : Number(value);
+        if (!Number.isInteger(n) || n < 1 || n > MAX_SIDE) throw new RangeError(`toBlob: ${name}: expected an integer in [1, ${MAX_SIDE}], found ${String(value).slice(0, 40)}`);
+        return n;
+      };
+      try {
+        const shot = { type: String(type), width: size(width, 'width', this._pixels.width), height: size(height, 'height', this._pixels.height) };
+        // One picture at a time: a second call waits for the first.
+        const result = (this._shots || Promise.resolve()).then(() => this._ready).then(() => new Promise((resolve) => {
+          this._shot = Object.assign(shot, { ratio: this._pixels.ratio, resolve });
+          this._changed();
+        }));
+        this._shots = result.catch(() => {});
+        return result;
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    // Where a joint ({joint, character}), world point ({position: [x, y, z]}) or construction
+    // point ({construction: 'Q'}) shows, in the element's CSS pixels; null off the figure.
+    positionOf(target) {
+      const made = spotCommand(target || {});
+      const at = made.error ? null : this._locate(made.command);
+      return at && at.inside ? { x: at.x, y: at.y } : null;
+    }
     // Any page command (README, "Page API") on this figure's stage.
     // Any command of the stage; the figure is drawn again, since a command may change what it shows
     // (a paused figure is otherwise drawn only when something acts on it).
@@ -467,6 +545,7 @@
       visibleObserver.observe(this);
       resizeObserver.observe(this);
       if (this._loading() === 'eager') this._near();
+      this._findSpots();
     }
 
     disconnectedCallback() {
@@ -698,15 +777,17 @@
     }
 
     _due() {
-      return this._stage >= 0 && this._visible && (this._dirty || this._animating || this._opening !== 0);
+      return this._stage >= 0 && (this._visible && (this._dirty || this._animating || this._opening !== 0 || !!this._tween) ||
+                                  !!this._shot && this._loaded);
     }
 
     // Moves the stage on and prepares its picture for its slot of the shared canvas (drawn with
     // the frame's other figures by md5stage_figures_draw); true if it has one.
     _draw(now) {
+      if (this._tween) this._stepCamera(now);
       const dt = this._last ? Math.min(0.1, (now - this._last) / 1000) : 0;
       this._last = now;
-      const { width, height, ratio } = this._pixels;
+      const { width, height, ratio } = this._shot || this._pixels;
       const module = runtime.module;
       // Bit 1: drawn; 2: the picture changes with time alone; 4: it has texts (figures_main.cpp).
       const result = module._md5stage_figure_frame(this._stage, dt, this._slot.x, this._slot.y, width, height, ratio,
@@ -717,13 +798,25 @@
       return (result & 1) !== 0;
     }
 
-    _keepsChanging() { return this._animating || this._opening !== 0; }
+    _keepsChanging() { return this._animating || this._opening !== 0 || !!this._tween; }
 
     // Copies its slot of the shared canvas into its own canvas (the same frame's drawing buffer).
     _copy() {
+      const shot = this._shot;
+      if (shot) {
+        // toBlob's picture, in a canvas of its own; the figure draws at its size again next frame.
+        this._shot = null;
+        const canvas = Object.assign(document.createElement('canvas'), { width: shot.width, height: shot.height });
+        const context = canvas.getContext('2d');
+        context.drawImage(runtime.canvas, this._slot.x, this._slot.y, shot.width, shot.height, 0, 0, shot.width, shot.height);
+        this._drawTexts(context, shot.ratio);
+        canvas.toBlob(shot.resolve, shot.type);
+        this._changed();
+        return;
+      }
       const { width, height } = this._pixels;
       this._context2d.drawImage(runtime.canvas, this._slot.x, this._slot.y, width, height, 0, 0, width, height);
-      this._drawTexts();
+      this._drawTexts(this._context2d, this._pixels.ratio);
       ++this._frames;
       if (this._loaded && !this._drawn) {
         this._drawn = true;
@@ -732,16 +825,85 @@
       }
       if (!this._bar.element.hidden) this._bar.update();
       if (!this._controls.element.hidden) this._controls.update();
+      this._placeSpots();
+    }
+
+    // ---- hotspots ------------------------------------------------------------------------------
+    // The `locate` reply in CSS pixels: {x, y, inside, visible}, or null behind the camera.
+    _locate(command) {
+      const reply = this._call(command);
+      if (!reply.ok) return reply;
+      if (!reply.pixel) return null;
+      const ratio = this._pixels.ratio || 1;
+      const x = reply.pixel[0] / ratio, y = reply.pixel[1] / ratio;
+      const inside = x >= 0 && y >= 0 && x <= this._canvas.clientWidth && y <= this._canvas.clientHeight;
+      return { x, y, inside, visible: inside && reply.visible };
+    }
+
+    _findSpots() {
+      const children = [...this.children].filter((child) => /^hotspot-/.test(child.slot));
+      this._spots = children.map((child) => {
+        const data = child.dataset;
+        const made = spotCommand({ joint: data.joint, character: data.character, position: data.position,
+                                   construction: data.construction, camera: data.camera });
+        if (made.error) this._fail(made.error, made.attribute);
+        if (!child.hasAttribute('tabindex')) child.tabIndex = 0;
+        if (!child._md5stageSpot) {
+          child._md5stageSpot = true;
+          const activate = () => { if (child._md5stageCamera) this._moveCamera(child._md5stageCamera); };
+          child.addEventListener('click', activate);
+          child.addEventListener('keydown', (event) => { if (event.key === 'Enter' && child.localName !== 'button') activate(); });
+        }
+        child._md5stageCamera = made.camera;
+        const frame = Object.assign(document.createElement('div'), { className: 'spot', hidden: true });
+        frame.append(Object.assign(document.createElement('slot'), { name: child.slot }));
+        return { child, frame, command: made.command, reported: false };
+      });
+      this._spotLayer.replaceChildren(...this._spots.map((spot) => spot.frame));
+      this._changed();
+    }
+
+    _placeSpots() {
+      for (const spot of this._spots) {
+        const at = spot.command && this._locate(spot.command);
+        if (at && at.ok === false) {
+          if (!spot.reported) this._fail(at.error, spot.command.joint ? 'data-joint' : spot.command.point ? 'data-position' : 'data-construction');
+          spot.reported = true;
+        }
+        const shown = !!(at && at.ok !== false && at.inside);
+        spot.frame.hidden = !shown;
+        if (shown) spot.frame.style.transform = `translate(${at.x}px, ${at.y}px)`;
+        const visible = String(shown && at.visible);
+        if (spot.child.dataset.visible !== visible) spot.child.dataset.visible = visible;
+      }
+    }
+
+    // data-camera on an activated hotspot: the camera turns there over half a second.
+    _moveCamera([yaw, pitch, distance]) {
+      const state = this.state();
+      if (!state || !state.camera) return;
+      const from = state.camera;
+      const turn = ((yaw - from.yaw) % 360 + 540) % 360 - 180;
+      this._tween = { start: 0, from, to: { yaw: from.yaw + turn, pitch, distance } };
+      this._changed();
+    }
+
+    _stepCamera(now) {
+      const tween = this._tween;
+      tween.start = tween.start || now;
+      const t = Math.min(1, (now - tween.start) / 500);
+      const k = t * t * (3 - 2 * t);
+      const mix = (name) => tween.from[name] + (tween.to[name] - tween.from[name]) * k;
+      this._call({ cmd: 'camera', yaw: mix('yaw'), pitch: mix('pitch'), distance: mix('distance') });
+      if (t >= 1) this._tween = null;
     }
 
     // The frame's texts (the construction view's labels, joint names): the module has no font, so
     // they come as JSON in figure pixels and are drawn here, outlined to read on any background.
-    _drawTexts() {
+    _drawTexts(context, ratio) {
       if (!this._hasTexts) return;
       const json = runtime.module.UTF8ToString(runtime.module._md5stage_figure_texts(this._stage));
       if (!json || json === '[]') return;
-      const ratio = this._pixels.ratio || 1;
-      const context = this._context2d;
       context.save();
       context.font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
       context.textBaseline = 'middle';

@@ -234,6 +234,15 @@ const ElementMethod kMethods[] = {
     {"state", "", "Reply | null", "The figure's state() (null before it started)."},
     {"call", "command: Command", "Reply",
      "Any command of the page API on the figure's stage; the figure draws again."},
+    {"toBlob", "options?: { type?: string; width?: number; height?: number }", "Promise<Blob>",
+     "A picture of the current view (PNG unless `type` says otherwise) of `width` x `height` "
+     "device pixels, the figure's own size by default, drawn for that size."},
+    {"positionOf",
+     "target: { joint: string; character?: string | number } | { position: [number, number, "
+     "number] | string } | { construction: string }",
+     "{ x: number; y: number } | null",
+     "Where a joint (as it animates), a world point or a point of the turning-radius construction "
+     "(P, Q, ...) shows, in the element's CSS pixels; null off the figure."},
 };
 
 ElementTable<ElementMethod> ElementMethods() { return {kMethods, std::size(kMethods)}; }

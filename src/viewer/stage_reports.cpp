@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/scene/scene_json.h"
+#include "core/view/segment_occlusion.h"
 #include "viewer/json_util.h"
 #include "viewer/stage.h"
 
@@ -383,6 +384,58 @@ glm::mat4 Stage::JointWorld(int instance, int joint) {
   PoseCharacter(*character, library_->models());
   if (joint < 0 || joint >= static_cast<int>(character->pose.models.size())) return glm::mat4(1.0f);
   return character->pose.models[static_cast<size_t>(joint)];
+}
+
+bool Stage::LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2* pixel,
+                        bool* seen) {
+  *seen = false;
+  const glm::mat4 view_projection = ViewProjection();
+  if (!WorldToPixel(view_projection, viewport_.width, viewport_.height, world, pixel)) return false;
+  if (pixel->x < 0.0 || pixel->y < 0.0 || pixel->x > viewport_.width ||
+      pixel->y > viewport_.height) {
+    return true;
+  }
+  // The eye: the point the projection sends to w = 0 (x = y = 0 there).
+  const glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
+  if (std::abs(eye.w) < 1e-12f) {
+    *seen = true;
+    return true;
+  }
+  if (scratch_.skinned_frame != frame_) {
+    scratch_.skinned_frame = frame_;
+    scratch_.skinned_positions.resize(characters_.size());
+    for (size_t i = 0; i < characters_.size(); ++i) {
+      Character& character = characters_[i];
+      std::vector<glm::vec3>& positions = scratch_.skinned_positions[i];
+      positions.clear();
+      if (!character.visible || !PoseCharacter(character, library_->models())) continue;
+      const anim::Model& model = *ModelOf(character).model;
+      positions.resize(model.gpu().vertices.size());
+      anim::PaletteSkinningJob skin;
+      skin.model = &model;
+      skin.palette = {character.pose.palette.data(), character.pose.palette.size()};
+      skin.positions = {positions.data(), positions.size()};
+      if (!skin.Run()) positions.clear();
+    }
+  }
+  for (size_t i = 0; i < characters_.size() && i < scratch_.skinned_positions.size(); ++i) {
+    const std::vector<glm::vec3>& positions = scratch_.skinned_positions[i];
+    if (positions.empty()) continue;
+    const std::vector<std::uint32_t>& indices = ModelOf(characters_[i]).model->gpu().indices;
+    bool occluded = false;
+    SegmentOcclusionJob job;
+    job.positions = positions.data();
+    job.position_count = positions.size();
+    job.indices = indices.data();
+    job.index_count = indices.size();
+    job.from = glm::vec3(eye) / eye.w;
+    job.to = world;
+    job.surface_depth = surface_depth;
+    job.occluded = &occluded;
+    if (job.Run().ok() && occluded) return true;
+  }
+  *seen = true;
+  return true;
 }
 
 }  // namespace md5stage::viewer

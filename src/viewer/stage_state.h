@@ -143,6 +143,10 @@ struct OverlayScratch {
   // The construction figure of the last draw list (display toggle `construction`): kept so that
   // state() and the tests read the very numbers that were drawn.
   ConstructionFigure construction;
+  // The characters' skinned vertices (by character) in frame `skinned_frame`: hotspots ask
+  // whether the posed model hides their point (Stage::LocatePoint), skinned once a frame.
+  std::vector<std::vector<glm::vec3>> skinned_positions;
+  uint64_t skinned_frame = ~uint64_t{0};
 };
 
 }  // namespace md5stage::viewer
