@@ -864,6 +864,7 @@
     }
 
     _placeSpots() {
+      if (!this._loaded) return;  // what a hotspot names is the opened scene's
       for (const spot of this._spots) {
         const at = spot.command && this._locate(spot.command);
         if (at && at.ok === false) {

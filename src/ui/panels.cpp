@@ -563,11 +563,16 @@ void DrawRouteList(const ViewerModel& model, ViewerRequests& requests) {
   }
 }
 
-// Copy link, Embed, and the demo gallery.
+// Copy link, Embed (the iframe), Figure (the <md5-stage> snippet of what is on screen), Poster
+// (a PNG of the view at the figure's size), and the demo gallery.
 void DrawShareAndDemos(const ViewerModel& model, ViewerRequests& requests) {
   if (ImGui::Button("Copy link")) requests.page_action = "copyLink";
   ImGui::SameLine();
   if (ImGui::Button("Embed")) requests.page_action = "copyEmbed";
+  ImGui::SameLine();
+  if (ImGui::Button("Figure")) requests.page_action = "copyFigure";
+  ImGui::SameLine();
+  if (ImGui::Button("Poster")) requests.page_action = "downloadPoster";
   bool local = false;
   for (const ModelSummary& summary : model.models) local |= summary.local;
   if (local) {

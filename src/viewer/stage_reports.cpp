@@ -2,6 +2,7 @@
 // command), and the checks tests run against the renderer and the screen.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/scene/scene_json.h"
 #include "core/view/segment_occlusion.h"
@@ -386,6 +387,29 @@ glm::mat4 Stage::JointWorld(int instance, int joint) {
   return character->pose.models[static_cast<size_t>(joint)];
 }
 
+namespace {
+
+// Whether the segment from `from` to `to` passes through the box [lo, hi] (slab test).
+bool SegmentCrossesBox(const glm::vec3& from, const glm::vec3& to, const glm::vec3& lo,
+                       const glm::vec3& hi) {
+  float enter = 0.0f, leave = 1.0f;
+  for (int axis = 0; axis < 3; ++axis) {
+    const float d = to[axis] - from[axis];
+    if (std::abs(d) < 1e-12f) {
+      if (from[axis] < lo[axis] || from[axis] > hi[axis]) return false;
+      continue;
+    }
+    float t0 = (lo[axis] - from[axis]) / d, t1 = (hi[axis] - from[axis]) / d;
+    if (t0 > t1) std::swap(t0, t1);
+    enter = std::max(enter, t0);
+    leave = std::min(leave, t1);
+    if (enter > leave) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool Stage::LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2* pixel,
                         bool* seen) {
   *seen = false;
@@ -401,34 +425,51 @@ bool Stage::LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2*
     *seen = true;
     return true;
   }
+  const glm::vec3 from = glm::vec3(eye) / eye.w;
+  // Characters are skinned only when a segment comes near them, once a frame (the pose drawn).
   if (scratch_.skinned_frame != frame_) {
     scratch_.skinned_frame = frame_;
     scratch_.skinned_positions.resize(characters_.size());
-    for (size_t i = 0; i < characters_.size(); ++i) {
-      Character& character = characters_[i];
-      std::vector<glm::vec3>& positions = scratch_.skinned_positions[i];
-      positions.clear();
-      if (!character.visible || !PoseCharacter(character, library_->models())) continue;
-      const anim::Model& model = *ModelOf(character).model;
+    for (std::vector<glm::vec3>& positions : scratch_.skinned_positions) positions.clear();
+  }
+  for (size_t i = 0; i < characters_.size(); ++i) {
+    Character& character = characters_[i];
+    if (!character.visible) continue;
+    const LoadedModel& loaded = ModelOf(character);
+    const anim::Model& model = *loaded.model;
+    if (character.pose.models.size() != static_cast<size_t>(model.skeleton().joint_count()) &&
+        !PoseCharacter(character, library_->models())) {
+      continue;
+    }
+    // Near: the box of its joints, grown by a quarter of its bind extent for the skin around them.
+    glm::vec3 lo(1e30f), hi(-1e30f);
+    for (const glm::mat4& joint : character.pose.models) {
+      lo = glm::min(lo, glm::vec3(joint[3]));
+      hi = glm::max(hi, glm::vec3(joint[3]));
+    }
+    const glm::vec3 extent = loaded.bind_max - loaded.bind_min;
+    const glm::vec3 margin(0.25f * std::max({extent.x, extent.y, extent.z}));
+    if (!SegmentCrossesBox(from, world, lo - margin, hi + margin)) continue;
+    std::vector<glm::vec3>& positions = scratch_.skinned_positions[i];
+    if (positions.empty()) {
       positions.resize(model.gpu().vertices.size());
       anim::PaletteSkinningJob skin;
       skin.model = &model;
       skin.palette = {character.pose.palette.data(), character.pose.palette.size()};
       skin.positions = {positions.data(), positions.size()};
-      if (!skin.Run()) positions.clear();
+      if (!skin.Run()) {
+        positions.clear();
+        continue;
+      }
     }
-  }
-  for (size_t i = 0; i < characters_.size() && i < scratch_.skinned_positions.size(); ++i) {
-    const std::vector<glm::vec3>& positions = scratch_.skinned_positions[i];
-    if (positions.empty()) continue;
-    const std::vector<std::uint32_t>& indices = ModelOf(characters_[i]).model->gpu().indices;
+    const std::vector<std::uint32_t>& indices = model.gpu().indices;
     bool occluded = false;
     SegmentOcclusionJob job;
     job.positions = positions.data();
     job.position_count = positions.size();
     job.indices = indices.data();
     job.index_count = indices.size();
-    job.from = glm::vec3(eye) / eye.w;
+    job.from = from;
     job.to = world;
     job.surface_depth = surface_depth;
     job.occluded = &occluded;

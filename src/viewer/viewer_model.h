@@ -220,7 +220,7 @@ struct ViewerRequests {
   bool close_polygon = false;
   std::optional<float> scene_time;
   std::optional<bool> scene_playing;
-  // Something the page does: "copyLink", "copyEmbed", "demo:NAME".
+  // Something the page does: "copyLink", "copyEmbed", "copyFigure", "downloadPoster", "demo:NAME".
   std::optional<std::string> page_action;
   // Where some widgets were drawn this frame (label, [x0, y0, x1, y1] in UI pixels), so browser
   // tests can click them as a person does.

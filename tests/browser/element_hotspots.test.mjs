@@ -157,4 +157,48 @@ export const tests = [
       await page.screenshot({ path: ctx.screenshotPath('element-hotspots') });
     }),
   },
+  {
+    name: 'hotspots: a data-construction="Q" hotspot sits on Q (positionOf) as the reader clicks new destinations with the goto tool',
+    timeoutMs: 120000,
+    run: guarded(async (ctx) => {
+      if (!staged(ctx)) return { skipped: 'the figures module is not staged' };
+      const page = await trackedPage(ctx, { width: 900, height: 700 });
+      await recordErrors(page);
+      const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
+        <md5-stage id="arc" scene="arcline" construction tool="goto" paused loading="eager" style="width:640px;height:400px">
+          <span slot="hotspot-q" data-construction="Q" style="width:8px;height:8px;background:#f0f"></span>
+        </md5-stage>
+        <script src="md5stage-element.js"></script></body></html>`;
+      await page.route(`${ctx.baseUrl}construction.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
+      await page.goto(`${ctx.baseUrl}construction.html`);
+      await scrollToFigure(page, 'arc');
+      const where = () => page.evaluate(() => {
+        const figure = document.getElementById('arc');
+        const host = figure.getBoundingClientRect();
+        const box = document.querySelector('[slot="hotspot-q"]').getBoundingClientRect();
+        return { centre: [box.left + box.width / 2 - host.left, box.top + box.height / 2 - host.top],
+                 at: figure.positionOf({ construction: 'Q' }), frames: figure.frames };
+      });
+      const box = await page.locator('#arc').boundingBox();
+      const seen = [];
+      for (const [fx, fy] of [[0, 0], [0.7, 0.35], [0.25, 0.3], [0.65, 0.75]]) {
+        if (fx) {
+          const before = (await where()).frames;
+          await page.mouse.click(box.x + box.width * fx, box.y + box.height * fy);
+          await until(page, (count) => document.getElementById('arc').frames > count, before);
+          await page.waitForTimeout(200);
+        }
+        const now = await where();
+        assert.ok(now.at, `no Q after a click at ${fx}, ${fy}`);
+        const off = Math.hypot(now.centre[0] - now.at.x, now.centre[1] - now.at.y);
+        assert.ok(off <= 2, `the Q hotspot is ${off.toFixed(2)} px from positionOf: ${JSON.stringify(now)}`);
+        seen.push(now.at);
+      }
+      for (let i = 1; i < seen.length; ++i) {
+        assert.ok(Math.hypot(seen[i].x - seen[i - 1].x, seen[i].y - seen[i - 1].y) > 10, `Q did not move: ${JSON.stringify(seen)}`);
+      }
+      assert.deepEqual(await page.evaluate(() => window.figureErrors), []);
+      await page.screenshot({ path: ctx.screenshotPath('element-hotspots-construction') });
+    }),
+  },
 ];
