@@ -55,8 +55,10 @@ export const tests = [
       const viewer = await page.evaluate(() => ({ state: window.md5stage.state(), clock: window.md5stage.call({ cmd: 'clock' }) }));
 
       // "Figure": the snippet on the clipboard, as embedSnippet({kind: 'element'}) makes it.
+      await page.bringToFront();  // the clipboard takes text from a focused document only
       const copied = await page.evaluate(() => window.md5stage.pageAction('copyFigure'));
       assert.equal(copied.ok, true, JSON.stringify(copied));
+      assert.equal(copied.copied, true, JSON.stringify(copied));
       const snippet = await page.evaluate(() => navigator.clipboard.readText());
       assert.equal(snippet, copied.text);
       assert.equal(snippet, await page.evaluate(() => window.md5stage.embedSnippet({ kind: 'element' })));
