@@ -28,6 +28,7 @@ APT_PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libassimp-dev assimp-utils libtinygltf-dev
   nlohmann-json3-dev libfmt-dev
   chromium dpkg-dev clang-format
+  mkdocs python3-sphinx  # the documentation-site examples the browser tests build (web/package/examples)
 )
 
 # shellcheck source=tools/debian.sh
@@ -103,9 +104,12 @@ build_figures() {
 # scope, without their comments, as DIR/NAME (tools/bundle_script.js): a page still loads one
 # script.
 bundle_script() {
-  local name="$1" dir="$2"
+  local name="$1" dir="$2" mangle=()
   shift 2
-  node "$ROOT/tools/bundle_script.js" "$dir/$name" "$ROOT/web/lib/runtime.js" "$@" "$ROOT/web/$name"
+  # The element's bundle comes before a documentation page's first figure: its local names are
+  # shortened too (tools/bundle_script.js --mangle).
+  [ "$name" = md5stage-element.js ] && mangle=(--mangle)
+  node "$ROOT/tools/bundle_script.js" "${mangle[@]}" "$dir/$name" "$ROOT/web/lib/runtime.js" "$@" "$ROOT/web/$name"
 }
 
 stage_site() {
@@ -113,11 +117,14 @@ stage_site() {
   cp -ru "$ROOT/web/." "$SITE/"
   rm -rf "$SITE/lib"  # in the scripts below, not served alone
   # The page API from the command table (src/viewer/command_spec.h): its TypeScript declaration,
-  # and the table that main.js makes window.md5stage's functions from.
-  "$BUILD/native/md5stage_api_types" "$SITE/md5stage.d.ts" "$BUILD/page_commands.js"
+  # and the table that main.js makes window.md5stage's functions from; the element's from its
+  # table (src/viewer/element_spec.h): its declarations (TypeScript, React JSX) and the attribute
+  # table md5stage-element.js observes.
+  "$BUILD/native/md5stage_api_types" "$SITE/md5stage.d.ts" "$BUILD/page_commands.js" \
+    "$SITE/md5stage-element.d.ts" "$SITE/md5stage-element-react.d.ts" "$BUILD/element_table.js"
   bundle_script main.js "$SITE" "$BUILD/page_commands.js"
-  local name
-  for name in embed.js md5stage-element.js; do bundle_script "$name" "$SITE"; done
+  bundle_script embed.js "$SITE"
+  bundle_script md5stage-element.js "$SITE" "$BUILD/element_table.js"
   cp -u "$BUILD/wasm/md5stage.js" "$BUILD/wasm/md5stage.wasm" "$SITE/"
   cp -u "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" "$SITE/"
   mkdir -p "$SITE/assets"
@@ -132,8 +139,9 @@ stage_package() {
   rm -rf "$dist"
   mkdir -p "$dist/assets"
   cp "$ROOT/web/package/package.json" "$ROOT/web/package/README.md" \
-    "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" "$dist/"
-  bundle_script md5stage-element.js "$dist"
+    "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" \
+    "$SITE/md5stage-element.d.ts" "$SITE/md5stage-element-react.d.ts" "$dist/"
+  bundle_script md5stage-element.js "$dist" "$BUILD/element_table.js"
   cp -r "$ROOT/assets/." "$dist/assets/"
   log "element package staged in $dist"
 }

@@ -6,7 +6,12 @@
 // string, a template or a regular expression is touched; the result is parsed again before it
 // is written.
 //
-//   node tools/bundle_script.js OUT SOURCE...
+// With --mangle (the element's bundle, whose bytes come before a documentation page's first
+// picture) the names local to the bundle are shortened and the whitespace dropped, by the terser
+// that Debian's emscripten ships for emcc's own JS (its AST and name mangler only, no
+// compressor): no property, global or string changes, so the code does what web/ says.
+//
+//   node tools/bundle_script.js [--mangle] OUT SOURCE...
 'use strict';
 
 const fs = require('fs');
@@ -47,8 +52,21 @@ function withoutComments(text, file) {
   return out + text.slice(at);
 }
 
+// The bundle with its local names shortened and without whitespace (terser's printer).
+function mangled(bundle) {
+  const root = process.env.EMSCRIPTEN_ROOT || '/usr/share/emscripten';
+  const terser = require(path.join(root, 'third_party', 'terser', 'terser.js'));
+  const ast = terser.AST_Node.from_mozilla_ast(acorn.parse(bundle, Object.assign({ locations: true }, PARSE)));
+  ast.figure_out_scope({});
+  ast.compute_char_frequency({});
+  ast.mangle_names({});
+  return `${bundle.slice(0, bundle.indexOf('\n') + 1)}${ast.print_to_string({ beautify: false })}\n`;
+}
+
 function main() {
-  const [out, ...sources] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const mangle = args[0] === '--mangle';
+  const [out, ...sources] = mangle ? args.slice(1) : args;
   if (!out || !sources.length) {
     console.error('usage: node tools/bundle_script.js OUT SOURCE...');
     process.exit(2);
@@ -59,7 +77,9 @@ function main() {
   const bundle = `// ${path.basename(out)}: ${names.join(' + ')} in one scope, without their comments ` +
     '(build_wasm.sh, bundle_script).\n(function () {\n' + parts.join('\n') + '})();\n';
   acorn.parse(bundle, PARSE);
-  fs.writeFileSync(`${out}.part`, bundle);
+  const text = mangle ? mangled(bundle) : bundle;
+  acorn.parse(text, PARSE);
+  fs.writeFileSync(`${out}.part`, text);
   fs.renameSync(`${out}.part`, out);
 }
 

@@ -369,6 +369,59 @@
     return Object.assign(reply, { url: src.toString(), snippet });
   }
 
+  // The file name a figure's poster goes by beside the page: the demo's name, if one is open.
+  function posterName() {
+    const demo = /^#demo=([A-Za-z0-9_-]{1,64})$/.exec(window.location.hash);
+    return `${demo ? demo[1] : 'md5stage-figure'}.png`;
+  }
+
+  // The <md5-stage> snippet of what is on screen: the scene as a link payload, the camera, the
+  // display toggles, the scene time, paused or playing, the loop, and its poster as a file beside
+  // the page (downloadPoster makes it). Every value comes from C++'s own replies.
+  function figureInfo({ width = 640, height = 360, poster = posterName() } = {}) {
+    const reply = call({ cmd: 'shareLink' });
+    if (!reply.ok) return reply;
+    const state = call({ cmd: 'state' });
+    const clock = call({ cmd: 'clock' });
+    const w = Math.max(1, Math.round(Number(width)) || 640);
+    const h = Math.max(1, Math.round(Number(height)) || 360);
+    const { yaw, pitch, distance, target } = state.camera;
+    const attributes = [['scene', reply.payload], ['camera', [yaw, pitch, distance, ...target].map((n) => +Number(n).toFixed(4)).join(',')]];
+    for (const [name, on] of Object.entries(state.display || {})) attributes.push([name, on ? '1' : '0']);
+    attributes.push(['t', +Number(clock.scene_time).toFixed(4)]);
+    attributes.push([clock.scene_playing ? 'autoplay' : 'paused', null]);
+    if (clock.loop_range) attributes.push(['loop', `${clock.loop_range.start}-${clock.loop_range.end}`]);
+    if (poster) attributes.push(['poster', String(poster)]);
+    attributes.push(['alt', 'md5stage scene']);
+    const text = attributes.map(([name, value]) => (value === null ? name : `${name}="${escapeAttribute(String(value))}"`)).join(' ');
+    const snippet = `<md5-stage ${text} style="width:${w}px;height:${h}px"></md5-stage>`;
+    return Object.assign(reply, { snippet, poster, width: w, height: h });
+  }
+
+  // "Poster": a PNG of the view without the panels, cropped to the figure's aspect and drawn at
+  // its size, downloaded under the name the snippet gives it. C++ hands the canvas over right
+  // after the frame is drawn (src/app/app.cpp, JsDownloadScreenshot).
+  function downloadPoster({ width = 640, height = 360, name = posterName() } = {}) {
+    if (embedMode || !running) return Promise.resolve({ ok: false, error: 'no viewer to take a poster from' });
+    const w = Math.max(1, Math.min(4096, Math.round(Number(width)) || 640));
+    const h = Math.max(1, Math.min(4096, Math.round(Number(height)) || 360));
+    return new Promise((resolve) => {
+      call({ cmd: 'ui', panels: false });
+      Module.md5stageTakeScreenshot = (canvas) => {
+        const out = Object.assign(document.createElement('canvas'), { width: w, height: h });
+        const scale = Math.max(w / canvas.width, h / canvas.height);
+        const sw = w / scale, sh = h / scale;
+        out.getContext('2d').drawImage(canvas, (canvas.width - sw) / 2, (canvas.height - sh) / 2, sw, sh, 0, 0, w, h);
+        call({ cmd: 'ui', panels: true });
+        out.toBlob((blob) => {
+          Module.md5stageDownload(String(name), 'image/png', blob);
+          resolve({ ok: true, name: String(name), width: w, height: h, blob });
+        }, 'image/png');
+      };
+      call({ cmd: 'screenshot' });
+    });
+  }
+
   async function copyText(text) {
     try {
       if (!navigator.clipboard) throw new Error('no clipboard');
@@ -379,16 +432,16 @@
     }
   }
 
-  // "Copy link" / "Embed": copies, and says which dropped models could not go with it.
+  // "Copy link" / "Embed" / "Figure": copies, and says which dropped models could not go with it.
   async function copyShared(what) {
-    const info = what === 'link' ? shareLink() : embedInfo();
+    const info = what === 'link' ? shareLink() : what === 'figure' ? figureInfo() : embedInfo();
     if (!info.ok) {
       report(info.error);
       return info;
     }
     const text = what === 'link' ? info.url : info.snippet;
     const copied = await copyText(text);
-    const noun = what === 'link' ? 'Link' : 'Embed code';
+    const noun = what === 'link' ? 'Link' : what === 'figure' ? 'Figure snippet' : 'Embed code';
     const left = info.left_out.length
       ? ` Left out: ${info.left_out.join(', ')} (dropped from local files, which cannot travel in a link;` +
         ' load them from an https URL to share them).'
@@ -456,8 +509,11 @@
     loadLink,
     shareLink: () => shareLink().url,
     shareInfo: shareLink,
-    embedSnippet: (options) => embedInfo(options).snippet,
+    // The iframe, or with {kind: 'element'} the <md5-stage> snippet of what is on screen.
+    embedSnippet: (options = {}) => (options.kind === 'element' ? figureInfo(options) : embedInfo(options)).snippet,
     embedInfo,
+    figureInfo,
+    downloadPoster,
     notice,
     opened: null,  // a promise: the result {ok, error} of the scene the page opened with (the URL's)
     // Buttons in the C++ UI that need the page: clipboard and demo gallery. Returns a promise.
@@ -477,6 +533,8 @@
     }
     if (action === 'copyLink') return copyShared('link');
     if (action === 'copyEmbed') return copyShared('embed');
+    if (action === 'copyFigure') return copyShared('figure');
+    if (action === 'downloadPoster') return downloadPoster();
     return Promise.resolve({ ok: false, error: `unknown page action '${action.slice(0, 64)}'` });
   }
 

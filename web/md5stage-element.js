@@ -9,8 +9,10 @@
 // Attributes (the iframe embed's option names, docs/embedding.md): scene | src + anims +
 // materials; animation, autoplay, paused, t, loop; camera, camera-controls, grid, skeleton,
 // joint_names, bounds, wireframe, normals, routes, turn_circles, construction; loading (lazy |
-// eager), poster, alt, ui (none | timeline), tool (camera | goto: clicks on the ground send the
-// character there). Methods play(), pause(), seek(t), state(); properties currentTime,
+// eager), poster, alt, ui (none | timeline | controls), tool (camera | goto: clicks on the
+// ground send the character there). Children with slot="hotspot-NAME" (data-joint,
+// data-character, data-position, data-construction, data-camera) are placed over it. Methods
+// play(), pause(), seek(t), state(), call(), positionOf(), toBlob(); properties currentTime,
 // paused, ready; events load, progress, error {message, attribute?, type?}, finished.
 // This file only moves bytes, events and attribute values into the module's exported functions;
 // what a value means is decided in C++ (src/viewer/embed_options.h, src/app/figures_main.cpp).
@@ -18,19 +20,28 @@
 
 (function () {
   const { withHeap, callModule, answerFetch, linkPayload, TimelineBar } = md5stageRuntime;
-  if (window.customElements.get('md5-stage')) return;
+  // Without a window (a server rendering the page, node importing the package) there is nothing
+  // to define: the script does nothing.
+  if (typeof window === 'undefined' || !window.customElements || window.customElements.get('md5-stage')) return;
   const script = document.currentScript;
   const base = new URL('.', script && script.src ? script.src : window.location.href);
 
-  const DISPLAY = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles',
-                   'construction'];
-  // Attributes that go to the stage as the embed's URL options.
-  const OPTIONS = ['autoplay', 'paused', 't', 'loop', 'camera', ...DISPLAY];
-  const SOURCE = ['scene', 'src', 'anims', 'materials'];
-  const PAGE = ['loading', 'poster', 'alt', 'ui', 'camera-controls', 'animation', 'tool'];
+  // The attributes by who reads them (md5stageElementTable, generated from C++'s element table,
+  // src/viewer/element_spec.cpp, and bundled before this file): those that open the scene, the
+  // embed's URL options that go to the stage, and the element's own.
+  const named = (role) => md5stageElementTable.attributes.filter((entry) => entry[1] === role).map((entry) => entry[0]);
+  const SOURCE = named('source');
+  const OPTIONS = named('option');
+  const PAGE = named('page');
   const DEMO = /^[A-Za-z0-9_-]{1,64}$/;
   const PAYLOAD = /^[A-Za-z0-9_-]+$/;
   const MAX_SIDE = 4096;  // device pixels of one figure, at most
+  // The longest attribute value handed on, in characters: the embed parser's whole URL
+  // (kMaxEmbedUrlChars), four times a share link's largest payload. A longer one is refused here,
+  // so that a page's stray value never grows the memory every figure of the page shares.
+  const MAX_VALUE = 4 << 20;
+  // An error event's message is at most this long (a message may quote the value it refuses).
+  const MAX_MESSAGE = 600;
   // Scenes name their files by assets-relative paths or https:// URLs only, the sources that
   // travel in share links (docs/scene-format.md). A page's own file (src, anims, materials on a
   // page served over http, as local docs servers are) travels as `_page/` + its path on the page's
@@ -47,6 +58,20 @@
     if (url.origin === window.location.origin && /^https?:$/.test(url.protocol)) return { url: PAGE_PREFIX + url.pathname.slice(1) };
     return { error: `${attribute}: '${text.slice(0, 80)}' is neither on this page's origin nor an https:// URL` };
   }
+  // A poster: any http(s) URL (relative ones against the page); other schemes are never loaded.
+  function posterUrl(text) {
+    let url = null;
+    try {
+      url = new URL(text, document.baseURI);
+    } catch (error) {
+      url = null;
+    }
+    if (url && /^https?:$/.test(url.protocol)) return { url: url.href };
+    return { error: `poster: expected an http(s) image URL, found '${text.slice(0, 80)}'` };
+  }
+  // Markup in alt is read out as written: alt is plain text, as an img's is.
+  const MARKUP = /<[A-Za-z!\/?]/;
+  const MAX_ALT = 1000;  // characters of alt text, as aria-label
   const reducedMotion = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)');
 
   // ---- the page's one module, canvas and frame loop ------------------------------------------------
@@ -169,7 +194,7 @@
     const start = performance.now();
     let x = 0, y = 0, row = 0, width = 1, height = 1;
     for (const element of due) {
-      const { width: w, height: h } = element._pixels;
+      const { width: w, height: h } = element._shot || element._pixels;
       if (x > 0 && x + w > MAX_SIDE) {
         x = 0;
         y += row;
@@ -243,6 +268,130 @@
     for (const entry of entries) entry.target._resized();
   });
 
+  // ---- ui="controls": one character's clip -------------------------------------------------------
+  // A character picker (shown when the scene has several), the clip, play/pause, the previous
+  // and next frame, the speed and a scrubbable timeline of the clip, each a native control with
+  // its label, so Tab, arrows, Space and Enter work as on any form. They act through the page
+  // API's commands (setAnimation, play, pause, step, setRate, setTime) and show its `clip` reply.
+  const SPEEDS = [-1, 0, 0.25, 0.5, 1, 1.5, 2];
+  class ControlsBar {
+    constructor(call, changed) {
+      this.call = call;
+      this.changed = changed;
+      this.instance = 0;
+      this.shown = { clips: '', characters: '' };
+      this.element = document.createElement('div');
+      const control = (tag, label, properties) => {
+        const node = Object.assign(document.createElement(tag), properties);
+        node.setAttribute('aria-label', label);
+        this.element.append(node);
+        return node;
+      };
+      this.character = control('select', 'Character', { hidden: true });
+      this.clip = control('select', 'Clip');
+      this.button = control('button', 'Play', { type: 'button', textContent: '\u25b6' });
+      this.back = control('button', 'Previous frame', { type: 'button', textContent: '|\u25c0' });
+      this.forward = control('button', 'Next frame', { type: 'button', textContent: '\u25b6|' });
+      this.speed = control('select', 'Speed');
+      for (const rate of SPEEDS) this.speed.append(new Option(`${rate}\u00d7`, String(rate)));
+      this.range = control('input', 'Clip time', { type: 'range', min: '0', max: '1', step: '0.01', value: '0' });
+      this.time = control('span', 'Clip time in seconds', { textContent: '0.00 s' });
+      this.character.addEventListener('change', () => {
+        this.instance = Number(this.character.value);
+        this.update();
+      });
+      this.clip.addEventListener('change', () => this.act('setAnimation', { name: this.clip.value }));
+      this.button.addEventListener('click', () => this.act(this.reply && this.reply.playing ? 'pause' : 'play', {}));
+      this.back.addEventListener('click', () => this.act('step', { frames: -1 }));
+      this.forward.addEventListener('click', () => this.act('step', { frames: 1 }));
+      this.speed.addEventListener('change', () => this.act('setRate', { rate: Number(this.speed.value) }));
+      this.range.addEventListener('input', () => this.act('setTime', { time: Number(this.range.value) }));
+    }
+
+    act(cmd, fields) {
+      this.call(Object.assign({ cmd, instance: this.instance }, fields));
+      this.changed();
+      this.update();
+    }
+
+    // Fills a select with [value, text] pairs when they changed since the last time.
+    static fill(select, entries, key, shown) {
+      const text = JSON.stringify(entries);
+      if (shown[key] === text) return;
+      shown[key] = text;
+      select.replaceChildren(...entries.map(([value, label]) => new Option(label, value)));
+    }
+
+    // The scene's characters, after a scene opened.
+    measure(state) {
+      const instances = state && Array.isArray(state.instances) ? state.instances : [];
+      if (this.instance >= instances.length) this.instance = 0;
+      ControlsBar.fill(this.character, instances.map((c, i) => [String(i), c.label || c.id]), 'characters', this.shown);
+      this.character.hidden = instances.length < 2;
+      this.character.value = String(this.instance);
+      this.update();
+    }
+
+    // Shows the character's clip (one `clip` command a frame, not the state).
+    update() {
+      const reply = this.call({ cmd: 'clip', instance: this.instance });
+      if (!reply.ok) return;
+      this.reply = reply;
+      ControlsBar.fill(this.clip, reply.animations.map((name) => [name, name]), 'clips', this.shown);
+      if (reply.animation !== null && this.clip.value !== reply.animation) this.clip.value = reply.animation;
+      const label = reply.playing ? 'Pause' : 'Play';
+      if (this.button.getAttribute('aria-label') !== label) {
+        this.button.setAttribute('aria-label', label);
+        this.button.textContent = reply.playing ? '\u275a\u275a' : '\u25b6';
+      }
+      if (String(reply.rate) !== this.speed.value) {
+        if (!SPEEDS.includes(reply.rate)) this.speed.append(new Option(`${reply.rate}\u00d7`, String(reply.rate)));
+        this.speed.value = String(reply.rate);
+      }
+      this.range.max = String(Math.max(reply.duration, 0.01));
+      if (this.element.getRootNode().activeElement !== this.range) this.range.value = String(reply.time);
+      this.time.textContent = `${reply.time.toFixed(2)} s`;
+    }
+  }
+
+  // ---- hotspots: what a hotspot points at, as a `locate` command ------------------------------
+  // {joint, character} | {position: "x y z" or [x, y, z]} | {construction}; camera "yaw,pitch,
+  // distance". Numbers must be finite and within the scenes' bound; names are C++'s to check.
+  const SPOT_ATTRIBUTES = ['slot', 'data-joint', 'data-character', 'data-position', 'data-construction', 'data-camera'];
+  const numbers = (value, count, attribute) => {
+    const list = Array.isArray(value) ? value.map(Number) : String(value).trim().split(/[\s,]+/).map(Number);
+    if (list.length !== count || !list.every((n) => Number.isFinite(n) && Math.abs(n) <= 1e6)) {
+      throw { error: `${attribute}: expected ${count} finite numbers, found '${String(value).slice(0, 80)}'`, attribute };
+    }
+    return list;
+  };
+  function spotCommand({ joint, character, position, construction, camera }) {
+    try {
+      const command = { cmd: 'locate' };
+      const text = (value, attribute) => {
+        if (String(value).length > 256) throw { error: `${attribute}: expected a name of at most 256 characters`, attribute };
+        return String(value);
+      };
+      if (joint != null) {
+        command.joint = text(joint, 'data-joint');
+        command.instance = character == null ? 0 : /^\d+$/.test(character) ? Number(character) : text(character, 'data-character');
+      } else if (position != null) {
+        command.point = numbers(position, 3, 'data-position');
+      } else if (construction != null) {
+        command.construction = text(construction, 'data-construction');
+      } else if (camera == null) {
+        throw { error: 'hotspot: expected data-joint, data-position or data-construction', attribute: 'data-position' };
+      }
+      const view = camera == null ? null : numbers(camera, 3, 'data-camera');
+      if (view && (Math.abs(view[1]) > 89 || view[2] < 1 || view[2] > 1e5)) {
+        throw { error: `data-camera: expected yaw, pitch in [-89, 89] and distance in [1, 100000], found '${camera}'`, attribute: 'data-camera' };
+      }
+      return { command: command.joint || command.point || command.construction ? command : null, camera: view };
+    } catch (problem) {
+      return problem;
+    }
+  }
+
   // ---- the element --------------------------------------------------------------------------
   const STYLE = `
     :host { display: inline-block; position: relative; width: 480px; height: 270px; contain: content;
@@ -255,8 +404,13 @@
     img[hidden], .bar[hidden] { display: none; }
     .bar { position: absolute; left: 0; right: 0; bottom: 0; display: flex; gap: 6px; align-items: center;
            padding: 4px 8px; background: rgba(16, 17, 20, 0.72); color: #eee; font: 12px system-ui, sans-serif; }
-    .bar button { min-width: 28px; font: inherit; background: #3a3d45; color: #eee; border: 0; border-radius: 3px; }
+    .bar button, .bar select { min-width: 28px; font: inherit; background: #3a3d45; color: #eee; border: 0; border-radius: 3px; }
+    .bar :focus-visible { outline: 2px solid #6ea8ff; }
     .bar input { flex: 1; }
+    .spots { position: absolute; inset: 0; overflow: hidden; pointer-events: none; }
+    .spot { position: absolute; left: 0; top: 0; }
+    .spot[hidden] { display: none; }
+    ::slotted(*) { position: absolute; transform: translate(-50%, -50%); pointer-events: auto; }
   `;
 
   class Md5Stage extends HTMLElement {
@@ -272,7 +426,17 @@
       this._bar.element.className = 'bar';
       this._bar.element.setAttribute('part', 'timeline');
       this._bar.element.hidden = true;
-      root.append(this._bar.element);
+      // ui="controls": the controls bar, for one character's clip.
+      this._controls = new ControlsBar((command) => this._call(command), () => this._changed());
+      this._controls.element.className = 'bar';
+      this._controls.element.setAttribute('part', 'controls');
+      this._controls.element.hidden = true;
+      // Hotspots (children with slot="hotspot-NAME"): each in a slot of this layer, moved by a
+      // transform every frame; after the figure in tab order.
+      this._spotLayer = Object.assign(document.createElement('div'), { className: 'spots' });
+      this._spots = [];
+      root.append(this._spotLayer, this._bar.element, this._controls.element);
+      new MutationObserver(() => this._findSpots()).observe(this, { childList: true, subtree: true, attributeFilter: SPOT_ATTRIBUTES });
       this._canvas = root.querySelector('canvas');
       this._context2d = this._canvas.getContext('2d', { alpha: false });
       this._poster = root.querySelector('img');
@@ -310,10 +474,44 @@
       const clock = this._clock();
       return clock ? !clock.scene_playing : !this.hasAttribute('autoplay');
     }
+    // Sets or removes the paused attribute (React 19 sets a prop the element has as a property).
+    set paused(value) {
+      if (value) this.setAttribute('paused', '');
+      else this.removeAttribute('paused');
+    }
     play() { this._command({ cmd: 'playScene' }); }
     pause() { this._command({ cmd: 'pauseScene' }); }
     seek(time) { this._command({ cmd: 'setSceneTime', time: Number(time) }); }
     state() { return this._stage >= 0 ? call({ cmd: 'state', stage: this._stage }) : null; }
+    // A picture of the current view as a Blob (a promise, as model-viewer's toBlob): PNG unless
+    // `type` says otherwise, `width` x `height` device pixels (the figure's own by default),
+    // drawn for that size in the next frame, with the figure's texts.
+    toBlob({ type = 'image/png', width, height } = {}) {
+      const size = (value, name, own) => {
+        const n = value === undefined ? own : Number(value);
+        if (!Number.isInteger(n) || n < 1 || n > MAX_SIDE) throw new RangeError(`toBlob: ${name}: expected an integer in [1, ${MAX_SIDE}], found ${String(value).slice(0, 40)}`);
+        return n;
+      };
+      try {
+        const shot = { type: String(type), width: size(width, 'width', this._pixels.width), height: size(height, 'height', this._pixels.height) };
+        // One picture at a time: a second call waits for the first.
+        const result = (this._shots || Promise.resolve()).then(() => this._ready).then(() => new Promise((resolve) => {
+          this._shot = Object.assign(shot, { ratio: this._pixels.ratio, resolve });
+          this._changed();
+        }));
+        this._shots = result.catch(() => {});
+        return result;
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
+    // Where a joint ({joint, character}), world point ({position: [x, y, z]}) or construction
+    // point ({construction: 'Q'}) shows, in the element's CSS pixels; null off the figure.
+    positionOf(target) {
+      const made = spotCommand(target || {});
+      const at = made.error ? null : this._locate(made.command);
+      return at && at.inside ? { x: at.x, y: at.y } : null;
+    }
     // Any page command (README, "Page API") on this figure's stage.
     // Any command of the stage; the figure is drawn again, since a command may change what it shows
     // (a paused figure is otherwise drawn only when something acts on it).
@@ -329,6 +527,15 @@
       return this._stage >= 0 ? call(Object.assign({}, command, { stage: this._stage })) : { ok: false, error: 'the figure has not started' };
     }
 
+    // The attribute's value, or null when absent or longer than MAX_VALUE (then an error event
+    // names it, and the figure acts as if it had no such attribute).
+    _attribute(name) {
+      const value = this.getAttribute(name);
+      if (value === null || value.length <= MAX_VALUE) return value;
+      this._fail(`${name}: expected a value of at most ${MAX_VALUE} characters, found ${value.length}`, name);
+      return null;
+    }
+
     connectedCallback() {
       runtime.elements.add(this);
       if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
@@ -338,6 +545,7 @@
       visibleObserver.observe(this);
       resizeObserver.observe(this);
       if (this._loading() === 'eager') this._near();
+      this._findSpots();
     }
 
     disconnectedCallback() {
@@ -415,6 +623,12 @@
     }
 
     _openCommand() {
+      for (const attribute of SOURCE) {
+        const value = this.getAttribute(attribute);
+        if (value !== null && value.length > MAX_VALUE) {
+          return { error: `${attribute}: expected a value of at most ${MAX_VALUE} characters, found ${value.length}`, attribute };
+        }
+      }
       const src = (this.getAttribute('src') || '').trim();
       const scene = (this.getAttribute('scene') || '').trim();
       if (src) {
@@ -448,9 +662,8 @@
     _applyOptions(names, opening) {
       const fragment = new URLSearchParams();
       const add = (name) => {
-        if (!this.hasAttribute(name)) return;
-        const value = this.getAttribute(name);
-        fragment.append(name, value);
+        const value = this._attribute(name);
+        if (value !== null) fragment.append(name, value);
       };
       for (const name of names) add(name);
       if (!names.includes('loop')) add('loop');  // the loop range is part of every options set
@@ -465,9 +678,7 @@
         this._fail(problem, attribute);
       }
       if (names.includes('paused') && !this.hasAttribute('paused') && !opening) this.play();
-      const animation = this.getAttribute('animation');
-      if (opening && animation) this._setAnimation(animation);
-      if (names.includes('animation')) this._setAnimation(animation);
+      if (opening) this._setAnimation(this._attribute('animation'));
       this._changed();
     }
 
@@ -499,6 +710,7 @@
         this._applyOptions(OPTIONS.filter((option) => option !== 'loop'), true);
         this._applyTool();
         this._bar.measure(this._call({ cmd: 'clock' }));
+        if (!this._controls.element.hidden) this._controls.measure(this.state());
         const first = !this._loaded;
         this._loaded = true;
         this.dispatchEvent(new CustomEvent('progress', { detail: { progress: 1 } }));
@@ -520,10 +732,11 @@
     }
 
     _fail(message, attribute, type) {
-      const detail = { message: String(message) };
+      const text = String(message);
+      const detail = { message: text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}\u2026` : text };
       if (attribute) detail.attribute = attribute;
       if (type) detail.type = type;
-      if (!type) console.warn(`md5-stage${attribute ? ` [${attribute}]` : ''}: ${message}`);
+      if (!type) console.warn(`md5-stage${attribute ? ` [${attribute}]` : ''}: ${detail.message}`);
       this.dispatchEvent(new CustomEvent('error', { detail }));
     }
 
@@ -564,15 +777,17 @@
     }
 
     _due() {
-      return this._stage >= 0 && this._visible && (this._dirty || this._animating || this._opening !== 0);
+      return this._stage >= 0 && (this._visible && (this._dirty || this._animating || this._opening !== 0 || !!this._tween) ||
+                                  !!this._shot && this._loaded);
     }
 
     // Moves the stage on and prepares its picture for its slot of the shared canvas (drawn with
     // the frame's other figures by md5stage_figures_draw); true if it has one.
     _draw(now) {
+      if (this._tween) this._stepCamera(now);
       const dt = this._last ? Math.min(0.1, (now - this._last) / 1000) : 0;
       this._last = now;
-      const { width, height, ratio } = this._pixels;
+      const { width, height, ratio } = this._shot || this._pixels;
       const module = runtime.module;
       // Bit 1: drawn; 2: the picture changes with time alone; 4: it has texts (figures_main.cpp).
       const result = module._md5stage_figure_frame(this._stage, dt, this._slot.x, this._slot.y, width, height, ratio,
@@ -583,13 +798,25 @@
       return (result & 1) !== 0;
     }
 
-    _keepsChanging() { return this._animating || this._opening !== 0; }
+    _keepsChanging() { return this._animating || this._opening !== 0 || !!this._tween; }
 
     // Copies its slot of the shared canvas into its own canvas (the same frame's drawing buffer).
     _copy() {
+      const shot = this._shot;
+      if (shot) {
+        // toBlob's picture, in a canvas of its own; the figure draws at its size again next frame.
+        this._shot = null;
+        const canvas = Object.assign(document.createElement('canvas'), { width: shot.width, height: shot.height });
+        const context = canvas.getContext('2d');
+        context.drawImage(runtime.canvas, this._slot.x, this._slot.y, shot.width, shot.height, 0, 0, shot.width, shot.height);
+        this._drawTexts(context, shot.ratio);
+        canvas.toBlob(shot.resolve, shot.type);
+        this._changed();
+        return;
+      }
       const { width, height } = this._pixels;
       this._context2d.drawImage(runtime.canvas, this._slot.x, this._slot.y, width, height, 0, 0, width, height);
-      this._drawTexts();
+      this._drawTexts(this._context2d, this._pixels.ratio);
       ++this._frames;
       if (this._loaded && !this._drawn) {
         this._drawn = true;
@@ -597,16 +824,87 @@
         this._poster.hidden = true;
       }
       if (!this._bar.element.hidden) this._bar.update();
+      if (!this._controls.element.hidden) this._controls.update();
+      this._placeSpots();
+    }
+
+    // ---- hotspots ------------------------------------------------------------------------------
+    // The `locate` reply in CSS pixels: {x, y, inside, visible}, or null behind the camera.
+    _locate(command) {
+      const reply = this._call(command);
+      if (!reply.ok) return reply;
+      if (!reply.pixel) return null;
+      const ratio = this._pixels.ratio || 1;
+      const x = reply.pixel[0] / ratio, y = reply.pixel[1] / ratio;
+      const inside = x >= 0 && y >= 0 && x <= this._canvas.clientWidth && y <= this._canvas.clientHeight;
+      return { x, y, inside, visible: inside && reply.visible };
+    }
+
+    _findSpots() {
+      const children = [...this.children].filter((child) => /^hotspot-/.test(child.slot));
+      this._spots = children.map((child) => {
+        const data = child.dataset;
+        const made = spotCommand({ joint: data.joint, character: data.character, position: data.position,
+                                   construction: data.construction, camera: data.camera });
+        if (made.error) this._fail(made.error, made.attribute);
+        if (!child.hasAttribute('tabindex')) child.tabIndex = 0;
+        if (!child._md5stageSpot) {
+          child._md5stageSpot = true;
+          const activate = () => { if (child._md5stageCamera) this._moveCamera(child._md5stageCamera); };
+          child.addEventListener('click', activate);
+          child.addEventListener('keydown', (event) => { if (event.key === 'Enter' && child.localName !== 'button') activate(); });
+        }
+        child._md5stageCamera = made.camera;
+        const frame = Object.assign(document.createElement('div'), { className: 'spot', hidden: true });
+        frame.append(Object.assign(document.createElement('slot'), { name: child.slot }));
+        return { child, frame, command: made.command, reported: false };
+      });
+      this._spotLayer.replaceChildren(...this._spots.map((spot) => spot.frame));
+      this._changed();
+    }
+
+    _placeSpots() {
+      if (!this._loaded) return;  // what a hotspot names is the opened scene's
+      for (const spot of this._spots) {
+        const at = spot.command && this._locate(spot.command);
+        if (at && at.ok === false) {
+          if (!spot.reported) this._fail(at.error, spot.command.joint ? 'data-joint' : spot.command.point ? 'data-position' : 'data-construction');
+          spot.reported = true;
+        }
+        const shown = !!(at && at.ok !== false && at.inside);
+        spot.frame.hidden = !shown;
+        if (shown) spot.frame.style.transform = `translate(${at.x}px, ${at.y}px)`;
+        const visible = String(shown && at.visible);
+        if (spot.child.dataset.visible !== visible) spot.child.dataset.visible = visible;
+      }
+    }
+
+    // data-camera on an activated hotspot: the camera turns there over half a second.
+    _moveCamera([yaw, pitch, distance]) {
+      const state = this.state();
+      if (!state || !state.camera) return;
+      const from = state.camera;
+      const turn = ((yaw - from.yaw) % 360 + 540) % 360 - 180;
+      this._tween = { start: 0, from, to: { yaw: from.yaw + turn, pitch, distance } };
+      this._changed();
+    }
+
+    _stepCamera(now) {
+      const tween = this._tween;
+      tween.start = tween.start || now;
+      const t = Math.min(1, (now - tween.start) / 500);
+      const k = t * t * (3 - 2 * t);
+      const mix = (name) => tween.from[name] + (tween.to[name] - tween.from[name]) * k;
+      this._call({ cmd: 'camera', yaw: mix('yaw'), pitch: mix('pitch'), distance: mix('distance') });
+      if (t >= 1) this._tween = null;
     }
 
     // The frame's texts (the construction view's labels, joint names): the module has no font, so
     // they come as JSON in figure pixels and are drawn here, outlined to read on any background.
-    _drawTexts() {
+    _drawTexts(context, ratio) {
       if (!this._hasTexts) return;
       const json = runtime.module.UTF8ToString(runtime.module._md5stage_figure_texts(this._stage));
       if (!json || json === '[]') return;
-      const ratio = this._pixels.ratio || 1;
-      const context = this._context2d;
       context.save();
       context.font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
       context.textBaseline = 'middle';
@@ -623,39 +921,60 @@
 
     // ---- page attributes -----------------------------------------------------------------------
     _applyPage(name) {
-      if (!name || name === 'alt') {
-        const alt = this.getAttribute('alt');
-        if (alt) this.setAttribute('aria-label', alt);
-        else if (name) this.removeAttribute('aria-label');
-      }
-      if (!name || name === 'poster') {
-        const poster = this.getAttribute('poster');
-        if (poster && !this._drawn) {
-          this._poster.src = new URL(poster, document.baseURI).href;
-          this._poster.hidden = false;
-        } else if (!poster) {
-          this._poster.hidden = true;
-        }
-      }
+      if (!name || name === 'alt') this._applyAlt();
+      if (!name || name === 'poster') this._applyPoster();
       if (!name || name === 'ui') {
-        const ui = (this.getAttribute('ui') || 'none').trim();
-        if (ui !== 'none' && ui !== 'timeline') this._fail(`ui: expected none or timeline, found '${ui.slice(0, 40)}'`, 'ui');
+        const ui = (this._attribute('ui') || 'none').trim();
+        if (ui !== 'none' && ui !== 'timeline' && ui !== 'controls') this._fail(`ui: expected none, timeline or controls, found '${ui.slice(0, 40)}'`, 'ui');
         this._bar.element.hidden = ui !== 'timeline';
+        const controls = ui === 'controls';
+        if (controls && this._controls.element.hidden && this._loaded) this._controls.measure(this.state());
+        this._controls.element.hidden = !controls;
       }
-      if (name === 'loading') {
-        const loading = (this.getAttribute('loading') || 'lazy').trim();
+      if (!name || name === 'loading') {
+        const loading = (this._attribute('loading') || 'lazy').trim();
         if (loading !== 'lazy' && loading !== 'eager') this._fail(`loading: expected lazy or eager, found '${loading.slice(0, 40)}'`, 'loading');
-        else if (loading === 'eager' && this.isConnected) this._near();
+        else if (name && loading === 'eager' && this.isConnected) this._near();
       }
-      if (name === 'animation' && this._loaded) this._setAnimation(this.getAttribute('animation'));
+      // camera-controls is a boolean attribute, on whatever its value as HTML's are: only its
+      // length is checked.
+      if (name === 'camera-controls') this._attribute(name);
+      if (name === 'animation' && this._loaded) this._setAnimation(this._attribute('animation'));
       if (name === 'tool' && this._loaded) this._applyTool();
+    }
+
+    // alt is the figure's aria-label, as plain text: markup in it is read out as written, and
+    // reported, since an author who wrote it expected it to mean something.
+    _applyAlt() {
+      const alt = this._attribute('alt');
+      if (!alt) {
+        this.removeAttribute('aria-label');
+        return;
+      }
+      if (alt.length > MAX_ALT) this._fail(`alt: expected a text of at most ${MAX_ALT} characters, found ${alt.length}`, 'alt');
+      if (MARKUP.test(alt)) this._fail(`alt: plain text, read out as written; found markup '${MARKUP.exec(alt)[0]}' in '${alt.slice(0, 80)}'`, 'alt');
+      this.setAttribute('aria-label', alt.slice(0, MAX_ALT));
+    }
+
+    // The poster shows until the figure draws; only an http(s) URL is loaded.
+    _applyPoster() {
+      const poster = this._attribute('poster');
+      const source = poster ? posterUrl(poster) : null;
+      if (source && source.error) this._fail(source.error, 'poster');
+      if (source && source.url && !this._drawn) {
+        this._poster.src = source.url;
+        this._poster.hidden = false;
+      } else if (!source || source.error) {
+        this._poster.hidden = true;
+        this._poster.removeAttribute('src');
+      }
     }
 
     // tool="goto": a left click on the ground sends the selected (or first) character there, a drag
     // gives it a final heading (the right button pans): with construction="1" the reader
     // moves the destination and watches the construction follow. The default is camera.
     _applyTool() {
-      const tool = (this.getAttribute('tool') || 'camera').trim();
+      const tool = (this._attribute('tool') || 'camera').trim();
       if (tool !== 'camera' && tool !== 'goto') {
         this._fail(`tool: expected camera or goto, found '${tool.slice(0, 40)}'`, 'tool');
         return;
@@ -668,6 +987,8 @@
     _bindInput() {
       this.addEventListener('keydown', (event) => {
         if (this._stage < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
+        // A key on a control of a bar is that control's (Space on its button is not the figure's).
+        if (event.composedPath()[0] !== this) return;
         // The key table is C++'s, the viewer's too (src/viewer/key_bindings.h): the figure's
         // stage says whether it takes the key (Space plays or pauses the scene there as in the
         // viewer; arrows and +/- repeat while held).

@@ -57,8 +57,15 @@ EM_JS(int, JsFetch, (int stage, int request, const char* url, const char* label,
   return 1;
 });
 
-// Called right after the frame is drawn, while the drawing buffer still holds it.
+// Called right after the frame is drawn, while the drawing buffer still holds it. The page may
+// take the picture itself (main.js's poster: Module.md5stageTakeScreenshot, once).
 EM_JS(void, JsDownloadScreenshot, (), {
+  var take = Module.md5stageTakeScreenshot;
+  if (take) {
+    Module.md5stageTakeScreenshot = null;
+    take(Module.canvas);
+    return;
+  }
   Module.canvas.toBlob(function(blob) {
     var link = document.createElement('a');
     link.href = URL.createObjectURL(blob);

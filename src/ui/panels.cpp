@@ -583,11 +583,16 @@ void DrawRouteList(const ViewerModel& model, PanelOutput& out) {
   }
 }
 
-// Copy link, Embed, and the demo gallery.
+// Copy link, Embed (the iframe), Figure (the <md5-stage> snippet of what is on screen), Poster
+// (a PNG of the view at the figure's size), and the demo gallery.
 void DrawShareAndDemos(const ViewerModel& model, PanelOutput& out) {
   if (ImGui::Button("Copy link")) out.commands.push_back(command::PageAction("copyLink"));
   ImGui::SameLine();
   if (ImGui::Button("Embed")) out.commands.push_back(command::PageAction("copyEmbed"));
+  ImGui::SameLine();
+  if (ImGui::Button("Figure")) out.commands.push_back(command::PageAction("copyFigure"));
+  ImGui::SameLine();
+  if (ImGui::Button("Poster")) out.commands.push_back(command::PageAction("downloadPoster"));
   bool local = false;
   for (const ModelSummary& summary : model.models) local |= summary.local;
   if (local) {

@@ -50,8 +50,8 @@ std::string TypeScriptType(const CommandArg& arg) {
       return "boolean";
     case ArgType::kChoice: {
       std::string out;
-      for (const std::string& choice : arg.choices)
-        out += (out.empty() ? "" : " | ") + ("'" + choice + "'");
+      for (const char* choice : arg.choices)
+        out += (out.empty() ? "" : " | ") + ("'" + std::string(choice) + "'");
       return out.empty() ? "string" : out;
     }
     case ArgType::kVec3:
@@ -168,11 +168,9 @@ std::string WritePageCommandTableScript() {
          WriteJson(table) + ";\n";
 }
 
-std::string WritePageApiTypeScript() {
+std::string WriteCommandTypeScriptTypes() {
   std::ostringstream ts;
-  ts << "// The page API of md5stage (window.md5stage): generated from the command table\n"
-        "// (src/viewer/commands.cpp) by md5stage_api_types. Do not edit.\n\n"
-        "/** A character's handle (\"c7\") or its position in state().instances. */\n"
+  ts << "/** A character's handle (\"c7\") or its position in state().instances. */\n"
         "export type CharacterRef = string | number;\n"
         "/** A route's handle (\"r2\") or its position in state().routes. */\n"
         "export type RouteRef = string | number;\n"
@@ -193,6 +191,14 @@ std::string WritePageApiTypeScript() {
     ts << " }\n";
   }
   ts << "  ;\n\n";
+  return ts.str();
+}
+
+std::string WritePageApiTypeScript() {
+  std::ostringstream ts;
+  ts << "// The page API of md5stage (window.md5stage): generated from the command table\n"
+        "// (src/viewer/commands.cpp) by md5stage_api_types. Do not edit.\n\n"
+     << WriteCommandTypeScriptTypes();
   ts << "/** One function per public command, as the table declares it. */\n"
         "export interface Md5StageCommands {\n";
   for (const CommandSpec& spec : CommandSpecs()) {

@@ -92,6 +92,10 @@ struct CommandAlias {
 };
 const std::vector<CommandAlias>& CommandAliases();
 
+// The TypeScript types every declaration of the page's commands shares: the reference types
+// (CharacterRef, ...), Reply, and Command (each command as the object `call()` takes).
+std::string WriteCommandTypeScriptTypes();
+
 // The TypeScript declaration of window.md5stage: one method per public command (its arguments
 // typed as declared), the aliases, and the page runtime's own functions (loadDemo, createStage,
 // ...).

@@ -13,6 +13,7 @@
 #include "core/scene/share_link.h"
 #include "viewer/command_args.h"
 #include "viewer/command_spec.h"
+#include "viewer/construction_figure.h"
 #include "viewer/json_util.h"
 #include "viewer/stage.h"
 
@@ -20,6 +21,9 @@ namespace md5stage::viewer {
 
 namespace {
 constexpr double kCoordinateLimit = 1e6;  // as in scenes (docs/scene-format.md)
+// How far in front of a joint its limb's surface may lie, as a share of the model's largest bind
+// extent: the walker's hand is about 4 of its 70 units thick.
+constexpr float kJointSurfaceDepth = 0.06f;
 #define MD5STAGE_MODES \
   { "loop", "once", "pingpong" }
 }  // namespace
@@ -881,6 +885,81 @@ class CommandTable {
                   JsonValue(static_cast<double>(rect.z)), JsonValue(static_cast<double>(rect.w))}));
     return reply;
   }
+  // A character's clip as a controls bar shows it, without the whole state: the clips its model
+  // has, the one playing (null: none), where it is, how long it is, whether and how fast it plays.
+  static JsonValue Clip(Stage& v, CommandArgs& a) {
+    const int instance = Instance(v, a);
+    if (!a.Finish()) return Fail(a);
+    const Character& character = *CharacterOf(v, instance);
+    const LoadedModel& model = v.ModelOf(character);
+    const int clip = character.playback.animation;
+    JsonArray names;
+    for (const std::string& name : model.animation_names) names.emplace_back(name);
+    JsonValue reply = Reply(true);
+    reply.Set("animations", JsonValue(std::move(names)));
+    reply.Set("animation", clip >= 0 ? JsonValue(model.animation_names[static_cast<size_t>(clip)])
+                                     : JsonValue());
+    reply.Set("time", character.playback.time);
+    reply.Set("duration", clip >= 0 ? static_cast<double>(
+                                          model.animations[static_cast<size_t>(clip)]->duration())
+                                    : 0.0);
+    reply.Set("playing", character.playback.playing && !character.playback.finished);
+    reply.Set("rate", static_cast<double>(character.playback.rate));
+    return reply;
+  }
+  // A figure's hotspot: one of a character's joints (as it animates), a world point, or a point
+  // of the turning-radius construction (its label's name, the chosen side's first). The reply:
+  // the world point, its framebuffer pixel (null behind the camera) and whether it is seen.
+  static JsonValue Locate(Stage& v, CommandArgs& a) {
+    const std::optional<glm::vec3> point = a.OptionalVec3("point", kCoordinateLimit);
+    const std::optional<std::string> construction = a.OptionalString("construction", 32);
+    const bool joint_given = a.OptionalValue("joint") != nullptr;
+    if (joint_given + point.has_value() + construction.has_value() != 1 && a.ok()) {
+      a.Fail("joint", "one of joint, point or construction", "none or several");
+    }
+    const int instance = joint_given && a.ok() ? Instance(v, a) : -1;
+    const int joint = instance >= 0 ? JointArg(v, a, "joint", instance) : -1;
+    glm::vec3 world = point.value_or(glm::vec3(0.0f));
+    float surface_depth = 0.0f;
+    if (construction && a.ok()) {
+      const ConstructionFigure& figure = v.construction_figure();
+      const ConstructionLabel* found = nullptr;
+      std::string names;
+      for (const ConstructionLabel& label :
+           figure.shown ? figure.labels : std::vector<ConstructionLabel>{}) {
+        names += (names.empty() ? "" : ", ") + label.name;
+        if (label.name == *construction &&
+            (found == nullptr || label.side == figure.numbers.chosen_side)) {
+          found = &label;
+        }
+      }
+      if (found == nullptr) {
+        a.Fail("construction",
+               "a point of the construction shown (" + (names.empty() ? "none" : names) + ")",
+               DescribeJson(JsonValue(*construction)));
+      } else {
+        world = glm::vec3(static_cast<float>(found->at.x), static_cast<float>(found->at.y), 0.0f);
+      }
+    }
+    if (!a.Finish()) return Fail(a);
+    if (joint >= 0) {
+      world = glm::vec3(v.JointWorld(instance, joint)[3]);
+      // A joint lies inside its limb: the limb's own surface in front of it does not hide it.
+      const LoadedModel& model = v.ModelOf(*CharacterOf(v, instance));
+      const glm::vec3 extent = model.bind_max - model.bind_min;
+      surface_depth = kJointSurfaceDepth * std::max({extent.x, extent.y, extent.z});
+    }
+    glm::dvec2 pixel;
+    bool seen = false;
+    const bool in_front = v.LocatePoint(world, surface_depth, &pixel, &seen);
+    JsonValue reply = Reply(true);
+    reply.Set("world", JsonValue(JsonArray{JsonValue(static_cast<double>(world.x)),
+                                           JsonValue(static_cast<double>(world.y)),
+                                           JsonValue(static_cast<double>(world.z))}));
+    reply.Set("pixel", in_front ? JsonValue(JsonArray{pixel.x, pixel.y}) : JsonValue());
+    reply.Set("visible", seen);
+    return reply;
+  }
   static JsonValue JointWorld(Stage& v, CommandArgs& a) {
     const int instance = Instance(v, a);
     const int joint = instance >= 0 ? JointArg(v, a, "joint", instance) : -1;
@@ -1184,6 +1263,16 @@ const CommandTable::Entry CommandTable::kEntries[] = {
     {&CommandTable::ScreenBounds,
      MD5STAGE_COMMAND("screenBounds", true, ArgStyle::kPositional,
                       "A character's box on screen, in framebuffer pixels.", CharacterArg())},
+    {&CommandTable::Clip,
+     MD5STAGE_COMMAND("clip", true, ArgStyle::kPositional,
+                      "A character's clips, the one playing, its time, length and rate.",
+                      CharacterArg())},
+    {&CommandTable::Locate,
+     MD5STAGE_COMMAND("locate", true, ArgStyle::kFields,
+                      "Where a hotspot shows: a joint, world point or construction point's "
+                      "pixel, and whether the model hides it.",
+                      CharacterArg(kOptional), JointNameArg(kOptional), Vec3Arg("point", kOptional),
+                      StrArg("construction", kOptional))},
     {&CommandTable::JointWorld,
      MD5STAGE_COMMAND("jointWorld", true, ArgStyle::kPositional,
                       "A joint's world matrix in a character's current pose.", CharacterArg(),

@@ -151,10 +151,9 @@ std::string AsciiLower(std::string text) {
   return text;
 }
 
-// A toggle: present means on unless the value is 0/false/no/off in any case (`skeleton`,
-// `skeleton=1`, `skeleton=yes` are on). ASCII lowering suffices: no other character lowers to
-// these letters.
-bool FlagValue(const std::string& value) { return !IsOff(AsciiLower(value)); }
+bool IsOn(std::string_view text) {
+  return text.empty() || text == "1" || text == "true" || text == "yes" || text == "on";
+}
 
 // ---- the keys embed.js read ---------------------------------------------------------------------
 
@@ -249,6 +248,19 @@ std::string Problem(std::string_view option, std::string_view expected, const st
                     std::size_t max_chars = 32) {
   return "embed: " + std::string(option) + ": expected " + std::string(expected) + ", found " +
          QuoteJsonExcerpt(value, max_chars);
+}
+
+// A toggle: present means on (`skeleton`, `skeleton=1`, `skeleton=yes`, and `skeleton=skeleton`,
+// an HTML boolean attribute's form), 0/false/no/off mean off, in any case. Any other value is a
+// problem naming the option, which keeps its default: a value nobody meant as on (a URL, markup,
+// "NaN") does not turn it on. ASCII lowering suffices: no other character lowers to these letters.
+std::optional<bool> FlagValue(std::string_view option, const std::string& value,
+                              std::vector<std::string>& problems) {
+  const std::string lower = AsciiLower(value);
+  if (IsOn(lower) || lower == option) return true;
+  if (IsOff(lower)) return false;
+  problems.push_back(Problem(option, "nothing, 1/true/yes/on or 0/false/no/off (any case)", value));
+  return std::nullopt;
 }
 
 std::optional<EmbedLoop> ParseLoop(const std::string& text, std::vector<std::string>& problems) {
@@ -382,8 +394,9 @@ Result<EmbedOptions> ParseEmbedOptions(std::string_view query, std::string_view 
 
   EmbedOptions options;
   std::vector<std::string>& problems = options.problems;
-  if (values[kAutoplay]) options.autoplay = FlagValue(*values[kAutoplay]);
-  options.paused = values[kPaused] && FlagValue(*values[kPaused]);
+  if (values[kAutoplay]) options.autoplay = FlagValue("autoplay", *values[kAutoplay], problems);
+  options.paused =
+      values[kPaused] && FlagValue("paused", *values[kPaused], problems).value_or(false);
   // `ui=` (empty) is the default, as `params.get('ui') || 'min'` made it.
   if (values[kUi] && !values[kUi]->empty() && *values[kUi] != "min") {
     if (*values[kUi] == "none") {
@@ -405,7 +418,10 @@ Result<EmbedOptions> ParseEmbedOptions(std::string_view query, std::string_view 
   if (values[kLoop]) options.loop = ParseLoop(*values[kLoop], problems);
   if (values[kCamera]) options.camera = ParseCamera(*values[kCamera], problems);
   for (const ToggleField& toggle : kToggles) {
-    if (values[toggle.key]) options.display.*toggle.override_field = FlagValue(*values[toggle.key]);
+    if (values[toggle.key]) {
+      options.display.*toggle.override_field =
+          FlagValue(kKeyNames[toggle.key], *values[toggle.key], problems);
+    }
   }
   if (values[kOrigin]) options.origins = ParseOrigins(*values[kOrigin]);
   return options;

@@ -238,6 +238,10 @@ class Stage : private OpeningTarget {
   bool ScreenBounds(int instance, glm::vec4* rect) const;
   // The joint's model-to-world matrix in the instance's current pose (posed now).
   glm::mat4 JointWorld(int instance, int joint);
+  // Where a figure's hotspot shows: the framebuffer pixel of a world point (false when it is
+  // behind the camera), and whether it is seen: inside the view and hidden by no shown
+  // character's skinned triangles (hits up to surface_depth before the point do not count).
+  bool LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2* pixel, bool* seen);
   // GPU skinning read back from the renderer against the core's CPU skinning of the current pose.
   JsonValue GpuSkinCheck(int instance);
 

@@ -26,7 +26,8 @@ class StageHost {
   // opening then fails).
   virtual bool Fetch(const FetchRequest& request) { return false; }
   virtual void OpenFilePicker() {}
-  // "copyLink", "copyEmbed", "demo:NAME": clipboard and gallery work the page does.
+  // "copyLink", "copyEmbed", "copyFigure", "downloadPoster", "demo:NAME": clipboard and gallery
+  // work the page does.
   virtual void PageAction(const std::string& action) {}
   virtual void DownloadScreenshot() {}
   // An event for the page (md5stage:NAME on window), e.g. "finished" {time}.

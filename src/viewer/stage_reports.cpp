@@ -2,6 +2,7 @@
 // command), and the checks tests run against the renderer and the screen.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/scene/scene_json.h"
 #include "viewer/json_util.h"
@@ -301,6 +302,27 @@ glm::mat4 Stage::JointWorld(int instance, int joint) {
   PoseCharacter(*character, library_->models());
   if (joint < 0 || joint >= static_cast<int>(character->pose.models.size())) return glm::mat4(1.0f);
   return character->pose.models[static_cast<size_t>(joint)];
+}
+
+bool Stage::LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2* pixel,
+                        bool* seen) {
+  *seen = false;
+  const glm::mat4 view_projection = ViewProjection();
+  if (!WorldToPixel(view_projection, viewport_.width, viewport_.height, world, pixel)) return false;
+  if (pixel->x < 0.0 || pixel->y < 0.0 || pixel->x > viewport_.width ||
+      pixel->y > viewport_.height) {
+    return true;
+  }
+  // The eye: the point the projection sends to w = 0 (x = y = 0 there).
+  const glm::vec4 eye = glm::inverse(view_projection) * glm::vec4(0.0f, 0.0f, 1.0f, 0.0f);
+  if (std::abs(eye.w) < 1e-12f) {
+    *seen = true;
+    return true;
+  }
+  const glm::vec3 from = glm::vec3(eye) / eye.w;
+  if (cast_.Hides(from, world, surface_depth, frame_)) return true;
+  *seen = true;
+  return true;
 }
 
 }  // namespace md5stage::viewer

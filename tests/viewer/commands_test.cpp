@@ -361,6 +361,12 @@ std::vector<CommandRow> CommandRows() {
        true},
       {"gpuSkinCheck", instance, {Instance()}, true},
       {"screenBounds", instance, {Instance()}, true},
+      {"clip", instance, {Instance()}, true},
+      {"locate",
+       instance + R"(,"joint":"pelvis")",
+       {Int("instance", 0, 0, kOptional), Joint("joint", kOptional), Vec("point", 1e6, kOptional),
+        Str("construction", 32, kOptional)},
+       true},
       {"jointWorld", instance + R"(,"joint":"pelvis")", {Instance(), Joint("joint")}, true},
       {"exportGltf", R"("model":"walker")", {Model("model")}},
       {"exportMd5", R"("model":"walker")", {Model("model")}},
@@ -1615,6 +1621,64 @@ std::vector<EffectRow> EffectRows() {
          ASSERT_EQ(rect.as_array().size(), 4u);
          EXPECT_LT(Item(rect, 0).as_number(), Item(rect, 2).as_number());
          EXPECT_LT(Item(rect, 1).as_number(), Item(rect, 3).as_number());
+       }},
+      {"clip",
+       {R"({"cmd":"setAnimation","instance":0,"name":"walk"})",
+        R"({"cmd":"setTime","instance":0,"time":0.5})",
+        R"({"cmd":"setRate","instance":0,"rate":2})", R"({"cmd":"pause","instance":0})",
+        R"({"cmd":"clip","instance":0})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         const JsonValue instance = Item(Get(s.State(), "instances"), 0);
+         EXPECT_EQ(Get(r, "animation").as_string(), "walk");
+         EXPECT_EQ(Get(r, "animation").as_string(), Get(instance, "animation").as_string());
+         EXPECT_DOUBLE_EQ(Get(r, "time").as_number(), 0.5);
+         EXPECT_EQ(Get(r, "rate").as_number(), 2.0);
+         EXPECT_FALSE(Get(r, "playing").as_bool());
+         EXPECT_GT(Get(r, "duration").as_number(), 0.5);
+         const JsonValue& names = Get(r, "animations");
+         ASSERT_GE(names.as_array().size(), 2u);
+         EXPECT_EQ(WriteJson(names),
+                   WriteJson(Get(Item(Get(s.State(), "models"), 0), "animations")));
+       }},
+      // The walker stands at the origin, about 70 units tall, facing the camera on +x: a point
+      // on the far side of it is hidden, one on the near side seen; its pelvis is seen (its own
+      // hips in front of it do not hide it) at the pixel of the joint's world point.
+      {"locate",
+       {R"({"cmd":"camera","target":[0,0,35],"yaw":0,"pitch":0,"distance":300})",
+        R"({"cmd":"locate","instance":0,"joint":"pelvis"})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         const JsonValue matrix =
+             Get(s.Run("jointWorld", R"("instance":0,"joint":"pelvis")"), "matrix");
+         const JsonValue& world = Get(r, "world");
+         for (int i = 0; i < 3; ++i) {
+           EXPECT_NEAR(Item(world, i).as_number(), Item(matrix, 12 + i).as_number(), 1e-4);
+         }
+         EXPECT_TRUE(Get(r, "visible").as_bool());
+         const JsonValue at = s.Run("screenAt", R"("point":)" + WriteJson(world));
+         EXPECT_NEAR(Item(Get(r, "pixel"), 0).as_number(), Item(Get(at, "pixel"), 0).as_number(),
+                     1e-6);
+         EXPECT_NEAR(Item(Get(r, "pixel"), 1).as_number(), Item(Get(at, "pixel"), 1).as_number(),
+                     1e-6);
+         const JsonValue behind = s.Run("locate", R"("point":[-40,0,35])");
+         EXPECT_FALSE(Get(behind, "visible").as_bool()) << WriteJson(behind);
+         EXPECT_TRUE(Get(behind, "pixel").is_array());
+         const JsonValue in_front = s.Run("locate", R"("point":[40,0,35])");
+         EXPECT_TRUE(Get(in_front, "visible").as_bool()) << WriteJson(in_front);
+         const JsonValue above = s.Run("locate", R"("point":[-40,0,120])");
+         EXPECT_TRUE(Get(above, "visible").as_bool()) << WriteJson(above);
+         const JsonValue behind_eye = s.Run("locate", R"("point":[400,0,35])");
+         EXPECT_TRUE(Get(behind_eye, "pixel").is_null()) << WriteJson(behind_eye);
+         EXPECT_FALSE(Get(behind_eye, "visible").as_bool());
+         const JsonValue aside = s.Run("locate", R"("point":[0,5000,35])");
+         EXPECT_FALSE(Get(aside, "visible").as_bool()) << WriteJson(aside);
+         EXPECT_EQ(Error(s.Run("locate", "")),
+                   "locate.joint: expected one of joint, point or construction, found none or "
+                   "several");
+         EXPECT_EQ(Error(s.Run("locate", R"("construction":"Q")")),
+                   "locate.construction: expected a point of the construction shown (none), "
+                   "found \"Q\"");
        }},
       {"jointWorld",
        {R"({"cmd":"jointWorld","instance":0,"joint":"pelvis"})"},

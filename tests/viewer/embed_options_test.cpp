@@ -47,36 +47,55 @@ struct FlagCase {
   const char* fragment;
   std::optional<bool> autoplay;
   bool paused;
+  const char* problem;  // nullptr: none
 };
 
-TEST(EmbedOptionsTest, FlagsAreOnUnlessZeroFalseNoOrOffInAnyCase) {
+TEST(EmbedOptionsTest, FlagsAreOnOrOffByTheirWordsAndAnythingElseIsAProblem) {
   const FlagCase cases[] = {
-      {"", std::nullopt, false},
-      {"autoplay", true, false},
-      {"autoplay=", true, false},
-      {"autoplay=1", true, false},
-      {"autoplay=yes", true, false},
-      {"autoplay=anything", true, false},
-      {"autoplay=+", true, false},  // a space is not "off"
-      {"autoplay=0", false, false},
-      {"autoplay=false", false, false},
-      {"autoplay=FALSE", false, false},
-      {"autoplay=No", false, false},
-      {"autoplay=oFf", false, false},
-      {"autoplay=%30", false, false},        // "0", escaped
-      {"autoplay=%4F%46%46", false, false},  // "OFF"
-      {"autoplay=%200", true, false},        // " 0": not trimmed for flags
-      {"paused", std::nullopt, true},
-      {"paused=1", std::nullopt, true},
-      {"paused=0", std::nullopt, false},
-      {"paused=off&autoplay=0", false, false},
-      {"%70aused", std::nullopt, true},  // the key is decoded too
+      {"", std::nullopt, false, nullptr},
+      {"autoplay", true, false, nullptr},
+      {"autoplay=", true, false, nullptr},
+      {"autoplay=1", true, false, nullptr},
+      {"autoplay=yes", true, false, nullptr},
+      {"autoplay=TRUE", true, false, nullptr},
+      {"autoplay=On", true, false, nullptr},
+      {"autoplay=autoplay", true, false, nullptr},  // an HTML boolean attribute's form
+      {"autoplay=0", false, false, nullptr},
+      {"autoplay=false", false, false, nullptr},
+      {"autoplay=FALSE", false, false, nullptr},
+      {"autoplay=No", false, false, nullptr},
+      {"autoplay=oFf", false, false, nullptr},
+      {"autoplay=%30", false, false, nullptr},        // "0", escaped
+      {"autoplay=%4F%46%46", false, false, nullptr},  // "OFF"
+      {"paused", std::nullopt, true, nullptr},
+      {"paused=1", std::nullopt, true, nullptr},
+      {"paused=paused", std::nullopt, true, nullptr},
+      {"paused=0", std::nullopt, false, nullptr},
+      {"paused=off&autoplay=0", false, false, nullptr},
+      {"%70aused", std::nullopt, true, nullptr},  // the key is decoded too
+      // Neither on nor off: the option keeps its default and the problem names it.
+      {"autoplay=anything", std::nullopt, false,
+       R"(embed: autoplay: expected nothing, 1/true/yes/on or 0/false/no/off (any case), found "anything")"},
+      {"autoplay=+", std::nullopt, false,  // a space is neither
+       R"(embed: autoplay: expected nothing, 1/true/yes/on or 0/false/no/off (any case), found " ")"},
+      {"autoplay=%200", std::nullopt, false,  // " 0": not trimmed for flags
+       R"(embed: autoplay: expected nothing, 1/true/yes/on or 0/false/no/off (any case), found " 0")"},
+      {"autoplay=javascript:alert(1)", std::nullopt, false,
+       R"x(embed: autoplay: expected nothing, 1/true/yes/on or 0/false/no/off (any case), found "javascript:alert(1)")x"},
+      {"paused=NaN", std::nullopt, false,
+       R"(embed: paused: expected nothing, 1/true/yes/on or 0/false/no/off (any case), found "NaN")"},
+      {"paused=pause", std::nullopt, false,
+       R"(embed: paused: expected nothing, 1/true/yes/on or 0/false/no/off (any case), found "pause")"},
   };
   for (const FlagCase& c : cases) {
     const EmbedOptions options = Parse("", c.fragment);
     EXPECT_EQ(options.autoplay, c.autoplay) << c.fragment;
     EXPECT_EQ(options.paused, c.paused) << c.fragment;
-    EXPECT_TRUE(options.problems.empty()) << c.fragment;
+    if (c.problem == nullptr) {
+      EXPECT_TRUE(options.problems.empty()) << c.fragment;
+    } else {
+      EXPECT_EQ(options.problems, std::vector<std::string>{c.problem}) << c.fragment;
+    }
   }
 }
 
@@ -278,6 +297,16 @@ TEST(EmbedOptionsTest, DisplayTogglesAreOverridesOfTheScene) {
             R"("wireframe":true,"normals":false,"routes":false,"turn_circles":false,)"
             R"("construction":true})");
   EXPECT_FALSE(options.display.empty());
+  EXPECT_TRUE(options.problems.empty());
+
+  // A toggle whose value is neither on nor off is a problem naming it and overrides nothing.
+  const EmbedOptions bad = Parse("", "#grid=javascript:x&joint_names=NaN&skeleton=skeleton");
+  EXPECT_EQ(WriteJson(EmbedOptionsToJson(bad).Find("display")[0]), R"({"skeleton":true})");
+  ASSERT_EQ(bad.problems.size(), 2u);
+  EXPECT_EQ(bad.problems[0].rfind("embed: grid: expected nothing, 1/true/yes/on", 0), 0u)
+      << bad.problems[0];
+  EXPECT_EQ(bad.problems[1].rfind("embed: joint_names: expected nothing", 0), 0u)
+      << bad.problems[1];
 
   DisplayToggles scene;
   scene.normals = true;
