@@ -1,6 +1,7 @@
 // Browser entry point: starts the App, runs its frames from the browser's main loop, and exports
 // the C functions that web/main.js calls (JSON in, JSON out; bytes copied in).
 #include <emscripten.h>
+#include <malloc.h>
 
 #include <cstdint>
 #include <string>
@@ -85,6 +86,12 @@ EMSCRIPTEN_KEEPALIVE void md5stage_queue_file(const char* name, const char* sour
                                               const uint8_t* data, int size) {
   md5stage_queue_stage_file(md5stage::viewer::StageHub::kMainStage, name, source, data, size);
 }
+
+// The allocator's bytes in use: every block malloc has handed out and not taken back, with its
+// header (mallinfo's uordblks, exact for dlmalloc, the viewer's allocator, and for emmalloc).
+// The soak test's leak measure (docs/reliability.md, section 5): unlike where a probe allocation
+// lands, it does not move with fragmentation.
+EMSCRIPTEN_KEEPALIVE double md5stage_heap_bytes_in_use() { return mallinfo().uordblks; }
 
 }  // extern "C"
 

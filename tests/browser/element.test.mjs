@@ -46,6 +46,20 @@ export async function until(page, predicate, arg, timeout = 60000) {
   return page.waitForFunction(predicate, arg, { timeout, polling: 50 });
 }
 
+// Takes pictures of the figure until one differs from `before` in more than `pixels` pixels (a
+// paused figure draws when acted on, and the compositor shows it a frame or more later: waited
+// for, not given a fixed number of milliseconds); fails with `what` if none does within 60 s.
+async function untilPictureChanges(page, selector, before, pixels, what) {
+  const deadline = Date.now() + 60000;
+  let changed = 0;
+  do {
+    changed = countDifferentPixels(before, await upperPicture(page, selector));
+    if (changed > pixels) return;
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve())));
+  } while (Date.now() < deadline);
+  assert.fail(`${what}: ${changed} pixels changed in 60 s, expected more than ${pixels}`);
+}
+
 // The page's wasm and figures-script requests, and the console's WebGL warnings.
 function watch(page) {
   const log = { wasm: [], scripts: [], warnings: [] };
@@ -284,9 +298,7 @@ export const tests = [
       await page.keyboard.press('ArrowLeft');
       await page.keyboard.press('ArrowLeft');
       await until(page, (y) => document.getElementById('still').state().camera.yaw !== y, yaw);
-      await page.waitForTimeout(200);
-      const turned = await upperPicture(page, '#still');
-      assert.ok(countDifferentPixels(before, turned) > 500, 'ArrowLeft did not change the picture');
+      await untilPictureChanges(page, '#still', before, 500, 'ArrowLeft did not change the picture');
       const distance = await page.evaluate(() => document.getElementById('still').state().camera.distance);
       await page.keyboard.press('-');
       await until(page, (d) => document.getElementById('still').state().camera.distance > d, distance);
@@ -339,10 +351,11 @@ export const tests = [
       assertDrawn(afterErrors, 'after bad values');
       await page.click('#still');  // a click focuses the figure (it has no camera-controls)
       assert.equal(await page.evaluate(() => document.activeElement && document.activeElement.id), 'still');
+      const yawAfterErrors = await page.evaluate(() => document.getElementById('still').state().camera.yaw);
       await page.keyboard.press('ArrowRight');
       await page.keyboard.press('ArrowRight');
-      await page.waitForTimeout(300);
-      assert.ok(countDifferentPixels(afterErrors, await upperPicture(page, '#still')) > 500, 'keys stopped working after bad values');
+      await until(page, (y) => document.getElementById('still').state().camera.yaw !== y, yawAfterErrors);
+      await untilPictureChanges(page, '#still', afterErrors, 500, 'keys stopped working after bad values');
       await page.screenshot({ path: ctx.screenshotPath('element-lazy-keys') });
     }),
   },

@@ -79,14 +79,26 @@ export const tests = [
       assert.ok((await page.evaluate(() => window.md5stage.opened)).ok);
       assert.equal(await page.$('#embed-bar'), null);
       assert.equal(await noticeText(page), null);
-      const times = [];
-      for (let i = 0; i < 8; i++) {
-        await page.waitForTimeout(250);
-        times.push(await sceneTime(page));
-      }
-      // Frames are slow here: a frame may step a little past B before the jump back to A.
+      // The scene time at every frame until the clock has jumped back from B to A twice: counted
+      // in frames, not sampled every so many milliseconds (a loaded machine draws fewer frames a
+      // second, and samples far apart can miss a jump or straddle two). A frame steps at most
+      // 0.25 s (src/app/app.cpp), so two loops of 0.6 s take at least 5 frames; 600 is a hang.
+      const times = await page.evaluate(() => new Promise((resolve) => {
+        const seen = [];
+        let jumps = 0;
+        const sample = () => {
+          const t = window.md5stage.call({ cmd: 'clock' }).scene_time;
+          if (seen.length > 0 && t < seen[seen.length - 1]) ++jumps;
+          seen.push(t);
+          if (jumps >= 2 || seen.length >= 600) resolve(seen);
+          else requestAnimationFrame(sample);
+        };
+        requestAnimationFrame(sample);
+      }));
+      // A frame may step a little past B before the jump back to A.
       assert.ok(times.every((t) => t >= 1 && t < 2.2), JSON.stringify(times));
-      assert.ok(times.some((t, i) => i > 0 && t < times[i - 1]), `never jumped back: ${JSON.stringify(times)}`);
+      const jumps = times.filter((t, i) => i > 0 && t < times[i - 1]).length;
+      assert.equal(jumps, 2, `jumped back ${jumps} times in ${times.length} frames: ${JSON.stringify(times)}`);
       await page.screenshot({ path: ctx.screenshotPath('embed-ui-none') });
       await page.context().close();
 
@@ -240,8 +252,8 @@ export const tests = [
         state = await frame.evaluate(() => window.md5stage.state());
         assert.deepEqual(state.routes.map((r) => r.name), ['figure8']);
         const t0 = (await embedState()).scene_time;
-        await page.waitForTimeout(500);
-        assert.ok((await embedState()).scene_time > t0);
+        // Until it moves on (however many frames a second the machine draws).
+        await until(frame, (t) => window.md5stage.call({ cmd: 'clock' }).scene_time > t, t0);
         await page.screenshot({ path: ctx.screenshotPath('embed-host-page') });
         assert.deepEqual(page.consoleErrors, []);
         await page.context().close();

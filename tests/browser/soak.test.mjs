@@ -1,7 +1,8 @@
 // Soak: the crowd demo plays for SOAK_SECONDS (default 60) while a model (new contents each time,
 // so nothing is served from a cache) is loaded and removed 50 times (after 20 warm-up cycles).
-// The wasm heap and the JS heap's data must come back to within 5% of their level after the first
-// load, the engine's per-frame work (characters updated, instances drawn or culled) must be the
+// The wasm heap's exact bytes in use must come back to within 512 bytes of their level after the
+// first load (and after the first removal), wasm memory and the JS heap's data within 5%, the
+// engine's per-frame work (characters updated, instances drawn or culled) must be the
 // same in the last third of the cycles as in the first, and nothing may reach the console. The
 // verdict depends on no clock: thirds are counted in cycles, not seconds, and frame times and the
 // whole JS heap (which holds code V8 compiles when it sees fit) are reported, not judged
@@ -15,7 +16,8 @@ import { newPage, openViewer } from './lib/harness.mjs';
 const CYCLES = 50;
 const WARMUP = 20;
 const TOLERANCE = 0.05;
-const PROBE_TOLERANCE = 0.2;  // the 16 MB probe's address (see where it is judged)
+// Bytes the wasm heap's exact use may grow by over the cycles (argued where it is judged).
+const IN_USE_BOUND = 512;
 
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -49,19 +51,17 @@ async function jsDataBytes(cdp) {
 // Heap levels after a full garbage collection. JS: V8's used size through the DevTools protocol
 // (performance.memory is rounded unless Chromium runs with precise memory info), and the data
 // part of it (above). Wasm: the size of its memory (Module.HEAPU8.length, which only grows and
-// starts at 64 MB, so it hides a slow leak for a long time) and the top of the allocated heap:
-// where a fresh 16 MB block lands, since malloc takes a block that size from the top.
+// starts at 64 MB, so it hides a slow leak for a long time) and the allocator's exact bytes in
+// use (every block malloc handed out and not taken back: md5stage_heap_bytes_in_use, mallinfo),
+// which does not move with fragmentation as the place of a probe allocation did.
 async function heapLevels(page, cdp) {
   await cdp.send('HeapProfiler.collectGarbage');
   const js = await cdp.send('Runtime.getHeapUsage');
   const jsData = await jsDataBytes(cdp);
-  const wasm = await page.evaluate(() => {
-    const probe = Module._malloc(16 << 20);
-    if (probe) Module._free(probe);
-    return { memory: Module.HEAPU8.length, top: probe };
-  });
-  assert.ok(wasm.top > 0, 'the 16 MB probe allocation failed');
-  return { wasm: wasm.memory, wasm_top: wasm.top, js: js.usedSize, js_data: jsData };
+  const wasm = await page.evaluate(() => ({ memory: Module.HEAPU8.length,
+                                            in_use: Module._md5stage_heap_bytes_in_use() }));
+  assert.ok(wasm.in_use > 0, `the wasm heap's bytes in use: ${wasm.in_use}`);
+  return { wasm: wasm.memory, wasm_in_use: wasm.in_use, js: js.usedSize, js_data: jsData };
 }
 
 export const tests = [
@@ -122,6 +122,7 @@ export const tests = [
       await page.evaluate(() => {
         const soak = window.__soak;
         soak.failures = [];
+        soak.inUse = [];
         soak.load = async (i) => {
           const reply = await window.md5stage.loadFiles([
             { name: 'soak.md5mesh', bytes: soak.vary(soak.mesh, i) },
@@ -141,6 +142,7 @@ export const tests = [
             await frames();
             const removed = window.md5stage.call({ cmd: 'removeModel', model: 'soak' });
             if (!removed.ok) soak.failures.push(`remove ${i}: ${JSON.stringify(removed)}`);
+            soak.inUse[i] = Module._md5stage_heap_bytes_in_use();
             if (!(window.md5stage.call({ cmd: 'clock' }).scene_time > t0)) soak.failures.push(`cycle ${i}: the crowd stopped`);
             await sleep(started + (i + 1) * period - performance.now());
           }
@@ -180,6 +182,7 @@ export const tests = [
       });
       assert.equal(glIds.after, glIds.before, `GL object ids used in 30 frames: ${glIds.after - glIds.before}`);
       const failures = await page.evaluate(() => window.__soak.failures);
+      const inUseAfterRemoval = await page.evaluate(() => window.__soak.inUse);
       assert.deepEqual(failures, []);
       const after = await page.evaluate(() => window.md5stage.state());
       assert.equal(after.models.length, baseModels, 'models after the soak');
@@ -206,7 +209,9 @@ export const tests = [
       const report = {
         seconds, elapsed_s: elapsed / 1000, warmup_cycles: WARMUP, cycles: CYCLES, frames: frames.length,
         wasm_heap: { after_first_load: baseline.wasm, after_last_load: last.wasm, growth: growth('wasm') },
-        wasm_heap_top: { after_first_load: baseline.wasm_top, after_last_load: last.wasm_top, growth: growth('wasm_top') },
+        wasm_bytes_in_use: { after_first_load: baseline.wasm_in_use, after_last_load: last.wasm_in_use,
+                              change: last.wasm_in_use - baseline.wasm_in_use,
+                              after_each_removal: inUseAfterRemoval },
         js_heap: { after_first_load: baseline.js, after_last_load: last.js, growth: growth('js') },
         js_heap_data: { after_first_load: baseline.js_data, after_last_load: last.js_data, growth: growth('js_data') },
         frame_ms_median: { first_third: frameMs[0], middle_third: frameMs[1], last_third: frameMs[2] },
@@ -218,12 +223,19 @@ export const tests = [
       fs.writeFileSync(path.join(ctx.outDir, 'soak.json'), JSON.stringify(report, null, 2));
       console.log(`  soak: ${JSON.stringify(report)}`);
       assert.ok(growth('wasm') <= TOLERANCE, `wasm memory grew ${(100 * growth('wasm')).toFixed(1)}%`);
-      // Where a 16 MB probe lands is the heap in use plus its fragmentation, and fragmentation
-      // follows the order of allocations, which moves with how many frames each cycle runs (two
-      // clean-clone runs of one build: within 5%, then 9.0%). A leak of what a cycle loads (the
-      // model, its textures and characters: megabytes) over 49 cycles is many times this bound.
-      assert.ok(growth('wasm_top') <= PROBE_TOLERANCE,
-                `wasm heap in use grew ${(100 * growth('wasm_top')).toFixed(1)}%`);
+      // The allocator's exact bytes in use, after the last load as after the first and after every
+      // removal as after the first: what differs is text whose length follows the numbers in it
+      // (the last JSON reply kept for the page, a stats line), 0-24 bytes in the runs measured.
+      // IN_USE_BOUND is under what the smallest leak leaves: one block a cycle is at least
+      // dlmalloc's 16-byte chunk, 49 x 16 = 784 bytes by the last load.
+      const grewBy = last.wasm_in_use - baseline.wasm_in_use;
+      assert.ok(grewBy <= IN_USE_BOUND,
+                `wasm heap bytes in use grew by ${grewBy} bytes over ${CYCLES - 1} cycles ` +
+                `(${baseline.wasm_in_use} -> ${last.wasm_in_use}), expected at most ${IN_USE_BOUND}`);
+      inUseAfterRemoval.forEach((bytes, i) => assert.ok(
+        bytes - inUseAfterRemoval[0] <= IN_USE_BOUND,
+        `wasm heap bytes in use after removal ${i}: ${bytes}, after the first ${inUseAfterRemoval[0]} ` +
+        `(${bytes - inUseAfterRemoval[0]} more, expected at most ${IN_USE_BOUND})`));
       assert.ok(Math.abs(growth('js_data')) <= TOLERANCE,
                 `JS heap data changed ${(100 * growth('js_data')).toFixed(1)}%`);
       // The whole V8 heap (growth('js')) also holds the code compiled meanwhile, which V8 does when

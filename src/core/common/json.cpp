@@ -1,11 +1,5 @@
 #include "core/common/json.h"
 
-// {fmt} header-only, for its Dragonbox shortest digits (number_text.cpp says why).
-#ifndef FMT_HEADER_ONLY
-#define FMT_HEADER_ONLY
-#endif
-#include <fmt/format.h>
-
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +8,7 @@
 #include <string>
 #include <unordered_set>
 
+#include "core/common/dragonbox.h"
 #include "core/common/number_text.h"
 #include "core/common/text.h"
 

@@ -152,7 +152,8 @@ struct ObstaclePlannerScratch {
   std::vector<State> states;
   std::vector<double> grid_distance;  // 2-D obstacle-aware distance to the goal per cell
   std::vector<std::uint8_t> grid_blocked;
-  std::vector<int> grid_bucket[3];  // GridDistances' bucket queue
+  std::vector<std::uint32_t> grid_edge_cover;  // per cell: its right and top edge's covered pieces
+  std::vector<int> grid_bucket[3];             // GridDistances' bucket queue
   std::vector<int> chain;
   std::vector<double> chain_cost;  // shortcut: the shortest way found from each chain pose
   std::vector<int> chain_next;

@@ -82,6 +82,20 @@ TEST(ShortestFixedTest, DigitsWriterMatchesToCharsOnEveryFloatClass) {
     values.push_back(std::nextafter(power, std::numeric_limits<float>::infinity()));
   }
   for (std::uint32_t bits = 1; bits < 5000; ++bits) values.push_back(FloatFromBits(bits));
+  // Every place the point can fall in the digits: 1 to 9 significant digits, 1 to 45 decimals
+  // (the writer lays out 9 digits and moves the whole part left of the point).
+  for (int count = 1; count <= 9; ++count) {
+    for (int decimals = 1; decimals <= 45; ++decimals) {
+      const std::string text =
+          std::string("987654321").substr(0, count) + "e-" + std::to_string(decimals);
+      values.push_back(std::strtof(text.c_str(), nullptr));
+    }
+  }
+  // The last whole numbers below 2^64 (written from a 64-bit integer) and 2^64 itself (past it).
+  const float two_to_64 = std::ldexp(1.0f, 64);
+  values.push_back(two_to_64);
+  values.push_back(std::nextafter(two_to_64, 0.0f));
+  values.push_back(std::nextafter(two_to_64, std::numeric_limits<float>::infinity()));
   values.push_back(FloatFromBits(0x007FFFFFu));  // the largest subnormal
   values.push_back(std::numeric_limits<float>::min());
   // Halfway cases: the midpoint of two neighbouring floats, as a double, then both floats.
@@ -99,7 +113,9 @@ TEST(ShortestFixedTest, DigitsWriterMatchesToCharsOnEveryFloatClass) {
       if (text != Fixed(signed_value) && ++differences <= 10) {
         ADD_FAILURE() << text << " != " << Fixed(signed_value);
       }
-      if (signed_value != 0.0f) EXPECT_EQ(std::strtof(text.c_str(), nullptr), signed_value) << text;
+      if (signed_value != 0.0f) {
+        EXPECT_EQ(std::strtof(text.c_str(), nullptr), signed_value) << text;
+      }
     }
   }
   EXPECT_EQ(differences, 0) << "of " << 2 * values.size();
