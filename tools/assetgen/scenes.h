@@ -16,6 +16,10 @@ std::string CrowdSceneJson();
 // Three walkers with different turning radii sent through a maze of walls (a narrow gap, a
 // cul-de-sac): each plans its own legal way round.
 std::string MazeSceneJson();
+// The giving-way demos (a scene's `avoidance` on): sixteen walkers on a circle swapping sides,
+// and two meeting head-on in a corridor.
+std::string SwapSceneJson();
+std::string CorridorSceneJson();
 // The walker idling at the origin, seen through the demo cinematic camera (camera.h).
 std::string CameraSceneJson();
 
