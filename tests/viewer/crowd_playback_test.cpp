@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "core/scene/share_link.h"
 #include "folder_host.h"
 #include "viewer/stage.h"
 #include "viewer_test_support.h"
@@ -229,6 +230,32 @@ INSTANTIATE_TEST_SUITE_P(Demos, GivingWayDemo,
                          [](const ::testing::TestParamInfo<DemoCase>& info) {
                            return std::string(info.param.demo);
                          });
+
+// The share link of `swap` paused at 7.5 s opens on the picture playing to 7.5 s shows.
+TEST(GivingWayDemo, ALinkOfTheSwapAtSevenAndAHalfSecondsShowsWhatPlayingThereShows) {
+  OpenedDemo played("swap");
+  ASSERT_TRUE(test::Ok(played.opened));
+  for (int frame = 0; frame < 480; ++frame) played.stage->Update(1.0 / 64.0);
+  played.stage->SetScenePlaying(false);
+  const Placed want = PlacesOf(*played.stage);
+  Result<std::string> link = EncodeSceneLink(played.stage->CurrentScene());
+  ASSERT_TRUE(link.ok()) << link.error().ToString();
+  NullRenderBackend device;
+  FolderHost host(MD5STAGE_SOURCE_DIR);
+  Stage linked(&device, &host);
+  linked.SetViewport(640, 360, 1.0f);
+  linked.OpenLink(link.value());
+  host.Pump(linked);
+  ASSERT_TRUE(test::Ok(host.LastOpened())) << WriteJson(host.LastOpened());
+  ASSERT_TRUE(linked.cast().avoidance());
+  linked.Update(1.0 / 64.0);  // paused: the time stays at 7.5 s
+  const Placed placed = PlacesOf(linked);
+  ASSERT_EQ(placed.positions.size(), want.positions.size());
+  for (std::size_t i = 0; i < placed.positions.size(); ++i) {
+    EXPECT_NEAR(placed.positions[i].x, want.positions[i].x, 1e-9) << i;
+    EXPECT_NEAR(placed.positions[i].y, want.positions[i].y, 1e-9) << i;
+  }
+}
 
 TEST(GivingWayDemo, WalkersPlayTheWalkWhileTheCrowdMovesThemAndIdleWhenItHoldsThem) {
   OpenedDemo corridor("corridor");

@@ -390,7 +390,9 @@ std::string SwapSceneJson() {
     const double angle = 2.0 * kPi * i / kCount;
     const double x = std::round(kRadius * std::cos(angle) * 1000) / 1000;
     const double y = std::round(kRadius * std::sin(angle) * 1000) / 1000;
-    walkers.push_back(GivingWayWalker(x, y, i * 360.0 / kCount + 180.0, -x, -y));
+    // Facing the middle, in (-180, 180]: the heading a link writes back (wrapped) is the same.
+    const double heading = i * 360.0 / kCount + 180.0;
+    walkers.push_back(GivingWayWalker(x, y, heading > 180.0 ? heading - 360.0 : heading, -x, -y));
   }
   return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 70, 3 * kRadius + 200}, true,
                    {CircleJson(0, 0, 40)}, true);
