@@ -257,6 +257,43 @@ TEST(GivingWayDemo, ALinkOfTheSwapAtSevenAndAHalfSecondsShowsWhatPlayingThereSho
   }
 }
 
+// An edit through the stage (a speed set at 3 s): the crowd goes on from where it was, without a
+// jump; seeking before the edit shows what happened before it, after it what playing showed.
+TEST(GivingWayDemo, AnEditGoesOnFromWhereTheCrowdWasAndSeekingKeepsBothSides) {
+  OpenedDemo corridor("corridor");
+  ASSERT_TRUE(test::Ok(corridor.opened));
+  Stage& stage = *corridor.stage;
+  constexpr double kFrame = 1.0 / 64.0;
+  Placed at_one, at_edit, at_eight;
+  for (int frame = 1; frame <= 192; ++frame) {
+    stage.Update(kFrame);
+    if (frame == 64) at_one = PlacesOf(stage);
+  }
+  at_edit = PlacesOf(stage);
+  stage.SetSpeed(0, 40.0);
+  stage.Update(kFrame);
+  EXPECT_EQ(stage.cast().crowd().run_count(), 2);
+  const Placed after = PlacesOf(stage);
+  for (std::size_t i = 0; i < after.positions.size(); ++i) {
+    EXPECT_LE(glm::distance(after.positions[i], at_edit.positions[i]), 70.0 * kFrame + 1e-9) << i;
+  }
+  for (int frame = 194; frame <= 512; ++frame) stage.Update(kFrame);
+  at_eight = PlacesOf(stage);
+  // The slowed walker is behind where its speed alone would have brought it from the edit.
+  EXPECT_LT(at_eight.positions[0].x, at_edit.positions[0].x + 40.0 * 5.0 + 1e-9);
+  for (const auto& [time, want] : {std::pair<double, const Placed*>{1.0, &at_one},
+                                   std::pair<double, const Placed*>{8.0, &at_eight},
+                                   std::pair<double, const Placed*>{3.0, &at_edit}}) {
+    stage.SetSceneTime(time);
+    stage.Update(0.0);
+    const Placed placed = PlacesOf(stage);
+    for (std::size_t i = 0; i < placed.positions.size(); ++i) {
+      EXPECT_NEAR(placed.positions[i].x, want->positions[i].x, 1e-9) << time << " " << i;
+      EXPECT_NEAR(placed.positions[i].y, want->positions[i].y, 1e-9) << time << " " << i;
+    }
+  }
+}
+
 TEST(GivingWayDemo, WalkersPlayTheWalkWhileTheCrowdMovesThemAndIdleWhenItHoldsThem) {
   OpenedDemo corridor("corridor");
   ASSERT_TRUE(test::Ok(corridor.opened));
