@@ -409,6 +409,23 @@ std::string CorridorSceneJson() {
   return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 60, 1100}, true, walls, true);
 }
 
+std::string CrossingSceneJson() {
+  // Two groups of twenty (five rows of four, 90 apart) cross at right angles: one walks east,
+  // the other north, each walker to the place as far beyond the crossing as it starts before it.
+  constexpr double kSpacing = 90, kFar = 700;
+  std::vector<Instance> walkers;
+  for (int group = 0; group < 2; ++group) {
+    for (int k = 0; k < 20; ++k) {
+      const double across = (k % 4 - 1.5) * kSpacing, back = (k / 4) * kSpacing;
+      Instance w = group == 0 ? GivingWayWalker(-kFar - back, across, 0, kFar - back, across)
+                              : GivingWayWalker(across, -kFar - back, 90, across, kFar - back);
+      w.speed = 60;
+      walkers.push_back(w);
+    }
+  }
+  return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 70, 2400}, true, {}, true);
+}
+
 std::string CameraSceneJson() {
   Instance walker;
   walker.heading = 0;

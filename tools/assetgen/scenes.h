@@ -20,6 +20,8 @@ std::string MazeSceneJson();
 // and two meeting head-on in a corridor.
 std::string SwapSceneJson();
 std::string CorridorSceneJson();
+// Two groups of twenty crossing at right angles, giving way.
+std::string CrossingSceneJson();
 // The walker idling at the origin, seen through the demo cinematic camera (camera.h).
 std::string CameraSceneJson();
 
