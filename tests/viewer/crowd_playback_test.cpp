@@ -1,8 +1,8 @@
 // Characters giving way in the viewer (viewer/crowd_playback.h, a scene's `avoidance`): the
 // crowd alone (seeking equals playing, an edit keeps what came before it), and the `swap`,
-// `corridor` and `crossing` demos opened in a stage as the page opens them: no pair ever closer
-// than the sum of their clearances, everyone arrives, seeking to 7.5 s equals playing to 7.5 s;
-// a scene without avoidance places its walkers by their plans as before.
+// `corridor`, `crossing` and `doorway` demos opened in a stage as the page opens them: no pair
+// ever closer than the sum of their clearances, everyone arrives, seeking to 7.5 s equals
+// playing to 7.5 s; a scene without avoidance places its walkers by their plans as before.
 #include "viewer/crowd_playback.h"
 
 #include <gtest/gtest.h>
@@ -224,13 +224,11 @@ TEST_P(GivingWayDemo, NobodyTouchesEveryoneArrivesAndSeekingEqualsPlaying) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Demos, GivingWayDemo,
-                         ::testing::Values(DemoCase{"swap", 16, 30.0},
-                                           DemoCase{"corridor", 2, 16.0},
-                                           DemoCase{"crossing", 40, 45.0}),
-                         [](const ::testing::TestParamInfo<DemoCase>& info) {
-                           return std::string(info.param.demo);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Demos, GivingWayDemo,
+    ::testing::Values(DemoCase{"swap", 16, 30.0}, DemoCase{"corridor", 2, 16.0},
+                      DemoCase{"crossing", 40, 45.0}, DemoCase{"doorway", 10, 30.0}),
+    [](const ::testing::TestParamInfo<DemoCase>& info) { return std::string(info.param.demo); });
 
 // The share link of `swap` paused at 7.5 s opens on the picture playing to 7.5 s shows.
 TEST(GivingWayDemo, ALinkOfTheSwapAtSevenAndAHalfSecondsShowsWhatPlayingThereShows) {

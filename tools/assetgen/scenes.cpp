@@ -426,6 +426,20 @@ std::string CrossingSceneJson() {
   return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 70, 2400}, true, {}, true);
 }
 
+std::string DoorwaySceneJson() {
+  // Ten walkers in five rows of two pass one gap (160 wide) in a wall to the other side, each to
+  // the place mirroring its start.
+  constexpr double kGap = 160, kWall = 500;
+  const std::vector<std::string> wall = {WallJson(-15, kGap / 2, 15, kWall),
+                                         WallJson(-15, -kWall, 15, -kGap / 2)};
+  std::vector<Instance> walkers;
+  for (int k = 0; k < 10; ++k) {
+    const double depth = 250 + (k / 2) * 70, side = (k % 2 - 0.5) * 90;
+    walkers.push_back(GivingWayWalker(-depth, side, 0, depth, side));
+  }
+  return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 70, 1500}, true, wall, true);
+}
+
 std::string CameraSceneJson() {
   Instance walker;
   walker.heading = 0;

@@ -22,6 +22,8 @@ std::string SwapSceneJson();
 std::string CorridorSceneJson();
 // Two groups of twenty crossing at right angles, giving way.
 std::string CrossingSceneJson();
+// A group of ten passing one gap in a wall, giving way.
+std::string DoorwaySceneJson();
 // The walker idling at the origin, seen through the demo cinematic camera (camera.h).
 std::string CameraSceneJson();
 
