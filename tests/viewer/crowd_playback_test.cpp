@@ -293,6 +293,25 @@ TEST(GivingWayDemo, AnEditGoesOnFromWhereTheCrowdWasAndSeekingKeepsBothSides) {
   }
 }
 
+// A new target mid-walk: the walker's new plan starts where the crowd has it (no jump), and the
+// crowd takes it there.
+TEST(GivingWayDemo, ANewTargetStartsFromWhereTheCrowdHasTheWalker) {
+  OpenedDemo corridor("corridor");
+  ASSERT_TRUE(test::Ok(corridor.opened));
+  Stage& stage = *corridor.stage;
+  for (int frame = 0; frame < 4 * 64; ++frame) stage.Update(1.0 / 64.0);
+  const Placed before = PlacesOf(stage);
+  ASSERT_TRUE(stage.GoTo(1, {-250, 0}, std::nullopt).ok());
+  const Pose2 plan_start = stage.characters()[1].locomotion.follower.PoseAt(-1e300);
+  EXPECT_NEAR(glm::distance(plan_start.position, before.positions[1]), 0.0, 1e-9);
+  stage.Update(1.0 / 64.0);
+  EXPECT_LE(glm::distance(PlacesOf(stage).positions[1], before.positions[1]), 70.0 / 64.0 + 1e-9);
+  for (int frame = 0; frame < 20 * 64; ++frame) stage.Update(1.0 / 64.0);
+  const Placed end = PlacesOf(stage);
+  EXPECT_LE(glm::distance(end.positions[1], glm::dvec2(-250, 0)), 1.5 + 1e-9);
+  EXPECT_LE(glm::distance(end.positions[0], glm::dvec2(360, 0)), 1.5 + 1e-9);
+}
+
 TEST(GivingWayDemo, WalkersPlayTheWalkWhileTheCrowdMovesThemAndIdleWhenItHoldsThem) {
   OpenedDemo corridor("corridor");
   ASSERT_TRUE(test::Ok(corridor.opened));
