@@ -15,6 +15,7 @@
 #include "cli/path_output.h"
 #include "core/anim/model.h"
 #include "core/common/json.h"
+#include "core/crowd/crowd_scene.h"
 #include "core/crowd/crowd_simulation.h"
 #include "core/md5/md5_parser.h"
 #include "core/scene/scene_json.h"
@@ -23,9 +24,6 @@ namespace md5stage::cli {
 namespace {
 
 constexpr double kMaxDuration = 3600.0;
-// A scene's turn_radius 0 turns in place; the crowd needs a curvature bound, so such a
-// character turns on this radius (far below anything visible).
-constexpr double kInPlaceTurnRadius = 1e-3;
 
 int Usage(const std::string& problem) {
   std::fprintf(stderr,
@@ -50,7 +48,7 @@ bool ReadText(const std::string& file, std::string* text) {
 }
 
 // The viewer's default clearance for a model: half the wider horizontal extent of its bind pose.
-Result<double> ModelClearance(const std::string& assets, const SceneModel& model) {
+Result<double> MeshClearance(const std::string& assets, const SceneModel& model) {
   if (model.local || model.mesh.rfind("https://", 0) == 0) {
     return MakeError("", 0, 0,
                      "cannot read the mesh '" + model.mesh + "' of model '" + model.name +
@@ -71,61 +69,6 @@ Result<double> ModelClearance(const std::string& assets, const SceneModel& model
     hi = glm::max(hi, v.position);
   }
   return 0.5 * std::max(static_cast<double>(hi.x - lo.x), static_cast<double>(hi.y - lo.y));
-}
-
-// The scene's instances as crowd characters (positions, degrees to radians, routes built).
-Result<std::vector<CrowdCharacter>> CharactersOf(const Scene& scene, const std::string& assets) {
-  std::vector<std::shared_ptr<const Route>> routes;
-  for (std::size_t r = 0; r < scene.routes.size(); ++r) {
-    Result<Route> route = Route::Build(scene.routes[r].segments, scene.routes[r].closed);
-    if (!route.ok()) {
-      return MakeError("", 0, 0, "routes[" + std::to_string(r) + "]: " + route.error().message);
-    }
-    routes.push_back(std::make_shared<const Route>(std::move(route.value())));
-  }
-  std::vector<CrowdCharacter> characters;
-  std::vector<std::pair<std::string, double>> clearances;  // per model, read once
-  for (std::size_t i = 0; i < scene.instances.size(); ++i) {
-    const SceneInstance& instance = scene.instances[i];
-    CrowdCharacter c;
-    c.start = {instance.position, instance.heading_degrees * kPi / 180.0};
-    c.speed = instance.speed;
-    c.turning_radius = instance.turn_radius > 0.0 ? instance.turn_radius : kInPlaceTurnRadius;
-    c.start_delay = instance.start_delay;
-    if (instance.clearance) {
-      c.clearance = *instance.clearance;
-    } else {
-      auto known = std::find_if(clearances.begin(), clearances.end(),
-                                [&](const auto& entry) { return entry.first == instance.model; });
-      if (known == clearances.end()) {
-        const SceneModel* model = FindSceneModel(scene, instance.model);
-        if (!model) {
-          return MakeError(
-              "", 0, 0,
-              "instances[" + std::to_string(i) + "].model: no model '" + instance.model + "'");
-        }
-        Result<double> clearance = ModelClearance(assets, *model);
-        if (!clearance.ok()) {
-          Diagnostic error = clearance.error();
-          error.message =
-              "instances[" + std::to_string(i) + "].clearance: absent, and " + error.message;
-          return error;
-        }
-        clearances.emplace_back(instance.model, clearance.value());
-        known = clearances.end() - 1;
-      }
-      c.clearance = known->second;
-    }
-    if (instance.target) {
-      c.has_target = true;
-      c.target = instance.target->position;
-    } else if (instance.route >= 0) {
-      c.route = routes[static_cast<std::size_t>(instance.route)];
-      c.route_mode = instance.route_mode;
-    }
-    characters.push_back(c);
-  }
-  return characters;
 }
 
 struct TrackRow {
@@ -310,7 +253,8 @@ int RunSimulate(const std::vector<std::string>& args) {
   if (scene.value().instances.empty()) {
     return Fail(file + ": error: instances: expected at least one character, found none");
   }
-  Result<std::vector<CrowdCharacter>> characters = CharactersOf(scene.value(), assets);
+  Result<std::vector<CrowdCharacter>> characters = CrowdCharactersOf(
+      scene.value(), [&](const SceneModel& model) { return MeshClearance(assets, model); });
   if (!characters.ok()) {
     Diagnostic error = characters.error();
     if (error.file.empty()) error.file = file;

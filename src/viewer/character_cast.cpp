@@ -163,12 +163,14 @@ Character& CharacterCast::AddUnselected(int model, glm::vec2 position, float hea
   if (animation < 0 && !loaded.animations.empty()) animation = 0;
   character.playback.animation = animation;
   character.pose.Resize(loaded.model->skeleton().joint_count());
-  // The radius it keeps from obstacles: half its bind pose's wider horizontal extent.
-  character.locomotion.clearance =
-      0.5 * std::max(static_cast<double>(loaded.bind_max.x - loaded.bind_min.x),
-                     static_cast<double>(loaded.bind_max.y - loaded.bind_min.y));
+  character.locomotion.clearance = DefaultClearance(loaded);
   characters_.push_back(std::move(character));
   return characters_.back();
+}
+
+double CharacterCast::DefaultClearance(const LoadedModel& model) {
+  return 0.5 * std::max(static_cast<double>(model.bind_max.x - model.bind_min.x),
+                        static_cast<double>(model.bind_max.y - model.bind_min.y));
 }
 
 glm::vec2 CharacterCast::FreePlaceFor(int model) const {
@@ -212,6 +214,60 @@ void CharacterCast::Clear() {
   characters_.clear();
   selection_ = Selection();
   crowd_templates_ = 0;
+  SetAvoidance(false);
+}
+
+void CharacterCast::SetAvoidance(bool on) {
+  avoidance_ = on;
+  crowd_.Clear();
+  crowd_edited_ = on;
+  crowd_edit_time_ = 0.0;
+  crowd_placed_.clear();
+}
+
+void CharacterCast::CrowdEdited(double now, CharacterId placed) {
+  if (!avoidance_) return;
+  crowd_edit_time_ = crowd_edited_ ? std::min(crowd_edit_time_, now) : now;
+  crowd_edited_ = true;
+  if (placed.valid()) crowd_placed_.push_back(placed);
+}
+
+bool CharacterCast::CrowdNeedsBuild() const {
+  if (!avoidance_) return false;
+  if (crowd_edited_) return true;
+  const std::vector<CharacterId>* ids = crowd_.latest_ids();
+  if (ids == nullptr || ids->size() != characters_.size()) return true;
+  for (std::size_t i = 0; i < ids->size(); ++i) {
+    if ((*ids)[i] != characters_[i].id) return true;
+  }
+  return false;
+}
+
+Status CharacterCast::BuildCrowd(double now, std::vector<CrowdCharacter> characters,
+                                 const ObstacleSet& obstacles) {
+  const double from = crowd_edited_ ? crowd_edit_time_ : now;
+  std::vector<CharacterId> ids;
+  for (const Character& character : characters_) ids.push_back(character.id);
+  Status status =
+      crowd_.Start(from, std::move(ids), std::move(characters), obstacles, crowd_placed_);
+  crowd_edited_ = false;
+  crowd_placed_.clear();
+  return status;
+}
+
+bool CharacterCast::CrowdPose(const Character& character, double now, Pose2* pose,
+                              double* speed) const {
+  if (!avoidance_ || !character.locomotion.enabled) return false;
+  const int hint = static_cast<int>(&character - characters_.data());
+  return crowd_.PoseAt(character.id, hint, now, pose, speed);
+}
+
+void CharacterCast::AnchorToCrowd(Character& character, double now) {
+  Locomotion& locomotion = character.locomotion;
+  Pose2 pose;
+  double speed = 0.0;
+  if (!CrowdPose(character, now, &pose, &speed)) return;
+  locomotion.follower = Follower(pose, locomotion.turn_radius, locomotion.speed, now);
 }
 
 void CharacterCast::ForgetRemoved() {
@@ -363,6 +419,7 @@ void CharacterCast::SetPlacement(int index, std::optional<glm::vec2> position,
     locomotion.start_delay = 0.0;
     locomotion.plan_start = now;
   }
+  if (position || heading) CrowdEdited(now, character->id);
   PoseCharacter(*character, library_->models());
 }
 
@@ -409,20 +466,23 @@ void CharacterCast::SetSpeed(int index, double speed, double now) {
   if (character == nullptr) return;
   character->locomotion.speed = speed;
   if (character->locomotion.enabled) character->locomotion.follower.SetSpeed(now, speed);
+  CrowdEdited(now);
 }
 
-void CharacterCast::SetTurnRadius(int index, double radius) {
+void CharacterCast::SetTurnRadius(int index, double radius, double now) {
   Character* character = At(index);
   if (character == nullptr) return;
   character->locomotion.turn_radius = radius;
   if (character->locomotion.enabled) character->locomotion.follower.SetTurningRadius(radius);
+  CrowdEdited(now);
 }
 
-bool CharacterCast::SetClearance(int index, double clearance) {
+bool CharacterCast::SetClearance(int index, double clearance, double now) {
   Character* character = At(index);
   if (character == nullptr) return false;
   character->locomotion.clearance = clearance;
   character->locomotion.clearance_set = true;
+  CrowdEdited(now);
   return true;
 }
 
@@ -457,6 +517,8 @@ Status CharacterCast::StartRoute(Character& character, RouteId route_id, PlayMod
                                    locomotion.turn_radius, locomotion.speed, now);
     locomotion.enabled = true;
   }
+  AnchorToCrowd(character, now);
+  CrowdEdited(now);
   const double start = std::max(now, locomotion.start_delay);
   Status status = locomotion.follower.FollowRoute(start, route, mode);
   if (!status.ok()) return status;
@@ -475,6 +537,8 @@ Status CharacterCast::StartGoTo(Character& character, glm::dvec2 point, const do
                                    locomotion.turn_radius, locomotion.speed, now);
     locomotion.enabled = true;
   }
+  AnchorToCrowd(character, now);
+  CrowdEdited(now);
   // Around obstacles when there are any (a plan that is already clear is the same arc-line or
   // Dubins path); with no path the plan is unchanged and the reason is the error.
   Status status;
@@ -509,6 +573,7 @@ void CharacterCast::StopWalkersOn(RouteId route, double now) {
     if (locomotion.enabled && locomotion.route == route) {
       locomotion.follower.Stop(now);
       locomotion.route = RouteId();
+      CrowdEdited(now);
     }
   }
 }
@@ -516,11 +581,18 @@ void CharacterCast::StopWalkersOn(RouteId route, double now) {
 void CharacterCast::UpdateLocomotion(Character& character, double now, bool scene_playing) {
   Locomotion& locomotion = character.locomotion;
   if (!locomotion.enabled) return;
-  const Pose2 pose = locomotion.follower.PoseAt(now);
+  Pose2 pose;
+  double ground_speed = locomotion.speed;
+  if (CrowdPose(character, now, &pose, &ground_speed)) {
+    // Giving way: it walks while the crowd moves it, at the crowd's speed.
+    locomotion.moving = ground_speed > 0.0;
+  } else {
+    pose = locomotion.follower.PoseAt(now);
+    locomotion.moving = locomotion.speed > 0.0 && now >= locomotion.plan_start &&
+                        !locomotion.follower.ArrivedAt(now);
+  }
   character.position = glm::vec2(pose.position);
   character.heading = static_cast<float>(pose.heading);
-  locomotion.moving =
-      locomotion.speed > 0.0 && now >= locomotion.plan_start && !locomotion.follower.ArrivedAt(now);
   const LoadedModel& model = ModelOf(character);
   // The route places the root: the animation's own horizontal root motion is stripped.
   character.root_motion = anim::RootMotion::kStripHorizontal;
@@ -533,7 +605,7 @@ void CharacterCast::UpdateLocomotion(Character& character, double now, bool scen
   // Walk in step with the ground while moving, blend to idle on stopping (core/anim).
   anim::ApplyLocomotionClip(
       playback, anim::ChooseLocomotionClip(locomotion.moving, walk, locomotion.idle_animation,
-                                           locomotion.speed, walk_ground_speed));
+                                           ground_speed, walk_ground_speed));
   if (locomotion.moving) playback.playing = scene_playing;
   // A paused scene whose time is moved (scrubbing, a link's time) shows the pose of that time: a
   // frozen crossfade would show the pose of how it got there.
@@ -871,7 +943,13 @@ JsonValue CharacterCast::Json(double now, const RouteBook& routes) const {
     i.Set("finished", character.playback.finished);
     i.Set("rate", static_cast<double>(character.playback.rate));
     i.Set("mode", PlayModeName(character.playback.mode));
-    if (character.locomotion.enabled) {
+    Pose2 crowd_pose;
+    double crowd_speed = 0.0;
+    if (CrowdPose(character, now, &crowd_pose, &crowd_speed)) {
+      // Full precision from the crowd's step, not the float copy used for rendering.
+      i.Set("position", JsonValue(JsonArray{crowd_pose.position.x, crowd_pose.position.y}));
+      i.Set("heading", crowd_pose.heading);
+    } else if (character.locomotion.enabled) {
       // Full precision from the path, not the float copy used for rendering.
       const Pose2 pose = character.locomotion.follower.PoseAt(now);
       i.Set("position", JsonValue(JsonArray{pose.position.x, pose.position.y}));

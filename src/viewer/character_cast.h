@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "core/common/json.h"
+#include "core/crowd/crowd_simulation.h"
 #include "core/view/frustum.h"
 #include "viewer/character.h"
+#include "viewer/crowd_playback.h"
 #include "viewer/handles.h"
 #include "viewer/model_library.h"
 #include "viewer/obstacle_field.h"
@@ -106,9 +108,9 @@ class CharacterCast {
 
   // ---- locomotion ----
   void SetSpeed(int index, double speed, double now);
-  void SetTurnRadius(int index, double radius);
+  void SetTurnRadius(int index, double radius, double now);
   // False for a bad position; the walkers going somewhere then need to plan again.
-  bool SetClearance(int index, double clearance);
+  bool SetClearance(int index, double clearance, double now);
   void SetLocomotionAnimation(int index, int animation);
   // Walk and idle default to the model's "walk" and "idle" clips.
   void EnsureLocomotionAnimations(Character& character);
@@ -125,6 +127,26 @@ class CharacterCast {
   // Characters going to a target plan again from where they are (obstacles or clearances
   // changed); the messages of those that found no path (they stop), one a line.
   std::string ReplanTargets(const ObstacleField& obstacles, double now);
+
+  // ---- giving way (a scene's `avoidance`; crowd_playback.h) ----
+  // While on, the characters are placed by the crowd: they give way to each other. Turning it
+  // on builds the crowd from the scene's start at the next BuildCrowd; off drops it.
+  bool avoidance() const { return avoidance_; }
+  void SetAvoidance(bool on);
+  // An edit at `now` (a target, route, speed, radius, clearance, obstacle) needs the crowd built
+  // anew from that time; `placed` was put somewhere by hand (it starts there, not where the
+  // crowd had it).
+  void CrowdEdited(double now, CharacterId placed = CharacterId());
+  // Whether BuildCrowd must run: an edit, or characters added or removed since the last build.
+  bool CrowdNeedsBuild() const;
+  // A run of the crowd from the edit's time (else `now`) of these characters: the cast's, in
+  // order (core/crowd/crowd_scene.h converts the stage's scene).
+  Status BuildCrowd(double now, std::vector<CrowdCharacter> characters,
+                    const ObstacleSet& obstacles);
+  const CrowdPlayback& crowd() const { return crowd_; }
+  // The clearance a character of the model keeps when none is given: half its bind pose's wider
+  // horizontal extent.
+  static double DefaultClearance(const LoadedModel& model);
 
   // ---- the frame ----
   // Every character placed by its follower and posed at `now`, clocks unmoved (a scene applied).
@@ -156,8 +178,12 @@ class CharacterCast {
  private:
   // Where a new character of the model stands when nobody says: right of everything shown.
   glm::vec2 FreePlaceFor(int model) const;
-  // The follower places the root at `now`; walk or idle clip by whether it moves.
+  // The follower (or the crowd) places the root at `now`; walk or idle clip by whether it moves.
   void UpdateLocomotion(Character& character, double now, bool scene_playing);
+  // Where the crowd has the character at `now` and its speed; false when it is not in the crowd.
+  bool CrowdPose(const Character& character, double now, Pose2* pose, double* speed) const;
+  // A new plan made while the crowd places the character starts where the crowd has it.
+  void AnchorToCrowd(Character& character, double now);
   bool IsVisible(const Character& character, const Frustum& frustum) const;
   void DrawNormals(const Character& character, const LoadedModel& model, DrawList& list);
   // A selection of a character no longer here is cleared.
@@ -168,6 +194,13 @@ class CharacterCast {
   Selection selection_;
   int crowd_templates_ = 0;  // characters SetCrowdSize clones
   HandleSerials serials_;
+  bool avoidance_ = false;
+  // The crowd is a cache of the scene's characters stepped on: reading a pose at a time steps
+  // or restores it, so const reports (state()) may move it.
+  mutable CrowdPlayback crowd_;
+  bool crowd_edited_ = false;
+  double crowd_edit_time_ = 0.0;
+  std::vector<CharacterId> crowd_placed_;
   // Per-frame scratch of the overlays, kept to avoid allocating each frame: one projection per
   // joint serves the hover test and the names; the selected model's skinned normals.
   std::vector<glm::vec2> joint_screen_;

@@ -288,6 +288,7 @@ void Stage::Update(double dt) {
 
 void Stage::Update(double dt, bool from_frame) {
   if (scene_playing_) scene_time_ += dt;
+  BuildCrowd();
   const std::string problems = cast_.Step(dt, scene_time_, scene_playing_);
   if (!problems.empty()) SetError(problems);
   if (!from_frame) return;

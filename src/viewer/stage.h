@@ -380,6 +380,9 @@ class Stage : private OpeningTarget {
   // Characters going to a target plan again from where they are (after obstacles or clearances
   // change); returns the messages of those that found no path (they stop).
   std::string ReplanTargets();
+  // With avoidance on, the crowd built anew when an edit (or characters added or removed) needs
+  // it: the scene as it is now (CurrentScene) through the core's conversion (crowd_scene.h).
+  void BuildCrowd();
   // Replaces each segment of the route that comes within the clearance of an obstacle by a
   // planned path between its ends (same end headings), as Beziers; all or nothing.
   Status RouteAroundWith(int route, double turning_radius, double clearance);

@@ -87,10 +87,12 @@ void Stage::Detach(int instance, int attachment) { cast_.Detach(instance, attach
 
 void Stage::SetSpeed(int instance, double speed) { cast_.SetSpeed(instance, speed, scene_time_); }
 
-void Stage::SetTurnRadius(int instance, double radius) { cast_.SetTurnRadius(instance, radius); }
+void Stage::SetTurnRadius(int instance, double radius) {
+  cast_.SetTurnRadius(instance, radius, scene_time_);
+}
 
 void Stage::SetClearance(int instance, double clearance) {
-  if (!cast_.SetClearance(instance, clearance) || obstacles_.size() == 0) return;
+  if (!cast_.SetClearance(instance, clearance, scene_time_) || obstacles_.size() == 0) return;
   const std::string problems = ReplanTargets();
   if (!problems.empty()) SetError(problems);
 }

@@ -21,6 +21,7 @@ Status Stage::AfterObstacleEdit(ObstacleEdit edit) {
     return edit.status;
   }
   if (edit.changed) {
+    cast_.CrowdEdited(scene_time_);
     const std::string problems = ReplanTargets();
     if (!problems.empty()) SetError(problems);
   }

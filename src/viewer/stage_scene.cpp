@@ -5,6 +5,7 @@
 #include <cmath>
 #include <glm/gtc/constants.hpp>
 
+#include "core/crowd/crowd_scene.h"
 #include "core/path/route_json.h"
 #include "core/path/route_obstacles.h"
 #include "core/scene/scene_json.h"
@@ -122,7 +123,26 @@ Scene Stage::CurrentScene() const {
   scene.obstacles = obstacles_.set();
   scene.time = scene_time_;
   scene.playing = scene_playing_;
+  scene.avoidance = cast_.avoidance();
   return scene;
+}
+
+void Stage::BuildCrowd() {
+  if (!cast_.CrowdNeedsBuild()) return;
+  // Models are named once in a scene; a character's default clearance is its model's.
+  const auto model_clearance = [&](const SceneModel& model) -> Result<double> {
+    for (const LoadedModel& loaded : library_->models()) {
+      if (loaded.name == model.name) return CharacterCast::DefaultClearance(loaded);
+    }
+    return MakeError("", 0, 0, "no model '" + model.name + "'");
+  };
+  Result<std::vector<CrowdCharacter>> characters =
+      CrowdCharactersOf(CurrentScene(), model_clearance);
+  const Status built =
+      characters.ok()
+          ? cast_.BuildCrowd(scene_time_, std::move(characters.value()), obstacles_.set())
+          : Status(characters.error());
+  if (!built.ok()) SetError("avoidance: " + built.error().message);
 }
 
 JsonValue Stage::PrepareScene(const JsonValue& scene_json) {
@@ -313,6 +333,10 @@ JsonValue Stage::ApplyPendingScene() {
   options_.display = scene.display;
   cast_.SetCrowdTemplates();
   cast_.Select(0, -1);
+  // Giving way: the crowd is built from the scene's start, so a scene opened at a time shows
+  // what playing to that time shows.
+  cast_.SetAvoidance(scene.avoidance);
+  BuildCrowd();
   cast_.PlaceAndPose(scene_time_, scene_playing_);
   // A scene that opens already finished sends no "finished" until it finishes again.
   embed_timeline_.Restart(MeasureEmbedClock().finished);

@@ -145,8 +145,8 @@ TEST(CharacterCastTest, OneCharactersEditsAtABadPositionChangeNothing) {
     cast.SetPlacement(index, glm::vec2(7, 7), 1.f, 0.0);
     cast.Attach(index, fixture.lamp(), 0, glm::vec3(0), glm::vec3(0));
     cast.SetSpeed(index, 10.0, 0.0);
-    cast.SetTurnRadius(index, 10.0);
-    EXPECT_FALSE(cast.SetClearance(index, 10.0));
+    cast.SetTurnRadius(index, 10.0, 0.0);
+    EXPECT_FALSE(cast.SetClearance(index, 10.0, 0.0));
     EXPECT_FALSE(cast.IsPlaying(index));
     EXPECT_EQ(WriteJson(cast.Json(0.0, RouteBook())), WriteJson(before));
   }

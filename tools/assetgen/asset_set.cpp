@@ -158,7 +158,11 @@ along -Z, so attaching it to `tag_hand_r` with no offset puts the handle in the 
 then walks a figure-eight of Bezier curves), `turns` (three walkers with different turning radii
 sent to the same point), `attach` (walkers carrying the lamp), `crowd` (fifty walkers, each on its
 own route), `maze` (three walkers with different turning radii planning their own ways through
-walls with a narrow gap and a cul-de-sac), `camera` (the walker idling while the view follows
+walls with a narrow gap and a cul-de-sac), `swap` (sixteen walkers on a circle crossing to the
+opposite side, giving way to each other), `corridor` (two walkers meeting head-on between two
+walls, giving way), `crossing` (two groups of twenty crossing at right angles, giving way), `doorway` (ten walkers
+passing one gap in a wall, giving way),
+`camera` (the walker idling while the view follows
 `cameras/walker_orbit.md5camera`: a slow orbit, a cut, a closer shot from the other side).
 )";
   return text;
@@ -204,6 +208,10 @@ AssetSet GenerateAssets() {
   add("scenes/attach.json", AttachSceneJson());
   add("scenes/crowd.json", CrowdSceneJson());
   add("scenes/maze.json", MazeSceneJson());
+  add("scenes/swap.json", SwapSceneJson());
+  add("scenes/corridor.json", CorridorSceneJson());
+  add("scenes/crossing.json", CrossingSceneJson());
+  add("scenes/doorway.json", DoorwaySceneJson());
   add("cameras/walker_orbit.md5camera", WalkerOrbitCamera());
   add("scenes/camera.json", CameraSceneJson());
   for (const DubinsFigure& figure : kDubinsFigures) {

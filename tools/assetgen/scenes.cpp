@@ -82,6 +82,7 @@ struct Instance {
   double target_x = 0, target_y = 0, target_heading = 0;
   bool target_has_heading = true;
   bool lamp = false;
+  double clearance = -1;  // written when >= 0
 };
 
 std::string InstanceJson(const Instance& in) {
@@ -98,6 +99,7 @@ std::string InstanceJson(const Instance& in) {
     out += ", \"route\": -1";
     if (in.start_delay > 0) out += ", \"start_delay\": " + Num(in.start_delay);
   }
+  if (in.clearance >= 0) out += ", \"clearance\": " + Num(in.clearance);
   if (in.has_target) {
     out += ",\n     \"target\": {\"x\": " + Num(in.target_x) + ", \"y\": " + Num(in.target_y) +
            (in.target_has_heading ? ", \"heading\": " + Num(in.target_heading) : "") + "}";
@@ -117,7 +119,8 @@ struct Camera {
 std::string SceneJson(const std::vector<std::string>& models,
                       const std::vector<std::string>& routes,
                       const std::vector<Instance>& instances, const Camera& camera,
-                      bool show_routes, const std::vector<std::string>& obstacles = {}) {
+                      bool show_routes, const std::vector<std::string>& obstacles = {},
+                      bool avoidance = false) {
   std::string out = "{\n  \"version\": 1,\n  \"models\": [\n";
   for (size_t i = 0; i < models.size(); ++i)
     out += models[i] + (i + 1 < models.size() ? ",\n" : "\n");
@@ -146,7 +149,8 @@ std::string SceneJson(const std::vector<std::string>& models,
       "\"bounds\": false,\n              \"wireframe\": false, \"normals\": false, "
       "\"routes\": " +
       routes_flag + ", \"turn_circles\": " + routes_flag + "},\n";
-  out += "  \"time\": 0,\n  \"playing\": true\n}\n";
+  out += "  \"time\": 0,\n  \"playing\": true";
+  out += avoidance ? ",\n  \"avoidance\": true\n}\n" : "\n}\n";
   return out;
 }
 
@@ -357,6 +361,83 @@ std::string MazeSceneJson() {
     walkers.push_back(w);
   }
   return SceneJson({kWalkerModel}, {}, walkers, {0, -40, 35, -90, 70, 1250}, true, obstacles);
+}
+
+// Walkers of the giving-way demos: the same speed, turning radius and clearance each, sent to a
+// point (no final heading).
+Instance GivingWayWalker(double x, double y, double heading, double target_x, double target_y) {
+  Instance w;
+  w.x = x;
+  w.y = y;
+  w.heading = heading;
+  w.speed = 70;
+  w.turn_radius = 25;
+  w.clearance = 15;
+  w.has_target = true;
+  w.target_x = target_x;
+  w.target_y = target_y;
+  w.target_has_heading = false;
+  return w;
+}
+
+std::string SwapSceneJson() {
+  // Sixteen walkers on a circle, each sent to the point opposite: they all meet round a pillar
+  // in the middle (without it sixteen alike box each other in: docs/design.md).
+  constexpr int kCount = 16;
+  constexpr double kRadius = 260;
+  std::vector<Instance> walkers;
+  for (int i = 0; i < kCount; ++i) {
+    const double angle = 2.0 * kPi * i / kCount;
+    const double x = std::round(kRadius * std::cos(angle) * 1000) / 1000;
+    const double y = std::round(kRadius * std::sin(angle) * 1000) / 1000;
+    // Facing the middle, in (-180, 180]: the heading a link writes back (wrapped) is the same.
+    const double heading = i * 360.0 / kCount + 180.0;
+    walkers.push_back(GivingWayWalker(x, y, heading > 180.0 ? heading - 360.0 : heading, -x, -y));
+  }
+  return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 70, 3 * kRadius + 200}, true,
+                   {CircleJson(0, 0, 40)}, true);
+}
+
+std::string CorridorSceneJson() {
+  // Two walkers meet head-on between two walls wide enough for both to pass.
+  constexpr double kHalfWidth = 60, kEnd = 360, kLength = 480;
+  const std::vector<std::string> walls = {
+      WallJson(-kLength, kHalfWidth, kLength, kHalfWidth + 30),
+      WallJson(-kLength, -kHalfWidth - 30, kLength, -kHalfWidth)};
+  const std::vector<Instance> walkers = {GivingWayWalker(-kEnd, 0, 0, kEnd, 0),
+                                         GivingWayWalker(kEnd, 0, 180, -kEnd, 0)};
+  return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 60, 1100}, true, walls, true);
+}
+
+std::string CrossingSceneJson() {
+  // Two groups of twenty (five rows of four, 90 apart) cross at right angles: one walks east,
+  // the other north, each walker to the place as far beyond the crossing as it starts before it.
+  constexpr double kSpacing = 90, kFar = 700;
+  std::vector<Instance> walkers;
+  for (int group = 0; group < 2; ++group) {
+    for (int k = 0; k < 20; ++k) {
+      const double across = (k % 4 - 1.5) * kSpacing, back = (k / 4) * kSpacing;
+      Instance w = group == 0 ? GivingWayWalker(-kFar - back, across, 0, kFar - back, across)
+                              : GivingWayWalker(across, -kFar - back, 90, across, kFar - back);
+      w.speed = 60;
+      walkers.push_back(w);
+    }
+  }
+  return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 70, 2400}, true, {}, true);
+}
+
+std::string DoorwaySceneJson() {
+  // Ten walkers in five rows of two pass one gap (160 wide) in a wall to the other side, each to
+  // the place mirroring its start.
+  constexpr double kGap = 160, kWall = 500;
+  const std::vector<std::string> wall = {WallJson(-15, kGap / 2, 15, kWall),
+                                         WallJson(-15, -kWall, 15, -kGap / 2)};
+  std::vector<Instance> walkers;
+  for (int k = 0; k < 10; ++k) {
+    const double depth = 250 + (k / 2) * 70, side = (k % 2 - 0.5) * 90;
+    walkers.push_back(GivingWayWalker(-depth, side, 0, depth, side));
+  }
+  return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 70, 1500}, true, wall, true);
 }
 
 std::string CameraSceneJson() {

@@ -16,6 +16,14 @@ std::string CrowdSceneJson();
 // Three walkers with different turning radii sent through a maze of walls (a narrow gap, a
 // cul-de-sac): each plans its own legal way round.
 std::string MazeSceneJson();
+// The giving-way demos (a scene's `avoidance` on): sixteen walkers on a circle swapping sides,
+// and two meeting head-on in a corridor.
+std::string SwapSceneJson();
+std::string CorridorSceneJson();
+// Two groups of twenty crossing at right angles, giving way.
+std::string CrossingSceneJson();
+// A group of ten passing one gap in a wall, giving way.
+std::string DoorwaySceneJson();
 // The walker idling at the origin, seen through the demo cinematic camera (camera.h).
 std::string CameraSceneJson();
 

@@ -131,6 +131,13 @@ Result<CrowdSimulation> CrowdSimulation::Build(std::vector<CrowdCharacter> chara
     if (c.has_target && c.route) {
       return MakeError("", 0, 0, name + "target: expected a target or a route, found both");
     }
+    const double route_length = c.route ? c.route->length() : 0.0;
+    if (!(std::isfinite(c.route_progress) && c.route_progress >= 0.0 &&
+          c.route_progress <= route_length)) {
+      return Fail(name + "route_progress",
+                  "a distance along its route, in [0, " + std::to_string(route_length) + "]",
+                  c.route_progress);
+    }
   }
   CrowdSimulation sim;
   sim.options_ = options;
@@ -148,6 +155,8 @@ Result<CrowdSimulation> CrowdSimulation::Build(std::vector<CrowdCharacter> chara
     a.turning_radius = c.turning_radius;
     a.clearance = c.clearance;
     sim.followers_[i].goal = slots[i];
+    sim.followers_[i].progress = c.route_progress;
+    sim.followers_[i].direction = c.route_backwards ? -1.0 : 1.0;
   }
   sim.characters_ = std::move(characters);
   sim.scratch_.Reserve(sim.size());

@@ -27,6 +27,11 @@ struct CrowdCharacter {
   std::shared_ptr<const Route> route;  // when set, followed from its start
   PlayMode route_mode = PlayMode::kLoop;
   double start_delay = 0.0;  // seconds standing before it sets off
+  // On a route: where along it the character is (a simulation built anew mid-walk, after an
+  // edit in the viewer, carries its walkers on from there), [0, length]; and whether it is on a
+  // ping-pong's way back.
+  double route_progress = 0.0;
+  bool route_backwards = false;
 };
 
 // Free places around goals several characters share: the first (nearest the goal) gets the
@@ -64,6 +69,10 @@ class CrowdSimulation {
   bool arrived(int i) const { return followers_[i].arrival_time >= 0.0; }
   // Seconds from the start, or -1 while it has not arrived (or has no target).
   double arrival_time(int i) const { return followers_[i].arrival_time; }
+  // On a route: where along it the character now is, and whether it is on a ping-pong's way
+  // back (what a simulation built anew from this one starts it with).
+  double route_progress(int i) const { return followers_[i].progress; }
+  bool route_backwards(int i) const { return followers_[i].direction < 0.0; }
   // Re-plans made so far (all characters).
   int replans() const { return replans_; }
 

@@ -146,6 +146,9 @@ struct Scene {
   DisplayToggles display;
   double time = 0.0;
   bool playing = true;
+  // Characters that move give way to each other (docs/design.md, "Characters giving way"). Added
+  // after format 1's links: written only when on, so scenes and links made before keep their bytes.
+  bool avoidance = false;
 };
 
 // "walk" for "models/walker/walk.md5anim" or "https://x.org/a/walk.md5anim?raw=1".

@@ -245,7 +245,7 @@ class SceneReader {
       if (!ReadDisplay(*display, root, scene.display)) return false;
     }
     return Number(root, "", "time", 0, kMaxSceneTime, scene.time) &&
-           Bool(root, "", "playing", scene.playing);
+           Bool(root, "", "playing", scene.playing) && Bool(root, "", "avoidance", scene.avoidance);
   }
 
   bool ReadModel(const JsonValue& value, const JsonValue& parent, const std::string& path,
@@ -618,6 +618,9 @@ class SceneWriter {
     if (!display.as_object().empty()) root.Set("display", std::move(display));
     if (Keep(scene.time != 0)) root.Set("time", Number(scene.time));
     if (Keep(!scene.playing)) root.Set("playing", scene.playing);
+    // Written only when on, even in a full scene: scenes and links made before it keep their
+    // canonical JSON (tests/core/scene/golden_links.txt).
+    if (scene.avoidance) root.Set("avoidance", true);
     return root;
   }
 

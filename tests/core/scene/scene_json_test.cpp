@@ -107,6 +107,44 @@ TEST(SceneJsonTest, ConstructionToggleIsOptionalAndRoundTrips) {
       << bad.error().ToString();
 }
 
+// `avoidance` came after format 1's links too: off by default, written only when on (even in a
+// full scene), so every scene and link made before reads and writes byte for byte as before.
+TEST(SceneJsonTest, AvoidanceIsOptionalAndRoundTrips) {
+  Result<Scene> old = ParseScene("old.json", R"({"version": 1, "display": {"grid": false}})");
+  ASSERT_TRUE(old.ok()) << old.error().ToString();
+  EXPECT_FALSE(old.value().avoidance);
+  for (bool omit_defaults : {false, true}) {
+    SceneWriteOptions options;
+    options.omit_defaults = omit_defaults;
+    const std::string text = WriteScene(old.value(), options);
+    EXPECT_EQ(text.find("avoidance"), std::string::npos) << text;
+  }
+  Result<std::string> old_link = EncodeSceneLink(old.value());
+  ASSERT_TRUE(old_link.ok());
+  Result<Scene> old_decoded = DecodeSceneLink(old_link.value());
+  ASSERT_TRUE(old_decoded.ok());
+  EXPECT_FALSE(old_decoded.value().avoidance);
+
+  Scene on = old.value();
+  on.avoidance = true;
+  const std::string written = WriteScene(on);
+  EXPECT_NE(written.find("\"avoidance\":true"), std::string::npos) << written;
+  Result<Scene> reread = ParseScene("on.json", written);
+  ASSERT_TRUE(reread.ok()) << reread.error().ToString();
+  EXPECT_TRUE(reread.value().avoidance);
+  Result<std::string> link = EncodeSceneLink(on);
+  ASSERT_TRUE(link.ok()) << link.error().ToString();
+  EXPECT_NE(link.value(), old_link.value());
+  Result<Scene> decoded = DecodeSceneLink(link.value());
+  ASSERT_TRUE(decoded.ok()) << decoded.error().ToString();
+  EXPECT_TRUE(decoded.value().avoidance);
+
+  Result<Scene> bad = ParseScene("bad.json", R"({"version": 1, "avoidance": "yes"})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().ToString().find("avoidance: expected true or false"), std::string::npos)
+      << bad.error().ToString();
+}
+
 TEST(SceneJsonTest, MinimalSceneTakesDefaults) {
   Result<Scene> read = ParseScene("s.json", "{\"version\": 1}");
   ASSERT_TRUE(read.ok()) << read.error().ToString();

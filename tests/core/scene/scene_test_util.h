@@ -116,6 +116,7 @@ inline void ExpectScenesNear(const Scene& a, const Scene& b, double tolerance) {
   EXPECT_EQ(a.display.construction, b.display.construction);
   EXPECT_TRUE(Near("time", a.time, b.time, tolerance));
   EXPECT_EQ(a.playing, b.playing);
+  EXPECT_EQ(a.avoidance, b.avoidance);
 }
 
 // A route of `count` joined cubic Beziers winding around (cx, cy), with unrounded coordinates

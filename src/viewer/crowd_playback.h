@@ -1,0 +1,71 @@
+// The characters of a scene with `avoidance` on, giving way to each other: stepped by the core's
+// CrowdSimulation at a fixed 60 Hz whatever the frame rate, and posed at any scene time on the
+// exact arc of the step that time falls in. Seekable: each run keeps snapshots (a copy of the
+// simulation every second) and reaches a time by stepping on from the nearest earlier one, so
+// seeking to t gives exactly the poses playing to t gives. An edit starts a new run from the
+// poses at its time and drops what came after; earlier runs stay, so the scene's history plays
+// back as it was made. Owned by CharacterCast (docs/design.md, "The crowd in the viewer").
+#pragma once
+
+#include <vector>
+
+#include "core/common/result.h"
+#include "core/crowd/crowd_simulation.h"
+#include "core/path/obstacles.h"
+#include "core/path/pose.h"
+#include "viewer/handles.h"
+
+namespace md5stage::viewer {
+
+class CrowdPlayback {
+ public:
+  static constexpr double kRate = 60.0;         // steps a second
+  static constexpr int kStepsPerSnapshot = 60;  // a snapshot a second
+
+  // Whether any run is kept (avoidance on and built).
+  bool active() const { return !runs_.empty(); }
+  int run_count() const { return static_cast<int>(runs_.size()); }
+  // Snapshots kept over all runs (for tests and the stats).
+  int snapshot_count() const;
+  // Everything goes (avoidance off, or another scene).
+  void Clear() { runs_.clear(); }
+
+  // A run from scene time `start` of these characters (`ids[i]` is `characters[i]`; start
+  // delays counted from the scene's start). Runs from `start` on are dropped, and the earlier
+  // run's snapshots after it. A character that was in the earlier run sets off from where that
+  // run has it at `start` (pose and route progress), unless it is in `placed` (put somewhere by
+  // hand: it starts where `characters` says). On an error nothing changes.
+  Status Start(double start, std::vector<CharacterId> ids, std::vector<CrowdCharacter> characters,
+               const ObstacleSet& obstacles, const std::vector<CharacterId>& placed = {});
+
+  // The characters of the latest run, in order.
+  const std::vector<CharacterId>* latest_ids() const {
+    return runs_.empty() ? nullptr : &runs_.back().ids;
+  }
+
+  // Where the character is at scene time `time`, and the speed of the step it is on (0 before
+  // the first); false when no run holds it. `index_hint` is where it is expected in the run.
+  bool PoseAt(CharacterId id, int index_hint, double time, Pose2* pose, double* speed);
+
+ private:
+  struct Run {
+    double start = 0.0;
+    std::vector<CharacterId> ids;
+    CrowdSimulation live;
+    long long steps = 0;        // steps `live` has made
+    std::vector<Pose2> before;  // each pose before live's last step (valid when steps > 0)
+    std::vector<CrowdSimulation> snapshots;  // at steps 0, kStepsPerSnapshot, 2 x, ...
+  };
+
+  // The run that plays at `time`: the latest that starts at or before it (else the first).
+  Run& RunAt(double time);
+  // Steps (or restores, then steps) `run` until it has made `steps` steps.
+  static void AdvanceTo(Run& run, long long steps);
+  static long long StepsFor(const Run& run, double time);
+  static int IndexIn(const Run& run, CharacterId id, int hint);
+  static void PoseIn(Run& run, int index, double time, Pose2* pose, double* speed);
+
+  std::vector<Run> runs_;
+};
+
+}  // namespace md5stage::viewer
