@@ -348,7 +348,9 @@
         if (!SPEEDS.includes(reply.rate)) this.speed.append(new Option(`${reply.rate}\u00d7`, String(reply.rate)));
         this.speed.value = String(reply.rate);
       }
-      this.range.max = String(Math.max(reply.duration, 0.01));
+      // The last step before the end: a looping clip at its duration is at its start again, so
+      // End would show 0 once a frame has run (and the reader would see the bar jump back).
+      this.range.max = String(Math.max(reply.duration - 0.01, 0.01));
       if (this.element.getRootNode().activeElement !== this.range) this.range.value = String(reply.time);
       this.time.textContent = `${reply.time.toFixed(2)} s`;
     }
