@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <glm/geometric.hpp>
 #include <utility>
 #include <vector>
 
@@ -19,17 +18,8 @@ namespace md5stage::compare_cases {
 
 inline constexpr double kField = 1000.0;
 
-struct Case {
-  int index = 0;
-  const char* kind = "";  // circles, polygons, mixed, maze
-  ObstacleSet obstacles;
-  double radius = 0.0;
-  double clearance = 0.0;
-  Pose2 start;
-  glm::dvec2 goal{0.0, 0.0};
-  bool has_heading = false;
-  double heading = 0.0;
-};
+// The same case record as the quality test's (planner_cases::PlanJobFor plans either).
+using Case = planner_cases::Case;
 
 namespace detail {
 
@@ -86,25 +76,15 @@ inline Case MakeCase(int i) {
   }
   Result<ObstacleSet> built = ObstacleSet::Build(std::move(obstacles));
   if (built.ok()) c.obstacles = std::move(built).value();
-  auto free_point = [&]() {
-    for (int tries = 0; tries < 10000; ++tries) {
-      const double y = random.Uniform(0.0, kField);
-      const double x = random.Uniform(0.0, kField);
-      if (c.obstacles.FirstWithin({x, y}, c.clearance) < 0) return glm::dvec2(x, y);
-    }
-    return glm::dvec2(-kField, -kField);  // outside everything
-  };
-  const bool want_blocked = random.Uniform(0.0, 1.0) < 0.8;
-  for (int tries = 0; tries < 200; ++tries) {
-    const glm::dvec2 start = free_point();
-    c.start = {start, random.Uniform(-kPi, kPi)};
-    c.goal = free_point();
-    if (glm::length(c.goal - c.start.position) < 3.0 * c.radius) continue;
-    const bool blocked = c.obstacles.FirstSegmentWithin(c.start.position, c.goal, c.clearance) >= 0;
-    if (blocked == want_blocked) break;
-  }
-  c.has_heading = (i / 4) % 2 == 1;
-  c.heading = random.Uniform(-kPi, kPi);
+  // y before x: the order the cases were first drawn in (the tests name cases by index).
+  planner_cases::detail::PlaceQuery(
+      random,
+      [&] {
+        const double y = random.Uniform(0.0, kField);
+        const double x = random.Uniform(0.0, kField);
+        return glm::dvec2(x, y);
+      },
+      glm::dvec2(-kField, -kField), &c);
   return c;
 }
 

@@ -492,17 +492,7 @@ void RunOurSide(const compare_cases::Case& c, const Options& options, Row* row) 
   ObstaclePlannerScratch scratch;
   PlannedPath path;
   ObstaclePlanResult result;
-  ObstaclePlanJob job;
-  job.start = c.start;
-  job.goal = c.goal;
-  job.has_goal_heading = c.has_heading;
-  job.goal_heading = c.heading;
-  job.turning_radius = c.radius;
-  job.clearance = c.clearance;
-  job.obstacles = &c.obstacles;
-  job.scratch = &scratch;
-  job.path = &path;
-  job.result = &result;
+  ObstaclePlanJob job = planner_cases::PlanJobFor(c, &scratch, &path, &result);
   job.limits.other_side = options.other_side;
   job.limits.budget = options.budget;
   job.Run();  // grows the scratch (the bench rows time a warm planner too)

@@ -148,6 +148,34 @@ inline Obstacle Ell(planner_field::Random& random, glm::dvec2 centre, double len
   return Obstacle::Polygon(std::move(v));
 }
 
+// Start and goal of case c (its obstacles, radius and clearance set): free points drawn by
+// `draw_point` (`outside`, beyond every obstacle, when 10,000 draws find none), at least 3 radii
+// apart, and on 4 queries in 5 the segment between them blocked (the straight way is not the
+// answer); then whether the goal has a final heading ((index / 4) odd) and which. The draws come
+// in a fixed order, so a case is the same on every machine.
+template <typename DrawPoint>
+void PlaceQuery(planner_field::Random& random, DrawPoint draw_point, glm::dvec2 outside, Case* c) {
+  auto free_point = [&]() {
+    for (int tries = 0; tries < 10000; ++tries) {
+      const glm::dvec2 p = draw_point();
+      if (c->obstacles.FirstWithin(p, c->clearance) < 0) return p;
+    }
+    return outside;
+  };
+  const bool want_blocked = random.Uniform(0.0, 1.0) < 0.8;
+  for (int tries = 0; tries < 200; ++tries) {
+    const glm::dvec2 start = free_point();
+    c->start = {start, random.Uniform(-kPi, kPi)};
+    c->goal = free_point();
+    if (glm::length(c->goal - c->start.position) < 3.0 * c->radius) continue;
+    const bool blocked =
+        c->obstacles.FirstSegmentWithin(c->start.position, c->goal, c->clearance) >= 0;
+    if (blocked == want_blocked) break;
+  }
+  c->has_heading = (c->index / 4) % 2 == 1;
+  c->heading = random.Uniform(-kPi, kPi);
+}
+
 }  // namespace detail
 
 // Case i (0 <= i < kCaseCount), the same on every machine (splitmix64, no std distributions).
@@ -191,25 +219,12 @@ inline Case MakeCase(int i) {
   }
   Result<ObstacleSet> built = ObstacleSet::Build(std::move(obstacles));
   if (built.ok()) c.obstacles = std::move(built).value();
-  // Start and goal free, at least 3 radii apart; most queries with the segment between them
-  // blocked (the straight way is not the answer).
-  auto free_point = [&]() {
-    for (int tries = 0; tries < 10000; ++tries) {
-      const glm::dvec2 p{random.Uniform(0.0, size), random.Uniform(0.0, size)};
-      if (c.obstacles.FirstWithin(p, cl) < 0) return p;
-    }
-    return glm::dvec2(-10.0 * r - 2.0 * cl, -10.0 * r - 2.0 * cl);  // outside everything
-  };
-  const bool want_blocked = random.Uniform(0, 1) < 0.8;
-  for (int tries = 0; tries < 200; ++tries) {
-    c.start = {free_point(), random.Uniform(-kPi, kPi)};
-    c.goal = free_point();
-    if (glm::length(c.goal - c.start.position) < 3.0 * r) continue;
-    const bool blocked = c.obstacles.FirstSegmentWithin(c.start.position, c.goal, cl) >= 0;
-    if (blocked == want_blocked) break;
-  }
-  c.has_heading = (i / 4) % 2 == 1;
-  c.heading = random.Uniform(-kPi, kPi);
+  detail::PlaceQuery(
+      random,
+      [&] {
+        return glm::dvec2{random.Uniform(0.0, size), random.Uniform(0.0, size)};
+      },
+      glm::dvec2(-10.0 * r - 2.0 * cl, -10.0 * r - 2.0 * cl), &c);
   return c;
 }
 

@@ -31,22 +31,6 @@ constexpr MazeWallCase kCases[] = {
     {148, 1183.817, 1000},
 };
 
-ObstaclePlanJob JobFor(const compare_cases::Case& c, ObstaclePlannerScratch* scratch,
-                       PlannedPath* path, ObstaclePlanResult* result) {
-  ObstaclePlanJob job;
-  job.start = c.start;
-  job.goal = c.goal;
-  job.has_goal_heading = c.has_heading;
-  job.goal_heading = c.heading;
-  job.turning_radius = c.radius;
-  job.clearance = c.clearance;
-  job.obstacles = &c.obstacles;
-  job.scratch = scratch;
-  job.path = path;
-  job.result = result;
-  return job;
-}
-
 TEST(ObstaclePlannerMazeWalls, FoundWithinTheDefaultBudget) {
   for (const MazeWallCase& t : kCases) {
     SCOPED_TRACE("case " + std::to_string(t.index));
@@ -54,7 +38,7 @@ TEST(ObstaclePlannerMazeWalls, FoundWithinTheDefaultBudget) {
     ObstaclePlannerScratch scratch;
     PlannedPath path;
     ObstaclePlanResult result;
-    ASSERT_TRUE(JobFor(c, &scratch, &path, &result).Run().ok());
+    ASSERT_TRUE(planner_cases::PlanJobFor(c, &scratch, &path, &result).Run().ok());
     ASSERT_TRUE(result.found()) << result.reason;
     EXPECT_LE(result.expansions, kDefaultPlanBudget);
     EXPECT_NEAR(path.length, t.length, 1e-3);
@@ -72,7 +56,7 @@ TEST(ObstaclePlannerMazeWalls, TheFirstPassFindsTheWayInAFewRooms) {
     ObstaclePlannerScratch scratch;
     PlannedPath path;
     ObstaclePlanResult result;
-    ObstaclePlanJob job = JobFor(c, &scratch, &path, &result);
+    ObstaclePlanJob job = planner_cases::PlanJobFor(c, &scratch, &path, &result);
     job.limits.passes = 1;
     job.limits.other_side = false;
     ASSERT_TRUE(job.Run().ok());

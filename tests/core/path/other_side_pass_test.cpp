@@ -29,17 +29,7 @@ constexpr OtherSideCase kCases[] = {
 double PlanLength(const compare_cases::Case& c, bool other_side, PlannedPath* path) {
   ObstaclePlannerScratch scratch;
   ObstaclePlanResult result;
-  ObstaclePlanJob job;
-  job.start = c.start;
-  job.goal = c.goal;
-  job.has_goal_heading = c.has_heading;
-  job.goal_heading = c.heading;
-  job.turning_radius = c.radius;
-  job.clearance = c.clearance;
-  job.obstacles = &c.obstacles;
-  job.scratch = &scratch;
-  job.path = path;
-  job.result = &result;
+  ObstaclePlanJob job = planner_cases::PlanJobFor(c, &scratch, path, &result);
   job.limits.other_side = other_side;
   const Status status = job.Run();
   EXPECT_TRUE(status.ok()) << status.error().message;
