@@ -137,27 +137,11 @@ void PrintRouteJson(const RouteOptions& options, const Route& route, const Route
   }
   if (options.has_radius) {
     root.Set("radius", options.radius);
-    JsonValue& out = root.Set("tight_stretches", JsonValue::MakeArray());
-    for (const TightStretch& s : report.tight) {
-      JsonValue item = JsonValue::MakeObject();
-      item.Set("start", s.start_distance);
-      item.Set("end", s.end_distance);
-      item.Set("min_radius", s.min_radius);
-      item.Set("min_radius_at", s.min_radius_distance);
-      out.Append(std::move(item));
-    }
+    root.Set("tight_stretches", TightStretchesToJson(report.tight));
   }
   if (!options.obstacles_file.empty()) {
     root.Set("clearance", options.clearance);
-    JsonValue& out = root.Set("obstacle_stretches", JsonValue::MakeArray());
-    for (const ObstacleStretch& s : report.near) {
-      JsonValue item = JsonValue::MakeObject();
-      item.Set("start", s.start_distance);
-      item.Set("end", s.end_distance);
-      item.Set("obstacle", s.obstacle);
-      item.Set("min_distance", s.min_distance);
-      out.Append(std::move(item));
-    }
+    root.Set("obstacle_stretches", ObstacleStretchesToJson(report.near));
   }
   std::printf("%s\n", WriteJson(root).c_str());
 }

@@ -183,33 +183,16 @@ JsonValue RouteBook::Json(const RouteWalkers& walkers, const ObstacleSet& obstac
     // Stretches tighter than the largest turning radius of the characters assigned to it.
     const double radius = walkers.TurnRadius(route.id);
     json.Set("check_radius", radius);
-    JsonArray tight;
-    if (route.route && radius > 0.0) {
-      for (const TightStretch& stretch : route.route->FindTightStretches(radius)) {
-        JsonValue t = JsonValue::MakeObject();
-        t.Set("start", stretch.start_distance);
-        t.Set("end", stretch.end_distance);
-        t.Set("min_radius", stretch.min_radius);
-        tight.push_back(std::move(t));
-      }
-    }
-    json.Set("tight", JsonValue(std::move(tight)));
+    json.Set("tight", route.route && radius > 0.0
+                          ? TightStretchesToJson(route.route->FindTightStretches(radius))
+                          : JsonValue::MakeArray());
     // Stretches within the clearance of an obstacle (the walkers', else the selected's).
     const double clearance = walkers.Clearance(route.id);
     json.Set("check_clearance", clearance);
-    JsonArray crossing;
-    if (route.route && !obstacles.empty()) {
-      for (const ObstacleStretch& stretch :
-           FindObstacleStretches(*route.route, obstacles, clearance)) {
-        JsonValue c = JsonValue::MakeObject();
-        c.Set("start", stretch.start_distance);
-        c.Set("end", stretch.end_distance);
-        c.Set("obstacle", stretch.obstacle);
-        c.Set("min_distance", stretch.min_distance);
-        crossing.push_back(std::move(c));
-      }
-    }
-    json.Set("crossing", JsonValue(std::move(crossing)));
+    json.Set("crossing", route.route && !obstacles.empty()
+                             ? ObstacleStretchesToJson(
+                                   FindObstacleStretches(*route.route, obstacles, clearance))
+                             : JsonValue::MakeArray());
     list.push_back(std::move(json));
   }
   return JsonValue(std::move(list));

@@ -137,4 +137,30 @@ std::string WriteRouteJson(const Route& route, int indent) {
   return WriteJson(RouteToJson(route.segments(), route.closed()), options);
 }
 
+JsonValue TightStretchesToJson(const std::vector<TightStretch>& stretches) {
+  JsonValue list = JsonValue::MakeArray();
+  for (const TightStretch& stretch : stretches) {
+    JsonValue item = JsonValue::MakeObject();
+    item.Set("start", stretch.start_distance);
+    item.Set("end", stretch.end_distance);
+    item.Set("min_radius", stretch.min_radius);
+    item.Set("min_radius_at", stretch.min_radius_distance);
+    list.Append(std::move(item));
+  }
+  return list;
+}
+
+JsonValue ObstacleStretchesToJson(const std::vector<ObstacleStretch>& stretches) {
+  JsonValue list = JsonValue::MakeArray();
+  for (const ObstacleStretch& stretch : stretches) {
+    JsonValue item = JsonValue::MakeObject();
+    item.Set("start", stretch.start_distance);
+    item.Set("end", stretch.end_distance);
+    item.Set("obstacle", stretch.obstacle);
+    item.Set("min_distance", stretch.min_distance);
+    list.Append(std::move(item));
+  }
+  return list;
+}
+
 }  // namespace md5stage

@@ -10,6 +10,7 @@
 #include "core/common/json.h"
 #include "core/common/result.h"
 #include "core/path/route.h"
+#include "core/path/route_obstacles.h"
 
 namespace md5stage {
 
@@ -32,5 +33,11 @@ Result<Route> ReadRouteJson(std::string_view file, std::string_view text);
 // {"segments":[...]} plus "closed": true when closed; numbers read back to the same doubles.
 JsonValue RouteToJson(const std::vector<RouteSegment>& segments, bool closed = false);
 std::string WriteRouteJson(const Route& route, int indent = 0);
+
+// What a route check finds, as `md5stage route --json` and the viewer's state() both report it:
+// [{"start", "end", "min_radius", "min_radius_at"}] and [{"start", "end", "obstacle",
+// "min_distance"}], distances along the route.
+JsonValue TightStretchesToJson(const std::vector<TightStretch>& stretches);
+JsonValue ObstacleStretchesToJson(const std::vector<ObstacleStretch>& stretches);
 
 }  // namespace md5stage
