@@ -35,4 +35,21 @@ int ParseTuple(const std::string& text, double values[3]) {
   return static_cast<int>(parts.size());
 }
 
+bool ParseStartPose(const std::string& text, Pose2* pose) {
+  double values[3];
+  if (ParseTuple(text, values) != 3) return false;
+  *pose = {{values[0], values[1]}, values[2]};
+  return true;
+}
+
+bool ParseGoal(const std::string& text, glm::dvec2* point, bool* has_heading, double* heading) {
+  double values[3];
+  const int count = ParseTuple(text, values);
+  if (count == 0) return false;
+  *point = {values[0], values[1]};
+  *has_heading = count == 3;
+  *heading = count == 3 ? values[2] : 0.0;
+  return true;
+}
+
 }  // namespace md5stage::cli

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_files.h"
 #include "cli/command_registry.h"
 #include "cli/decl_cli.h"
 #include "core/anim/animation.h"
@@ -19,10 +20,6 @@
 
 namespace md5stage::cli {
 namespace {
-
-void Print(const std::vector<Diagnostic>& diagnostics) {
-  for (const Diagnostic& d : diagnostics) std::fprintf(stderr, "%s\n", d.ToString().c_str());
-}
 
 // Worst GPU-path error over every frame of the animation.
 void ReportGpuError(const anim::Model& model, const anim::Animation& animation) {
@@ -108,7 +105,7 @@ int RunCheck(const std::vector<std::string>& args) {
     std::fprintf(stderr, "%s\n", mesh.error().ToString().c_str());
     return 1;
   }
-  Print(mesh.value().warnings);
+  PrintDiagnostics(mesh.value().warnings);
   const bool report_gpu_error = mesh.value().max_weights_per_vertex() > 4;
   const std::shared_ptr<const anim::Model> model =
       anim::Model::Create(std::make_shared<const md5::MeshFile>(mesh.value()));
@@ -126,10 +123,10 @@ int RunCheck(const std::vector<std::string>& args) {
       all_fit = false;
       continue;
     }
-    Print(parsed.value().warnings);
+    PrintDiagnostics(parsed.value().warnings);
     std::vector<Diagnostic> warnings;
     const Status fits = md5::CheckAnimFitsMesh(mesh.value(), parsed.value(), &warnings);
-    Print(warnings);
+    PrintDiagnostics(warnings);
     if (!fits.ok()) {
       std::fprintf(stderr, "%s\n", fits.error().ToString().c_str());
       all_fit = false;

@@ -13,6 +13,7 @@
 #include <system_error>
 #include <vector>
 
+#include "cli/cli_files.h"
 #include "cli/command_registry.h"
 #include "core/convert/gltf_import.h"
 #include "core/material/material_parser.h"
@@ -36,20 +37,6 @@ std::string LowerExtension(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return ext;
-}
-
-bool WriteBytes(const std::string& path, const std::string& bytes) {
-  std::FILE* out = std::fopen(path.c_str(), "wb");
-  if (out == nullptr) {
-    std::fprintf(stderr, "%s: error: cannot write file: %s\n", path.c_str(), std::strerror(errno));
-    return false;
-  }
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
-  if (std::fclose(out) != 0 || !written) {
-    std::fprintf(stderr, "%s: error: cannot write file\n", path.c_str());
-    return false;
-  }
-  return true;
 }
 
 // What `convert` was asked for.

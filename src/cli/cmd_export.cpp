@@ -12,6 +12,7 @@
 #include <system_error>
 #include <vector>
 
+#include "cli/cli_files.h"
 #include "cli/command_registry.h"
 #include "cli/decl_cli.h"
 #include "core/anim/animation.h"
@@ -47,24 +48,6 @@ std::string Extension(const std::string& name) {
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return ext;
-}
-
-void Print(const std::vector<Diagnostic>& diagnostics) {
-  for (const Diagnostic& d : diagnostics) std::fprintf(stderr, "%s\n", d.ToString().c_str());
-}
-
-bool WriteBytes(const std::string& path, const std::string& bytes) {
-  std::FILE* out = std::fopen(path.c_str(), "wb");
-  if (out == nullptr) {
-    std::fprintf(stderr, "%s: error: cannot write file: %s\n", path.c_str(), std::strerror(errno));
-    return false;
-  }
-  const bool written = std::fwrite(bytes.data(), 1, bytes.size(), out) == bytes.size();
-  if (std::fclose(out) != 0 || !written) {
-    std::fprintf(stderr, "%s: error: cannot write file\n", path.c_str());
-    return false;
-  }
-  return true;
 }
 
 // What `export` was asked for.
@@ -125,22 +108,6 @@ int ParseExportArguments(const std::vector<std::string>& args, ExportOptions* op
   return 0;
 }
 
-// The mesh read and parsed (its warnings printed), or null (the error printed).
-std::shared_ptr<const anim::Model> LoadModel(const std::string& mesh_path) {
-  Result<std::string> mesh_bytes = md5::ReadFileBytes(mesh_path);
-  if (!mesh_bytes.ok()) {
-    std::fprintf(stderr, "%s\n", mesh_bytes.error().ToString().c_str());
-    return nullptr;
-  }
-  Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(mesh_path, mesh_bytes.value());
-  if (!mesh.ok()) {
-    std::fprintf(stderr, "%s\n", mesh.error().ToString().c_str());
-    return nullptr;
-  }
-  Print(mesh.value().warnings);
-  return anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(mesh).value()));
-}
-
 // Each animation read, parsed and checked against the model (warnings printed): whether all
 // were.
 bool LoadAnimations(const std::vector<std::string>& anim_paths, const anim::Model& model,
@@ -159,7 +126,7 @@ bool LoadAnimations(const std::vector<std::string>& anim_paths, const anim::Mode
     }
     std::vector<Diagnostic> warnings = parsed.value().warnings;
     const Status fits = md5::CheckAnimFitsMesh(model.source(), parsed.value(), &warnings);
-    Print(warnings);
+    PrintDiagnostics(warnings);
     if (!fits.ok()) {
       std::fprintf(stderr, "%s\n", fits.error().ToString().c_str());
       return false;
@@ -191,7 +158,7 @@ int ResolveMaps(const ExportOptions& options, const anim::Model& model, FolderMa
       *out->folder, shaders, md5::FileStemOf(options.mesh_path), options.skin_name);
   if (!resolved.ok()) return UsageError(resolved.error().message);
   out->resolved = std::move(resolved).value();
-  Print(out->resolved.warnings);
+  PrintDiagnostics(out->resolved.warnings);
   const std::vector<std::string>& paths = out->folder->paths;
   out->image_bytes.assign(paths.size(), std::string());
   out->image_files.assign(paths.size(), convert::SourceImageFile());
@@ -220,7 +187,7 @@ int ResolveMaps(const ExportOptions& options, const anim::Model& model, FolderMa
     return 1;
   }
   out->maps = std::move(maps).value();
-  Print(out->maps.warnings);
+  PrintDiagnostics(out->maps.warnings);
   return 0;
 }
 
@@ -243,7 +210,7 @@ bool WriteGltf(const ExportOptions& options, const anim::Model& model,
   job.output = &files;
   job.warnings = &warnings;
   const Status done = job.Run();
-  Print(warnings);
+  PrintDiagnostics(warnings);
   if (!done.ok()) {
     std::fprintf(stderr, "md5stage export: %s\n", done.error().ToString().c_str());
     return false;
@@ -264,7 +231,7 @@ bool WriteGltf(const ExportOptions& options, const anim::Model& model,
 int RunExport(const std::vector<std::string>& args) {
   ExportOptions options;
   if (const int usage = ParseExportArguments(args, &options); usage != 0) return usage;
-  const std::shared_ptr<const anim::Model> model = LoadModel(options.mesh_path);
+  const std::shared_ptr<const anim::Model> model = LoadMeshModel(options.mesh_path);
   if (model == nullptr) return 1;
   std::vector<anim::Animation> animations;
   if (!LoadAnimations(options.anim_paths, *model, &animations)) return 1;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/camera_cli.h"
+#include "cli/cli_files.h"
 #include "cli/command_registry.h"
 #include "cli/decl_cli.h"
 #include "core/common/json.h"
@@ -42,10 +43,6 @@ JsonValue FileJson(const std::string& path, const char* kind) {
   object.Set("file", path);
   object.Set("kind", kind);
   return object;
-}
-
-void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics) {
-  for (const Diagnostic& d : diagnostics) std::fprintf(stderr, "%s\n", d.ToString().c_str());
 }
 
 // One file: prints its text line (or fills its JSON object); returns false on an error.

@@ -102,21 +102,17 @@ int RunPlan(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const bool has_value = i + 1 < args.size();
-    double values[3];
     if (arg == "--json") {
       json = true;
     } else if (arg == "--batch") {
       batch = true;
     } else if (arg == "--from" && has_value) {
-      if (ParseTuple(args[++i], values) != 3) return Usage("--from expects X,Y,HEADING");
-      job.start = {{values[0], values[1]}, values[2]};
+      if (!ParseStartPose(args[++i], &job.start)) return Usage("--from expects X,Y,HEADING");
       has_from = true;
     } else if (arg == "--to" && has_value) {
-      const int count = ParseTuple(args[++i], values);
-      if (count == 0) return Usage("--to expects X,Y or X,Y,HEADING");
-      job.goal = {values[0], values[1]};
-      job.has_goal_heading = count == 3;
-      job.goal_heading = count == 3 ? values[2] : 0.0;
+      if (!ParseGoal(args[++i], &job.goal, &job.has_goal_heading, &job.goal_heading)) {
+        return Usage("--to expects X,Y or X,Y,HEADING");
+      }
       has_to = true;
     } else if (arg == "--radius" && has_value) {
       if (!ParseNumber(args[++i], &job.turning_radius) || job.turning_radius <= 0.0) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/cli_files.h"
 #include "cli/command_registry.h"
 #include "core/anim/animation.h"
 #include "core/anim/jobs.h"
@@ -126,23 +127,6 @@ int ParsePoseArguments(const std::vector<std::string>& args, Options* options) {
   return 0;
 }
 
-// The mesh read and parsed (its warnings printed), or null (the error printed).
-std::shared_ptr<const anim::Model> LoadModel(const std::string& mesh_path) {
-  Result<std::string> mesh_bytes = md5::ReadFileBytes(mesh_path);
-  if (!mesh_bytes.ok()) {
-    std::fprintf(stderr, "%s\n", mesh_bytes.error().ToString().c_str());
-    return nullptr;
-  }
-  Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(mesh_path, mesh_bytes.value());
-  if (!mesh.ok()) {
-    std::fprintf(stderr, "%s\n", mesh.error().ToString().c_str());
-    return nullptr;
-  }
-  for (const Diagnostic& w : mesh.value().warnings)
-    std::fprintf(stderr, "%s\n", w.ToString().c_str());
-  return anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(mesh).value()));
-}
-
 // The animation's frame (or time) sampled into `pose`'s model matrices, and what was sampled
 // added to the OBJ's header: whether it was (else the error printed).
 bool SampleAnimation(const Options& options, const anim::Model& model, anim::Pose* pose,
@@ -215,7 +199,7 @@ bool SkinMeshes(const anim::Model& model, const anim::Pose& pose, bool normalize
 int RunPose(const std::vector<std::string>& args) {
   Options options;
   if (const int usage = ParsePoseArguments(args, &options); usage != 0) return usage;
-  const std::shared_ptr<const anim::Model> model = LoadModel(options.mesh);
+  const std::shared_ptr<const anim::Model> model = LoadMeshModel(options.mesh);
   if (model == nullptr) return 1;
   anim::Pose pose(model->skeleton().joint_count());
   std::string header = "md5stage pose " + options.mesh;

@@ -268,7 +268,6 @@ int RunTurn(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
     const bool has_value = i + 1 < args.size();
-    double values[3];
     if (arg == "--json") {
       json = true;
     } else if (arg == "--explain") {
@@ -276,15 +275,12 @@ int RunTurn(const std::vector<std::string>& args) {
     } else if (arg == "--batch") {
       batch = true;
     } else if (arg == "--from" && has_value) {
-      if (ParseTuple(args[++i], values) != 3) return Usage("--from expects X,Y,HEADING");
-      query.from = {{values[0], values[1]}, values[2]};
+      if (!ParseStartPose(args[++i], &query.from)) return Usage("--from expects X,Y,HEADING");
       has_from = true;
     } else if (arg == "--to" && has_value) {
-      const int count = ParseTuple(args[++i], values);
-      if (count == 0) return Usage("--to expects X,Y or X,Y,HEADING");
-      query.to = {values[0], values[1]};
-      query.has_final_heading = count == 3;
-      query.final_heading = count == 3 ? values[2] : 0.0;
+      if (!ParseGoal(args[++i], &query.to, &query.has_final_heading, &query.final_heading)) {
+        return Usage("--to expects X,Y or X,Y,HEADING");
+      }
       has_to = true;
     } else if (arg == "--radius" && has_value) {
       if (!ParseNumber(args[++i], &query.radius) || query.radius < 0.0) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <system_error>
 
+#include "cli/cli_files.h"
 #include "core/common/json.h"
 #include "core/material/decl_lexer.h"
 #include "core/material/material_parser.h"
@@ -24,10 +25,6 @@ using material::Material;
 using material::ResolvedMap;
 using material::Skin;
 using material::Stage;
-
-void PrintDiagnostics(const std::vector<Diagnostic>& diagnostics) {
-  for (const Diagnostic& d : diagnostics) std::fprintf(stderr, "%s\n", d.ToString().c_str());
-}
 
 JsonValue WarningsJson(const std::vector<Diagnostic>& warnings) {
   JsonArray out;
