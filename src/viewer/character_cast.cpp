@@ -337,11 +337,16 @@ void CharacterCast::Play(int index) {
   PoseCharacter(*character, library_->models());
 }
 
-void CharacterCast::Pause(int index) {
+template <typename ClockChange>
+void CharacterCast::ChangeClock(int index, ClockChange change) {
   Character* character = At(index);
   if (character == nullptr) return;
-  character->playback.playing = false;
+  change(character->playback);
   PoseCharacter(*character, library_->models());
+}
+
+void CharacterCast::Pause(int index) {
+  ChangeClock(index, [](anim::PlaybackClock& clock) { clock.playing = false; });
 }
 
 void CharacterCast::TogglePlay(int index) {
@@ -373,10 +378,7 @@ void CharacterCast::StepFrames(int index, int frames) {
 }
 
 void CharacterCast::SetAnimation(int index, int animation) {
-  Character* character = At(index);
-  if (character == nullptr) return;
-  anim::SwitchClip(character->playback, animation);
-  PoseCharacter(*character, library_->models());
+  ChangeClock(index, [&](anim::PlaybackClock& clock) { anim::SwitchClip(clock, animation); });
 }
 
 void CharacterCast::SetCrossfade(int index, float seconds) {
@@ -384,24 +386,15 @@ void CharacterCast::SetCrossfade(int index, float seconds) {
 }
 
 void CharacterCast::SetClipTime(int index, double time) {
-  Character* character = At(index);
-  if (character == nullptr) return;
-  anim::SetClockTime(character->playback, time);
-  PoseCharacter(*character, library_->models());
+  ChangeClock(index, [&](anim::PlaybackClock& clock) { anim::SetClockTime(clock, time); });
 }
 
 void CharacterCast::SetRate(int index, float rate) {
-  Character* character = At(index);
-  if (character == nullptr) return;
-  character->playback.rate = rate;
-  PoseCharacter(*character, library_->models());
+  ChangeClock(index, [&](anim::PlaybackClock& clock) { clock.rate = rate; });
 }
 
 void CharacterCast::SetPlayMode(int index, PlayMode mode) {
-  Character* character = At(index);
-  if (character == nullptr) return;
-  anim::SetClockMode(character->playback, mode);
-  PoseCharacter(*character, library_->models());
+  ChangeClock(index, [&](anim::PlaybackClock& clock) { anim::SetClockMode(clock, mode); });
 }
 
 void CharacterCast::SetPlacement(int index, std::optional<glm::vec2> position,

@@ -176,6 +176,10 @@ class CharacterCast {
   std::vector<ui::InstanceSummary> Summaries(const RouteBook& routes) const;
 
  private:
+  // Applies `change` to character `index`'s clock (nothing when there is no such character) and
+  // poses the character by the changed clock: what every playback setter does.
+  template <typename ClockChange>
+  void ChangeClock(int index, ClockChange change);
   // Where a new character of the model stands when nobody says: right of everything shown.
   glm::vec2 FreePlaceFor(int model) const;
   // The follower (or the crowd) places the root at `now`; walk or idle clip by whether it moves.
