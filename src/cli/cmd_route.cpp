@@ -5,8 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +12,7 @@
 #include "cli/obstacle_cli.h"
 #include "cli/path_output.h"
 #include "core/common/json.h"
+#include "core/md5/file_reader.h"
 #include "core/path/route.h"
 #include "core/path/route_json.h"
 
@@ -94,14 +93,12 @@ int ParseRouteArguments(const std::vector<std::string>& args, RouteOptions* opti
 
 // The route file read and built: whether it was (else the error printed).
 bool ReadRouteFile(const std::string& file, Route* route) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "%s: error: cannot open file\n", file.c_str());
+  const Result<std::string> text = md5::ReadFileBytes(file);
+  if (!text.ok()) {
+    std::fprintf(stderr, "%s\n", text.error().ToString().c_str());
     return false;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  Result<Route> read = ReadRouteJson(file, text.str());
+  Result<Route> read = ReadRouteJson(file, text.value());
   if (!read.ok()) {
     std::fprintf(stderr, "%s\n", read.error().ToString().c_str());
     return false;

@@ -1,13 +1,12 @@
 // `md5stage scene`: share-link payloads from scene files and back, and scene validation.
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <iterator>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/command_registry.h"
+#include "core/md5/file_reader.h"
 #include "core/scene/scene_json.h"
 #include "core/scene/share_link.h"
 
@@ -31,14 +30,12 @@ int Fail(const Diagnostic& error) {
 
 // Reads and validates a scene file; prints the error and returns false when it is not one.
 bool LoadScene(const std::string& file, Scene& scene) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    std::fprintf(stderr, "%s: error: cannot open file\n", file.c_str());
+  const Result<std::string> text = md5::ReadFileBytes(file);
+  if (!text.ok()) {
+    Fail(text.error());
     return false;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  Result<Scene> read = ParseScene(file, text.str());
+  Result<Scene> read = ParseScene(file, text.value());
   if (!read.ok()) {
     Fail(read.error());
     return false;

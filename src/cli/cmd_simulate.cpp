@@ -4,9 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +15,7 @@
 #include "core/common/json.h"
 #include "core/crowd/crowd_scene.h"
 #include "core/crowd/crowd_simulation.h"
+#include "core/md5/file_reader.h"
 #include "core/md5/md5_parser.h"
 #include "core/scene/scene_json.h"
 
@@ -38,15 +37,6 @@ int Fail(const std::string& message) {
   return 1;
 }
 
-bool ReadText(const std::string& file, std::string* text) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream out;
-  out << in.rdbuf();
-  *text = out.str();
-  return true;
-}
-
 // The viewer's default clearance for a model: half the wider horizontal extent of its bind pose.
 Result<double> MeshClearance(const std::string& assets, const SceneModel& model) {
   if (model.local || model.mesh.rfind("https://", 0) == 0) {
@@ -55,9 +45,9 @@ Result<double> MeshClearance(const std::string& assets, const SceneModel& model)
                          "' (give the instances a clearance)");
   }
   const std::string path = assets + "/" + model.mesh;
-  std::string text;
-  if (!ReadText(path, &text)) return MakeError(path, 0, 0, "cannot open file");
-  Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(path, text);
+  const Result<std::string> text = md5::ReadFileBytes(path);
+  if (!text.ok()) return text.error();
+  Result<md5::MeshFile> mesh = md5::ParseMd5Mesh(path, text.value());
   if (!mesh.ok()) return mesh.error();
   const std::shared_ptr<const anim::Model> built =
       anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(mesh.value())));
@@ -246,9 +236,9 @@ int RunSimulate(const std::vector<std::string>& args) {
   if (file.empty()) return Usage("SCENE: expected a scene file, found nothing");
   if (!has_duration) return Usage("--duration: expected seconds in (0, 3600], found nothing");
 
-  std::string text;
-  if (!ReadText(file, &text)) return Fail(file + ": error: cannot open file");
-  Result<Scene> scene = ParseScene(file, text);
+  const Result<std::string> text = md5::ReadFileBytes(file);
+  if (!text.ok()) return Fail(text.error().ToString());
+  Result<Scene> scene = ParseScene(file, text.value());
   if (!scene.ok()) return Fail(scene.error().ToString());
   if (scene.value().instances.empty()) {
     return Fail(file + ": error: instances: expected at least one character, found none");

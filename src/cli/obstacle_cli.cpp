@@ -5,21 +5,18 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "cli/path_output.h"
 #include "core/common/json.h"
+#include "core/md5/file_reader.h"
 
 namespace md5stage::cli {
 namespace {}  // namespace
 
 Result<ObstacleSet> LoadObstaclesFile(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return MakeError(file, 0, 0, "cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return ReadObstaclesJson(file, text.str());
+  const Result<std::string> text = md5::ReadFileBytes(file);
+  if (!text.ok()) return text.error();
+  return ReadObstaclesJson(file, text.value());
 }
 
 void PrintPlanText(const ObstaclePlanResult& result, const PlannedPath& path) {
