@@ -11,9 +11,7 @@
 #include "cli/command_registry.h"
 #include "cli/decl_cli.h"
 #include "core/anim/animation.h"
-#include "core/anim/jobs.h"
 #include "core/anim/model.h"
-#include "core/anim/pose.h"
 #include "core/md5/file_reader.h"
 #include "core/md5/md5_binding.h"
 #include "core/md5/md5_parser.h"
@@ -23,30 +21,13 @@ namespace {
 
 // Worst GPU-path error over every frame of the animation.
 void ReportGpuError(const anim::Model& model, const anim::Animation& animation) {
-  anim::Pose pose(model.skeleton().joint_count());
-  anim::SkinningError worst;
-  int worst_frame = -1;
-  for (int f = 0; f < animation.frame_count(); ++f) {
-    anim::SampleJob sample;
-    sample.animation = &animation;
-    sample.frame = f;
-    sample.output = pose.locals;
-    anim::LocalToModelJob to_model;
-    to_model.skeleton = &model.skeleton();
-    to_model.locals = pose.locals;
-    to_model.models = pose.models;
-    if (!sample.Run() || !to_model.Run()) return;
-    const anim::SkinningError error = anim::MeasureGpuSkinningError(model, pose.models);
-    if (worst_frame < 0 || error.distance > worst.distance) {
-      worst = error;
-      worst_frame = f;
-    }
-  }
-  if (worst_frame >= 0) {
+  const anim::AnimationSkinningError error = anim::MeasureGpuSkinningError(model, animation);
+  const anim::SkinningError& worst = error.worst;
+  if (error.frame >= 0) {
     std::printf(
         "  GPU path (4 weights per vertex): worst vertex error %.6g units (mesh %d, vert "
         "%d, frame %d)\n",
-        worst.distance, worst.mesh, worst.vertex, worst_frame);
+        worst.distance, worst.mesh, worst.vertex, error.frame);
   }
 }
 

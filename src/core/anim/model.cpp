@@ -3,7 +3,9 @@
 #include <cmath>
 #include <utility>
 
+#include "core/anim/animation.h"
 #include "core/anim/jobs.h"
+#include "core/anim/pose.h"
 #include "core/anim/tangents.h"
 #include "core/md5/md5_weights.h"
 
@@ -162,6 +164,28 @@ SkinningError MeasureGpuSkinningError(const Model& model, Span<const glm::mat4> 
     }
   }
   return error;
+}
+
+AnimationSkinningError MeasureGpuSkinningError(const Model& model, const Animation& animation) {
+  AnimationSkinningError result;
+  Pose pose(model.skeleton().joint_count());
+  for (int f = 0; f < animation.frame_count(); ++f) {
+    SampleJob sample;
+    sample.animation = &animation;
+    sample.frame = f;
+    sample.output = pose.locals;
+    LocalToModelJob to_model;
+    to_model.skeleton = &model.skeleton();
+    to_model.locals = pose.locals;
+    to_model.models = pose.models;
+    if (!sample.Run() || !to_model.Run()) continue;
+    const SkinningError error = MeasureGpuSkinningError(model, pose.models);
+    if (result.frame < 0 || error.distance > result.worst.distance) {
+      result.worst = error;
+      result.frame = f;
+    }
+  }
+  return result;
 }
 
 }  // namespace md5stage::anim

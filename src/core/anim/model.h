@@ -96,4 +96,14 @@ struct SkinningError {
 };
 SkinningError MeasureGpuSkinningError(const Model& model, Span<const glm::mat4> joint_matrices);
 
+class Animation;
+
+// The worst of MeasureGpuSkinningError over every frame of an animation bound to the model, and
+// that frame (-1 when no frame could be posed).
+struct AnimationSkinningError {
+  SkinningError worst;
+  int frame = -1;
+};
+AnimationSkinningError MeasureGpuSkinningError(const Model& model, const Animation& animation);
+
 }  // namespace md5stage::anim

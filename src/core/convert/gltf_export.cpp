@@ -15,8 +15,6 @@
 #include <sstream>
 #include <utility>
 
-#include "core/anim/jobs.h"
-#include "core/anim/pose.h"
 #include "core/material/image_decode.h"
 #include "core/md5/file_stem.h"
 #include "core/md5/md5_binding.h"
@@ -245,23 +243,11 @@ Diagnostic TruncationWarning(const GltfExportJob& job) {
   anim::SkinningError worst =
       anim::MeasureGpuSkinningError(model, model.skeleton().bind_matrices());
   std::string where = "bind pose";
-  anim::Pose pose(model.skeleton().joint_count());
   for (const ExportAnimation& a : job.animations) {
-    for (int f = 0; f < a.animation->frame_count(); ++f) {
-      anim::SampleJob sample;
-      sample.animation = a.animation;
-      sample.frame = f;
-      sample.output = pose.locals;
-      anim::LocalToModelJob to_model;
-      to_model.skeleton = &model.skeleton();
-      to_model.locals = pose.locals;
-      to_model.models = pose.models;
-      if (!sample.Run() || !to_model.Run()) continue;
-      const anim::SkinningError error = anim::MeasureGpuSkinningError(model, pose.models);
-      if (error.distance > worst.distance) {
-        worst = error;
-        where = a.name + " frame " + std::to_string(f);
-      }
+    const anim::AnimationSkinningError error = anim::MeasureGpuSkinningError(model, *a.animation);
+    if (error.frame >= 0 && error.worst.distance > worst.distance) {
+      worst = error.worst;
+      where = a.name + " frame " + std::to_string(error.frame);
     }
   }
   std::ostringstream text;

@@ -13,6 +13,7 @@ namespace md5stage::anim {
 namespace {
 
 using testing::kMeshFixture;
+using testing::LoadAnimation;
 using testing::LoadModel;
 using testing::Near;
 using testing::NearMatrix;
@@ -209,6 +210,25 @@ TEST(MeasureGpuSkinningError, IsZeroInBindPoseAndMeasuresDroppedInfluences) {
   EXPECT_NEAR(moved.distance, 0.1f, 1e-5f);
   EXPECT_EQ(moved.mesh, 0);
   EXPECT_EQ(moved.vertex, 0);
+}
+
+// The child joint of kFiveWeights moved by 0, 2 and 1 along z in frames 0, 1, 2.
+const char kChildUpDown[] =
+    "MD5Version 10\ncommandline \"\"\nnumFrames 3\nnumJoints 2\nframeRate 24\n"
+    "numAnimatedComponents 1\nhierarchy {\n\"root\" -1 0 0\n\"child\" 0 4 0\n}\n"
+    "bounds {\n( -1 -1 -1 ) ( 1 1 1 )\n( -1 -1 -1 ) ( 1 1 1 )\n( -1 -1 -1 ) ( 1 1 1 )\n}\n"
+    "baseframe {\n( 0 0 0 ) ( 0 0 0 )\n( 0 0 1 ) ( 0 0 0 )\n}\n"
+    "frame 0 {\n1\n}\nframe 1 {\n3\n}\nframe 2 {\n2\n}\n";
+
+TEST(MeasureGpuSkinningError, OverAnAnimationNamesItsWorstFrame) {
+  const std::shared_ptr<const Model> model = LoadModel(kFiveWeights);
+  const Animation animation = LoadAnimation(kChildUpDown);
+  ASSERT_EQ(animation.frame_count(), 3);
+  const AnimationSkinningError error = MeasureGpuSkinningError(*model, animation);
+  EXPECT_EQ(error.frame, 1);  // 2 units up: 0.05 of a unit each (0.5 - 0.45 of the weight)
+  EXPECT_NEAR(error.worst.distance, 0.1f, 1e-5f);
+  EXPECT_EQ(error.worst.mesh, 0);
+  EXPECT_EQ(error.worst.vertex, 0);
 }
 
 }  // namespace
