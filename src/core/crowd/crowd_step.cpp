@@ -375,7 +375,7 @@ class StepRunner {
     // refused its best step (boxing it in, or too near).
     // Also those near enough to meet i within the step, whatever either does (the only ones
     // the safety check can refuse a motion for; the others it would skip one by one).
-    int close_count = 0, near_count = 0, boxed_in_by = -1;
+    int close_count = 0, near_count = 0, boxed_in_by = -1, refuses_straight_on = -1;
     for (int n = 0; n < neighbour_count; ++n) {
       const int j = neighbours[n];
       const CrowdAgent& b = agents_[j];
@@ -389,7 +389,10 @@ class StepRunner {
           a.clearance + b.clearance + 2.0 * a.turning_radius + a.wanted_speed * step_;
       if (distance2 >= box * box) continue;
       if (!Trapped(a, a.pose.position, shapes.forward, StepEndOf(j), b.clearance)) {
-        scratch_.close[close_count++] = j;
+        if (refuses_straight_on < 0) refuses_straight_on = j;
+        if (MayTrapWithinStep(a, shapes.forward, StepEndOf(j), b.clearance)) {
+          scratch_.close[close_count++] = j;
+        }
       } else if (boxed_in_by < 0 || j < boxed_in_by) {
         boxed_in_by = j;
       }
@@ -402,7 +405,8 @@ class StepRunner {
     // out only as far as the candidate can still win: the same choice as ranking all (the least
     // total, the earliest candidate of equal totals). The candidates come roughly best first (the
     // wanted manoeuvre, small turns, then slower), so the best total drops early.
-    Ranking ranking{ranked, ranked_count, scratch_.close.data(), close_count, NearObstacle(a)};
+    Ranking ranking{ranked,      ranked_count,        scratch_.close.data(),
+                    close_count, refuses_straight_on, NearObstacle(a)};
     // A candidate's total is unknown, known exactly, or only known to exceed the best's at the
     // time (its penalty was cut short: it could not win then).
     enum class Known : std::uint8_t { kNo, kExceeds, kExactly };
@@ -556,6 +560,12 @@ class StepRunner {
       *forward = Direction(end.heading);
       return;
     }
+    if (candidate.turn == 0.0) {
+      // Straight on (the chord over the turn below would be 0 / 0).
+      *position = a.pose.position + length * shapes->forward;
+      *forward = shapes->forward;
+      return;
+    }
     const double side = candidate.turn < 0.0 ? -1.0 : 1.0;
     glm::dvec2 half;
     double chord;
@@ -680,6 +690,29 @@ class StepRunner {
     return true;
   }
 
+  // Whether some step of i could end trapped by a neighbour at `other` (Trapped at the step's
+  // end). A step moves i at most L = wanted speed x step and turns it at most L / R, so the
+  // vector to the neighbour changes by at most L and the facing by at most L / R radians (a
+  // chord no longer than its arc): its dot with the facing grows and its cross shrinks by at
+  // most |to| L / R + L. A neighbour clearly behind, clearly off to a side or clearly beyond a
+  // whole turn (by more than a rounding hair) can trap no step: the candidates are not checked
+  // against it one by one (most close neighbours, so most candidates need no step end at all).
+  bool MayTrapWithinStep(const CrowdAgent& a, glm::dvec2 forward, glm::dvec2 other,
+                         double other_clearance) const {
+    const double contact = a.clearance + other_clearance;
+    const double step_length = a.wanted_speed * step_;
+    const glm::dvec2 to = other - a.pose.position;
+    const double distance = glm::length(to);
+    const double hair =
+        1e-9 * (1.0 + distance + contact + step_length + std::abs(a.pose.position.x) +
+                std::abs(a.pose.position.y) + std::abs(other.x) + std::abs(other.y));
+    const double drift = distance * step_length / a.turning_radius + step_length + hair;
+    if (distance - step_length - hair >= contact + 2.0 * a.turning_radius) return false;
+    if (glm::dot(to, forward) + drift <= 0.0) return false;
+    if (std::abs(Cross(forward, to)) - drift >= contact) return false;
+    return true;
+  }
+
   // A manoeuvre (turn by `turn` at the tightest curvature, then straight on) travelled `length`
   // comes within the character's clearance of an obstacle.
   bool ManoeuvreMeetsObstacle(const CrowdAgent& a, double turn, double length) const {
@@ -725,8 +758,11 @@ class StepRunner {
   struct Ranking {
     const RankedNeighbour* ranked;
     int ranked_count;
-    const int* close;  // close enough to box it in
+    const int* close;  // close enough that some step could end boxed in by them
     int close_count;
+    // The first neighbour within the boxed-in distance that does not box i in already (whether
+    // or not a step could end boxed in by it), or -1: what refuses a step straight on.
+    int refuses_straight_on;
     bool near_obstacle;
   };
 
@@ -735,7 +771,16 @@ class StepRunner {
   // Returns that neighbour, or -1.
   int BoxesIn(const CrowdAgent& a, Shapes* shapes, const Candidate& candidate,
               const Ranking& ranking) const {
-    if (candidate.speed <= 0.0 || ranking.close_count == 0) return -1;
+    if (candidate.speed <= 0.0) return -1;
+    // Straight on (the offset 0) is refused whenever a neighbour is within the boxed-in
+    // distance. This is what the step has always done, by accident: its step end was worked
+    // out as 0 / 0 and a NaN end counts as boxed in by the first such neighbour. Kept as it is
+    // here so that this change leaves every motion as it was; letting straight on through
+    // (design.md, "What is not yet there") changes which cases arrive.
+    if (candidate.turn_index != kWantedTurn && candidate.turn == 0.0) {
+      return ranking.refuses_straight_on;
+    }
+    if (ranking.close_count == 0) return -1;
     glm::dvec2 end, end_forward;
     StepEnd(a, shapes, candidate, &end, &end_forward);
     for (int n = 0; n < ranking.close_count; ++n) {
