@@ -48,7 +48,7 @@ constexpr int kWantedTurn = -1;
 // Filled whole by MakeCandidates (no member defaults: the array of them is not cleared first).
 struct Candidate {
   double speed;
-  double curvature;  // over this step
+  double curvature;  // over this step (an offset's: once it is first ranked)
   double turn;       // the manoeuvre's whole turn (radians, left positive)
   double cost;
   int speed_index;  // into kSpeedFractions
@@ -307,6 +307,9 @@ class StepRunner {
     const CrowdAgent& a = agents_[i];
     const double piece = job_.options.horizon / kHorizonSamples;
     const double reach = a.wanted_speed * piece;
+    // How far i may be at each sample (the same products as reach * (m + 1) each time).
+    double reach_by[kHorizonSamples + 1];
+    for (int m = 0; m <= kHorizonSamples; ++m) reach_by[m] = reach * (m + 1);
     Soonness soonest[kMaxRankedNeighbours];
     int count = 0;
     for (int n = 0; n < neighbour_count; ++n) {
@@ -319,17 +322,17 @@ class StepRunner {
       // Every sample is within 3 pieces of the middle one: one test for most of those that
       // never come near.
       constexpr int kMiddle = kHorizonSamples / 2;
-      const double never = keep + reach * (kHorizonSamples + 1) + other_piece * (kMiddle + 1);
+      const double never = keep + reach_by[kHorizonSamples] + other_piece * (kMiddle + 1);
       const glm::dvec2 to_middle = a.pose.position - other[kMiddle];
       if (glm::dot(to_middle, to_middle) > never * never) continue;
       int first = -1;
-      for (int m = 0; m <= kHorizonSamples; ++m) {
-        const double slack = keep + reach * (m + 1) + (m > 0 ? other_piece : 0.0);
+      const glm::dvec2 d0 = a.pose.position - other[0];
+      const double slack0 = keep + reach_by[0];
+      if (glm::dot(d0, d0) <= slack0 * slack0) first = 0;
+      for (int m = 1; first < 0 && m <= kHorizonSamples; ++m) {
+        const double slack = keep + reach_by[m] + other_piece;
         const glm::dvec2 d = a.pose.position - other[m];
-        if (glm::dot(d, d) <= slack * slack) {
-          first = m;
-          break;
-        }
+        if (glm::dot(d, d) <= slack * slack) first = m;
       }
       if (first < 0) continue;
       const glm::dvec2 to = b.pose.position - a.pose.position;
@@ -422,6 +425,10 @@ class StepRunner {
         if (known[c] == Known::kExceeds && best >= 0 && total[c] >= total[best]) continue;
         if (known[c] != Known::kExactly) {
           if (known[c] == Known::kNo) {
+            if (candidates[c].turn_index != kWantedTurn) {
+              candidates[c].curvature =
+                  OffsetCurvature(a, candidates[c].speed, candidates[c].turn, step_);
+            }
             const int boxer = BoxesIn(a, &shapes, candidates[c], ranking);
             if (boxer >= 0) {
               // The first refused this way names the one that keeps i standing, unless one
@@ -500,20 +507,28 @@ class StepRunner {
                     wanted_turn, wanted_cost.heading + speed_cost + wanted_cost.bias,
                     f,           kWantedTurn};
       ++count;
-      // Turn by `turn` at the tightest curvature, or by what is left of it within the step.
-      const double step_length = speed * step_;
+      // The curvature of an offset's step is worked out when the candidate is first ranked
+      // (OffsetCurvature): most never are.
       for (int t = 0; t < static_cast<int>(std::size(kTurnOffsets)); ++t) {
-        const double turn = kTurnOffsets[t];
-        const double curvature = std::min(max_curvature, std::abs(turn) / step_length);
-        out[count] = {speed, turn < 0.0 ? -curvature : curvature,
-                      turn,  offset_costs[t].heading + speed_cost + offset_costs[t].bias,
-                      f,     t};
+        out[count] = {speed,
+                      0.0,
+                      kTurnOffsets[t],
+                      offset_costs[t].heading + speed_cost + offset_costs[t].bias,
+                      f,
+                      t};
         ++count;
       }
     }
     // Standing still last: of two candidates that cost the same, the earlier is taken.
     out[count++] = {0.0, 0.0, 0.0, standing_cost, 0, kWantedTurn};
     return count;
+  }
+
+  // An offset's curvature over this step: turn by its turn at the tightest curvature, or by
+  // what is left of it within the step.
+  static double OffsetCurvature(const CrowdAgent& a, double speed, double turn, double step) {
+    const double curvature = std::min(1.0 / a.turning_radius, std::abs(turn) / (speed * step));
+    return turn < 0.0 ? -curvature : curvature;
   }
 
   // The trigonometry of one character's manoeuvres: its heading, each speed's pieces, the
