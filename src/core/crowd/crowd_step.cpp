@@ -627,11 +627,26 @@ class StepRunner {
       out[m] = out[m - 1] + step;
       step = Rotate(step, piece_turn);
     }
+    if (m <= kHorizonSamples) {
+      // Past the arc's end: straight on from there.
+      const glm::dvec2 arc_end = a.pose.position + arc_chord * Rotate(shapes->forward, shape.half);
+      const glm::dvec2 onwards = Rotate(shapes->forward, shape.full);
+      for (; m <= kHorizonSamples; ++m) {
+        out[m] = arc_end + (frame.piece * m - arc_length) * onwards;
+      }
+    }
+    StopAtWantedDistance(a.wanted_distance, frame.piece, out);
+  }
+
+  // A manoeuvre ends where the follower's way does: the samples past that distance stay at
+  // its end (on the piece's chord).
+  static void StopAtWantedDistance(double distance, double piece, glm::dvec2* out) {
+    if (!(piece * kHorizonSamples > distance)) return;
+    const int m = static_cast<int>(distance / piece) + 1;  // the first sample past the end
     if (m > kHorizonSamples) return;
-    // Past the arc's end: straight on from there.
-    const glm::dvec2 arc_end = a.pose.position + arc_chord * Rotate(shapes->forward, shape.half);
-    const glm::dvec2 onwards = Rotate(shapes->forward, shape.full);
-    for (; m <= kHorizonSamples; ++m) out[m] = arc_end + (frame.piece * m - arc_length) * onwards;
+    const double share = distance / piece - (m - 1);
+    const glm::dvec2 end = out[m - 1] + share * (out[m] - out[m - 1]);
+    for (int k = m; k <= kHorizonSamples; ++k) out[k] = end;
   }
 
   // How deep and how soon a candidate's path (sampled over the horizon) comes inside the
@@ -973,6 +988,9 @@ Status CrowdStepJob::Validate() const {
     }
     if (!InRange(a.wanted_speed, 0.0, a.max_speed)) {
       return Fail(name("wanted_speed"), "a number in [0, max_speed]", a.wanted_speed);
+    }
+    if (!(a.wanted_distance > 0.0)) {
+      return Fail(name("wanted_distance"), "a distance > 0 (infinite: no end)", a.wanted_distance);
     }
   }
   return {};
