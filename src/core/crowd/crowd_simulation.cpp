@@ -189,8 +189,10 @@ void CrowdSimulation::WantPoint(int i, glm::dvec2 point, bool is_goal) {
   a.wanted_speed = a.max_speed;
   a.wanted_curvature = 0.0;
   a.wanted_heading = a.pose.heading;
+  a.wanted_distance = HUGE_VAL;
   if (!path.ok() || path.segment_count == 0) return;
   a.wanted_heading = path.end.heading;
+  if (is_goal && path.length > 0.0) a.wanted_distance = path.length;
   // Land on the goal instead of stepping past it.
   if (is_goal) a.wanted_speed = std::min(a.max_speed, path.length / step_);
   const TurnSegment& first = path.segments[0];
@@ -303,6 +305,7 @@ void CrowdSimulation::Want(int i) {
   a.wanted_heading = a.pose.heading;
   a.wanted_curvature = 0.0;
   a.wanted_speed = 0.0;
+  a.wanted_distance = HUGE_VAL;
   if (time() < c.start_delay || c.speed <= 0.0) return;
   if (c.route && c.route->length() > 0.0) {
     WantAlongRoute(i);

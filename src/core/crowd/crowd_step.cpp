@@ -48,7 +48,7 @@ constexpr int kWantedTurn = -1;
 // Filled whole by MakeCandidates (no member defaults: the array of them is not cleared first).
 struct Candidate {
   double speed;
-  double curvature;  // over this step
+  double curvature;  // over this step (an offset's: once it is first ranked)
   double turn;       // the manoeuvre's whole turn (radians, left positive)
   double cost;
   int speed_index;  // into kSpeedFractions
@@ -307,6 +307,9 @@ class StepRunner {
     const CrowdAgent& a = agents_[i];
     const double piece = job_.options.horizon / kHorizonSamples;
     const double reach = a.wanted_speed * piece;
+    // How far i may be at each sample (the same products as reach * (m + 1) each time).
+    double reach_by[kHorizonSamples + 1];
+    for (int m = 0; m <= kHorizonSamples; ++m) reach_by[m] = reach * (m + 1);
     Soonness soonest[kMaxRankedNeighbours];
     int count = 0;
     for (int n = 0; n < neighbour_count; ++n) {
@@ -319,17 +322,17 @@ class StepRunner {
       // Every sample is within 3 pieces of the middle one: one test for most of those that
       // never come near.
       constexpr int kMiddle = kHorizonSamples / 2;
-      const double never = keep + reach * (kHorizonSamples + 1) + other_piece * (kMiddle + 1);
+      const double never = keep + reach_by[kHorizonSamples] + other_piece * (kMiddle + 1);
       const glm::dvec2 to_middle = a.pose.position - other[kMiddle];
       if (glm::dot(to_middle, to_middle) > never * never) continue;
       int first = -1;
-      for (int m = 0; m <= kHorizonSamples; ++m) {
-        const double slack = keep + reach * (m + 1) + (m > 0 ? other_piece : 0.0);
+      const glm::dvec2 d0 = a.pose.position - other[0];
+      const double slack0 = keep + reach_by[0];
+      if (glm::dot(d0, d0) <= slack0 * slack0) first = 0;
+      for (int m = 1; first < 0 && m <= kHorizonSamples; ++m) {
+        const double slack = keep + reach_by[m] + other_piece;
         const glm::dvec2 d = a.pose.position - other[m];
-        if (glm::dot(d, d) <= slack * slack) {
-          first = m;
-          break;
-        }
+        if (glm::dot(d, d) <= slack * slack) first = m;
       }
       if (first < 0) continue;
       const glm::dvec2 to = b.pose.position - a.pose.position;
@@ -375,7 +378,7 @@ class StepRunner {
     // refused its best step (boxing it in, or too near).
     // Also those near enough to meet i within the step, whatever either does (the only ones
     // the safety check can refuse a motion for; the others it would skip one by one).
-    int close_count = 0, near_count = 0, boxed_in_by = -1;
+    int close_count = 0, near_count = 0, boxed_in_by = -1, refuses_straight_on = -1;
     for (int n = 0; n < neighbour_count; ++n) {
       const int j = neighbours[n];
       const CrowdAgent& b = agents_[j];
@@ -389,7 +392,10 @@ class StepRunner {
           a.clearance + b.clearance + 2.0 * a.turning_radius + a.wanted_speed * step_;
       if (distance2 >= box * box) continue;
       if (!Trapped(a, a.pose.position, shapes.forward, StepEndOf(j), b.clearance)) {
-        scratch_.close[close_count++] = j;
+        if (refuses_straight_on < 0) refuses_straight_on = j;
+        if (MayTrapWithinStep(a, shapes.forward, StepEndOf(j), b.clearance)) {
+          scratch_.close[close_count++] = j;
+        }
       } else if (boxed_in_by < 0 || j < boxed_in_by) {
         boxed_in_by = j;
       }
@@ -402,7 +408,8 @@ class StepRunner {
     // out only as far as the candidate can still win: the same choice as ranking all (the least
     // total, the earliest candidate of equal totals). The candidates come roughly best first (the
     // wanted manoeuvre, small turns, then slower), so the best total drops early.
-    Ranking ranking{ranked, ranked_count, scratch_.close.data(), close_count, NearObstacle(a)};
+    Ranking ranking{ranked,      ranked_count,        scratch_.close.data(),
+                    close_count, refuses_straight_on, NearObstacle(a)};
     // A candidate's total is unknown, known exactly, or only known to exceed the best's at the
     // time (its penalty was cut short: it could not win then).
     enum class Known : std::uint8_t { kNo, kExceeds, kExactly };
@@ -418,6 +425,10 @@ class StepRunner {
         if (known[c] == Known::kExceeds && best >= 0 && total[c] >= total[best]) continue;
         if (known[c] != Known::kExactly) {
           if (known[c] == Known::kNo) {
+            if (candidates[c].turn_index != kWantedTurn) {
+              candidates[c].curvature =
+                  OffsetCurvature(a, candidates[c].speed, candidates[c].turn, step_);
+            }
             const int boxer = BoxesIn(a, &shapes, candidates[c], ranking);
             if (boxer >= 0) {
               // The first refused this way names the one that keeps i standing, unless one
@@ -496,20 +507,28 @@ class StepRunner {
                     wanted_turn, wanted_cost.heading + speed_cost + wanted_cost.bias,
                     f,           kWantedTurn};
       ++count;
-      // Turn by `turn` at the tightest curvature, or by what is left of it within the step.
-      const double step_length = speed * step_;
+      // The curvature of an offset's step is worked out when the candidate is first ranked
+      // (OffsetCurvature): most never are.
       for (int t = 0; t < static_cast<int>(std::size(kTurnOffsets)); ++t) {
-        const double turn = kTurnOffsets[t];
-        const double curvature = std::min(max_curvature, std::abs(turn) / step_length);
-        out[count] = {speed, turn < 0.0 ? -curvature : curvature,
-                      turn,  offset_costs[t].heading + speed_cost + offset_costs[t].bias,
-                      f,     t};
+        out[count] = {speed,
+                      0.0,
+                      kTurnOffsets[t],
+                      offset_costs[t].heading + speed_cost + offset_costs[t].bias,
+                      f,
+                      t};
         ++count;
       }
     }
     // Standing still last: of two candidates that cost the same, the earlier is taken.
     out[count++] = {0.0, 0.0, 0.0, standing_cost, 0, kWantedTurn};
     return count;
+  }
+
+  // An offset's curvature over this step: turn by its turn at the tightest curvature, or by
+  // what is left of it within the step.
+  static double OffsetCurvature(const CrowdAgent& a, double speed, double turn, double step) {
+    const double curvature = std::min(1.0 / a.turning_radius, std::abs(turn) / (speed * step));
+    return turn < 0.0 ? -curvature : curvature;
   }
 
   // The trigonometry of one character's manoeuvres: its heading, each speed's pieces, the
@@ -554,6 +573,12 @@ class StepRunner {
       const Pose2 end = AdvancePose(a.pose, candidate.speed, candidate.curvature, step_);
       *position = end.position;
       *forward = Direction(end.heading);
+      return;
+    }
+    if (candidate.turn == 0.0) {
+      // Straight on (the chord over the turn below would be 0 / 0).
+      *position = a.pose.position + length * shapes->forward;
+      *forward = shapes->forward;
       return;
     }
     const double side = candidate.turn < 0.0 ? -1.0 : 1.0;
@@ -602,11 +627,26 @@ class StepRunner {
       out[m] = out[m - 1] + step;
       step = Rotate(step, piece_turn);
     }
+    if (m <= kHorizonSamples) {
+      // Past the arc's end: straight on from there.
+      const glm::dvec2 arc_end = a.pose.position + arc_chord * Rotate(shapes->forward, shape.half);
+      const glm::dvec2 onwards = Rotate(shapes->forward, shape.full);
+      for (; m <= kHorizonSamples; ++m) {
+        out[m] = arc_end + (frame.piece * m - arc_length) * onwards;
+      }
+    }
+    StopAtWantedDistance(a.wanted_distance, frame.piece, out);
+  }
+
+  // A manoeuvre ends where the follower's way does: the samples past that distance stay at
+  // its end (on the piece's chord).
+  static void StopAtWantedDistance(double distance, double piece, glm::dvec2* out) {
+    if (!(piece * kHorizonSamples > distance)) return;
+    const int m = static_cast<int>(distance / piece) + 1;  // the first sample past the end
     if (m > kHorizonSamples) return;
-    // Past the arc's end: straight on from there.
-    const glm::dvec2 arc_end = a.pose.position + arc_chord * Rotate(shapes->forward, shape.half);
-    const glm::dvec2 onwards = Rotate(shapes->forward, shape.full);
-    for (; m <= kHorizonSamples; ++m) out[m] = arc_end + (frame.piece * m - arc_length) * onwards;
+    const double share = distance / piece - (m - 1);
+    const glm::dvec2 end = out[m - 1] + share * (out[m] - out[m - 1]);
+    for (int k = m; k <= kHorizonSamples; ++k) out[k] = end;
   }
 
   // How deep and how soon a candidate's path (sampled over the horizon) comes inside the
@@ -680,6 +720,29 @@ class StepRunner {
     return true;
   }
 
+  // Whether some step of i could end trapped by a neighbour at `other` (Trapped at the step's
+  // end). A step moves i at most L = wanted speed x step and turns it at most L / R, so the
+  // vector to the neighbour changes by at most L and the facing by at most L / R radians (a
+  // chord no longer than its arc): its dot with the facing grows and its cross shrinks by at
+  // most |to| L / R + L. A neighbour clearly behind, clearly off to a side or clearly beyond a
+  // whole turn (by more than a rounding hair) can trap no step: the candidates are not checked
+  // against it one by one (most close neighbours, so most candidates need no step end at all).
+  bool MayTrapWithinStep(const CrowdAgent& a, glm::dvec2 forward, glm::dvec2 other,
+                         double other_clearance) const {
+    const double contact = a.clearance + other_clearance;
+    const double step_length = a.wanted_speed * step_;
+    const glm::dvec2 to = other - a.pose.position;
+    const double distance = glm::length(to);
+    const double hair =
+        1e-9 * (1.0 + distance + contact + step_length + std::abs(a.pose.position.x) +
+                std::abs(a.pose.position.y) + std::abs(other.x) + std::abs(other.y));
+    const double drift = distance * step_length / a.turning_radius + step_length + hair;
+    if (distance - step_length - hair >= contact + 2.0 * a.turning_radius) return false;
+    if (glm::dot(to, forward) + drift <= 0.0) return false;
+    if (std::abs(Cross(forward, to)) - drift >= contact) return false;
+    return true;
+  }
+
   // A manoeuvre (turn by `turn` at the tightest curvature, then straight on) travelled `length`
   // comes within the character's clearance of an obstacle.
   bool ManoeuvreMeetsObstacle(const CrowdAgent& a, double turn, double length) const {
@@ -725,8 +788,11 @@ class StepRunner {
   struct Ranking {
     const RankedNeighbour* ranked;
     int ranked_count;
-    const int* close;  // close enough to box it in
+    const int* close;  // close enough that some step could end boxed in by them
     int close_count;
+    // The first neighbour within the boxed-in distance that does not box i in already (whether
+    // or not a step could end boxed in by it), or -1: what refuses a step straight on.
+    int refuses_straight_on;
     bool near_obstacle;
   };
 
@@ -735,7 +801,16 @@ class StepRunner {
   // Returns that neighbour, or -1.
   int BoxesIn(const CrowdAgent& a, Shapes* shapes, const Candidate& candidate,
               const Ranking& ranking) const {
-    if (candidate.speed <= 0.0 || ranking.close_count == 0) return -1;
+    if (candidate.speed <= 0.0) return -1;
+    // Straight on (the offset 0) is refused whenever a neighbour is within the boxed-in
+    // distance. This is what the step has always done, by accident: its step end was worked
+    // out as 0 / 0 and a NaN end counts as boxed in by the first such neighbour. Kept as it is
+    // here so that this change leaves every motion as it was; letting straight on through
+    // (design.md, "What is not yet there") changes which cases arrive.
+    if (candidate.turn_index != kWantedTurn && candidate.turn == 0.0) {
+      return ranking.refuses_straight_on;
+    }
+    if (ranking.close_count == 0) return -1;
     glm::dvec2 end, end_forward;
     StepEnd(a, shapes, candidate, &end, &end_forward);
     for (int n = 0; n < ranking.close_count; ++n) {
@@ -913,6 +988,9 @@ Status CrowdStepJob::Validate() const {
     }
     if (!InRange(a.wanted_speed, 0.0, a.max_speed)) {
       return Fail(name("wanted_speed"), "a number in [0, max_speed]", a.wanted_speed);
+    }
+    if (!(a.wanted_distance > 0.0)) {
+      return Fail(name("wanted_distance"), "a distance > 0 (infinite: no end)", a.wanted_distance);
     }
   }
   return {};

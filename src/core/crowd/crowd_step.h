@@ -4,6 +4,7 @@
 // obstacle's clearance (docs/design.md, "Characters giving way").
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -31,6 +32,10 @@ struct CrowdAgent {
   double wanted_heading = 0.0;    // radians, finite
   double wanted_curvature = 0.0;  // finite, left positive; taken at most at 1 / turning_radius
   double wanted_speed = 0.0;      // [0, max_speed]
+  // How far along its way the follower still wants it to go (to the goal it lands on), > 0;
+  // infinite when its way goes on. Its manoeuvres are ranked as ending there, so one near its
+  // goal does not give way to those standing beyond it.
+  double wanted_distance = HUGE_VAL;
 };
 
 // The motion chosen for one step: an arc of curvature `curvature` (left positive) travelled at

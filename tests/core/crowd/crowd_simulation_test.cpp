@@ -385,7 +385,7 @@ const CaseSpec kCases[] = {
     {"swap16", Layout::kSwapCircle, 16, 30, 30, 100, 100, 15, 15, false, 5, 1.5, true},
     {"swap16_mixed", Layout::kSwapCircle, 16, 10, 110, 50, 300, 10, 30, false, 6, 0},
     {"swap16_pillar", Layout::kSwapCircle, 16, 30, 60, 80, 150, 15, 20, true, 7, 0},
-    {"crossing_2x10", Layout::kCrossing, 20, 30, 30, 100, 100, 15, 15, false, 8, 1.5, true},
+    {"crossing_2x10", Layout::kCrossing, 20, 30, 30, 100, 100, 15, 15, false, 8, 1.5},
     {"crossing_2x20", Layout::kCrossing, 40, 20, 60, 60, 200, 10, 20, false, 9, 1.5},
     {"crossing_obstacles", Layout::kCrossing, 20, 30, 30, 100, 100, 15, 15, true, 10, 0},
     {"field_30", Layout::kField, 30, 10, 110, 50, 300, 10, 30, false, 11, 0},
@@ -399,8 +399,7 @@ const CaseSpec kCases[] = {
     {"field_100_obstacles", Layout::kField, 100, 10, 60, 50, 200, 10, 20, true, 14, 0, true},
     {"shared_goal_3", Layout::kSharedGoal, 3, 30, 30, 55, 55, 20, 20, false, 15, 0},
     {"shared_goal_12", Layout::kSharedGoal, 12, 10, 110, 50, 300, 10, 30, false, 16, 0},
-    // One that made way for a late one is boxed in by another on its way back.
-    {"shared_goal_obstacle", Layout::kSharedGoal, 8, 20, 50, 80, 120, 15, 15, true, 17, 0, true},
+    {"shared_goal_obstacle", Layout::kSharedGoal, 8, 20, 50, 80, 120, 15, 15, true, 17, 0},
 };
 
 std::vector<CaseSpec> CasesWithArrivalsOpen(bool open) {

@@ -104,6 +104,13 @@ TEST(CrowdStepValidity, Table) {
        "agents[1].wanted_curvature"},
       {"wanted curvature NaN", [](StepFixture& f) { f.agents[0].wanted_curvature = kNaN; },
        "agents[0].wanted_curvature"},
+      {"wanted distance zero", [](StepFixture& f) { f.agents[1].wanted_distance = 0.0; },
+       "agents[1].wanted_distance: expected a distance > 0"},
+      {"wanted distance negative", [](StepFixture& f) { f.agents[0].wanted_distance = -5.0; },
+       "agents[0].wanted_distance"},
+      {"wanted distance NaN", [](StepFixture& f) { f.agents[0].wanted_distance = kNaN; },
+       "agents[0].wanted_distance"},
+      {"wanted distance finite", [](StepFixture& f) { f.agents[0].wanted_distance = 1e-3; }, ""},
       {"zero clearance, zero speeds",
        [](StepFixture& f) {
          for (CrowdAgent& a : f.agents) a = CrowdAgent{};
@@ -209,6 +216,25 @@ TEST(CrowdStep, ObstacleAheadIsNeverEntered) {
       EXPECT_GE(wall.value().Distance(p), 10.0 - 1e-9) << "waiting " << waiting << " at " << k;
     }
   }
+}
+
+TEST(CrowdStep, AWalkerNearItsGoalIgnoresThoseBeyondIt) {
+  // A walker 30 short of its goal, straight ahead, and one standing 35 beyond the goal: the
+  // walker's manoeuvres end at its goal, where it keeps the margin (1.5 x the clearances) from
+  // the one standing, so it walks straight on at its speed. Ranked as running on for the whole
+  // horizon (no end), it would walk into the one standing and turns or slows instead.
+  std::vector<CrowdAgent> agents = {Walker({0, 0}, 0, 0), Walker({65, 0}, kPi, 0)};
+  agents[1].wanted_speed = 0.0;
+  agents[1].speed = 0.0;
+  agents[0].wanted_distance = 30.0;
+  StepFixture ending(agents);
+  ASSERT_TRUE(ending.job.Run().ok());
+  EXPECT_EQ(ending.motions[0].curvature, 0.0);
+  EXPECT_EQ(ending.motions[0].speed, 100.0);
+  agents[0].wanted_distance = kInf;
+  StepFixture going_on(agents);
+  ASSERT_TRUE(going_on.job.Run().ok());
+  EXPECT_TRUE(going_on.motions[0].curvature != 0.0 || going_on.motions[0].speed < 100.0);
 }
 
 TEST(CrowdStep, HeadOnBothTurnTheSameWay) {
