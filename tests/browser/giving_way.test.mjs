@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { BACKGROUND, anyNear, call, clickAt, frames, grab, grow, inside, near, newInputPage, pixel, state, waitUntil } from './lib/input.mjs';
+import { BACKGROUND, anyNear, call, clickAt, frames, grab, inside, near, newInputPage, pixel, state, waitUntil } from './lib/input.mjs';
 import { countDifferentPixels } from './lib/png.mjs';
 
 // Runs in the page before its scripts: performance.now follows the frame clock once engaged.
@@ -92,40 +92,49 @@ async function playTo(page, time) {
 const isObstacle = (p) => p[0] > p[1] + 60 && p[0] > p[2] + 60;  // the red fill of walls and pillars
 const isWalker = (p) => !near(p, BACKGROUND, 12) && !isObstacle(p);
 
-// The walkers' pixels are where state() has the walkers: each walker's screen box holds some,
-// and nearly all of them are in some walker's box. Needs grid, paths and panels off.
+// The walkers' pixels are where state() has the walkers: round each walker's state() position
+// (projected at mid-height) a disc as large as its screen box holds some, and nearly all of them
+// lie in some walker's disc. Needs grid, paths and panels off.
 async function assertWalkersWhereStateSays(ctx, page, label) {
   const s = await state(page);
   const image = await grab(page, ctx.screenshotPath(label));
-  const boxes = [];
+  const discs = [];
   for (let i = 0; i < s.instances.length; i++) {
-    const reply = await call(page, { cmd: 'screenBounds', instance: i });
-    assert.ok(reply.ok, JSON.stringify(reply));
-    boxes.push(reply.rect);
+    const bounds = await call(page, { cmd: 'screenBounds', instance: i });
+    assert.ok(bounds.ok, JSON.stringify(bounds));
+    const [x0, y0, x1, y1] = bounds.rect;
+    const [x, y] = s.instances[i].position;
+    const centre = (await call(page, { cmd: 'screenAt', point: [x, y, 35] })).pixel;
+    discs.push({ centre, radius: 0.5 * Math.hypot(x1 - x0, y1 - y0) + 2, area: (x1 - x0) * (y1 - y0) });
   }
+  const isWalkerAt = (x, y) => isWalker(pixel(image, x, y)) && !anyNear(image, x, y, 2, isObstacle);
   let shown = 0;
-  for (let i = 0; i < boxes.length; i++) {
-    const [x0, y0, x1, y1] = boxes[i].map(Math.round);
-    if (x0 < 0 || y0 < 0 || x1 > image.width || y1 > image.height) continue;  // partly out of view
+  for (let i = 0; i < discs.length; i++) {
+    const { centre: [cx, cy], radius, area } = discs[i];
+    if (cx - radius < 0 || cy - radius < 0 || cx + radius > image.width || cy + radius > image.height) continue;
     shown++;
+    // Its inner part: a walker drawn a few units away from where state() says leaves it.
+    const inner = 0.6 * radius;
     let count = 0;
-    for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (isWalker(pixel(image, x, y))) count++;
-    const area = (x1 - x0) * (y1 - y0);
-    assert.ok(count >= 0.05 * area, `${label}: walker ${i} at ${s.instances[i].position.map((v) => v.toFixed(1))}: ${count} of ${area} pixels of its box show a walker`);
+    for (let y = Math.floor(cy - inner); y <= cy + inner; y++) {
+      for (let x = Math.floor(cx - inner); x <= cx + inner; x++) {
+        if (Math.hypot(x - cx, y - cy) <= inner && isWalkerAt(x, y)) count++;
+      }
+    }
+    assert.ok(count >= 0.05 * area, `${label}: walker ${i} at ${s.instances[i].position.map((v) => v.toFixed(1))}: ${count} walker pixels round where state() has it (box area ${area.toFixed(0)})`);
   }
-  assert.ok(shown >= 0.75 * boxes.length, `${label}: only ${shown} of ${boxes.length} walkers wholly in view`);
-  const grown = boxes.map((b) => grow(b, 3));
+  assert.ok(shown >= 0.75 * discs.length, `${label}: only ${shown} of ${discs.length} walkers wholly in view`);
   let all = 0, outside = 0;
   for (let y = 0; y < image.height; y++) {
     for (let x = 0; x < image.width; x++) {
       // The edge of a wall or pillar blends its red with the ground: not a walker's.
-      if (!isWalker(pixel(image, x, y)) || anyNear(image, x, y, 2, isObstacle)) continue;
+      if (!isWalkerAt(x, y)) continue;
       all++;
-      if (!grown.some((b) => inside(b, x, y))) outside++;
+      if (!discs.some((d) => Math.hypot(x - d.centre[0], y - d.centre[1]) <= d.radius)) outside++;
     }
   }
   assert.ok(all > 0, `${label}: no walker pixels at all`);
-  assert.ok(outside <= 0.02 * all, `${label}: ${outside} of ${all} walker-coloured pixels lie outside every walker's box`);
+  assert.ok(outside <= 0.02 * all, `${label}: ${outside} of ${all} walker-coloured pixels lie away from every walker's state() position`);
 }
 
 async function assertNobodyOverlapped(page, label) {
