@@ -16,7 +16,9 @@
 //   ui=none                    no overlay (messages about errors still show)
 //   camera=yaw,pitch,distance[,tx,ty,tz]
 //   grid, skeleton, joint_names, bounds, wireframe, normals, routes, turn_circles,
-//   construction = 1 | 0
+//   construction, clearance = 1 | 0
+//   avoidance | avoidance=0    characters give way to each other, or not (default: as the scene
+//                              says)
 //   origin=ORIGIN[,ORIGIN...]  origins allowed to talk to the embed ("*": any)
 // A bad value is named in a notice and an `error` event, and the rest still applies.
 //

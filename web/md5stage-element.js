@@ -8,7 +8,8 @@
 //
 // Attributes (the iframe embed's option names, docs/embedding.md): scene | src + anims +
 // materials; animation, autoplay, paused, t, loop; camera, camera-controls, grid, skeleton,
-// joint_names, bounds, wireframe, normals, routes, turn_circles, construction; loading (lazy |
+// joint_names, bounds, wireframe, normals, routes, turn_circles, construction, clearance;
+// avoidance; loading (lazy |
 // eager), poster, alt, ui (none | timeline | controls), tool (camera | goto: clicks on the
 // ground send the character there). Children with slot="hotspot-NAME" (data-joint,
 // data-character, data-position, data-construction, data-camera) are placed over it. Methods

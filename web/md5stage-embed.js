@@ -20,7 +20,7 @@
   const MAX_PAYLOAD = 1 << 20;
   const OPTIONS = new Set(['autoplay', 'paused', 't', 'loop', 'ui', 'camera', 'grid', 'skeleton', 'joint_names',
                            'bounds', 'wireframe', 'normals', 'routes', 'turn_circles', 'construction',
-                           'origin']);
+                           'clearance', 'avoidance', 'origin']);
 
   // The iframe URL for an element's value and options, or an error message.
   function embedUrl(value, optionText) {

@@ -24,6 +24,18 @@ struct PanelOutput {
   std::vector<std::pair<std::string, glm::vec4>> item_rects;
 };
 
+// The Scene panel's demo gallery: each button opens assets/scenes/NAME.json through the page
+// (command::PageAction("demo:NAME")), in this order; those giving way (the scene's `avoidance`)
+// on a row of their own.
+struct GalleryDemo {
+  const char* name;
+  bool gives_way;
+};
+inline constexpr GalleryDemo kDemoGallery[] = {
+    {"default", false}, {"turns", false},  {"attach", false},  {"crowd", false},
+    {"maze", false},    {"camera", false}, {"corridor", true}, {"swap", true},
+    {"crossing", true}, {"doorway", true}};
+
 // Each panel action's command. Those of the Animation and Attach panels act on the selected
 // character (the panels show them only when there is one).
 namespace command {

@@ -385,6 +385,12 @@ void DrawDisplayPanel(const ViewerModel& model, PanelOutput& out) {
   ImGui::SameLine(160);
   changed |= ImGui::Checkbox("turn circles", &display.turn_circles);
   changed |= ImGui::Checkbox("construction", &display.construction);
+  ImGui::SameLine(160);
+  changed |= ImGui::Checkbox("clearance", &display.clearance);
+  // Where it was drawn, for the browser test that ticks it as a person does (state().ui_items).
+  const ImVec2 clearance_lo = ImGui::GetItemRectMin(), clearance_hi = ImGui::GetItemRectMax();
+  out.item_rects.emplace_back(
+      "clearance", glm::vec4(clearance_lo.x, clearance_lo.y, clearance_hi.x, clearance_hi.y));
   if (changed) out.commands.push_back(command::SetDisplay(display));
   // Shading: the material checks and the key light (also Shift + drag in the view).
   viewer::ShadingOptions shading = model.shading;
@@ -599,14 +605,18 @@ void DrawShareAndDemos(const ViewerModel& model, PanelOutput& out) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(1.0f, 0.8f, 0.3f, 1.0f), "dropped models stay out of links");
   }
-  ImGui::TextUnformatted("demos:");
-  for (const char* demo : {"default", "turns", "attach", "crowd", "maze"}) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton(demo))
-      out.commands.push_back(command::PageAction(std::string("demo:") + demo));
+  for (const bool gives_way : {false, true}) {
+    ImGui::TextUnformatted(gives_way ? "giving way:" : "demos:");
+    for (const GalleryDemo& demo : kDemoGallery) {
+      if (demo.gives_way != gives_way) continue;
+      ImGui::SameLine();
+      const std::string action = std::string("demo:") + demo.name;
+      if (ImGui::SmallButton(demo.name)) out.commands.push_back(command::PageAction(action));
+      // Where it was drawn, so a browser test clicks it as a person does (state().ui_items).
+      const ImVec2 lo = ImGui::GetItemRectMin(), hi = ImGui::GetItemRectMax();
+      out.item_rects.emplace_back(action, glm::vec4(lo.x, lo.y, hi.x, hi.y));
+    }
   }
-  ImGui::SameLine();
-  if (ImGui::SmallButton("camera")) out.commands.push_back(command::PageAction("demo:camera"));
 }
 
 }  // namespace

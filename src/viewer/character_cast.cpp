@@ -838,6 +838,33 @@ void CharacterCast::DrawPaths(DrawList& list, bool routes, bool circles) const {
   }
 }
 
+void CharacterCast::DrawGivingWay(DrawList& list, double now) const {
+  if (!avoidance_) return;
+  constexpr float kLift = 0.1f;  // above the paths (0.05)
+  constexpr Rgba8 kGivingWay{255, 190, 40, 255}, kTaking{80, 220, 120, 255};
+  constexpr Rgba8 kWanted{255, 255, 255, 255}, kChosen{255, 70, 50, 255};
+  for (const Character& character : characters_) {
+    Pose2 pose;
+    double speed = 0.0;
+    if (!CrowdPose(character, now, &pose, &speed)) continue;
+    const int hint = static_cast<int>(&character - characters_.data());
+    CrowdSteering steering;
+    if (!crowd_.SteeringAt(character.id, hint, now, &steering)) continue;
+    const glm::vec3 centre(glm::vec2(pose.position), kLift);
+    list.AddCircle(centre, static_cast<float>(steering.clearance),
+                   steering.giving_way ? kGivingWay : kTaking);
+    const auto heading_line = [&](double heading, double line_speed, Rgba8 color) {
+      const double length = steering.clearance + 0.5 * line_speed;
+      const glm::dvec2 end =
+          pose.position + length * glm::dvec2(std::cos(heading), std::sin(heading));
+      list.shapes.push_back(
+          SegmentShape(centre, glm::vec3(glm::vec2(end), kLift), color, LineDepth::kOnTop));
+    };
+    heading_line(steering.wanted_heading, steering.wanted_speed, kWanted);
+    heading_line(pose.heading, steering.chosen_speed, kChosen);
+  }
+}
+
 bool CharacterCast::Extent(int index, glm::vec3* lo, glm::vec3* hi) const {
   if (index < 0 || index >= static_cast<int>(characters_.size())) return false;
   const Character& character = characters_[static_cast<size_t>(index)];

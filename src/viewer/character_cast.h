@@ -161,6 +161,11 @@ class CharacterCast {
   void DrawOverlays(DrawList& list, const OverlayView& view);
   // The path each walker is on, and its turning circles.
   void DrawPaths(DrawList& list, bool paths, bool circles) const;
+  // Each character the crowd places at `now` (avoidance on): its clearance ring (amber while it
+  // gives way, green while it takes what it wants) and two short lines from its centre, the
+  // heading it wants (white) and the one it takes (red), each the clearance plus half a
+  // second at its speed long. Nothing for characters outside the crowd.
+  void DrawGivingWay(DrawList& list, double now) const;
   // The box (world space) framing fits for a character: its skinned mesh over every frame of
   // its current animation, with its placement.
   bool Extent(int index, glm::vec3* lo, glm::vec3* hi) const;

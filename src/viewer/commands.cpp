@@ -1155,7 +1155,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
                       BoolArg("joint_names", kOptional), BoolArg("bounds", kOptional),
                       BoolArg("wireframe", kOptional), BoolArg("normals", kOptional),
                       BoolArg("routes", kOptional), BoolArg("turn_circles", kOptional),
-                      BoolArg("construction", kOptional))},
+                      BoolArg("construction", kOptional), BoolArg("clearance", kOptional))},
     {&CommandTable::Camera,
      MD5STAGE_COMMAND("camera", true, ArgStyle::kFields, "Places the orbit camera.",
                       Vec3Arg("target", kOptional), NumArg("yaw", kOptional),

@@ -84,6 +84,33 @@ bool CrowdPlayback::PoseAt(CharacterId id, int index_hint, double time, Pose2* p
   return true;
 }
 
+bool CrowdPlayback::SteeringAt(CharacterId id, int index_hint, double time,
+                               CrowdSteering* steering) {
+  if (runs_.empty()) return false;
+  Run& run = RunAt(time);
+  const int index = IndexIn(run, id, index_hint);
+  if (index < 0) return false;
+  const long long steps = StepsFor(run, time);
+  AdvanceTo(run, steps);
+  const CrowdAgent& agent = run.live.agent(index);
+  *steering = CrowdSteering();
+  steering->clearance = agent.clearance;
+  steering->wanted_heading = agent.pose.heading;
+  if (run.steps == 0) return true;  // nothing wanted or chosen yet: standing as it faces
+  const CrowdMotion& motion = run.live.last_motion(index);
+  steering->wanted_heading = agent.wanted_heading;
+  steering->wanted_speed = agent.wanted_speed;
+  steering->chosen_speed = motion.speed;
+  steering->chosen_curvature = motion.curvature;
+  // The step's own first choice is the wanted speed on the wanted curvature its radius allows.
+  const double most = 1.0 / agent.turning_radius;
+  const double turn = std::clamp(agent.wanted_curvature, -most, most);
+  const bool slower = motion.speed < std::min(agent.wanted_speed, agent.max_speed) - 1e-9;
+  const bool swerves = motion.speed > 0.0 && std::abs(motion.curvature - turn) > 1e-9;
+  steering->giving_way = slower || swerves;
+  return true;
+}
+
 Status CrowdPlayback::Start(double start, std::vector<CharacterId> ids,
                             std::vector<CrowdCharacter> characters, const ObstacleSet& obstacles,
                             const std::vector<CharacterId>& placed) {

@@ -17,6 +17,19 @@
 
 namespace md5stage::viewer {
 
+// What the crowd's step at a time had a character want and what it took: the clearance overlay
+// draws the two headings (display toggle `clearance`).
+struct CrowdSteering {
+  double clearance = 0.0;
+  double wanted_heading = 0.0;  // radians: the line its route, path or plan turns it to
+  double wanted_speed = 0.0;
+  double chosen_speed = 0.0;
+  double chosen_curvature = 0.0;  // left positive
+  // It took less than it wanted: slower, or another curvature than its turn's (a step before the
+  // first has wanted nothing yet).
+  bool giving_way = false;
+};
+
 class CrowdPlayback {
  public:
   static constexpr double kRate = 60.0;         // steps a second
@@ -46,6 +59,8 @@ class CrowdPlayback {
   // Where the character is at scene time `time`, and the speed of the step it is on (0 before
   // the first); false when no run holds it. `index_hint` is where it is expected in the run.
   bool PoseAt(CharacterId id, int index_hint, double time, Pose2* pose, double* speed);
+  // What the step `time` falls in had the character want and take; false when no run holds it.
+  bool SteeringAt(CharacterId id, int index_hint, double time, CrowdSteering* steering);
 
  private:
   struct Run {

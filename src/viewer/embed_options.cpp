@@ -174,13 +174,15 @@ enum OptionKey {
   kRoutes,
   kTurnCircles,
   kConstruction,
+  kClearance,
+  kAvoidance,
   kKeyCount
 };
 
 constexpr std::array<std::string_view, kKeyCount> kKeyNames = {
-    "autoplay",     "paused",      "t",           "loop",   "ui",        "camera",  "origin",
-    "grid",         "skeleton",    "joint_names", "bounds", "wireframe", "normals", "routes",
-    "turn_circles", "construction"};
+    "autoplay",     "paused",       "t",           "loop",     "ui",        "camera",  "origin",
+    "grid",         "skeleton",     "joint_names", "bounds",   "wireframe", "normals", "routes",
+    "turn_circles", "construction", "clearance",   "avoidance"};
 
 // A toggle's key, its field in the overrides and in the toggles themselves.
 struct ToggleField {
@@ -188,7 +190,7 @@ struct ToggleField {
   std::optional<bool> DisplayOverrides::*override_field;
   bool DisplayToggles::*toggle_field;
 };
-constexpr std::array<ToggleField, 9> kToggles = {{
+constexpr std::array<ToggleField, 10> kToggles = {{
     {kGrid, &DisplayOverrides::grid, &DisplayToggles::grid},
     {kSkeleton, &DisplayOverrides::skeleton, &DisplayToggles::skeleton},
     {kJointNames, &DisplayOverrides::joint_names, &DisplayToggles::joint_names},
@@ -198,6 +200,7 @@ constexpr std::array<ToggleField, 9> kToggles = {{
     {kRoutes, &DisplayOverrides::routes, &DisplayToggles::routes},
     {kTurnCircles, &DisplayOverrides::turn_circles, &DisplayToggles::turn_circles},
     {kConstruction, &DisplayOverrides::construction, &DisplayToggles::construction},
+    {kClearance, &DisplayOverrides::clearance, &DisplayToggles::clearance},
 }};
 // A toggle added to DisplayToggles must get a key and a row above (and a field in
 // DisplayOverrides): this breaks the build until it does.
@@ -423,6 +426,7 @@ Result<EmbedOptions> ParseEmbedOptions(std::string_view query, std::string_view 
           FlagValue(kKeyNames[toggle.key], *values[toggle.key], problems);
     }
   }
+  if (values[kAvoidance]) options.avoidance = FlagValue("avoidance", *values[kAvoidance], problems);
   if (values[kOrigin]) options.origins = ParseOrigins(*values[kOrigin]);
   return options;
 }
@@ -483,6 +487,7 @@ JsonValue EmbedOptionsToJson(const EmbedOptions& options) {
     for (const std::string& origin : *options.origins) origins.Append(origin);
   }
   out.Set("origins", std::move(origins));
+  if (options.avoidance) out.Set("avoidance", *options.avoidance);
   return out;
 }
 

@@ -32,6 +32,7 @@ struct DisplayOverrides {
   std::optional<bool> routes;
   std::optional<bool> turn_circles;
   std::optional<bool> construction;
+  std::optional<bool> clearance;
 
   bool empty() const;
   // `display` with the given toggles replaced.
@@ -65,6 +66,9 @@ struct EmbedOptions {
   EmbedUi ui = EmbedUi::kMin;
   std::optional<EmbedCamera> camera;
   DisplayOverrides display;
+  // `avoidance` / `avoidance=0`: the characters give way to each other (the scene's `avoidance`)
+  // or not; absent: as the scene says.
+  std::optional<bool> avoidance;
   // `origin=A,B`: the items as written, trimmed, empty ones dropped ("*" for any). The page turns
   // each into an origin with the browser's URL parser, the one that also makes event.origin, so
   // both sides of the comparison are serialized alike. Absent: the page's default (its parent).
@@ -97,7 +101,8 @@ std::optional<double> EmbedStartTime(const EmbedOptions& options);
 // {"autoplay": bool|null, "paused": bool, "time": number|null,
 //  "loop": null | {"whole": true} | {"start": A, "end": B}, "ui": "min"|"none",
 //  "camera": null | {"yaw", "pitch", "distance"[, "target": [x, y, z]]},
-//  "display": {only the toggles given: bool}, "origins": null | [string]}
+//  "display": {only the toggles given: bool}, "origins": null | [string]}, and
+//  "avoidance": bool only when given (so replies to URLs without it read as before)
 JsonValue EmbedOptionsToJson(const EmbedOptions& options);
 
 // The reply of the page's `embed` command: {"ok": true, "options": {...}, "problems": [...]}.

@@ -102,6 +102,10 @@ class Stage : private OpeningTarget {
   bool IsPlaying(int instance) const;
   void StepFrames(int instance, int frames);
   void SetDisplay(const DisplayToggles& display) { options_.display = display; }
+  // The scene's `avoidance` (the embed's option, the element's attribute): on, the characters
+  // give way from the scene's start (the crowd is built from there, so the time shown is what
+  // playing to it shows); off, each walks its own plan again.
+  void SetAvoidance(bool on);
   void SetShading(ShadingOptions shading);
   void SetCamera(const OrbitCamera& camera);
   // The arrow keys' and +/-'s camera steps: degrees of yaw and pitch, zoom steps (as the wheel).

@@ -220,6 +220,7 @@ void Stage::ApplyEmbedOptions(const EmbedOptions& options, bool reduced_motion,
   embed_timeline_.SetLoop(options.loop);
   if (!apply_to_scene) return;
   options_.display = options.display.AppliedTo(options_.display);
+  if (options.avoidance) SetAvoidance(*options.avoidance);
   if (options.camera) {
     OrbitCamera camera = camera_.orbit();
     camera.yaw_degrees = static_cast<float>(options.camera->yaw_degrees);

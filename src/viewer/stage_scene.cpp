@@ -145,6 +145,13 @@ void Stage::BuildCrowd() {
   if (!built.ok()) SetError("avoidance: " + built.error().message);
 }
 
+void Stage::SetAvoidance(bool on) {
+  if (on == cast_.avoidance()) return;
+  cast_.SetAvoidance(on);
+  BuildCrowd();
+  cast_.PlaceAndPose(scene_time_, scene_playing_);
+}
+
 JsonValue Stage::PrepareScene(const JsonValue& scene_json) {
   auto parsed = SceneFromJson("scene", scene_json);
   if (!parsed.ok()) return Failure(parsed.error().ToString());
@@ -366,6 +373,7 @@ void Stage::DrawRouteOverlays(DrawList& list) {
     routes_.Draw(list, Walkers(), obstacles_.set(), camera_.orbit().distance);
   }
   cast_.DrawPaths(list, options_.display.routes, options_.display.turn_circles);
+  if (options_.display.clearance) cast_.DrawGivingWay(list, scene_time_);
 }
 
 // Loading what was fetched or dropped (an opening's "load" step, and the loadFiles command). Not

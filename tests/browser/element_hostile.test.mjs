@@ -15,7 +15,7 @@ import { assertDrawn, assertDrawsNow, recordErrors, scrollToFigure, staged, unti
 const RAN = 'window.__hostileRan=1';
 const MB = 1 << 20;
 const long = (megabytes) => ({ repeat: 'A', length: megabytes * MB });
-const DISPLAY = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles', 'construction'];
+const DISPLAY = ['grid', 'skeleton', 'joint_names', 'bounds', 'wireframe', 'normals', 'routes', 'turn_circles', 'construction', 'clearance'];
 
 // [figure, attribute, value]: `value` is a string or {repeat, length} (made in the page).
 function hostileCases() {
@@ -35,6 +35,7 @@ function hostileCases() {
   add('target', 'autoplay', long(5), `javascript:${RAN}`);
   add('target', 'paused', long(5), `javascript:${RAN}`);
   for (const toggle of DISPLAY) add('target', toggle, long(5), `javascript:${RAN}`, 'NaN');
+  add('target', 'avoidance', long(5), `javascript:${RAN}`, 'NaN');
   add('target', 'loading', long(5), `javascript:${RAN}`);
   add('target', 'ui', long(5), '<b>controls</b>');
   add('target', 'tool', long(5), `javascript:${RAN}`);

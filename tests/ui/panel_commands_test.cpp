@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "../tga_writer.h"
+#include "../viewer/folder_host.h"
 #include "../viewer/viewer_test_support.h"
 #include "viewer/stage.h"
 
@@ -278,10 +279,23 @@ std::vector<PanelRow> DisplayPanelRows() {
        },
        R"({"cmd":"display","grid":true,"skeleton":true,"joint_names":false,"bounds":false,)"
        R"("wireframe":false,"normals":false,"routes":true,"turn_circles":true,)"
-       R"("construction":false})",
+       R"("construction":false,"clearance":false})",
        [](PanelStage& s) {
          EXPECT_TRUE(Flag(*s.State().Find("display"), "skeleton"));
          EXPECT_TRUE(Flag(*s.State().Find("display"), "grid"));
+       }},
+      {"Display: clearance", Nothing,
+       [](const ViewerModel& m) {
+         DisplayToggles display = m.display;
+         display.clearance = true;
+         return command::SetDisplay(display);
+       },
+       R"({"cmd":"display","grid":true,"skeleton":false,"joint_names":false,"bounds":false,)"
+       R"("wireframe":false,"normals":false,"routes":true,"turn_circles":true,)"
+       R"("construction":false,"clearance":true})",
+       [](PanelStage& s) {
+         EXPECT_TRUE(Flag(*s.State().Find("display"), "clearance"));
+         EXPECT_TRUE(s.stage.display().clearance);
        }},
       {"Display: channel normals, no normal maps", Nothing,
        [](const ViewerModel& m) {
@@ -430,12 +444,6 @@ std::vector<PanelRow> ScenePanelRows() {
        [](const ViewerModel&) { return command::PageAction("copyLink"); },
        R"({"cmd":"pageAction","action":"copyLink"})",
        [](PanelStage& s) { EXPECT_EQ(s.host.page_actions, std::vector<std::string>{"copyLink"}); }},
-      {"Scene: demo maze", Nothing,
-       [](const ViewerModel&) { return command::PageAction("demo:maze"); },
-       R"({"cmd":"pageAction","action":"demo:maze"})",
-       [](PanelStage& s) {
-         EXPECT_EQ(s.host.page_actions, std::vector<std::string>{"demo:maze"});
-       }},
       {"Scene: camera walker_orbit", Nothing,
        [](const ViewerModel& m) { return command::PlayCamera(m, 0); },
        R"({"cmd":"playCamera","camera":"walker_orbit"})",
@@ -452,10 +460,25 @@ std::vector<PanelRow> ScenePanelRows() {
   };
 }
 
+// The demo gallery's buttons, each a page action the page answers by opening the demo.
+std::vector<PanelRow> GalleryRows() {
+  std::vector<PanelRow> rows;
+  for (const GalleryDemo& demo : kDemoGallery) {
+    const std::string action = std::string("demo:") + demo.name;
+    rows.push_back({"Scene: demo " + std::string(demo.name), Nothing,
+                    [action](const ViewerModel&) { return command::PageAction(action); },
+                    R"({"cmd":"pageAction","action":")" + action + R"("})",
+                    [action](PanelStage& s) {
+                      EXPECT_EQ(s.host.page_actions, std::vector<std::string>{action});
+                    }});
+  }
+  return rows;
+}
+
 std::vector<PanelRow> PanelRows() {
   std::vector<PanelRow> rows;
-  for (auto part :
-       {ModelPanelRows, AnimationPanelRows, AttachPanelRows, DisplayPanelRows, ScenePanelRows}) {
+  for (auto part : {ModelPanelRows, AnimationPanelRows, AttachPanelRows, DisplayPanelRows,
+                    ScenePanelRows, GalleryRows}) {
     for (PanelRow& row : part()) rows.push_back(std::move(row));
   }
   return rows;
@@ -506,6 +529,31 @@ TEST(PanelCommands, APositionNotInThePanelsListIsRefusedByTheStage) {
     EXPECT_NE(error.find(command.Find("cmd")->as_string() + "."), std::string::npos) << error;
     EXPECT_EQ(WriteJson(s.State()), before);
   }
+}
+
+// What the page does with a gallery button's "demo:NAME": the openDemo command, answered from
+// assets/scenes/NAME.json. Every demo opens with characters; those on the giving-way row are
+// scenes with avoidance on.
+TEST(PanelCommands, EveryGalleryDemoOpensAndThoseOnTheGivingWayRowGiveWay) {
+  int giving_way = 0;
+  for (const GalleryDemo& demo : kDemoGallery) {
+    SCOPED_TRACE(demo.name);
+    NullRenderBackend device;
+    viewer::test::FolderHost host(MD5STAGE_SOURCE_DIR);
+    Stage stage(&device, &host);
+    stage.SetViewport(640, 360, 1.0f);
+    const JsonValue reply =
+        stage.Call(Command(R"({"cmd":"openDemo","name":")" + std::string(demo.name) + "\"}"));
+    ASSERT_FALSE(reply.Find("error")) << WriteJson(reply);
+    host.Pump(stage);
+    ASSERT_TRUE(Ok(host.LastOpened())) << WriteJson(host.LastOpened());
+    EXPECT_GT(stage.character_count(), 0);
+    if (demo.gives_way) {
+      EXPECT_TRUE(stage.CurrentScene().avoidance);
+      ++giving_way;
+    }
+  }
+  EXPECT_EQ(giving_way, 4);  // corridor, swap, crossing, doorway
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -291,11 +292,11 @@ TEST(EmbedOptionsTest, DisplayTogglesAreOverridesOfTheScene) {
   const EmbedOptions options =
       Parse("?grid=0",
             "#skeleton=1&wireframe&routes=OFF&turn_circles=no&joint_names=yes&"
-            "bounds=1&normals=0&construction=1");
+            "bounds=1&normals=0&construction=1&clearance");
   EXPECT_EQ(WriteJson(EmbedOptionsToJson(options).Find("display")[0]),
             R"({"grid":false,"skeleton":true,"joint_names":true,"bounds":true,)"
             R"("wireframe":true,"normals":false,"routes":false,"turn_circles":false,)"
-            R"("construction":true})");
+            R"("construction":true,"clearance":true})");
   EXPECT_FALSE(options.display.empty());
   EXPECT_TRUE(options.problems.empty());
 
@@ -320,10 +321,11 @@ TEST(EmbedOptionsTest, DisplayTogglesAreOverridesOfTheScene) {
   EXPECT_FALSE(shown.routes);
   EXPECT_FALSE(shown.turn_circles);
   EXPECT_TRUE(shown.construction);
+  EXPECT_TRUE(shown.clearance);
 
   // Only the toggles given change; the rest keep the scene's values, whatever they are.
   const EmbedOptions one = Parse("", "#skeleton=1");
-  const DisplayToggles all_on{true, true, true, true, true, true, true, true, true};
+  const DisplayToggles all_on{true, true, true, true, true, true, true, true, true, true};
   const DisplayToggles kept = one.display.AppliedTo(DisplayToggles{});
   EXPECT_TRUE(kept.skeleton);
   EXPECT_TRUE(kept.grid);
@@ -331,6 +333,41 @@ TEST(EmbedOptionsTest, DisplayTogglesAreOverridesOfTheScene) {
   EXPECT_TRUE(kept.routes);
   EXPECT_TRUE(one.display.AppliedTo(all_on).skeleton);
   EXPECT_TRUE(one.display.AppliedTo(all_on).normals);
+}
+
+// `avoidance` switches the scene's giving way on or off; absent, the scene decides, and the
+// reply has no member for it (replies to URLs made before it read as they did).
+TEST(EmbedOptionsTest, AvoidanceIsAFlagLeftOutWhenNotGiven) {
+  struct Case {
+    const char* fragment;
+    std::optional<bool> avoidance;
+    const char* json_tail;  // what the reply's options end with
+    bool problem;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"#demo=swap", std::nullopt, R"("origins":null})", false},
+           {"#avoidance", true, R"("origins":null,"avoidance":true})", false},
+           {"#avoidance=avoidance", true, R"("origins":null,"avoidance":true})", false},
+           {"#avoidance=ON", true, R"("origins":null,"avoidance":true})", false},
+           {"#avoidance=0", false, R"("origins":null,"avoidance":false})", false},
+           {"#avoidance=off&demo=swap", false, R"("origins":null,"avoidance":false})", false},
+           {"#avoidance=maybe", std::nullopt, R"("origins":null})", true},
+       }) {
+    SCOPED_TRACE(c.fragment);
+    const EmbedOptions options = Parse("", c.fragment);
+    EXPECT_EQ(options.avoidance, c.avoidance);
+    const std::string json = Json(options);
+    EXPECT_EQ(json.substr(json.size() - std::string(c.json_tail).size()), c.json_tail) << json;
+    EXPECT_TRUE(options.display.empty());
+    if (c.problem) {
+      ASSERT_EQ(options.problems.size(), 1u);
+      EXPECT_EQ(options.problems[0].rfind("embed: avoidance: expected nothing, 1/true/yes/on", 0),
+                0u)
+          << options.problems[0];
+    } else {
+      EXPECT_TRUE(options.problems.empty());
+    }
+  }
 }
 
 struct OriginCase {

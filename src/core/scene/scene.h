@@ -115,6 +115,9 @@ struct DisplayToggles {
   // Pinter's turning-radius construction for the selected character's go-to path (docs/design.md,
   // "The construction view"). Added after format 1's links: written only when on.
   bool construction = false;
+  // Each character giving way (the scene's `avoidance`): its clearance ring and its wanted and
+  // chosen headings. Added after format 1's links: written only when on.
+  bool clearance = false;
 };
 
 // The toggles by the names the scene format and the viewer's commands and state use, in order.
@@ -135,7 +138,8 @@ inline constexpr DisplayToggleName kDisplayToggleNames[] = {
     {"normals", &DisplayToggles::normals},
     {"routes", &DisplayToggles::routes},
     {"turn_circles", &DisplayToggles::turn_circles},
-    {"construction", &DisplayToggles::construction, false}};
+    {"construction", &DisplayToggles::construction, false},
+    {"clearance", &DisplayToggles::clearance, false}};
 
 struct Scene {
   std::vector<SceneModel> models;

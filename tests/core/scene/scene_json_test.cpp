@@ -72,39 +72,50 @@ TEST(SceneJsonTest, ReadsTheDocumentedExample) {
   EXPECT_TRUE(scene.playing);
 }
 
-// `construction` came after format 1's links: off by default, written only when on, so scenes and
-// links made before it keep their bytes and open with it off; one made with it on keeps it.
-TEST(SceneJsonTest, ConstructionToggleIsOptionalAndRoundTrips) {
-  Result<Scene> old = ParseScene("old.json", R"({"version": 1, "display": {"grid": false}})");
-  ASSERT_TRUE(old.ok()) << old.error().ToString();
-  EXPECT_FALSE(old.value().display.construction);
-  const std::string full = WriteScene(old.value());
-  EXPECT_EQ(full.find("construction"), std::string::npos) << full;
-  EXPECT_NE(full.find("\"turn_circles\":true"), std::string::npos) << full;
+// `construction` and `clearance` came after format 1's links: off by default, written only when
+// on, so scenes and links made before them keep their bytes and open with them off; one made with
+// one on keeps it.
+TEST(SceneJsonTest, LaterDisplayTogglesAreOptionalAndRoundTrip) {
+  struct Later {
+    const char* name;
+    bool DisplayToggles::*member;
+  };
+  for (const Later& toggle : {Later{"construction", &DisplayToggles::construction},
+                              Later{"clearance", &DisplayToggles::clearance}}) {
+    SCOPED_TRACE(toggle.name);
+    const std::string name = toggle.name;
+    Result<Scene> old = ParseScene("old.json", R"({"version": 1, "display": {"grid": false}})");
+    ASSERT_TRUE(old.ok()) << old.error().ToString();
+    EXPECT_FALSE(old.value().display.*toggle.member);
+    const std::string full = WriteScene(old.value());
+    EXPECT_EQ(full.find(name), std::string::npos) << full;
+    EXPECT_NE(full.find("\"turn_circles\":true"), std::string::npos) << full;
 
-  Scene on = old.value();
-  on.display.construction = true;
-  const std::string written = WriteScene(on);
-  EXPECT_NE(written.find("\"construction\":true"), std::string::npos) << written;
-  Result<Scene> reread = ParseScene("on.json", written);
-  ASSERT_TRUE(reread.ok()) << reread.error().ToString();
-  EXPECT_TRUE(reread.value().display.construction);
+    Scene on = old.value();
+    on.display.*toggle.member = true;
+    const std::string written = WriteScene(on);
+    EXPECT_NE(written.find("\"" + name + "\":true"), std::string::npos) << written;
+    Result<Scene> reread = ParseScene("on.json", written);
+    ASSERT_TRUE(reread.ok()) << reread.error().ToString();
+    EXPECT_TRUE(reread.value().display.*toggle.member);
 
-  Result<std::string> link = EncodeSceneLink(on);
-  ASSERT_TRUE(link.ok()) << link.error().ToString();
-  Result<Scene> decoded = DecodeSceneLink(link.value());
-  ASSERT_TRUE(decoded.ok()) << decoded.error().ToString();
-  EXPECT_TRUE(decoded.value().display.construction);
-  Result<std::string> old_link = EncodeSceneLink(old.value());
-  ASSERT_TRUE(old_link.ok());
-  Result<Scene> old_decoded = DecodeSceneLink(old_link.value());
-  ASSERT_TRUE(old_decoded.ok());
-  EXPECT_FALSE(old_decoded.value().display.construction);
+    Result<std::string> link = EncodeSceneLink(on);
+    ASSERT_TRUE(link.ok()) << link.error().ToString();
+    Result<Scene> decoded = DecodeSceneLink(link.value());
+    ASSERT_TRUE(decoded.ok()) << decoded.error().ToString();
+    EXPECT_TRUE(decoded.value().display.*toggle.member);
+    Result<std::string> old_link = EncodeSceneLink(old.value());
+    ASSERT_TRUE(old_link.ok());
+    Result<Scene> old_decoded = DecodeSceneLink(old_link.value());
+    ASSERT_TRUE(old_decoded.ok());
+    EXPECT_FALSE(old_decoded.value().display.*toggle.member);
 
-  Result<Scene> bad = ParseScene("bad.json", R"({"version": 1, "display": {"construction": 1}})");
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.error().ToString().find("display.construction"), std::string::npos)
-      << bad.error().ToString();
+    Result<Scene> bad =
+        ParseScene("bad.json", R"({"version": 1, "display": {")" + name + R"(": 1}})");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().ToString().find("display." + name), std::string::npos)
+        << bad.error().ToString();
+  }
 }
 
 // `avoidance` came after format 1's links too: off by default, written only when on (even in a

@@ -114,6 +114,7 @@ inline void ExpectScenesNear(const Scene& a, const Scene& b, double tolerance) {
   EXPECT_EQ(a.display.routes, b.display.routes);
   EXPECT_EQ(a.display.turn_circles, b.display.turn_circles);
   EXPECT_EQ(a.display.construction, b.display.construction);
+  EXPECT_EQ(a.display.clearance, b.display.clearance);
   EXPECT_TRUE(Near("time", a.time, b.time, tolerance));
   EXPECT_EQ(a.playing, b.playing);
   EXPECT_EQ(a.avoidance, b.avoidance);
