@@ -1,0 +1,159 @@
+// The crowd step side by side with DetourCrowd (issue 45; native only): on each scenario (the
+// field of 100, 1,000 and 5,000 walkers, the `swap` and `crossing` demos), a step of the crowd
+// simulation (followers' arc-and-line steering plus the giving-way job) against an update of
+// DetourCrowd (bench/detour_crowd.h), both from the state after 2 s for 2 s of steps at 60 Hz:
+// CPU time per character. Each benchmark also reports its side's mean arrival time over a run from
+// the start until every character arrives or the cap, counters bench/report.py turns into the
+// ratios ours / DetourCrowd.
+#include <benchmark/benchmark.h>
+
+#include <map>
+#include <string>
+
+#include "bench_registry.h"
+#include "bench_util.h"
+#include "crowd_scenarios.h"
+#include "detour_crowd.h"
+
+namespace md5stage::bench {
+namespace {
+
+constexpr int kWarmUpSteps = 120;  // 2 s at 60 Hz: the walkers have met their neighbours
+constexpr int kTimedSteps = 120;
+
+// Where and when the characters arrived in a run from the start, capped at three times the
+// slowest one's straight-line time alone plus 5 s.
+struct ArrivalSummary {
+  int characters = 0;
+  int arrived = 0;
+  double mean = 0.0;    // over those that arrived, seconds
+  double latest = 0.0;  // seconds
+  double cap = 0.0;     // seconds simulated at most
+};
+
+template <typename Run>
+ArrivalSummary RunToArrival(Run& run, double cap) {
+  const int steps = static_cast<int>(cap * 60.0);
+  for (int s = 0; s < steps; ++s) {
+    bool all = true;
+    for (int i = 0; i < run.size() && all; ++i) all = run.arrival_time(i) >= 0.0;
+    if (all) break;
+    run.Step();
+  }
+  ArrivalSummary summary;
+  summary.characters = run.size();
+  summary.cap = cap;
+  double total = 0.0;
+  for (int i = 0; i < run.size(); ++i) {
+    const double t = run.arrival_time(i);
+    if (t < 0.0) continue;
+    ++summary.arrived;
+    total += t;
+    summary.latest = std::max(summary.latest, t);
+  }
+  summary.mean = summary.arrived > 0 ? total / summary.arrived : 0.0;
+  return summary;
+}
+
+// The crowd simulation's Step() returns a Status; DetourCrowd's update nothing.
+struct OursRun {
+  CrowdSimulation sim;
+  void Step() { (void)sim.Step(); }
+  int size() const { return sim.size(); }
+  double arrival_time(int i) const { return sim.arrival_time(i); }
+};
+
+Result<CrowdScenario> ScenarioNamed(const std::string& name) {
+  if (name == "swap" || name == "crossing") {
+    return SceneScenario(name, SourceDir() + "/assets/scenes/" + name + ".json");
+  }
+  return FieldScenario(std::stoi(name.substr(name.find('_') + 1)));
+}
+
+// Arrivals are computed once per scenario and side (the runs are deterministic), not per
+// repetition.
+const ArrivalSummary& OursArrival(const CrowdScenario& scenario) {
+  static std::map<std::string, ArrivalSummary> done;
+  auto found = done.find(scenario.name);
+  if (found != done.end()) return found->second;
+  OursRun run{CrowdSimulation::Build(scenario.characters, scenario.obstacles).value()};
+  return done[scenario.name] = RunToArrival(run, 3.0 * LongestStraightTime(scenario) + 5.0);
+}
+
+const ArrivalSummary& DetourArrival(const CrowdScenario& scenario) {
+  static std::map<std::string, ArrivalSummary> done;
+  auto found = done.find(scenario.name);
+  if (found != done.end()) return found->second;
+  DetourCrowdRun run = DetourCrowdRun::Build(scenario).value();
+  return done[scenario.name] = RunToArrival(run, 3.0 * LongestStraightTime(scenario) + 5.0);
+}
+
+void ReportArrival(benchmark::State& state, const ArrivalSummary& arrival) {
+  state.counters["characters"] = arrival.characters;
+  state.counters["arrived"] = arrival.arrived;
+  state.counters["mean_arrival_s"] = arrival.mean;
+  state.counters["latest_arrival_s"] = arrival.latest;
+  state.counters["cap_s"] = arrival.cap;
+}
+
+void OursBench(benchmark::State& state, const std::string& name) {
+  Result<CrowdScenario> scenario = ScenarioNamed(name);
+  if (!scenario.ok()) {
+    state.SkipWithError(scenario.error().ToString().c_str());
+    return;
+  }
+  Result<CrowdSimulation> built =
+      CrowdSimulation::Build(scenario.value().characters, scenario.value().obstacles);
+  if (!built.ok()) {
+    state.SkipWithError(built.error().ToString().c_str());
+    return;
+  }
+  CrowdSimulation sim = std::move(built.value());
+  for (int s = 0; s < kWarmUpSteps; ++s) sim.Step();
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(sim.Step());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * sim.size());
+  ReportArrival(state, OursArrival(scenario.value()));
+}
+
+void DetourBench(benchmark::State& state, const std::string& name) {
+  Result<CrowdScenario> scenario = ScenarioNamed(name);
+  if (!scenario.ok()) {
+    state.SkipWithError(scenario.error().ToString().c_str());
+    return;
+  }
+  Result<DetourCrowdRun> built = DetourCrowdRun::Build(scenario.value());
+  if (!built.ok()) {
+    state.SkipWithError(built.error().ToString().c_str());
+    return;
+  }
+  DetourCrowdRun run = std::move(built.value());
+  for (int s = 0; s < kWarmUpSteps; ++s) run.Step();
+  for (auto _ : state) {
+    run.Update();
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * run.size());
+  state.counters["navmesh_polygons"] = run.navmesh_polygons();
+  ReportArrival(state, DetourArrival(scenario.value()));
+}
+
+}  // namespace
+
+void RegisterDetourCrowdBenchmarks() {
+  for (const char* name : {"field_100", "field_1000", "field_5000", "swap", "crossing"}) {
+    const std::string scenario = name;
+    benchmark::RegisterBenchmark(("giveway_md5stage/" + scenario).c_str(),
+                                 [scenario](benchmark::State& s) { OursBench(s, scenario); })
+        ->Unit(benchmark::kMicrosecond)
+        ->Iterations(kTimedSteps);
+    benchmark::RegisterBenchmark(("giveway_detourcrowd/" + scenario).c_str(),
+                                 [scenario](benchmark::State& s) { DetourBench(s, scenario); })
+        ->Unit(benchmark::kMicrosecond)
+        ->Iterations(kTimedSteps);
+  }
+}
+
+}  // namespace md5stage::bench
