@@ -158,19 +158,22 @@ def add_detour_side_by_side(results, native, counters):
         arrivals = {}
         for name in (ours, theirs):
             run = counters.get(name, {})
-            if "mean_arrival_s" not in run:
+            if "mean_arrival_capped_s" not in run:
                 continue
             arrived, count = int(run["arrived"]), int(run["characters"])
-            arrivals[name] = (run["mean_arrival_s"], arrived == count)
-            results.add(f"arrival/{name}", run["mean_arrival_s"], "s mean", None,
-                        f"{arrived} of {count} arrived, latest {run['latest_arrival_s']:.2f} s, "
-                        f"cap {run['cap_s']:.0f} s")
-        if len(arrivals) == 2 and arrivals[theirs][0] > 0:
-            note = None if arrivals[ours][1] and arrivals[theirs][1] else \
-                "not every character arrived: means over those that did"
+            arrivals[name] = (run["mean_arrival_capped_s"], run["mean_arrival_s"])
+            results.add(f"arrival/{name}", run["mean_arrival_capped_s"], "s mean", None,
+                        f"{arrived} of {count} arrived, the others counted at the cap of "
+                        f"{run['cap_s']:.0f} s; mean of those arrived {run['mean_arrival_s']:.2f} s, "
+                        f"latest {run['latest_arrival_s']:.2f} s")
+        if len(arrivals) == 2 and min(arrivals[ours] + arrivals[theirs]) > 0:
+            # Issue 45's bound is on the mean over every character (one that never arrives counts
+            # at the cap); the mean over those that arrived is shown beside it.
             results.add(f"ratio/{ours} vs {theirs} (mean arrival)",
                         arrivals[ours][0] / arrivals[theirs][0], "x",
-                        ("<=", DETOUR_ARRIVAL_RATIO), note)
+                        ("<=", DETOUR_ARRIVAL_RATIO), "non-arrivals at the cap")
+            results.add(f"ratio/{ours} vs {theirs} (mean arrival of those arrived)",
+                        arrivals[ours][1] / arrivals[theirs][1], "x")
 
 
 def target_for(platform, name):
