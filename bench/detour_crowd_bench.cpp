@@ -6,7 +6,9 @@
 // the start until every character arrives or the cap, counters bench/report.py turns into the
 // ratios ours / DetourCrowd.
 #include <benchmark/benchmark.h>
+#include <time.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -56,6 +58,12 @@ ArrivalSummary RunToArrival(Run& run, double cap) {
   summary.mean_capped =
       run.size() > 0 ? (total + (run.size() - summary.arrived) * cap) / run.size() : 0.0;
   return summary;
+}
+
+double ProcessCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
 // The crowd simulation's Step() returns a Status; DetourCrowd's update nothing.
@@ -115,14 +123,26 @@ void OursBench(benchmark::State& state, const std::string& name) {
   CrowdSimulation sim = std::move(built.value());
   for (int s = 0; s < kWarmUpSteps; ++s) sim.Step();
   const int replans_before = sim.replans();
+  // Each step's own CPU time too, to tell the steps that re-planned from those that did not.
+  double plain_seconds = 0.0;
+  int plain_steps = 0;
   for (auto _ : state) {
+    const int replans = sim.replans();
+    const double start = ProcessCpuSeconds();
     benchmark::DoNotOptimize(sim.Step());
     benchmark::ClobberMemory();
+    if (sim.replans() == replans) {
+      plain_seconds += ProcessCpuSeconds() - start;
+      ++plain_steps;
+    }
   }
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * sim.size());
   // Re-plans round the obstacles made within the timed steps (issue 45 counts them apart from a
-  // step's cost; here they are in it, as DetourCrowd's path requests are in its update).
+  // step's cost; here they are in it, as DetourCrowd's path requests are in its update), and the
+  // CPU time a character of the steps without one.
   state.counters["replans"] = sim.replans() - replans_before;
+  state.counters["ns_per_character_without_replans"] =
+      plain_steps > 0 ? 1e9 * plain_seconds / (plain_steps * sim.size()) : 0.0;
   ReportArrival(state, OursArrival(scenario.value()));
 }
 
