@@ -9,8 +9,13 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <glm/geometric.hpp>
 #include <map>
 #include <string>
+#include <unordered_map>
+#include <vector>
 
 #include "bench_registry.h"
 #include "bench_util.h"
@@ -24,7 +29,7 @@ constexpr int kWarmUpSteps = 120;  // 2 s at 60 Hz: the walkers have met their n
 constexpr int kTimedSteps = 120;
 
 // Where and when the characters arrived in a run from the start, capped at three times the
-// slowest one's straight-line time alone plus 5 s.
+// slowest one's straight-line time alone plus 5 s, and how close two came.
 struct ArrivalSummary {
   int characters = 0;
   int arrived = 0;
@@ -32,18 +37,70 @@ struct ArrivalSummary {
   double mean_capped = 0.0;  // over all, one that never arrived counted at the cap (a bound)
   double latest = 0.0;       // seconds
   double cap = 0.0;          // seconds simulated at most
+  // The least distance between two characters after any step, over the sum of their
+  // clearances (below 1: they overlapped), and the steps after which some pair overlapped.
+  double least_separation = 1e300;
+  int overlapping_steps = 0;
+};
+
+// The least distance between two of the characters over twice their clearance (the scenarios'
+// characters share one), through a grid of cells that wide.
+class SeparationCheck {
+ public:
+  explicit SeparationCheck(double clearance) : cell_(2.0 * clearance) {}
+
+  template <typename Run>
+  double Least(const Run& run) {
+    for (auto& cell : cells_) cell.second.clear();
+    positions_.resize(static_cast<std::size_t>(run.size()));
+    for (int i = 0; i < run.size(); ++i) {
+      positions_[static_cast<std::size_t>(i)] = run.position(i);
+      cells_[Key(positions_[static_cast<std::size_t>(i)], 0, 0)].push_back(i);
+    }
+    double least = 1e300;
+    for (int i = 0; i < run.size(); ++i) {
+      const glm::dvec2 p = positions_[static_cast<std::size_t>(i)];
+      for (int dx = -1; dx <= 1; ++dx) {
+        for (int dy = -1; dy <= 1; ++dy) {
+          auto found = cells_.find(Key(p, dx, dy));
+          if (found == cells_.end()) continue;
+          for (int j : found->second) {
+            if (j > i) {
+              least = std::min(least, glm::distance(p, positions_[static_cast<std::size_t>(j)]));
+            }
+          }
+        }
+      }
+    }
+    return least / cell_;
+  }
+
+ private:
+  std::int64_t Key(glm::dvec2 p, int dx, int dy) const {
+    const auto x = static_cast<std::int64_t>(std::floor(p.x / cell_)) + dx;
+    const auto y = static_cast<std::int64_t>(std::floor(p.y / cell_)) + dy;
+    return x * 4294967296LL + (y & 0xffffffffLL);
+  }
+
+  double cell_;
+  std::vector<glm::dvec2> positions_;
+  std::unordered_map<std::int64_t, std::vector<int>> cells_;
 };
 
 template <typename Run>
-ArrivalSummary RunToArrival(Run& run, double cap) {
+ArrivalSummary RunToArrival(Run& run, double clearance, double cap) {
+  ArrivalSummary summary;
+  SeparationCheck separation(clearance);
   const int steps = static_cast<int>(cap * 60.0);
   for (int s = 0; s < steps; ++s) {
     bool all = true;
     for (int i = 0; i < run.size() && all; ++i) all = run.arrival_time(i) >= 0.0;
     if (all) break;
     run.Step();
+    const double least = separation.Least(run);
+    summary.least_separation = std::min(summary.least_separation, least);
+    if (least < 1.0 - 1e-9) ++summary.overlapping_steps;
   }
-  ArrivalSummary summary;
   summary.characters = run.size();
   summary.cap = cap;
   double total = 0.0;
@@ -72,6 +129,7 @@ struct OursRun {
   void Step() { (void)sim.Step(); }
   int size() const { return sim.size(); }
   double arrival_time(int i) const { return sim.arrival_time(i); }
+  glm::dvec2 position(int i) const { return sim.agent(i).pose.position; }
 };
 
 Result<CrowdScenario> ScenarioNamed(const std::string& name) {
@@ -88,7 +146,8 @@ const ArrivalSummary& OursArrival(const CrowdScenario& scenario) {
   auto found = done.find(scenario.name);
   if (found != done.end()) return found->second;
   OursRun run{CrowdSimulation::Build(scenario.characters, scenario.obstacles).value()};
-  return done[scenario.name] = RunToArrival(run, 3.0 * LongestStraightTime(scenario) + 5.0);
+  return done[scenario.name] = RunToArrival(run, scenario.characters[0].clearance,
+                                            3.0 * LongestStraightTime(scenario) + 5.0);
 }
 
 const ArrivalSummary& DetourArrival(const CrowdScenario& scenario) {
@@ -96,7 +155,8 @@ const ArrivalSummary& DetourArrival(const CrowdScenario& scenario) {
   auto found = done.find(scenario.name);
   if (found != done.end()) return found->second;
   DetourCrowdRun run = DetourCrowdRun::Build(scenario).value();
-  return done[scenario.name] = RunToArrival(run, 3.0 * LongestStraightTime(scenario) + 5.0);
+  return done[scenario.name] = RunToArrival(run, scenario.characters[0].clearance,
+                                            3.0 * LongestStraightTime(scenario) + 5.0);
 }
 
 void ReportArrival(benchmark::State& state, const ArrivalSummary& arrival) {
@@ -106,6 +166,8 @@ void ReportArrival(benchmark::State& state, const ArrivalSummary& arrival) {
   state.counters["mean_arrival_capped_s"] = arrival.mean_capped;
   state.counters["latest_arrival_s"] = arrival.latest;
   state.counters["cap_s"] = arrival.cap;
+  state.counters["least_separation"] = arrival.least_separation;
+  state.counters["overlapping_steps"] = arrival.overlapping_steps;
 }
 
 void OursBench(benchmark::State& state, const std::string& name) {
