@@ -205,7 +205,7 @@ void SetDemoAvoidance(dtCrowd& crowd) {
   }
 }
 
-// The demo's agent (radius 0.6, speed 3.5, acceleration 8, queries 12 and 30 radii; its crowd
+// The demo's agent (radius 0.6, speed 3.5, acceleration 8, queries 8 and 30 radii; its crowd
 // tool's default options: anticipated turns, path visibility and topology optimization, obstacle
 // avoidance; separation off, as there: it holds agents off targets near others), at the
 // character's speed, reached in the demo's 0.44 s.
@@ -215,7 +215,7 @@ dtCrowdAgentParams AgentParams(const CrowdCharacter& c, const DetourCrowdOptions
   p.height = static_cast<float>(options.agent_height);
   p.maxSpeed = static_cast<float>(c.speed);
   p.maxAcceleration = static_cast<float>(c.speed * 8.0 / 3.5);
-  p.collisionQueryRange = p.radius * 12.0f;
+  p.collisionQueryRange = p.radius * 8.0f;
   p.pathOptimizationRange = p.radius * 30.0f;
   p.separationWeight = 2.0f;
   p.updateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS | DT_CROWD_OPTIMIZE_TOPO |

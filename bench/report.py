@@ -179,7 +179,7 @@ def add_detour_side_by_side(results, native, counters):
                         f"{arrived} of {count} arrived, the others counted at the cap of "
                         f"{run['cap_s']:.0f} s; mean of those arrived {run['mean_arrival_s']:.2f} s, "
                         f"latest {run['latest_arrival_s']:.2f} s"
-                        + (f"; least distance {run['least_separation']:.2f}x the clearances' sum, "
+                        + (f"; least distance {run['least_separation']:.3f}x the clearances' sum, "
                            f"{int(run['overlapping_steps'])} steps with a pair closer"
                            if "least_separation" in run else ""))
         if len(arrivals) == 2 and min(arrivals[ours] + arrivals[theirs]) > 0:
