@@ -17,5 +17,8 @@ void RegisterAssimpBenchmarks();
 #ifdef MD5STAGE_BENCH_EXPORT
 void RegisterExportBenchmarks();
 #endif
+#ifdef MD5STAGE_BENCH_DETOUR
+void RegisterDetourCrowdBenchmarks();  // native only, where librecast-dev is installed
+#endif
 
 }  // namespace md5stage::bench

@@ -4,43 +4,22 @@
 // (followers' arc-and-line steering, then the job).
 #include <benchmark/benchmark.h>
 
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "bench_registry.h"
 #include "core/crowd/crowd_simulation.h"
+#include "crowd_scenarios.h"
 
 namespace md5stage::bench {
 namespace {
 
-// Walkers on a jittered grid 80 units apart (clearance 15, turning radius 30, speed 100), each
-// sent 300 to 500 units in its own direction; the state after `warm_up` steps, when they have
-// met their neighbours.
+// The field's walkers (crowd_scenarios.h) after `warm_up` steps, when they have met their
+// neighbours.
 CrowdSimulation FieldSimulation(int count, int warm_up) {
-  std::uint64_t state = 12345;
-  auto uniform = [&state](double lo, double hi) {
-    state = state * 6364136223846793005ull + 1442695040888963407ull;
-    return lo + (hi - lo) * static_cast<double>(state >> 11) * 0x1.0p-53;
-  };
-  const int columns = static_cast<int>(std::ceil(std::sqrt(count)));
-  const double spacing = 80.0;
-  std::vector<CrowdCharacter> characters;
-  for (int i = 0; i < count; ++i) {
-    CrowdCharacter c;
-    const glm::dvec2 p{spacing * (i % columns) + uniform(-8, 8),
-                       spacing * (i / columns) + uniform(-8, 8)};
-    const double direction = uniform(-kPi, kPi);
-    c.start = {p, direction + uniform(-1, 1)};
-    c.speed = 100.0;
-    c.turning_radius = 30.0;
-    c.clearance = 15.0;
-    c.has_target = true;
-    c.target = p + uniform(300, 500) * Direction(direction);
-    characters.push_back(c);
-  }
-  CrowdSimulation sim = CrowdSimulation::Build(characters, ObstacleSet{}).value();
+  const CrowdScenario field = FieldScenario(count);
+  CrowdSimulation sim = CrowdSimulation::Build(field.characters, ObstacleSet{}).value();
   for (int s = 0; s < warm_up; ++s) sim.Step();
   return sim;
 }

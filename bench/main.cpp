@@ -25,6 +25,9 @@ int main(int argc, char** argv) {
   RegisterAnimBenchmarks();
   RegisterCrowdBenchmarks();
   RegisterCrowdStepBenchmarks();
+#ifdef MD5STAGE_BENCH_DETOUR
+  RegisterDetourCrowdBenchmarks();
+#endif
   RegisterPathBenchmarks();
   RegisterPlannerBenchmarks();
   benchmark::Initialize(&argc, argv);

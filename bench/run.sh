@@ -28,7 +28,7 @@ source "$ROOT/tools/debian.sh"
 # Normally nothing: build_wasm.sh's package list has all of these.
 ensure_packages() {
   ensure_apt_packages build-essential cmake python3 emscripten libglm-dev libfast-float-dev \
-    libbenchmark-dev libassimp-dev zlib1g-dev nodejs
+    libbenchmark-dev libassimp-dev zlib1g-dev nodejs librecast-dev
 }
 
 ensure_benchmark_sources() {

@@ -18,6 +18,12 @@ assert not bad, f"rows without a unit: {bad}"
 for prefix in ("native/export_glb/", "native/convert_glb/", "native/export_maps/"):
     mine = [r for r in rows if r["name"].startswith(prefix)]
     assert mine and all(r["target"] for r in mine), f"{prefix}: no row or no target: {mine}"
+# Side by side with DetourCrowd: both ratios, ours over theirs, with issue 45's bounds.
+by_name = {r["name"]: r for r in rows}
+step = by_name["ratio/giveway swap: md5stage vs detourcrowd (step per character)"]
+assert abs(step["value"] - 0.5) < 1e-9 and step["target"] == "<= 1" and step["met"], step
+arrival = by_name["ratio/giveway swap: md5stage vs detourcrowd (mean arrival)"]
+assert abs(arrival["value"] - 1.125) < 1e-9 and arrival["target"] == "<= 1.3", arrival
 PY
 # A benchmark the report has no unit for: a message naming it, not a traceback.
 mkdir -p "$WORK/unknown"
