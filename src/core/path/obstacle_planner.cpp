@@ -819,8 +819,10 @@ int WallSubdivision(const ObstaclePlanJob& job, const Grid& grid) {
   }
   const double band = thinnest + 2.0 * job.clearance;
   if (!(band < cell)) return 1;
-  const int wanted = static_cast<int>(std::floor(cell / band)) + 1;
-  return std::clamp(wanted, 1, kMaxWallCellsPerSide / std::max(grid.nx, grid.ny));
+  const int most = std::max(1, kMaxWallCellsPerSide / std::max(grid.nx, grid.ny));
+  // (In doubles until capped: a sliver of a polygon makes cell / band huge.)
+  const double wanted = std::floor(cell / band) + 1.0;
+  return wanted >= most ? most : std::max(1, static_cast<int>(wanted));
 }
 
 // The field round start, goal and obstacles with room to turn, in cells of kPassCell[pass]

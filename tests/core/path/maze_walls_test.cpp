@@ -70,5 +70,33 @@ TEST(ObstaclePlannerMazeWalls, TheFirstPassFindsTheWayInAFewRooms) {
   }
 }
 
+// The wall grid's subdivision follows the thinnest obstacle: a sliver (1e-9 thick, clearance 0)
+// asks for an enormous one, which is capped (384 cells a side) instead of overflowing; the path
+// round the sliver and a wall is found and legal.
+TEST(ObstaclePlannerMazeWalls, ASliverCapsTheWallGrid) {
+  Result<ObstacleSet> built = ObstacleSet::Build({
+      Obstacle::Polygon({{0.0, -50.0}, {1e-9, -50.0}, {1e-9, 50.0}, {0.0, 50.0}}),
+      Obstacle::Polygon({{30.0, -80.0}, {33.0, -80.0}, {33.0, 80.0}, {30.0, 80.0}}),
+  });
+  ASSERT_TRUE(built.ok());
+  const ObstacleSet obstacles = std::move(built).value();
+  ObstaclePlannerScratch scratch;
+  PlannedPath path;
+  ObstaclePlanResult result;
+  ObstaclePlanJob job;
+  job.start = {{-40.0, 0.0}, 0.0};
+  job.goal = {70.0, 0.0};
+  job.turning_radius = 5.0;
+  job.obstacles = &obstacles;
+  job.scratch = &scratch;
+  job.path = &path;
+  job.result = &result;
+  ASSERT_TRUE(job.Run().ok());
+  ASSERT_TRUE(result.found()) << result.reason;
+  EXPECT_LE(result.expansions, kDefaultPlanBudget);
+  const Status legal = CheckPlannedPath(path, job.start, job.goal, nullptr, 5.0, 0.0, obstacles);
+  EXPECT_TRUE(legal.ok()) << legal.error().message;
+}
+
 }  // namespace
 }  // namespace md5stage
