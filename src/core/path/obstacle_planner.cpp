@@ -339,8 +339,43 @@ void Cover(Span span, std::uint32_t* bits) {
   for (int k = std::max(first, 0); k < std::min(end, kCoverPieces); ++k) *bits |= 1u << k;
 }
 
-// The pieces of the edge a + t·d within `reach` of the obstacle (each polygon side's capsule; a
-// polygon's deep interior, farther than the clearance from every side, is left to EdgeBlocked).
+// The pieces of the edge a + t·d (t in [0, 1]) inside the polygon: the edge cut where it
+// crosses the sides, each piece between two cuts inside when its middle is. (A polygon's interior
+// farther than the clearance from every side: a thick wall's middle, crossed by an edge that
+// leaves it at a joint with the next piece or post. Such edges were open, and with a small
+// clearance every joint of a maze's walls was a gap for the 2-D distance: issue 44, case 147.)
+// An edge crossing more than kMaxCuts sides is left as it is (never wrongly covered).
+constexpr int kMaxCuts = 8;
+
+void CoverInterior(const Obstacle& o, glm::dvec2 a, glm::dvec2 d, std::uint32_t* bits) {
+  double cuts[kMaxCuts + 2];
+  int count = 0;
+  cuts[count++] = 0.0;
+  const std::size_t n = o.vertices.size();
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const glm::dvec2 p = o.vertices[j], e = o.vertices[i] - p;
+    const double denominator = Cross(d, e);
+    if (denominator == 0.0) continue;  // parallel: its ends are its neighbours' crossings
+    const double t = Cross(p - a, e) / denominator, u = Cross(p - a, d) / denominator;
+    if (!(t > 0.0 && t < 1.0 && u >= 0.0 && u <= 1.0)) continue;
+    if (count == kMaxCuts + 1) return;
+    cuts[count++] = t;
+  }
+  cuts[count++] = 1.0;
+  for (int k = 1; k < count; ++k) {  // insertion sort: a few cuts
+    for (int m = k; m > 0 && cuts[m] < cuts[m - 1]; --m) std::swap(cuts[m], cuts[m - 1]);
+  }
+  for (int k = 0; k + 1 < count; ++k) {
+    if (!(cuts[k + 1] > cuts[k])) continue;
+    if (ObstacleContains(o, a + (0.5 * (cuts[k] + cuts[k + 1])) * d)) {
+      // The edge's own ends are not cuts: past them (Cover's hair would leave the end pieces).
+      Cover({k == 0 ? -1.0 : cuts[k], k + 2 == count ? 2.0 : cuts[k + 1]}, bits);
+    }
+  }
+}
+
+// The pieces of the edge a + t·d within `reach` of the obstacle (a circle grown by it; each
+// polygon side's capsule, and the polygon's interior).
 void CoverEdge(const Obstacle& o, glm::dvec2 a, glm::dvec2 d, double reach, std::uint32_t* bits) {
   if (o.kind == Obstacle::Kind::kCircle) {
     Cover(DiscSpan(a, d, o.centre, o.radius + reach), bits);
@@ -350,6 +385,7 @@ void CoverEdge(const Obstacle& o, glm::dvec2 a, glm::dvec2 d, double reach, std:
   for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
     Cover(CapsuleSpan(a, d, o.vertices[j], o.vertices[i], reach), bits);
   }
+  CoverInterior(o, a, d, bits);
 }
 
 // Cells wholly within the clearance of one obstacle are "surely blocked": walls for the 2-D
@@ -410,9 +446,9 @@ void RasterizeObstacles(const ObstacleSet& obstacles, const Grid& grid, double c
 // The goal cannot be reached when no chain of cells, each crossing into the next through an edge
 // not wholly blocked, joins the start's cell to the goal's: a legal path crosses from cell to cell
 // at legal points, and each such point lies on an edge (a corner on four).
-bool GoalEnclosed(const Grid& grid, int sx, int sy, glm::dvec2 goal, ObstaclePlannerScratch* s) {
-  int gx, gy;
-  if (!grid.CellOf(goal, &gx, &gy)) return false;
+bool GoalEnclosed(const Grid& grid, glm::dvec2 start, glm::dvec2 goal, ObstaclePlannerScratch* s) {
+  int gx, gy, sx, sy;
+  if (!grid.CellOf(goal, &gx, &gy) || !grid.CellOf(start, &sx, &sy)) return false;
   const int goal_index = gy * grid.nx + gx;
   std::vector<int>& stack = s->chain;
   std::uint8_t* b = s->grid_blocked.data();
@@ -700,24 +736,94 @@ Status ObstaclePlanJob::Validate() const {
 
 namespace {
 
-// One pass's lattice: the search field's cells, the motion primitives (a step and five turns)
-// and the heuristic's weight on the 2-D grid distance.
+// One pass's lattice: the search field's cells, the motion primitives (a step and five turns),
+// the heuristic's weight on the 2-D grid distance, and the grid that distance is computed on
+// (`walls`: the lattice's cells, each split into subdivision x subdivision).
 struct Lattice {
   Grid grid;
+  Grid walls;
+  int subdivision = 1;
   double step = 0.0;
   double turns[kPrimitiveCount] = {};
   double grid_weight = 1.0;
-  double half_diagonal = 0.0;  // the heuristic's allowance for a pose anywhere in its cell
+  double half_diagonal = 0.0;  // the heuristic's allowance for a pose anywhere in its wall cell
 
   std::size_t StateIndex(int ix, int iy, double heading) const {
     return (static_cast<std::size_t>(iy) * grid.nx + ix) * kHeadingBins + HeadingBin(heading);
   }
+  // The wall grid's cell holding `p`, which lies in the lattice's cell (ix, iy).
+  int WallCell(glm::dvec2 p, int ix, int iy) const {
+    if (subdivision == 1) return iy * walls.nx + ix;
+    const auto sub = [&](double v, double origin, int i) {
+      const int j = static_cast<int>(std::floor((v - origin) / walls.cell));
+      return std::clamp(j, i * subdivision, i * subdivision + subdivision - 1);
+    };
+    return sub(p.y, walls.origin.y, iy) * walls.nx + sub(p.x, walls.origin.x, ix);
+  }
+  // A wall cell inside the lattice's cell (ix, iy) (the barrier marks all of them).
+  int WallCellOf(int ix, int iy) const { return iy * subdivision * walls.nx + ix * subdivision; }
   double StepLength(int shrink) const { return step * kStepScale[shrink]; }
   // Primitive p (of kPrimitiveCount) scaled down by kStepScale[shrink]: its segment count.
   int Move(const Pose2& from, double r, int p, int shrink, TurnSegment out[2]) const {
     return Primitive(from, r, StepLength(shrink), turns[p] * kStepScale[shrink], out);
   }
 };
+
+// How thin the obstacle is: a circle's diameter; a polygon's least distance from a vertex to an
+// edge not its own (a rectangle's width, an L's arm, a triangle's least height; a concave notch
+// can make it less than the material's, which only makes the wall grid finer). Polygons of more
+// than kWidthVertices vertices take 2·area/perimeter instead (at most a convex shape's width),
+// so the estimate stays linear in the vertices.
+constexpr std::size_t kWidthVertices = 32;
+
+double ObstacleWidth(const Obstacle& o) {
+  if (o.kind == Obstacle::Kind::kCircle) return 2.0 * o.radius;
+  const std::size_t n = o.vertices.size();
+  if (n > kWidthVertices) {
+    double area = 0.0, perimeter = 0.0;
+    for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+      area += Cross(o.vertices[j], o.vertices[i]);
+      perimeter += glm::length(o.vertices[i] - o.vertices[j]);
+    }
+    return perimeter > 0.0 ? std::abs(area) / perimeter : 0.0;
+  }
+  double width = kInfinity;
+  for (std::size_t i = 0, j = n - 1; i < n; j = i++) {
+    const glm::dvec2 a = o.vertices[j], d = o.vertices[i] - a;
+    const double dd = glm::dot(d, d);
+    if (!(dd > 0.0)) continue;
+    for (std::size_t v = 0; v < n; ++v) {
+      if (v == i || v == j) continue;
+      const double t = std::clamp(glm::dot(o.vertices[v] - a, d) / dd, 0.0, 1.0);
+      width = std::min(width, glm::length(o.vertices[v] - (a + t * d)));
+    }
+  }
+  return width;
+}
+
+// The first pass's 2-D distance sees a wall only where the wall, grown by the clearance, covers
+// a whole cell edge; a wall thinner than a cell covers none when it runs between the cell lines,
+// and the distance went through it (issue 44: cases 103, 135 and 147, mazes whose walls with the
+// clearance are 5.6 to 8.2 thick on cells of 8.6 to 26.8: each spent its 12,000 expansions in
+// rooms the distance said were near the goal). So that distance is computed on the lattice's
+// cells split `subdivision` times a side, finer than the thinnest obstacle with its clearance
+// (so every such wall covers a cell line), at most kMaxWallCellsPerSide cells a side. Fields
+// whose obstacles are all thicker than a cell (the bench field) keep the lattice's own cells.
+constexpr int kMaxWallCellsPerSide = 384;
+
+int WallSubdivision(const ObstaclePlanJob& job, const Grid& grid) {
+  const double cell = grid.cell;
+  double thinnest = kInfinity;
+  for (const Obstacle& o : job.obstacles->obstacles()) {
+    thinnest = std::min(thinnest, ObstacleWidth(o));
+  }
+  const double band = thinnest + 2.0 * job.clearance;
+  if (!(band < cell)) return 1;
+  const int most = std::max(1, kMaxWallCellsPerSide / std::max(grid.nx, grid.ny));
+  // (In doubles until capped: a sliver of a polygon makes cell / band huge.)
+  const double wanted = std::floor(cell / band) + 1.0;
+  return wanted >= most ? most : std::max(1, static_cast<int>(wanted));
+}
 
 // The field round start, goal and obstacles with room to turn, in cells of kPassCell[pass]
 // radii (coarser when the field would need more than kMaxCellsPerSide), shifted by
@@ -750,7 +856,13 @@ Lattice MakeLattice(const ObstaclePlanJob& job, int pass) {
   const double turns[kPrimitiveCount] = {-max_turn, -0.5 * max_turn, 0.0, 0.5 * max_turn, max_turn};
   std::copy(turns, turns + kPrimitiveCount, lattice.turns);
   lattice.grid_weight = kPassGridWeight[pass];
-  lattice.half_diagonal = 0.5 * std::sqrt(2.0) * grid.cell;
+  // The first pass's distance sees the walls (GridDistances) on a grid fine enough for them.
+  lattice.subdivision = pass == 0 ? WallSubdivision(job, grid) : 1;
+  lattice.walls = grid;
+  lattice.walls.cell = grid.cell / lattice.subdivision;
+  lattice.walls.nx = grid.nx * lattice.subdivision;
+  lattice.walls.ny = grid.ny * lattice.subdivision;
+  lattice.half_diagonal = 0.5 * std::sqrt(2.0) * lattice.walls.cell;
   return lattice;
 }
 
@@ -769,9 +881,11 @@ std::uint32_t NextGeneration(ObstaclePlannerScratch* s) {
 // (through the walls or not: GridDistances).
 void PrepareScratch(const ObstaclePlanJob& job, const Lattice& lattice, int budget, bool walls,
                     ObstaclePlannerScratch* s) {
-  const Grid& grid = lattice.grid;
+  const std::size_t states =
+      static_cast<std::size_t>(lattice.grid.nx) * lattice.grid.ny * kHeadingBins;
+  GrowTo(&s->states, states);
+  const Grid& grid = lattice.walls;
   const std::size_t cells = static_cast<std::size_t>(grid.nx) * grid.ny;
-  GrowTo(&s->states, cells * kHeadingBins);
   GrowTo(&s->grid_distance, cells);
   GrowTo(&s->grid_blocked, cells);
   const std::size_t max_nodes = static_cast<std::size_t>(budget) * kPrimitiveCount + 1;
@@ -795,7 +909,7 @@ void PrepareScratch(const ObstaclePlanJob& job, const Lattice& lattice, int budg
 double Heuristic(const ObstaclePlanJob& job, const Lattice& lattice,
                  const ObstaclePlannerScratch& s, const Pose2& pose, int ix, int iy) {
   const double free = FreeLength(pose, job);
-  const double grid_d = s.grid_distance[iy * lattice.grid.nx + ix];
+  const double grid_d = s.grid_distance[lattice.WallCell(pose.position, ix, iy)];
   if (!std::isfinite(grid_d)) return free;
   return std::max(free, lattice.grid_weight * grid_d - lattice.half_diagonal);
 }
@@ -882,7 +996,7 @@ struct OpenSuccessors {
   double g = 0.0;                                  // and its cost from the start
 
   Arrival Arrive(const Successor& next, bool in_field) {
-    if (!in_field || (s.grid_blocked[next.iy * lattice.grid.nx + next.ix] & kBarrier)) {
+    if (!in_field || (s.grid_blocked[lattice.WallCellOf(next.ix, next.iy)] & kBarrier)) {
       return Arrival::kNextPrimitive;
     }
     state = &s.states[lattice.StateIndex(next.ix, next.iy, next.end.heading)];
@@ -1015,7 +1129,7 @@ class PlanQuery {
       res_.reason = "internal error: the start is outside the search field";
       return PassEnd::kNoPath;
     }
-    if (pass == 0 && GoalEnclosed(lattice.grid, sx, sy, job_.goal, &s_)) {
+    if (pass == 0 && GoalEnclosed(lattice.walls, job_.start.position, job_.goal, &s_)) {
       res_.reason = "no path: the goal is enclosed (walled off from the start)";
       return PassEnd::kNoPath;
     }
@@ -1167,7 +1281,7 @@ class PlanQuery {
     const Lattice lattice = MakeLattice(job_, 0);
     int sx, sy;
     if (!lattice.grid.CellOf(job_.start.position, &sx, &sy) || !RaiseBarrier(lattice)) return;
-    GridDistances(lattice.grid, job_.goal, true, &s_);  // again: round the barrier
+    GridDistances(lattice.walls, job_.goal, true, &s_);  // again: round the barrier
     s_.nodes.clear();
     s_.open.clear();
     other_side_ = true;
@@ -1238,11 +1352,21 @@ class PlanQuery {
           if (jx < 0 || jy < 0 || jx >= grid.nx || jy >= grid.ny) continue;
           const int j = jy * grid.nx + jx;
           if (j == start_cell || j == goal_cell) return false;
-          s_.grid_blocked[j] |= kBarrier;
+          MarkBarrier(lattice, jx, jy);
         }
       }
     }
     return true;
+  }
+
+  // The lattice's cell (ix, iy) is a barrier cell: each of its wall cells.
+  void MarkBarrier(const Lattice& lattice, int ix, int iy) {
+    const int k = lattice.subdivision;
+    for (int sy = 0; sy < k; ++sy) {
+      for (int sx = 0; sx < k; ++sx) {
+        s_.grid_blocked[(iy * k + sy) * lattice.walls.nx + ix * k + sx] |= kBarrier;
+      }
+    }
   }
 
   // Whether a shot passes a barrier cell (sampled every half cell).
@@ -1251,7 +1375,7 @@ class PlanQuery {
     for (double d = 0.0; d <= path.length; d += sample) {
       int ix, iy;
       if (lattice.grid.CellOf(SampleTurnPath(path, d).position, &ix, &iy) &&
-          (s_.grid_blocked[iy * lattice.grid.nx + ix] & kBarrier)) {
+          (s_.grid_blocked[lattice.WallCellOf(ix, iy)] & kBarrier)) {
         return true;
       }
     }

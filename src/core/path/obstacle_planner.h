@@ -150,7 +150,9 @@ struct ObstaclePlannerScratch {
     std::uint8_t closed = 0;
   };
   std::vector<State> states;
-  std::vector<double> grid_distance;  // 2-D obstacle-aware distance to the goal per cell
+  // 2-D obstacle-aware distance to the goal per cell of the pass's wall grid (the first pass's: the
+  // lattice's cells split finer than the thinnest obstacle), and those cells' flags.
+  std::vector<double> grid_distance;
   std::vector<std::uint8_t> grid_blocked;
   std::vector<std::uint32_t> grid_edge_cover;  // per cell: its right and top edge's covered pieces
   std::vector<int> grid_bucket[3];             // GridDistances' bucket queue
