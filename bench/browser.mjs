@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launchBrowser, newPage, serveDirectory } from '../tests/browser/lib/harness.mjs';
 import { benchFigures } from './figures.mjs';
+import { benchModelViewer, prepareModelViewerFolder } from './model_viewer.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -39,6 +40,9 @@ const shadingPairs = Number(option('--shading-pairs', 6));
 const shadingFrames = Number(option('--shading-frames', 4));  // frame intervals per block
 // --figures 1: the <md5-stage> rows (bench/figures.mjs) when the figures module is staged.
 const figures = Number(option('--figures', 1));
+// --model-viewer PATH_TO_MD5STAGE_CLI: the figures side by side with <model-viewer> 4.4 on the
+// walker the CLI exports (bench/model_viewer.mjs; bench/model-viewer's pinned package installed).
+const modelViewerCli = option('--model-viewer', '');
 
 const started = Date.now();
 const progress = (text) => console.error(`[${((Date.now() - started) / 1000).toFixed(1)} s] ${text}`);
@@ -218,6 +222,16 @@ try {
   }
   if (figures && fs.existsSync(path.join(site, 'md5stage-figures.wasm'))) {
     rows.push(...await benchFigures({ siteUrl: url, site, browser, progress }));
+  }
+  if (modelViewerCli) {
+    const mvDir = prepareModelViewerFolder(modelViewerCli, site);
+    const mv = await serveDirectory(site, { '/mv/': mvDir });
+    try {
+      rows.push(...await benchModelViewer({ siteUrl: mv.url, site, mvDir, progress }));
+    } finally {
+      mv.server.close();
+      fs.rmSync(mvDir, { recursive: true, force: true });
+    }
   }
 } finally {
   await browser.close();

@@ -7,6 +7,8 @@
 #   Options (environment): BENCH_REPETITIONS=5 BENCH_MIN_TIME=0.2 BENCH_FILTER=regex
 #   BENCH_BROWSER=0 (skip Chromium) BENCH_BROWSER_SECONDS=60 (per crowd size)
 #   BENCH_WASM_SCALAR=1 (also a wasm build without -msimd128, to see what SIMD buys)
+#   BENCH_MODEL_VIEWER=1 (also the figures side by side with <model-viewer> 4.4: installs the
+#   pinned npm package in bench/model-viewer, bench/model_viewer.mjs, about 10 minutes)
 #   BENCH_OMPL=1 (also the planner against OMPL: installs libompl-dev, builds and runs
 #   md5stage_ompl_compare, about 15 minutes; BENCH_OMPL_ARGS passes it options)
 set -euo pipefail
@@ -94,9 +96,15 @@ run_browser() {
     log "browser benchmark skipped (no staged site or no tests/browser/node_modules)"
     return 0
   fi
+  local model_viewer=()
+  if [ "${BENCH_MODEL_VIEWER:-0}" = 1 ]; then
+    log "installing <model-viewer> for the side-by-side rows (bench/model-viewer/package-lock.json)"
+    npm ci --prefix "$ROOT/bench/model-viewer" --no-audit --no-fund >/dev/null
+    model_viewer=(--model-viewer "$BUILD/native/md5stage")
+  fi
   log "crowd scene in headless Chromium"
   node "$ROOT/bench/browser.mjs" --site "$BUILD/site" --out "$OUT/browser.json" \
-    --seconds "${BENCH_BROWSER_SECONDS:-60}" ||
+    --seconds "${BENCH_BROWSER_SECONDS:-60}" "${model_viewer[@]}" ||
     log "browser benchmark failed (see above); the table reports it as missing"
 }
 
