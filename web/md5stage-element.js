@@ -692,7 +692,7 @@
       const reply = this._call(command);
       const problems = reply.ok ? reply.problems : [reply.error];
       for (const problem of problems) {
-        const match = /^(?:embed: )?([a-z_]+):/.exec(problem);
+        const match = /^(?:embed: )?([a-z_-]+):/.exec(problem);
         const attribute = match && OPTIONS.includes(match[1]) ? match[1] : null;
         this._fail(problem, attribute);
       }
