@@ -903,17 +903,18 @@
         sent[index].index = -1;
         this._fail(problem, command.joint ? 'data-joint' : command.point ? 'data-position' : 'data-construction');
       });
-      this._changed();  // placed from the next frame
+      if (sent.length) this._changed();  // placed from the next frame
     }
 
     // Each hotspot where this frame placed it: a CSS transform and data-visible, each written
     // only when it changed (no layout per frame).
     _placeSpots() {
-      if (!this._loaded || !this._spots.length) return;  // what a hotspot names is the opened scene's
+      if (!this._loaded) return;  // what a hotspot names is the opened scene's
       if (!this._spotsSent) {
-        this._sendSpots();
+        this._sendSpots();  // (none, when the last were removed: the stage stops placing them)
         return;
       }
+      if (!this._spots.length) return;
       const started = performance.now();
       const module = runtime.module;
       const pointer = module._md5stage_figure_hotspots(this._stage);

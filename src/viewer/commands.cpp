@@ -924,10 +924,10 @@ class CommandTable {
       const ConstructionFigure& figure = v.construction_figure();
       std::string names;
       bool found = false;
-      for (const ConstructionLabel& label : figure.labels) {
-        if (!figure.shown) break;
-        names += (names.empty() ? "" : ", ") + label.name;
-        found = found || label.name == *construction;
+      const size_t shown = figure.shown ? figure.labels.size() : 0;
+      for (size_t i = 0; i < shown; ++i) {
+        names += (names.empty() ? "" : ", ") + figure.labels[i].name;
+        found = found || figure.labels[i].name == *construction;
       }
       if (!found) {
         a.Fail("construction",
