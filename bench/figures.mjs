@@ -9,6 +9,7 @@
 //
 //   node bench/browser.mjs --figures 1          (part of the browser bench; --figures 0 skips it)
 //   node bench/figures.mjs --site build/site    (only this part, printed)
+//   node bench/figures.mjs --site build/site --hotspots 8   (only the hotspots' cost)
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -201,6 +202,71 @@ export async function interleavedFrameCost(siteUrl, rounds, frames) {
   }
 }
 
+// What hotspots cost (issue 46: on every figure, at most 10% of the frame): 4 figures visible,
+// each with 3 hotspots (the hand of one walker, the head of another, a world point) in some
+// phases and none in the others, alternating on one page (`rounds` times `frames` frames of each,
+// the first 10 after a change left out). The page frame by md5stage-element.js's own clock
+// (update + render + copies + placing the hotspots), and the browser's CPU per frame (all its
+// processes: the style and layout the hotspots' moves cause are there).
+export async function hotspotFrameCost(siteUrl, rounds, frames) {
+  const { server, browser, pid } = await freshBrowser();
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1000, height: 600 } })).newPage();
+    const figures = [0, 1, 2, 3].map((i) => `<md5-stage id="v${i}" scene="turns" loop style="width:240px;height:135px"></md5-stage>`);
+    await openFramePage(page, siteUrl, 'figures-bench-hotspots.html', figures.join(''), 4);
+    const phase = (spots) => page.evaluate(({ spots, count }) => new Promise((resolve) => {
+      for (const figure of document.querySelectorAll('md5-stage')) {
+        figure.replaceChildren();
+        if (!spots) continue;
+        figure.innerHTML = '<span slot="hotspot-hand" data-joint="hand_r" data-character="0">hand</span>' +
+          '<span slot="hotspot-head" data-joint="head" data-character="1">head</span>' +
+          '<span slot="hotspot-point" data-position="0 80 35">point</span>';
+      }
+      const out = [], placing = [], rendering = [];
+      let last = null;
+      let settled = 0;
+      let frames = 0;
+      const tick = () => {
+        const frame = window.md5stageFigures.lastFrame;
+        if (frame !== last && frame.figures === 4 && ++settled > 10) {
+          out.push(frame.ms);
+          placing.push(frame.spots || 0);
+          rendering.push(frame.render);
+        }
+        if (frame !== last && settled === 11) frames = document.getElementById('v0').frames;
+        last = frame;
+        if (out.length >= count) resolve({ ms: out, placing, rendering, frames: document.getElementById('v0').frames - frames });
+        else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    }), { spots, count: frames });
+    const spotted = { ms: [], placing: [], rendering: [], cpu: 0, frames: 0 };
+    const bare = { ms: [], placing: [], rendering: [], cpu: 0, frames: 0 };
+    const ratios = [];
+    for (let round = 0; round < rounds; ++round) {
+      for (const [spots, into] of [[false, bare], [true, spotted]]) {
+        const cpu = treeCpuMs(pid);
+        const result = await phase(spots);
+        into.cpu += treeCpuMs(pid) - cpu;
+        into.frames += result.frames;
+        into.ms.push(...result.ms);
+        into.placing.push(...result.placing);
+        into.rendering.push(...result.rendering);
+        into.last = median(result.ms);
+      }
+      ratios.push(spotted.last / bare.last);
+    }
+    const placed = await page.evaluate(() => [...document.querySelectorAll('[slot^="hotspot-"]')]
+      .filter((spot) => spot.dataset.visible !== undefined).length);
+    return { bare: median(bare.ms), spotted: median(spotted.ms), ratios, placed,
+             renderBare: median(bare.rendering), renderSpotted: median(spotted.rendering), placing: median(spotted.placing),
+             cpuBare: bare.cpu / Math.max(1, bare.frames), cpuSpotted: spotted.cpu / Math.max(1, spotted.frames) };
+  } finally {
+    await browser.close().catch(() => {});
+    await server.close().catch(() => {});
+  }
+}
+
 // Median page frame (update + render + copies, md5stage-element.js's own clock) with `visible`
 // figures on screen, over `frames` frames.
 export async function frameCost(siteUrl, visible, frames) {
@@ -307,6 +373,14 @@ export async function benchFigures({ siteUrl, site, browser, progress, frames = 
               note: "all the browser's processes (the GPU process rasterizes software WebGL)" });
   rows.push({ name: 'figures: browser CPU per frame, 4 visible / 1', value: four.cpuPerFrame / one.cpuPerFrame, unit: 'ratio',
               note: `4 visible: ${four.cpuPerFrame.toFixed(1)} ms/frame` });
+  const spots = await hotspotFrameCost(siteUrl, rounds, 100);
+  progress(`hotspots, 4 figures x 3, interleaved: frame ${spots.bare.toFixed(3)} -> ${spots.spotted.toFixed(3)} ms; ` +
+           `rounds ${spots.ratios.map((r) => r.toFixed(2)).join(' ')}; browser CPU ${spots.cpuBare.toFixed(2)} -> ${spots.cpuSpotted.toFixed(2)} ms/frame`);
+  rows.push({ name: 'figures: page frame with hotspots / without, 4 visible x 3 hotspots', value: spots.spotted / spots.bare, unit: 'ratio',
+              target: ['<=', 1.1], note: `without ${spots.bare.toFixed(3)} ms, with ${spots.spotted.toFixed(3)} ms (update + render + copies + ` +
+              `placing); rounds ${Math.min(...spots.ratios).toFixed(2)}-${Math.max(...spots.ratios).toFixed(2)}; ${spots.placed} of 12 placed` });
+  rows.push({ name: 'figures: browser CPU per frame with hotspots / without', value: spots.cpuSpotted / spots.cpuBare, unit: 'ratio',
+              note: `without ${spots.cpuBare.toFixed(2)} ms/frame, with ${spots.cpuSpotted.toFixed(2)} ms/frame, all the browser's processes` });
   const first = await firstFigure(browser, siteUrl, site);
   progress(`first figure: ${first.ms.toFixed(0)} ms, ${(first.total / 1024).toFixed(0)} KB gzipped (${(first.code / 1024).toFixed(0)} KB module and element)`);
   rows.push({ name: 'figures: time to the first picture', value: first.ms, unit: 'ms', note: 'navigation start to the first copied picture, one figure (turns)' });
@@ -326,8 +400,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { server, url } = await serveDirectory(site);
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   try {
-    const rows = await benchFigures({ siteUrl: url, site, browser, progress });
-    for (const row of rows) console.log(`${row.name}: ${row.value} ${row.unit}${row.note ? ` (${row.note})` : ''}`);
+    // --hotspots ROUNDS: only the hotspots' rows (issue 46), printed as JSON.
+    const only = args.indexOf('--hotspots');
+    const rows = only >= 0 ? [await hotspotFrameCost(url, Number(args[only + 1] || 8), 100)]
+      : await benchFigures({ siteUrl: url, site, browser, progress });
+    for (const row of rows) console.log(row.name ? `${row.name}: ${row.value} ${row.unit}${row.note ? ` (${row.note})` : ''}` : JSON.stringify(row));
   } finally {
     await browser.close();
     server.close();

@@ -86,7 +86,8 @@
     frame: 0,
     // The page's last frame, in ms: all of it, its update + render (the figures moved on, their
     // GL commands issued) and its copies (which wait for the GL queue to be drawn).
-    lastFrame: { ms: 0, render: 0, copy: 0, figures: 0 },
+    lastFrame: { ms: 0, render: 0, copy: 0, figures: 0, spots: 0 },
+    spots: 0,  // ms this frame placing hotspots (part of its copies)
     bytes: new Map(),  // absolute URL -> Promise of an ArrayBuffer: each file fetched once a page
   };
 
@@ -226,9 +227,10 @@
     }
     if (drawn.length) runtime.module._md5stage_figures_draw(runtime.canvas.width, runtime.canvas.height);
     const rendered = performance.now();
+    runtime.spots = 0;
     for (const element of drawn) element._copy();
     const end = performance.now();
-    runtime.lastFrame = { ms: end - start, render: rendered - start, copy: end - rendered, figures: due.length };
+    runtime.lastFrame = { ms: end - start, render: rendered - start, copy: end - rendered, figures: due.length, spots: runtime.spots };
     if (again) wake();
   }
 
@@ -393,6 +395,21 @@
     } catch (problem) {
       return problem;
     }
+  }
+
+  // Moves a hotspot's frame to (x, y) CSS pixels: with CSS Typed OM where the browser has it (a
+  // transform set without writing and parsing its text), else by its style's text.
+  function mover(frame) {
+    if (typeof CSSTranslate === 'function' && frame.attributeStyleMap) {
+      const x = CSS.px(0), y = CSS.px(0);
+      const transform = new CSSTransformValue([new CSSTranslate(x, y)]);
+      return (left, top) => {
+        x.value = left;
+        y.value = top;
+        frame.attributeStyleMap.set('transform', transform);
+      };
+    }
+    return (left, top) => { frame.style.transform = `translate(${left}px,${top}px)`; };
   }
 
   // ---- the element --------------------------------------------------------------------------
@@ -676,7 +693,7 @@
       const reply = this._call(command);
       const problems = reply.ok ? reply.problems : [reply.error];
       for (const problem of problems) {
-        const match = /^(?:embed: )?([a-z_]+):/.exec(problem);
+        const match = /^(?:embed: )?([a-z_-]+):/.exec(problem);
         const attribute = match && OPTIONS.includes(match[1]) ? match[1] : null;
         this._fail(problem, attribute);
       }
@@ -710,6 +727,7 @@
           return;
         }
         for (const warning of detail.warnings || []) console.warn(`md5-stage: ${warning}`);
+        this._spotsSent = false;  // the hotspots name this scene's characters
         this._applyOptions(OPTIONS.filter((option) => option !== 'loop'), true);
         this._applyTool();
         this._bar.measure(this._call({ cmd: 'clock' }));
@@ -860,26 +878,82 @@
         child._md5stageCamera = made.camera;
         const frame = Object.assign(document.createElement('div'), { className: 'spot', hidden: true });
         frame.append(Object.assign(document.createElement('slot'), { name: child.slot }));
-        return { child, frame, command: made.command, reported: false };
+        return { child, frame, command: made.command, index: -1, x: NaN, y: NaN, shown: false, seen: null, move: mover(frame) };
       });
       this._spotLayer.replaceChildren(...this._spots.map((spot) => spot.frame));
+      this._spotsSent = false;
+      this._placed = null;
       this._changed();
     }
 
+    // The hotspots go to the stage once (setHotspots), after the first frame of an opened scene
+    // (a construction point names a label of the construction drawn); C++ places them every frame
+    // after that, and _placeSpots reads its numbers without a command.
+    _sendSpots() {
+      this._spotsSent = true;
+      const sent = this._spots.filter((spot) => spot.command);
+      sent.forEach((spot, index) => { spot.index = index; });
+      const reply = this._call({ cmd: 'setHotspots', spots: sent.map(({ command }) => {
+        const { cmd, ...fields } = command;
+        return fields;
+      }) });
+      const problems = reply.ok ? reply.problems : sent.map(() => reply.error);
+      problems.forEach((problem, index) => {
+        if (!problem) return;
+        const { command } = sent[index];
+        sent[index].index = -1;
+        this._fail(problem, command.joint ? 'data-joint' : command.point ? 'data-position' : 'data-construction');
+      });
+      if (sent.length) this._changed();  // placed from the next frame
+    }
+
+    // Each hotspot where this frame placed it: a CSS transform and data-visible, each written
+    // only when it changed (no layout per frame).
     _placeSpots() {
       if (!this._loaded) return;  // what a hotspot names is the opened scene's
-      for (const spot of this._spots) {
-        const at = spot.command && this._locate(spot.command);
-        if (at && at.ok === false) {
-          if (!spot.reported) this._fail(at.error, spot.command.joint ? 'data-joint' : spot.command.point ? 'data-position' : 'data-construction');
-          spot.reported = true;
-        }
-        const shown = !!(at && at.ok !== false && at.inside);
-        spot.frame.hidden = !shown;
-        if (shown) spot.frame.style.transform = `translate(${at.x}px, ${at.y}px)`;
-        const visible = String(shown && at.visible);
-        if (spot.child.dataset.visible !== visible) spot.child.dataset.visible = visible;
+      if (!this._spotsSent) {
+        this._sendSpots();  // (none, when the last were removed: the stage stops placing them)
+        return;
       }
+      if (!this._spots.length) return;
+      const started = performance.now();
+      const module = runtime.module;
+      const pointer = module._md5stage_figure_hotspots(this._stage);
+      const buffer = module.HEAPU8.buffer;  // memory growth replaces it
+      if (!this._placed || this._placed.buffer !== buffer || this._placed.byteOffset !== pointer) {
+        this._placed = pointer ? new Float32Array(buffer, pointer, 3 * this._spots.length) : null;
+      }
+      const placed = this._placed;
+      // The figure's CSS size as last measured (_resized): reading clientWidth here would lay
+      // out the page again after the previous figure's hotspots moved.
+      const { width: pixelWidth, height: pixelHeight, ratio = 1 } = this._pixels;
+      const width = pixelWidth / ratio, height = pixelHeight / ratio;
+      for (const spot of this._spots) {
+        let shown = false, seen = false;
+        if (placed && spot.index >= 0) {
+          const at = 3 * spot.index;
+          const flags = placed[at + 2];
+          // Quarters of a CSS pixel: a hotspot that did not move by one is not written again
+          // (each write costs the page about 5 us of style work, measured in bench/figures.mjs).
+          const x = Math.round(placed[at] / ratio * 4) / 4, y = Math.round(placed[at + 1] / ratio * 4) / 4;
+          shown = (flags & 1) !== 0 && x >= 0 && y >= 0 && x <= width && y <= height;
+          seen = shown && (flags & 2) !== 0;
+          if (shown && (x !== spot.x || y !== spot.y)) {
+            spot.x = x;
+            spot.y = y;
+            spot.move(x, y);
+          }
+        }
+        if (shown !== spot.shown) {
+          spot.shown = shown;
+          spot.frame.hidden = !shown;
+        }
+        if (seen !== spot.seen) {
+          spot.seen = seen;
+          spot.child.dataset.visible = String(seen);
+        }
+      }
+      runtime.spots += performance.now() - started;
     }
 
     // data-camera on an activated hotspot: the camera turns there over half a second.

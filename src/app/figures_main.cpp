@@ -205,6 +205,7 @@ EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int 
   const size_t index = g.views.size();
   if (g.lists.size() <= index) g.lists.resize(index + 1);
   target->BuildDrawList(&g.lists[index]);
+  target->PlaceHotspots();
   std::string& texts = g.texts[stage];
   if (!(g.lists[index].texts.empty() && texts == "[]")) texts = TextsJson(g.lists[index]);
   md5stage::render::DrawListView view;  // its list is g.lists[index], pointed to when drawn
@@ -216,6 +217,15 @@ EMSCRIPTEN_KEEPALIVE int md5stage_figure_frame(int stage, double dt, int x, int 
   target->EndFrame();
   return kFigureDrawn | (target->Animating() ? kFigureAnimating : 0) |
          (g.lists[index].texts.empty() ? 0 : kFigureTexts);
+}
+
+// The stage's hotspots as its last frame placed them (setHotspots sets them):
+// Stage::kHotspotFloats floats each (framebuffer x, y, flags), valid until its next frame or
+// command; null when it has none.
+EMSCRIPTEN_KEEPALIVE const float* md5stage_figure_hotspots(int stage) {
+  const viewer::Stage* target = StageOf(stage);
+  if (target == nullptr || target->placed_hotspots().empty()) return nullptr;
+  return target->placed_hotspots().data();
 }
 
 // Draws every figure prepared since the last call into its region of the drawing buffer.

@@ -5,32 +5,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/anim/bone_capsules.h"
 #include "core/anim/jobs.h"
 #include "core/path/route_json.h"
-#include "core/view/segment_occlusion.h"
 #include "viewer/json_util.h"
 
 namespace md5stage::viewer {
 namespace {
-
-// Whether the segment from `from` to `to` passes through the box [lo, hi] (slab test).
-bool SegmentCrossesBox(const glm::vec3& from, const glm::vec3& to, const glm::vec3& lo,
-                       const glm::vec3& hi) {
-  float enter = 0.0f, leave = 1.0f;
-  for (int axis = 0; axis < 3; ++axis) {
-    const float d = to[axis] - from[axis];
-    if (std::abs(d) < 1e-12f) {
-      if (from[axis] < lo[axis] || from[axis] > hi[axis]) return false;
-      continue;
-    }
-    float t0 = (lo[axis] - from[axis]) / d, t1 = (hi[axis] - from[axis]) / d;
-    if (t0 > t1) std::swap(t0, t1);
-    enter = std::max(enter, t0);
-    leave = std::min(leave, t1);
-    if (enter > leave) return false;
-  }
-  return true;
-}
 
 float AnimationDuration(const LoadedModel& model, int animation) {
   if (animation < 0 || animation >= static_cast<int>(model.animations.size())) return 0.0f;
@@ -1029,51 +1010,20 @@ bool CharacterCast::AnyPlaying() const {
   return false;
 }
 
-bool CharacterCast::Hides(const glm::vec3& from, const glm::vec3& world, float surface_depth,
-                          uint64_t frame) {
-  // Characters are skinned only when a segment comes near them, once a frame (the pose drawn).
-  if (skinned_frame_ != frame) {
-    skinned_frame_ = frame;
-    skinned_positions_.resize(characters_.size());
-    for (std::vector<glm::vec3>& positions : skinned_positions_) positions.clear();
-  }
-  for (size_t i = 0; i < characters_.size(); ++i) {
-    Character& character = characters_[i];
+bool CharacterCast::Hides(const glm::vec3& from, const glm::vec3& world,
+                          float surface_depth) const {
+  // Against each shown character's bone capsules in its current pose (the frame's): no skinning.
+  for (const Character& character : characters_) {
     if (!character.visible) continue;
     const LoadedModel& loaded = ModelOf(character);
-    const anim::Model& model = *loaded.model;
-    if (character.pose.models.size() != static_cast<size_t>(model.skeleton().joint_count()) &&
-        !PoseCharacter(character, library_->models())) {
-      continue;
-    }
-    // Near: the box of its joints, grown by a quarter of its bind extent for the skin around them.
-    glm::vec3 lo(1e30f), hi(-1e30f);
-    for (const glm::mat4& joint : character.pose.models) {
-      lo = glm::min(lo, glm::vec3(joint[3]));
-      hi = glm::max(hi, glm::vec3(joint[3]));
-    }
-    const glm::vec3 extent = loaded.bind_max - loaded.bind_min;
-    const glm::vec3 margin(0.25f * std::max({extent.x, extent.y, extent.z}));
-    if (!SegmentCrossesBox(from, world, lo - margin, hi + margin)) continue;
-    std::vector<glm::vec3>& positions = skinned_positions_[i];
-    if (positions.empty()) {
-      positions.resize(model.gpu().vertices.size());
-      anim::PaletteSkinningJob skin;
-      skin.model = &model;
-      skin.palette = {character.pose.palette.data(), character.pose.palette.size()};
-      skin.positions = {positions.data(), positions.size()};
-      if (!skin.Run()) {
-        positions.clear();
-        continue;
-      }
-    }
-    const std::vector<std::uint32_t>& indices = model.gpu().indices;
+    const std::vector<glm::mat4>& joints = character.pose.models;
+    if (joints.size() != loaded.bone_radii.size()) continue;
     bool occluded = false;
-    SegmentOcclusionJob job;
-    job.positions = positions.data();
-    job.position_count = positions.size();
-    job.indices = indices.data();
-    job.index_count = indices.size();
+    anim::BoneCapsuleOcclusionJob job;
+    job.joints = joints.data();
+    job.parents = loaded.model->skeleton().parents().data();
+    job.radii = loaded.bone_radii.data();
+    job.joint_count = joints.size();
     job.from = from;
     job.to = world;
     job.surface_depth = surface_depth;

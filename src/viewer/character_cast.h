@@ -170,10 +170,10 @@ class CharacterCast {
   // its current animation, with its placement.
   bool Extent(int index, glm::vec3* lo, glm::vec3* hi) const;
 
-  // Whether a shown character's posed triangles hide `to` from `from` (hits within
-  // `surface_depth` before `to` do not count): a hotspot's visibility. Characters are skinned for
-  // it only when the segment passes near them, once per `frame`.
-  bool Hides(const glm::vec3& from, const glm::vec3& to, float surface_depth, uint64_t frame);
+  // Whether a shown character's bone capsules (core/anim/bone_capsules.h) in its current pose
+  // hide `to` from `from` (crossings within `surface_depth` before `to` do not count): a
+  // hotspot's visibility.
+  bool Hides(const glm::vec3& from, const glm::vec3& to, float surface_depth) const;
 
   // ---- reports ----
   // state()'s instances at scene time `now` (routes by their positions in `routes`).
@@ -215,9 +215,6 @@ class CharacterCast {
   std::vector<glm::vec2> joint_screen_;
   std::vector<char> joint_on_screen_;
   std::vector<glm::vec3> normal_positions_, normal_directions_;
-  // The characters' skinned vertices (by character) in frame `skinned_frame_`, for Hides.
-  std::vector<std::vector<glm::vec3>> skinned_positions_;
-  uint64_t skinned_frame_ = ~uint64_t{0};
 };
 
 }  // namespace md5stage::viewer

@@ -21,9 +21,7 @@ namespace md5stage::viewer {
 
 namespace {
 constexpr double kCoordinateLimit = 1e6;  // as in scenes (docs/scene-format.md)
-// How far in front of a joint its limb's surface may lie, as a share of the model's largest bind
-// extent: the walker's hand is about 4 of its 70 units thick.
-constexpr float kJointSurfaceDepth = 0.06f;
+constexpr size_t kMaxHotspots = 256;      // of one figure
 #define MD5STAGE_MODES \
   { "loop", "once", "pingpong" }
 }  // namespace
@@ -907,10 +905,11 @@ class CommandTable {
     reply.Set("rate", static_cast<double>(character.playback.rate));
     return reply;
   }
-  // A figure's hotspot: one of a character's joints (as it animates), a world point, or a point
-  // of the turning-radius construction (its label's name, the chosen side's first). The reply:
-  // the world point, its framebuffer pixel (null behind the camera) and whether it is seen.
-  static JsonValue Locate(Stage& v, CommandArgs& a) {
+  // A figure's hotspot from a command's fields: one of a character's joints (joint, instance),
+  // a world point (point), or a point of the turning-radius construction (its label's name, the
+  // chosen side's first), which must be shown now.
+  static Stage::Hotspot HotspotArg(Stage& v, CommandArgs& a) {
+    Stage::Hotspot spot;
     const std::optional<glm::vec3> point = a.OptionalVec3("point", kCoordinateLimit);
     const std::optional<std::string> construction = a.OptionalString("construction", 32);
     const bool joint_given = a.OptionalValue("joint") != nullptr;
@@ -918,46 +917,77 @@ class CommandTable {
       a.Fail("joint", "one of joint, point or construction", "none or several");
     }
     const int instance = joint_given && a.ok() ? Instance(v, a) : -1;
-    const int joint = instance >= 0 ? JointArg(v, a, "joint", instance) : -1;
-    glm::vec3 world = point.value_or(glm::vec3(0.0f));
-    float surface_depth = 0.0f;
+    spot.joint = instance >= 0 ? JointArg(v, a, "joint", instance) : -1;
+    if (spot.joint >= 0) spot.character = CharacterOf(v, instance)->id;
+    spot.point = point.value_or(glm::vec3(0.0f));
     if (construction && a.ok()) {
       const ConstructionFigure& figure = v.construction_figure();
-      const ConstructionLabel* found = nullptr;
       std::string names;
-      for (const ConstructionLabel& label :
-           figure.shown ? figure.labels : std::vector<ConstructionLabel>{}) {
-        names += (names.empty() ? "" : ", ") + label.name;
-        if (label.name == *construction &&
-            (found == nullptr || label.side == figure.numbers.chosen_side)) {
-          found = &label;
-        }
+      bool found = false;
+      const size_t shown = figure.shown ? figure.labels.size() : 0;
+      for (size_t i = 0; i < shown; ++i) {
+        names += (names.empty() ? "" : ", ") + figure.labels[i].name;
+        found = found || figure.labels[i].name == *construction;
       }
-      if (found == nullptr) {
+      if (!found) {
         a.Fail("construction",
                "a point of the construction shown (" + (names.empty() ? "none" : names) + ")",
                DescribeJson(JsonValue(*construction)));
-      } else {
-        world = glm::vec3(static_cast<float>(found->at.x), static_cast<float>(found->at.y), 0.0f);
       }
+      spot.construction = *construction;
     }
+    return spot;
+  }
+  // Where a hotspot shows now. The reply: the world point, its framebuffer pixel (null behind
+  // the camera) and whether it is seen.
+  static JsonValue Locate(Stage& v, CommandArgs& a) {
+    const Stage::Hotspot spot = HotspotArg(v, a);
     if (!a.Finish()) return Fail(a);
-    if (joint >= 0) {
-      world = glm::vec3(v.JointWorld(instance, joint)[3]);
-      // A joint lies inside its limb: the limb's own surface in front of it does not hide it.
-      const LoadedModel& model = v.ModelOf(*CharacterOf(v, instance));
-      const glm::vec3 extent = model.bind_max - model.bind_min;
-      surface_depth = kJointSurfaceDepth * std::max({extent.x, extent.y, extent.z});
-    }
-    glm::dvec2 pixel;
-    bool seen = false;
-    const bool in_front = v.LocatePoint(world, surface_depth, &pixel, &seen);
+    const int instance = spot.joint >= 0 ? v.CharacterIndex(spot.character) : -1;
+    // A joint is posed now (a command may have moved its character since the last frame).
+    if (instance >= 0) v.JointWorld(instance, spot.joint);
+    glm::vec3 world;
+    glm::dvec2 pixel(0.0);
+    const int flags = v.PlaceHotspot(spot, &world, &pixel);
     JsonValue reply = Reply(true);
     reply.Set("world", JsonValue(JsonArray{JsonValue(static_cast<double>(world.x)),
                                            JsonValue(static_cast<double>(world.y)),
                                            JsonValue(static_cast<double>(world.z))}));
-    reply.Set("pixel", in_front ? JsonValue(JsonArray{pixel.x, pixel.y}) : JsonValue());
-    reply.Set("visible", seen);
+    reply.Set("pixel", flags & Stage::kHotspotInFront ? JsonValue(JsonArray{pixel.x, pixel.y})
+                                                      : JsonValue());
+    reply.Set("visible", (flags & Stage::kHotspotSeen) != 0);
+    return reply;
+  }
+  // A figure's hotspots, placed every frame after this (Stage::PlaceHotspots; the page reads
+  // them without a command): `spots` as locate takes one each. A spot naming nothing is kept
+  // (never shown) and its problem is in `problems`, null for the others.
+  static JsonValue SetHotspots(Stage& v, CommandArgs& a) {
+    const JsonValue& spots = a.Value("spots");
+    if (a.ok() && (!spots.is_array() || spots.as_array().size() > kMaxHotspots)) {
+      a.Fail("spots", "an array of at most " + std::to_string(kMaxHotspots) + " hotspots",
+             DescribeJson(spots));
+    }
+    if (!a.Finish()) return Fail(a);
+    std::vector<Stage::Hotspot> hotspots;
+    JsonArray problems;
+    for (const JsonValue& item : spots.as_array()) {
+      const std::string name = "setHotspots.spots[" + std::to_string(hotspots.size()) + "]";
+      Stage::Hotspot spot;
+      std::string problem;
+      if (item.is_object()) {
+        CommandArgs spot_args(name, item);
+        spot = HotspotArg(v, spot_args);
+        if (!spot_args.Finish()) problem = spot_args.error();
+      } else {
+        problem = name + ": expected an object, found " + DescribeJson(item);
+      }
+      if (!problem.empty()) spot = Stage::Hotspot{CharacterId(), -1, glm::vec3(0.0f), "", false};
+      hotspots.push_back(std::move(spot));
+      problems.push_back(problem.empty() ? JsonValue() : JsonValue(problem));
+    }
+    v.SetHotspots(std::move(hotspots));
+    JsonValue reply = Reply(true);
+    reply.Set("problems", JsonValue(std::move(problems)));
     return reply;
   }
   static JsonValue JointWorld(Stage& v, CommandArgs& a) {
@@ -1273,6 +1303,10 @@ const CommandTable::Entry CommandTable::kEntries[] = {
                       "pixel, and whether the model hides it.",
                       CharacterArg(kOptional), JointNameArg(kOptional), Vec3Arg("point", kOptional),
                       StrArg("construction", kOptional))},
+    {&CommandTable::SetHotspots,
+     MD5STAGE_COMMAND("setHotspots", true, ArgStyle::kFields,
+                      "A figure's hotspots (as locate takes them), placed every frame.",
+                      JsonArg("spots"))},
     {&CommandTable::JointWorld,
      MD5STAGE_COMMAND("jointWorld", true, ArgStyle::kPositional,
                       "A joint's world matrix in a character's current pose.", CharacterArg(),

@@ -206,11 +206,28 @@ constexpr std::array<ToggleField, 10> kToggles = {{
 // DisplayOverrides): this breaks the build until it does.
 static_assert(sizeof(DisplayToggles) == kToggles.size(), "DisplayToggles changed: update kToggles");
 
-// The still-encoded value of each key, where it was found.
+// The still-encoded value of each key, where it was found, and whether it was spelled
+// kebab-case (`joint-names` for `joint_names`, as an HTML attribute is; model-viewer's are).
 struct RawValues {
   std::array<bool, kKeyCount> has{};
   std::array<std::string_view, kKeyCount> value{};
+  std::array<bool, kKeyCount> kebab{};
 };
+
+// Whether `name` is `key` with each '_' written '-' (and the key has one).
+bool IsKebabSpelling(std::string_view name, std::string_view key) {
+  if (name.size() != key.size() || key.find('_') == std::string_view::npos) return false;
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    if (name[i] != (key[i] == '_' ? '-' : key[i])) return false;
+  }
+  return true;
+}
+
+std::string KebabSpelling(std::string_view key) {
+  std::string out(key);
+  for (char& c : out) c = c == '_' ? '-' : c;
+  return out;
+}
 
 // Splits on '&' into name[=value] pairs and keeps the known keys' raw values: the first of a
 // repeated key, or the last when `last_wins`. Names are decoded only when they hold an escape.
@@ -233,10 +250,12 @@ void Collect(std::string_view text, bool last_wins, RawValues& out) {
       name = decoded;
     }
     for (int key = 0; key < kKeyCount; ++key) {
-      if (name != kKeyNames[key]) continue;
+      const bool kebab = IsKebabSpelling(name, kKeyNames[key]);
+      if (name != kKeyNames[key] && !kebab) continue;
       if (last_wins || !out.has[key]) {
         out.has[key] = true;
         out.value[key] = raw_value;
+        out.kebab[key] = kebab;
       }
       break;
     }
@@ -390,9 +409,11 @@ Result<EmbedOptions> ParseEmbedOptions(std::string_view query, std::string_view 
   Collect(WithoutPrefix(WithoutPrefix(fragment, '#'), '?'), /*last_wins=*/true, from_fragment);
 
   std::array<std::optional<std::string>, kKeyCount> values;
+  std::array<std::string, kKeyCount> spelled;  // the key as the page wrote it: problems name it
   for (int key = 0; key < kKeyCount; ++key) {
     const RawValues& from = from_fragment.has[key] ? from_fragment : from_query;
     if (from.has[key]) values[key] = DecodeFormComponent(from.value[key]);
+    spelled[key] = from.kebab[key] ? KebabSpelling(kKeyNames[key]) : std::string(kKeyNames[key]);
   }
 
   EmbedOptions options;
@@ -423,7 +444,7 @@ Result<EmbedOptions> ParseEmbedOptions(std::string_view query, std::string_view 
   for (const ToggleField& toggle : kToggles) {
     if (values[toggle.key]) {
       options.display.*toggle.override_field =
-          FlagValue(kKeyNames[toggle.key], *values[toggle.key], problems);
+          FlagValue(spelled[toggle.key], *values[toggle.key], problems);
     }
   }
   if (values[kAvoidance]) options.avoidance = FlagValue("avoidance", *values[kAvoidance], problems);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "core/anim/binding.h"
+#include "core/anim/bone_capsules.h"
 #include "core/material/decl_lexer.h"
 #include "core/material/image_decode.h"
 #include "core/material/image_program.h"
@@ -229,6 +230,27 @@ Status ModelLibrary::SetSkin(int index, const std::string& skin, LoadReport* rep
   return {};
 }
 
+namespace {
+
+// The model's bone capsules (radii by joint); none when the fit refuses the model.
+void FitBoneCapsules(const anim::Model& model, std::vector<float>* radii) {
+  const anim::Skeleton& skeleton = model.skeleton();
+  const size_t joints = static_cast<size_t>(skeleton.joint_count());
+  radii->assign(joints, 0.0f);
+  std::vector<std::uint32_t> counts(joints);
+  anim::BoneCapsuleFitJob fit;
+  fit.bind_matrices = skeleton.bind_matrices().data();
+  fit.parents = skeleton.parents().data();
+  fit.joint_count = joints;
+  fit.vertices = model.gpu().vertices.data();
+  fit.vertex_count = model.gpu().vertices.size();
+  fit.radii = radii->data();
+  fit.vertex_counts = counts.data();
+  if (!fit.Run().ok()) radii->assign(joints, 0.0f);
+}
+
+}  // namespace
+
 int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const InputFile& file) {
   LoadedModel loaded;
   loaded.id = serials_.Next<HandleKind::kModel>();
@@ -256,6 +278,7 @@ int ModelLibrary::AddModel(std::shared_ptr<const anim::Model> model, const Input
       loaded.bind_max = glm::max(loaded.bind_max, v.position);
     }
   }
+  FitBoneCapsules(*model, &loaded.bone_radii);
   loaded.cpu_bytes =
       file.bytes.size() + gpu.vertices.size() * sizeof(anim::GpuVertex) + gpu.indices.size() * 4;
   loaded.gpu_bytes = gpu.vertices.size() * sizeof(anim::GpuVertex) + gpu.indices.size() * 12;

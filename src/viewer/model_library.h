@@ -70,6 +70,9 @@ struct LoadedModel {
   std::string resolution_key;
   glm::vec3 bind_min{0.0f};
   glm::vec3 bind_max{0.0f};
+  // Per joint: the radius of the capsule from its parent to it, fitted to the bind-pose skin
+  // (core/anim/bone_capsules.h; 0: no capsule): what hides a hotspot.
+  std::vector<float> bone_radii;
   std::size_t cpu_bytes = 0;
   std::size_t gpu_bytes = 0;
 

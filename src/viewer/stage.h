@@ -244,8 +244,31 @@ class Stage : private OpeningTarget {
   glm::mat4 JointWorld(int instance, int joint);
   // Where a figure's hotspot shows: the framebuffer pixel of a world point (false when it is
   // behind the camera), and whether it is seen: inside the view and hidden by no shown
-  // character's skinned triangles (hits up to surface_depth before the point do not count).
+  // character's bone capsules (crossings up to surface_depth before the point do not count).
   bool LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2* pixel, bool* seen);
+  // How deep a joint of the model lies inside its limb: its own surface in front of it does not
+  // hide it.
+  static float JointSurfaceDepth(const LoadedModel& model);
+
+  // ---- a figure's hotspots: set once, placed every frame with no command ----
+  struct Hotspot {
+    CharacterId character;  // with joint >= 0: that joint as it animates
+    int joint = -1;
+    glm::vec3 point{0.0f};        // else a world point,
+    std::string construction;     // or, when not empty, the construction point with this label
+    bool names_something = true;  // false: what it named was refused (it is never shown)
+  };
+  // Per hotspot in PlacedHotspots: framebuffer x, y, then flags.
+  static constexpr int kHotspotFloats = 3;
+  static constexpr int kHotspotInFront = 1;  // x, y hold its pixel (it is before the camera)
+  static constexpr int kHotspotSeen = 2;     // inside the view and hidden by no character
+  void SetHotspots(std::vector<Hotspot> hotspots) { hotspots_ = std::move(hotspots); }
+  size_t hotspot_count() const { return hotspots_.size(); }
+  // Places every hotspot in the current pose and view (the frame's, after BuildDrawList).
+  void PlaceHotspots();
+  // One hotspot: its world point, its pixel and its flags (0 when what it names is not there).
+  int PlaceHotspot(const Hotspot& spot, glm::vec3* world, glm::dvec2* pixel);
+  const std::vector<float>& placed_hotspots() const { return placed_hotspots_; }
   // GPU skinning read back from the renderer against the core's CPU skinning of the current pose.
   JsonValue GpuSkinCheck(int instance);
 
@@ -435,6 +458,8 @@ class Stage : private OpeningTarget {
   // What the construction view drew last (state() and the tests read the very numbers drawn).
   ConstructionFigure construction_;
   uint64_t frame_ = 0;
+  std::vector<Hotspot> hotspots_;
+  std::vector<float> placed_hotspots_;  // kHotspotFloats per hotspot
 };
 
 }  // namespace md5stage::viewer

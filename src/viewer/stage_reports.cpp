@@ -304,6 +304,58 @@ glm::mat4 Stage::JointWorld(int instance, int joint) {
   return character->pose.models[static_cast<size_t>(joint)];
 }
 
+namespace {
+// How far in front of a joint its limb's surface may lie, as a share of the model's largest bind
+// extent: the walker's hand is about 4 of its 70 units thick.
+constexpr float kJointSurfaceDepth = 0.06f;
+}  // namespace
+
+float Stage::JointSurfaceDepth(const LoadedModel& model) {
+  const glm::vec3 extent = model.bind_max - model.bind_min;
+  return kJointSurfaceDepth * std::max({extent.x, extent.y, extent.z});
+}
+
+void Stage::PlaceHotspots() {
+  placed_hotspots_.resize(hotspots_.size() * kHotspotFloats);
+  for (size_t i = 0; i < hotspots_.size(); ++i) {
+    glm::vec3 world;
+    glm::dvec2 pixel(0.0);
+    const int flags = PlaceHotspot(hotspots_[i], &world, &pixel);
+    float* out = &placed_hotspots_[i * kHotspotFloats];
+    out[0] = static_cast<float>(pixel.x);
+    out[1] = static_cast<float>(pixel.y);
+    out[2] = static_cast<float>(flags);
+  }
+}
+
+int Stage::PlaceHotspot(const Hotspot& spot, glm::vec3* world, glm::dvec2* pixel) {
+  *world = spot.point;
+  if (!spot.names_something) return 0;
+  float surface_depth = 0.0f;
+  if (spot.joint >= 0) {
+    const Character* character = cast_.Find(spot.character);
+    if (character == nullptr || spot.joint >= static_cast<int>(character->pose.models.size())) {
+      return 0;  // its character is gone: not shown
+    }
+    *world = glm::vec3(character->pose.models[static_cast<size_t>(spot.joint)][3]);
+    surface_depth = JointSurfaceDepth(ModelOf(*character));
+  } else if (!spot.construction.empty()) {
+    if (!construction_.shown) return 0;  // not shown now
+    const ConstructionLabel* found = nullptr;
+    for (const ConstructionLabel& label : construction_.labels) {
+      if (label.name == spot.construction &&
+          (found == nullptr || label.side == construction_.numbers.chosen_side)) {
+        found = &label;
+      }
+    }
+    if (found == nullptr) return 0;
+    *world = glm::vec3(static_cast<float>(found->at.x), static_cast<float>(found->at.y), 0.0f);
+  }
+  bool seen = false;
+  if (!LocatePoint(*world, surface_depth, pixel, &seen)) return 0;
+  return kHotspotInFront | (seen ? kHotspotSeen : 0);
+}
+
 bool Stage::LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2* pixel,
                         bool* seen) {
   *seen = false;
@@ -320,7 +372,7 @@ bool Stage::LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2*
     return true;
   }
   const glm::vec3 from = glm::vec3(eye) / eye.w;
-  if (cast_.Hides(from, world, surface_depth, frame_)) return true;
+  if (cast_.Hides(from, world, surface_depth)) return true;
   *seen = true;
   return true;
 }

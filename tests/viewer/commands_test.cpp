@@ -367,6 +367,7 @@ std::vector<CommandRow> CommandRows() {
        {Int("instance", 0, 0, kOptional), Joint("joint", kOptional), Vec("point", 1e6, kOptional),
         Str("construction", 32, kOptional)},
        true},
+      {"setHotspots", R"("spots":[])", {Any("spots")}},
       {"jointWorld", instance + R"(,"joint":"pelvis")", {Instance(), Joint("joint")}, true},
       {"exportGltf", R"("model":"walker")", {Model("model")}},
       {"exportMd5", R"("model":"walker")", {Model("model")}},
@@ -1679,6 +1680,56 @@ std::vector<EffectRow> EffectRows() {
          EXPECT_EQ(Error(s.Run("locate", R"("construction":"Q")")),
                    "locate.construction: expected a point of the construction shown (none), "
                    "found \"Q\"");
+       }},
+      // A figure's hotspots, placed each frame as locate places one: the pelvis seen, a point
+      // behind the walker hidden, one in front seen; a spot naming nothing is kept, never shown,
+      // and its problem is in its place; the pelvis's spot follows the walk.
+      {"setHotspots",
+       {R"({"cmd":"camera","target":[0,0,35],"yaw":0,"pitch":0,"distance":300})",
+        R"({"cmd":"setHotspots","spots":[{"instance":0,"joint":"pelvis"},{"point":[-40,0,35]},)"
+        R"({"point":[40,0,35]},{"instance":0,"joint":"nose"},5,{"point":[0,0,1],"joint":"head"}]})"},
+       true,
+       [](TestStage& s, const JsonValue& r) {
+         const JsonValue& problems = Get(r, "problems");
+         ASSERT_EQ(problems.as_array().size(), 6u);
+         for (int i = 0; i < 3; ++i) EXPECT_TRUE(Item(problems, i).is_null()) << i;
+         EXPECT_NE(Item(problems, 3).as_string().find("setHotspots.spots[3].joint:"),
+                   std::string::npos)
+             << WriteJson(problems);
+         EXPECT_EQ(Item(problems, 4).as_string(),
+                   "setHotspots.spots[4]: expected an object, found 5");
+         EXPECT_NE(Item(problems, 5).as_string().find("one of joint, point or construction"),
+                   std::string::npos);
+         for (double dt : {0.0, 0.4}) {
+           s.viewer.Update(dt);
+           s.viewer.PlaceHotspots();
+           const std::vector<float>& placed = s.viewer.placed_hotspots();
+           ASSERT_EQ(placed.size(), 6u * Stage::kHotspotFloats);
+           const auto flags = [&](int i) { return static_cast<int>(placed[i * 3 + 2]); };
+           EXPECT_EQ(flags(0), Stage::kHotspotInFront | Stage::kHotspotSeen);
+           EXPECT_EQ(flags(1), Stage::kHotspotInFront) << "behind the walker";
+           EXPECT_EQ(flags(2), Stage::kHotspotInFront | Stage::kHotspotSeen) << "in front";
+           EXPECT_EQ(flags(3), 0);
+           EXPECT_EQ(flags(4), 0);
+           EXPECT_EQ(flags(5), 0);
+           const JsonValue pelvis = s.Run("locate", R"("instance":0,"joint":"pelvis")");
+           EXPECT_NEAR(placed[0], Item(Get(pelvis, "pixel"), 0).as_number(), 1e-3);
+           EXPECT_NEAR(placed[1], Item(Get(pelvis, "pixel"), 1).as_number(), 1e-3);
+         }
+         s.Run("setAnimation", R"("instance":0,"name":"walk")");
+         s.viewer.Update(0.0);
+         s.viewer.PlaceHotspots();
+         const float x0 = s.viewer.placed_hotspots()[0], y0 = s.viewer.placed_hotspots()[1];
+         s.viewer.Update(0.3);
+         s.viewer.PlaceHotspots();
+         const float moved = std::abs(s.viewer.placed_hotspots()[0] - x0) +
+                             std::abs(s.viewer.placed_hotspots()[1] - y0);
+         EXPECT_GT(moved, 0.5f) << "the pelvis's hotspot did not follow the walk";
+         s.Run("setHotspots", R"("spots":[])");
+         s.viewer.PlaceHotspots();
+         EXPECT_TRUE(s.viewer.placed_hotspots().empty());
+         EXPECT_NE(Error(s.Run("setHotspots", R"("spots":{})")).find("setHotspots.spots:"),
+                   std::string::npos);
        }},
       {"jointWorld",
        {R"({"cmd":"jointWorld","instance":0,"joint":"pelvis"})"},

@@ -309,6 +309,24 @@ TEST(EmbedOptionsTest, DisplayTogglesAreOverridesOfTheScene) {
   EXPECT_EQ(bad.problems[1].rfind("embed: joint_names: expected nothing", 0), 0u)
       << bad.problems[1];
 
+  // Kebab-case spellings (joint-names, turn-circles, as HTML attributes are) mean the same; a
+  // problem names the spelling written; the fragment's last spelling of a key wins.
+  const EmbedOptions kebab = Parse("", "#joint-names&turn-circles=0&grid-lines=1");
+  EXPECT_EQ(WriteJson(EmbedOptionsToJson(kebab).Find("display")[0]),
+            R"({"joint_names":true,"turn_circles":false})");
+  EXPECT_TRUE(kebab.problems.empty());
+  EXPECT_EQ(
+      WriteJson(EmbedOptionsToJson(Parse("", "#joint_names=1&joint-names=0")).Find("display")[0]),
+      R"({"joint_names":false})");
+  EXPECT_EQ(
+      WriteJson(EmbedOptionsToJson(Parse("", "#turn-circles=turn-circles")).Find("display")[0]),
+      R"({"turn_circles":true})");
+  const EmbedOptions kebab_bad = Parse("", "#joint-names=NaN&auto-play=1");
+  ASSERT_EQ(kebab_bad.problems.size(), 1u);
+  EXPECT_EQ(kebab_bad.problems[0].rfind("embed: joint-names: expected nothing", 0), 0u)
+      << kebab_bad.problems[0];
+  EXPECT_FALSE(Parse("", "#auto-play").autoplay.has_value()) << "autoplay has no '_' to spell";
+
   DisplayToggles scene;
   scene.normals = true;
   const DisplayToggles shown = options.display.AppliedTo(scene);
