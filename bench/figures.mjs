@@ -19,14 +19,14 @@ import { CHROMIUM_ARGS, chromium, serveDirectory } from '../tests/browser/lib/ha
 const DEMOS = ['turns', 'default', 'attach', 'maze', 'dubins_lsl', 'dubins_rsr', 'dubins_lsr', 'dubins_rsl',
                'dubins_lrl', 'dubins_rlr', 'arcline', 'camera'];
 
-const median = (values) => {
+export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
 };
 
 // A process and all its descendants (Linux /proc).
-function processTree(rootPid) {
+export function processTree(rootPid) {
   const parents = new Map();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -51,7 +51,7 @@ function processTree(rootPid) {
 }
 
 // Resident memory of a process and all its descendants, in MB.
-function treeRssMb(rootPid) {
+export function treeRssMb(rootPid) {
   let kb = 0;
   for (const pid of processTree(rootPid)) {
     try {
@@ -64,7 +64,7 @@ function treeRssMb(rootPid) {
 
 // CPU time (user + system) of a process and all its descendants, in ms: with software WebGL the
 // GPU process's rasterizing is most of a frame, and the page's own timer never sees it.
-function treeCpuMs(rootPid) {
+export function treeCpuMs(rootPid) {
   let ticks = 0;
   for (const pid of processTree(rootPid)) {
     try {
@@ -90,7 +90,7 @@ function pageHtml(count, kind) {
     ${kind === 'element' ? '<script src="md5stage-element.js"></script>' : ''}</body></html>`;
 }
 
-async function freshBrowser() {
+export async function freshBrowser() {
   const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   const browser = await chromium.connect(server.wsEndpoint());
   return { server, browser, pid: server.process().pid };

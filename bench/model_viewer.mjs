@@ -17,60 +17,12 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM_ARGS, chromium, serveDirectory } from '../tests/browser/lib/harness.mjs';
+import { serveDirectory } from '../tests/browser/lib/harness.mjs';
+import { freshBrowser, median, treeCpuMs, treeRssMb } from './figures.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MODEL_VIEWER = path.join(HERE, 'model-viewer/node_modules/@google/model-viewer/dist/model-viewer.min.js');
 const WALKER = 'assets/models/walker/';
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
-};
-
-// A process and its descendants (Linux /proc), for memory and CPU of the whole browser.
-function processTree(rootPid) {
-  const parents = new Map();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* the process ended */ }
-  }
-  const tree = new Set([rootPid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, parent] of parents) {
-      if (!tree.has(pid) && tree.has(parent)) { tree.add(pid); grew = true; }
-    }
-  }
-  return tree;
-}
-
-function treeRssMb(rootPid) {
-  let kb = 0;
-  for (const pid of processTree(rootPid)) {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-      if (match) kb += Number(match[1]);
-    } catch { /* the process ended */ }
-  }
-  return kb / 1024;
-}
-
-function treeCpuMs(rootPid) {
-  let ticks = 0;
-  for (const pid of processTree(rootPid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch { /* the process ended */ }
-  }
-  return ticks * 10;  // USER_HZ is 100 on Linux
-}
 
 // One figure of each kind: the walker walking, the same size, no controls.
 function figure(kind, i, size) {
@@ -110,12 +62,6 @@ const RECORD_DRAWN = () => {
   };
   requestAnimationFrame(poll);
 };
-
-async function freshBrowser() {
-  const server = await chromium.launchServer({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-  const browser = await chromium.connect(server.wsEndpoint());
-  return { server, browser, pid: server.process().pid };
-}
 
 // Opens a page of `count` figures of `kind` in a fresh browser, waits until all have drawn, and
 // hands the page to `measure`.
