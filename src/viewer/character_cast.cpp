@@ -1010,8 +1010,7 @@ bool CharacterCast::AnyPlaying() const {
   return false;
 }
 
-bool CharacterCast::Hides(const glm::vec3& from, const glm::vec3& world,
-                          float surface_depth) const {
+bool CharacterCast::Hides(const LineOfSight& sight) const {
   // Against each shown character's bone capsules in its current pose (the frame's): no skinning.
   for (const Character& character : characters_) {
     if (!character.visible) continue;
@@ -1024,9 +1023,7 @@ bool CharacterCast::Hides(const glm::vec3& from, const glm::vec3& world,
     job.parents = loaded.model->skeleton().parents().data();
     job.radii = loaded.bone_radii.data();
     job.joint_count = joints.size();
-    job.from = from;
-    job.to = world;
-    job.surface_depth = surface_depth;
+    job.sight = sight;
     job.occluded = &occluded;
     if (job.Run().ok() && occluded) return true;
   }

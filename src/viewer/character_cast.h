@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/common/json.h"
+#include "core/common/line_of_sight.h"
 #include "core/crowd/crowd_simulation.h"
 #include "core/view/frustum.h"
 #include "viewer/character.h"
@@ -171,9 +172,9 @@ class CharacterCast {
   bool Extent(int index, glm::vec3* lo, glm::vec3* hi) const;
 
   // Whether a shown character's bone capsules (core/anim/bone_capsules.h) in its current pose
-  // hide `to` from `from` (crossings within `surface_depth` before `to` do not count): a
+  // hide the sight's point (crossings within its surface_depth before the point do not count): a
   // hotspot's visibility.
-  bool Hides(const glm::vec3& from, const glm::vec3& to, float surface_depth) const;
+  bool Hides(const LineOfSight& sight) const;
 
   // ---- reports ----
   // state()'s instances at scene time `now` (routes by their positions in `routes`).

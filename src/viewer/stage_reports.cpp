@@ -372,7 +372,7 @@ bool Stage::LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2*
     return true;
   }
   const glm::vec3 from = glm::vec3(eye) / eye.w;
-  if (cast_.Hides(from, world, surface_depth)) return true;
+  if (cast_.Hides(LineOfSight{from, world, surface_depth})) return true;
   *seen = true;
   return true;
 }

@@ -58,9 +58,9 @@ Agreement Compare(const anim::Model& model, const std::vector<glm::mat4>& joints
             target.triangles != nullptr ? *target.triangles : indices;
         triangles.indices = hiding.data();
         triangles.index_count = hiding.size();
-        triangles.from = eye;
-        triangles.to = target.point;
-        triangles.surface_depth = target.surface_depth;
+        triangles.sight.from = eye;
+        triangles.sight.to = target.point;
+        triangles.sight.surface_depth = target.surface_depth;
         triangles.occluded = &by_skin;
         EXPECT_TRUE(triangles.Run().ok());
         anim::BoneCapsuleOcclusionJob capsules;
@@ -68,9 +68,9 @@ Agreement Compare(const anim::Model& model, const std::vector<glm::mat4>& joints
         capsules.parents = model.skeleton().parents().data();
         capsules.radii = radii.data();
         capsules.joint_count = joints.size();
-        capsules.from = eye;
-        capsules.to = target.point;
-        capsules.surface_depth = target.surface_depth;
+        capsules.sight.from = eye;
+        capsules.sight.to = target.point;
+        capsules.sight.surface_depth = target.surface_depth;
         capsules.occluded = &by_capsules;
         EXPECT_TRUE(capsules.Run().ok());
         ++out.cases;

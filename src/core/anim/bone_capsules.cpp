@@ -12,10 +12,6 @@ Diagnostic Error(const char* job, const std::string& message) {
   return MakeError("", 0, 0, std::string(job) + ": " + message);
 }
 
-bool IsFinite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
 // The least distance from `p` to the segment [a, b].
 float PointSegmentDistance(const glm::vec3& p, const glm::vec3& a, const glm::vec3& b) {
   const glm::vec3 ab = b - a;
@@ -138,23 +134,17 @@ Status BoneCapsuleOcclusionJob::Validate() const {
       return Error(kJob, "radii[" + std::to_string(j) + "]: expected a finite radius >= 0");
     }
   }
-  if (!IsFinite(from)) return Error(kJob, "from: expected a finite point");
-  if (!IsFinite(to)) return Error(kJob, "to: expected a finite point");
-  if (!(surface_depth >= 0.0f) || !std::isfinite(surface_depth)) {
-    return Error(kJob, "surface_depth: expected a finite distance >= 0");
-  }
-  return Status();
+  return sight.Validate(kJob);
 }
 
 Status BoneCapsuleOcclusionJob::Run() const {
   Status valid = Validate();
   if (!valid.ok()) return valid;
   *occluded = false;
-  const glm::vec3 along = to - from;
-  const float length = glm::length(along);
-  const float reach = length - surface_depth;
+  const float reach = sight.Reach();
   if (!(reach > 0.0f)) return valid;
-  const glm::vec3 end = from + along * (reach / length);
+  const glm::vec3 from = sight.from, to = sight.to;
+  const glm::vec3 end = from + (to - from) * (reach / glm::length(to - from));
   for (size_t j = 0; j < joint_count; ++j) {
     if (radii[j] <= 0.0f || parents[j] < 0) continue;
     const glm::vec3 a(joints[parents[j]][3]), b(joints[j][3]);

@@ -9,6 +9,7 @@
 #include <glm/vec3.hpp>
 
 #include "core/anim/model.h"
+#include "core/common/line_of_sight.h"
 #include "core/common/result.h"
 
 namespace md5stage::anim {
@@ -32,21 +33,19 @@ struct BoneCapsuleFitJob {
   Status Run() const;  // validates first; no allocation
 };
 
-// Whether a posed character's bone capsules hide `to` from `from`: a capsule the segment
-// crosses that does not hold `to` (one that holds it, as a joint's limb holds the joint, is the
-// surface it is in); crossings within `surface_depth` before `to` do not count.
+// Whether a posed character's bone capsules hide the sight's `to` from its `from`: a capsule the
+// segment crosses that does not hold `to` (one that holds it, as a joint's limb holds the joint,
+// is the surface it is in); crossings within `surface_depth` before `to` do not count.
 struct BoneCapsuleOcclusionJob {
   const glm::mat4* joints = nullptr;  // the pose's joint matrices (world), one per joint
   const int* parents = nullptr;       // one per joint, -1 for roots
   const float* radii = nullptr;       // BoneCapsuleFitJob's, one per joint (0: no capsule)
   size_t joint_count = 0;
-  glm::vec3 from{0.0f};  // the eye
-  glm::vec3 to{0.0f};    // the point looked at
-  float surface_depth = 0.0f;
+  LineOfSight sight;         // from the eye to the point, and the surface the point lies in
   bool* occluded = nullptr;  // caller-owned
 
   // Errors name the field: occluded missing, arrays missing while counted, a parent out of
-  // range, a radius negative or not finite, from / to / surface_depth not finite.
+  // range, a radius negative or not finite, the sight's from / to / surface_depth not finite.
   Status Validate() const;
   Status Run() const;  // validates first; no allocation
 };

@@ -10,10 +10,6 @@ Diagnostic Error(const std::string& message) {
   return MakeError("", 0, 0, "segment occlusion: " + message);
 }
 
-bool IsFinite(const glm::vec3& v) {
-  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
 // Möller-Trumbore: the distance along `direction` (a unit vector) at which the segment's line
 // crosses the triangle, or a negative number when it misses (or runs parallel to it).
 float CrossingDistance(const glm::vec3& origin, const glm::vec3& direction, const glm::vec3& a,
@@ -48,25 +44,19 @@ Status SegmentOcclusionJob::Validate() const {
                    std::to_string(position_count) + ", found " + std::to_string(indices[i]));
     }
   }
-  if (!IsFinite(from)) return Error("from: expected a finite point");
-  if (!IsFinite(to)) return Error("to: expected a finite point");
-  if (!(surface_depth >= 0.0f) || !std::isfinite(surface_depth)) {
-    return Error("surface_depth: expected a finite distance >= 0");
-  }
-  return Status();
+  return sight.Validate("segment occlusion");
 }
 
 Status SegmentOcclusionJob::Run() const {
   Status valid = Validate();
   if (!valid.ok()) return valid;
   *occluded = false;
-  const glm::vec3 along = to - from;
-  const float length = glm::length(along);
-  const float reach = length - surface_depth;
+  const float reach = sight.Reach();
   if (!(reach > 0.0f)) return valid;
-  const glm::vec3 direction = along / length;
+  const glm::vec3 along = sight.to - sight.from;
+  const glm::vec3 direction = along / glm::length(along);
   for (size_t i = 0; i < index_count; i += 3) {
-    const float distance = CrossingDistance(from, direction, positions[indices[i]],
+    const float distance = CrossingDistance(sight.from, direction, positions[indices[i]],
                                             positions[indices[i + 1]], positions[indices[i + 2]]);
     if (distance > 0.0f && distance < reach) {
       *occluded = true;

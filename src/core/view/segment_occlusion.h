@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <glm/glm.hpp>
 
+#include "core/common/line_of_sight.h"
 #include "core/common/result.h"
 
 namespace md5stage {
@@ -16,16 +17,12 @@ struct SegmentOcclusionJob {
   size_t position_count = 0;
   const std::uint32_t* indices = nullptr;  // triangles, three indices each
   size_t index_count = 0;
-  glm::vec3 from{0.0f};  // the eye
-  glm::vec3 to{0.0f};    // the point looked at
-  // Hits at most this far before `to` do not count: the surface the point lies in or on (a
-  // joint inside its limb). 0: any hit before the point hides it.
-  float surface_depth = 0.0f;
+  LineOfSight sight;         // from the eye to the point, and the surface the point lies in
   bool* occluded = nullptr;  // caller-owned: true when a triangle crosses the segment before it
 
   // Errors name the field: occluded missing, positions or indices missing while counted, an
-  // index count not a multiple of 3, an index past the vertices, from / to / surface_depth not
-  // finite (or surface_depth negative).
+  // index count not a multiple of 3, an index past the vertices, the sight's from / to /
+  // surface_depth not finite (or surface_depth negative).
   Status Validate() const;
   Status Run() const;  // validates first; no allocation
 };

@@ -126,9 +126,9 @@ TEST(BoneCapsulesTest, SegmentsAgainstACapsule) {
     job.parents = parents.data();
     job.radii = radii.data();
     job.joint_count = joints.size();
-    job.from = c.from;
-    job.to = c.to;
-    job.surface_depth = c.surface_depth;
+    job.sight.from = c.from;
+    job.sight.to = c.to;
+    job.sight.surface_depth = c.surface_depth;
     job.occluded = &occluded;
     const Status status = job.Run();
     ASSERT_TRUE(status.ok()) << c.name << ": " << status.error().message;
@@ -225,12 +225,12 @@ TEST(BoneCapsulesTest, OcclusionValidityNamesTheField) {
        "radii[1]:"},
       {"a radius not a number", [](BoneCapsuleOcclusionJob& j) { j.radii = not_a_number.data(); },
        "radii[0]:"},
-      {"from not finite", [](BoneCapsuleOcclusionJob& j) { j.from.y = kNaN; }, "from:"},
-      {"to not finite", [](BoneCapsuleOcclusionJob& j) { j.to.z = kInfinity; }, "to:"},
-      {"negative surface depth", [](BoneCapsuleOcclusionJob& j) { j.surface_depth = -1.0f; },
+      {"from not finite", [](BoneCapsuleOcclusionJob& j) { j.sight.from.y = kNaN; }, "from:"},
+      {"to not finite", [](BoneCapsuleOcclusionJob& j) { j.sight.to.z = kInfinity; }, "to:"},
+      {"negative surface depth", [](BoneCapsuleOcclusionJob& j) { j.sight.surface_depth = -1.0f; },
        "surface_depth:"},
-      {"surface depth infinite", [](BoneCapsuleOcclusionJob& j) { j.surface_depth = kInfinity; },
-       "surface_depth:"},
+      {"surface depth infinite",
+       [](BoneCapsuleOcclusionJob& j) { j.sight.surface_depth = kInfinity; }, "surface_depth:"},
       {"no joints",
        [](BoneCapsuleOcclusionJob& j) {
          j.joint_count = 0;
@@ -245,8 +245,8 @@ TEST(BoneCapsulesTest, OcclusionValidityNamesTheField) {
     job.parents = parents.data();
     job.radii = radii.data();
     job.joint_count = 2;
-    job.from = {-5, 0, 0};
-    job.to = {5, 0, 0};
+    job.sight.from = {-5, 0, 0};
+    job.sight.to = {5, 0, 0};
     job.occluded = &occluded;
     row.change(job);
     const Status status = job.Validate();

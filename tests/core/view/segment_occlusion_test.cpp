@@ -43,9 +43,9 @@ TEST(SegmentOcclusionTest, SegmentsAgainstASquare) {
     job.position_count = kSquare.size();
     job.indices = kSquareTriangles.data();
     job.index_count = kSquareTriangles.size();
-    job.from = c.from;
-    job.to = c.to;
-    job.surface_depth = c.surface_depth;
+    job.sight.from = c.from;
+    job.sight.to = c.to;
+    job.sight.surface_depth = c.surface_depth;
     job.occluded = &occluded;
     const Status status = job.Run();
     ASSERT_TRUE(status.ok()) << c.name << ": " << status.error().message;
@@ -56,8 +56,8 @@ TEST(SegmentOcclusionTest, SegmentsAgainstASquare) {
 TEST(SegmentOcclusionTest, NoTrianglesHideNothing) {
   bool occluded = true;
   SegmentOcclusionJob job;
-  job.from = {-5, 0, 0};
-  job.to = {5, 0, 0};
+  job.sight.from = {-5, 0, 0};
+  job.sight.to = {5, 0, 0};
   job.occluded = &occluded;
   ASSERT_TRUE(job.Run().ok());
   EXPECT_FALSE(occluded);
@@ -91,13 +91,13 @@ TEST(SegmentOcclusionTest, ValidityNamesTheField) {
          j.index_count = kPastTheEnd.size();
        },
        "indices[2]: expected a vertex below 4, found 4"},
-      {"from not finite", [](SegmentOcclusionJob& j) { j.from.y = kNaN; }, "from:"},
-      {"to not finite", [](SegmentOcclusionJob& j) { j.to.z = kInfinity; }, "to:"},
-      {"negative surface depth", [](SegmentOcclusionJob& j) { j.surface_depth = -1.0f; },
+      {"from not finite", [](SegmentOcclusionJob& j) { j.sight.from.y = kNaN; }, "from:"},
+      {"to not finite", [](SegmentOcclusionJob& j) { j.sight.to.z = kInfinity; }, "to:"},
+      {"negative surface depth", [](SegmentOcclusionJob& j) { j.sight.surface_depth = -1.0f; },
        "surface_depth:"},
-      {"surface depth not a number", [](SegmentOcclusionJob& j) { j.surface_depth = kNaN; },
+      {"surface depth not a number", [](SegmentOcclusionJob& j) { j.sight.surface_depth = kNaN; },
        "surface_depth:"},
-      {"surface depth infinite", [](SegmentOcclusionJob& j) { j.surface_depth = kInfinity; },
+      {"surface depth infinite", [](SegmentOcclusionJob& j) { j.sight.surface_depth = kInfinity; },
        "surface_depth:"},
   };
   for (const Row& row : rows) {
@@ -107,8 +107,8 @@ TEST(SegmentOcclusionTest, ValidityNamesTheField) {
     job.position_count = kSquare.size();
     job.indices = kSquareTriangles.data();
     job.index_count = kSquareTriangles.size();
-    job.from = {-5, 0, 0};
-    job.to = {5, 0, 0};
+    job.sight.from = {-5, 0, 0};
+    job.sight.to = {5, 0, 0};
     job.occluded = &occluded;
     row.change(job);
     const Status status = job.Validate();
