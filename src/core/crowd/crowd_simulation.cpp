@@ -223,8 +223,17 @@ void CrowdSimulation::Plan(int i) {
   if (!job.Run().ok() || !plan_result_.found()) f.path.Clear();
 }
 
-void CrowdSimulation::WantAlongPlan(int i) {
+bool CrowdSimulation::FollowsPlan(int i) const {
+  const CrowdCharacter& c = characters_[i];
+  const FollowerState& f = followers_[i];
+  if (time() < c.start_delay || c.speed <= 0.0) return false;
+  if (c.route && c.route->length() > 0.0) return false;
+  return c.has_target && !f.making_way && f.arrival_time < 0.0 && !obstacles_.empty();
+}
+
+void CrowdSimulation::KeepToPlan(int i) {
   FollowerState& f = followers_[i];
+  if (f.last_plan_time < -1.0) Plan(i);
   const CrowdAgent& a = agents_[i];
   const double look = std::max(kLookaheadRadii * a.turning_radius, a.clearance);
   // Progress: the nearest sample a little ahead of the last one.
@@ -243,6 +252,24 @@ void CrowdSimulation::WantAlongPlan(int i) {
       time() - f.last_plan_time >= options_.replan_interval) {
     Plan(i);
   }
+}
+
+int CrowdSimulation::PlanDue() {
+  if (plans_due_done_) return 0;
+  plans_due_done_ = true;
+  const int before = replans_;
+  // Each character's plan depends on its own pose alone, so planning all before the wants
+  // (rather than each within its own) changes nothing.
+  for (int i = 0; i < size(); ++i) {
+    if (FollowsPlan(i)) KeepToPlan(i);
+  }
+  return replans_ - before;
+}
+
+void CrowdSimulation::WantAlongPlan(int i) {
+  const FollowerState& f = followers_[i];
+  const CrowdAgent& a = agents_[i];
+  const double look = std::max(kLookaheadRadii * a.turning_radius, a.clearance);
   if (f.path.segments.empty() || f.progress + look >= f.path.length) {
     WantPoint(i, f.goal, true);
     return;
@@ -318,8 +345,7 @@ void CrowdSimulation::Want(int i) {
     if (obstacles_.empty()) {
       WantPoint(i, f.goal, true);
     } else {
-      if (f.last_plan_time < -1.0) Plan(i);
-      WantAlongPlan(i);
+      WantAlongPlan(i);  // kept to by PlanDue
     }
   }
 }
@@ -337,6 +363,8 @@ void CrowdSimulation::AskToMakeWay(int i, int waiting) {
 }
 
 Status CrowdSimulation::Step() {
+  PlanDue();
+  plans_due_done_ = false;
   for (int i = 0; i < size(); ++i) Want(i);
   CrowdStepJob job;
   job.agents = agents_.data();

@@ -54,6 +54,13 @@ class CrowdSimulation {
                                        ObstacleSet obstacles, CrowdSimulationOptions options = {});
   CrowdSimulation() = default;
 
+  // Keeping to the plans round the obstacles before the next step: where along its plan each
+  // character that follows one now is, and the re-plans that are due (one that has strayed from
+  // its plan, at most one a character per replan_interval; a first plan). The planner's own
+  // budget, apart from the step's cost: Step() runs it itself unless it was called since the
+  // last step (a caller that keeps the planner's time apart, the bench, calls it first); either
+  // way the motions are the same. Returns the re-plans made.
+  int PlanDue();
   // One fixed step of 1 / rate seconds.
   Status Step();
 
@@ -94,6 +101,8 @@ class CrowdSimulation {
 
   void Want(int i);
   void WantPoint(int i, glm::dvec2 point, bool is_goal);
+  bool FollowsPlan(int i) const;
+  void KeepToPlan(int i);
   void WantAlongPlan(int i);
   void WantAlongRoute(int i);
   void Plan(int i);
@@ -106,6 +115,7 @@ class CrowdSimulation {
   double step_ = 1.0 / 60.0;
   long long step_count_ = 0;
   int replans_ = 0;
+  bool plans_due_done_ = false;  // PlanDue ran since the last step
   std::vector<CrowdAgent> agents_;
   std::vector<CrowdMotion> motions_;
   std::vector<FollowerState> followers_;

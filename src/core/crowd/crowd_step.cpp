@@ -172,6 +172,7 @@ class StepRunner {
       // Until i chooses, the others expect it straight on at its last speed.
       const CrowdAgent& a = agents_[i];
       const glm::dvec2 forward = Direction(a.pose.heading);
+      scratch_.forward[i] = forward;
       glm::dvec2* predicted = Predicted(i);
       for (int m = 0; m <= kHorizonSamples; ++m) {
         predicted[m] = a.pose.position + (a.speed * piece * m) * forward;
@@ -370,7 +371,7 @@ class StepRunner {
     RankedNeighbour ranked[kMaxRankedNeighbours];
     const int ranked_count = RankNeighbours(i, neighbours, neighbour_count, ranked);
     Shapes shapes;
-    MakeShapes(a, &shapes);
+    MakeShapes(a, scratch_.forward[i], &shapes);
     // Those close enough that a step could box i in (facing one too close to turn away), and
     // not boxing it in already: a step into being boxed in is refused (two boxed in facing each
     // other would wait for ever; one boxed in waits for the other to move on). When i stands,
@@ -541,8 +542,8 @@ class StepRunner {
     TurnShape wanted;
   };
 
-  static void MakeShapes(const CrowdAgent& a, Shapes* shapes) {
-    shapes->forward = Direction(a.pose.heading);
+  static void MakeShapes(const CrowdAgent& a, glm::dvec2 forward, Shapes* shapes) {
+    shapes->forward = forward;
     const double wanted_turn = WantedTurn(a);
     if (wanted_turn != 0.0) shapes->wanted = MakeTurnShape(wanted_turn, a.turning_radius);
   }
@@ -552,6 +553,13 @@ class StepRunner {
     if (shapes->speed_known[speed_index]) return frame;
     shapes->speed_known[speed_index] = true;
     frame.speed = std::min(a.wanted_speed * kSpeedFractions[speed_index], a.max_speed);
+    // The characters of a crowd mostly share their speeds and radius: the frame the last one
+    // worked out at this speed index is the same when speed and radius are.
+    SpeedFrame& last = last_frames_[speed_index];
+    if (last_frame_radius_[speed_index] == a.turning_radius && last.speed == frame.speed) {
+      frame = last;
+      return frame;
+    }
     frame.piece = frame.speed * job_.options.horizon / kHorizonSamples;
     const double turn = frame.piece / a.turning_radius;
     frame.half_turn = Direction(0.5 * turn);
@@ -560,6 +568,8 @@ class StepRunner {
         2.0 * frame.half_turn.x * frame.half_turn.y};
     frame.chord = 2.0 * a.turning_radius * frame.half_turn.y;
     frame.step_half_turn = Direction(0.5 * frame.speed * step_ / a.turning_radius);
+    last = frame;
+    last_frame_radius_[speed_index] = a.turning_radius;
     return frame;
   }
 
@@ -897,6 +907,9 @@ class StepRunner {
   double step_;
   double max_reach_ = 0.0;
   TurnShape offset_shapes_[std::size(kTurnOffsets)];
+  // Speed's last frame at each speed index, and the radius it was for (0: none yet).
+  mutable SpeedFrame last_frames_[std::size(kSpeedFractions)];
+  mutable double last_frame_radius_[std::size(kSpeedFractions)] = {};
   glm::dvec2 origin_{0.0, 0.0};
   double cell_size_ = 1.0;
   int cells_x_ = 1, cells_y_ = 1;
@@ -924,6 +937,7 @@ void CrowdScratch::Reserve(int characters) {
   by_cell_position.resize(n);
   by_cell_reach.resize(n);
   predicted_piece.resize(n);
+  forward.resize(n);
   step_path.resize(n * (kStepSamples + 1));
 
   neighbours.resize(n);

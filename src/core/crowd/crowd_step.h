@@ -72,6 +72,8 @@ struct CrowdScratch {
   // the most it moves between two samples.
   std::vector<glm::dvec2> predicted;
   std::vector<double> predicted_piece;
+  // Per character, the way it faces at the step's start (worked out once a step).
+  std::vector<glm::dvec2> forward;
   // Per character, its samples over this step: where it stands until it has chosen, then its
   // chosen motion's (what the safety check compares with).
   std::vector<glm::dvec2> step_path;

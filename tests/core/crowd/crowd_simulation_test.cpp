@@ -454,6 +454,70 @@ TEST(GoalSlots, SharedGoalsGetSeparatePlacesClearOfObstacles) {
   EXPECT_EQ(AssignGoalSlots(characters, &obstacles.value()), slots);  // deterministic
 }
 
+// Walkers on a circle round a pillar, each sent to the opposite side: they plan round it and
+// re-plan when giving way pushes them off their plans.
+CrowdSimulation PillarSwap(double replan_interval) {
+  std::vector<CrowdCharacter> characters;
+  for (int i = 0; i < 8; ++i) {
+    CrowdCharacter c;
+    const glm::dvec2 at = 200.0 * Direction(2.0 * kPi * i / 8);
+    c.start = {at, std::atan2(-at.y, -at.x)};
+    c.speed = 70.0;
+    c.turning_radius = 25.0;
+    c.clearance = 15.0;
+    c.has_target = true;
+    c.target = -at;
+    characters.push_back(c);
+  }
+  Result<ObstacleSet> obstacles = ObstacleSet::Build({Obstacle::Circle({0, 0}, 40)});
+  EXPECT_TRUE(obstacles.ok());
+  CrowdSimulationOptions options;
+  options.replan_interval = replan_interval;
+  Result<CrowdSimulation> sim = CrowdSimulation::Build(characters, obstacles.value(), options);
+  EXPECT_TRUE(sim.ok());
+  return std::move(sim).value();
+}
+
+class CrowdSimulationPlanDue : public ::testing::TestWithParam<double> {};
+
+// Re-plans at most once a second (the default), or whenever a walker strays (0 s: a second
+// PlanDue before the step could plan again).
+INSTANTIATE_TEST_SUITE_P(ReplanIntervals, CrowdSimulationPlanDue, ::testing::Values(1.0, 0.0));
+
+TEST_P(CrowdSimulationPlanDue, PlanningBeforeTheStepGivesTheSameMotions) {
+  CrowdSimulation stepped = PillarSwap(GetParam());
+  CrowdSimulation planned_first = PillarSwap(GetParam());
+  int replans_reported = 0;
+  for (int s = 0; s < 900; ++s) {
+    ASSERT_TRUE(stepped.Step().ok());
+    const int replans = planned_first.PlanDue();
+    std::vector<double> progress;
+    for (int i = 0; i < planned_first.size(); ++i) {
+      progress.push_back(planned_first.route_progress(i));
+    }
+    // Once a step: a second call before the step plans nothing more and leaves each walker
+    // where it was along its plan.
+    EXPECT_EQ(planned_first.PlanDue(), 0) << "step " << s;
+    for (int i = 0; i < planned_first.size(); ++i) {
+      ASSERT_EQ(planned_first.route_progress(i), progress[i]) << "step " << s << ", walker " << i;
+    }
+    if (s == 0) {
+      EXPECT_EQ(replans, planned_first.size());  // every walker's first plan
+    }
+    replans_reported += replans;
+    ASSERT_TRUE(planned_first.Step().ok());
+    for (int i = 0; i < stepped.size(); ++i) {
+      ASSERT_EQ(stepped.agent(i).pose.position, planned_first.agent(i).pose.position)
+          << "step " << s << ", walker " << i;
+      ASSERT_EQ(stepped.agent(i).pose.heading, planned_first.agent(i).pose.heading);
+    }
+  }
+  EXPECT_EQ(replans_reported, planned_first.replans());
+  EXPECT_EQ(stepped.replans(), planned_first.replans());
+  // Some re-planned after their first plan (what the comparison is about).
+  EXPECT_GT(stepped.replans(), stepped.size());
+}
+
 TEST(CrowdSimulationValidity, Table) {
   struct Row {
     const char* name;
