@@ -379,7 +379,7 @@ class StepRunner {
     // refused its best step (boxing it in, or too near).
     // Also those near enough to meet i within the step, whatever either does (the only ones
     // the safety check can refuse a motion for; the others it would skip one by one).
-    int close_count = 0, near_count = 0, boxed_in_by = -1, refuses_straight_on = -1;
+    int close_count = 0, near_count = 0, boxing_count = 0, boxed_in_by = -1, in_company = -1;
     for (int n = 0; n < neighbour_count; ++n) {
       const int j = neighbours[n];
       const CrowdAgent& b = agents_[j];
@@ -393,12 +393,13 @@ class StepRunner {
           a.clearance + b.clearance + 2.0 * a.turning_radius + a.wanted_speed * step_;
       if (distance2 >= box * box) continue;
       if (!Trapped(a, a.pose.position, shapes.forward, StepEndOf(j), b.clearance)) {
-        if (refuses_straight_on < 0) refuses_straight_on = j;
+        if (in_company < 0) in_company = j;
         if (MayTrapWithinStep(a, shapes.forward, StepEndOf(j), b.clearance)) {
           scratch_.close[close_count++] = j;
         }
-      } else if (boxed_in_by < 0 || j < boxed_in_by) {
-        boxed_in_by = j;
+      } else {
+        scratch_.boxing[boxing_count++] = j;
+        if (boxed_in_by < 0 || j < boxed_in_by) boxed_in_by = j;
       }
     }
     Candidate candidates[kCandidates];
@@ -409,8 +410,14 @@ class StepRunner {
     // out only as far as the candidate can still win: the same choice as ranking all (the least
     // total, the earliest candidate of equal totals). The candidates come roughly best first (the
     // wanted manoeuvre, small turns, then slower), so the best total drops early.
-    Ranking ranking{ranked,      ranked_count,        scratch_.close.data(),
-                    close_count, refuses_straight_on, NearObstacle(a)};
+    Ranking ranking{ranked,
+                    ranked_count,
+                    scratch_.close.data(),
+                    close_count,
+                    scratch_.boxing.data(),
+                    boxing_count,
+                    NearObstacle(a),
+                    in_company};
     // A candidate's total is unknown, known exactly, or only known to exceed the best's at the
     // time (its penalty was cut short: it could not win then).
     enum class Known : std::uint8_t { kNo, kExceeds, kExactly };
@@ -430,7 +437,7 @@ class StepRunner {
               candidates[c].curvature =
                   OffsetCurvature(a, candidates[c].speed, candidates[c].turn, step_);
             }
-            const int boxer = BoxesIn(a, &shapes, candidates[c], ranking);
+            const int boxer = BoxesIn(i, &shapes, candidates[c], ranking);
             if (boxer >= 0) {
               // The first refused this way names the one that keeps i standing, unless one
               // boxes it in already.
@@ -800,34 +807,52 @@ class StepRunner {
     int ranked_count;
     const int* close;  // close enough that some step could end boxed in by them
     int close_count;
-    // The first neighbour within the boxed-in distance that does not box i in already (whether
-    // or not a step could end boxed in by it), or -1: what refuses a step straight on.
-    int refuses_straight_on;
+    const int* boxing;  // those that box i in already
+    int boxing_count;
     bool near_obstacle;
+    // The first neighbour within the boxed-in distance that does not box i in already, or -1:
+    // what keeps a turning walker from holding its heading.
+    int in_company;
   };
 
   // The candidate's step ends facing a close neighbour (where that one is at the step's end, as
   // far as i knows) too close to turn away from.
   // Returns that neighbour, or -1.
-  int BoxesIn(const CrowdAgent& a, Shapes* shapes, const Candidate& candidate,
-              const Ranking& ranking) const {
+  int BoxesIn(int i, Shapes* shapes, const Candidate& candidate, const Ranking& ranking) const {
+    const CrowdAgent& a = agents_[i];
     if (candidate.speed <= 0.0) return -1;
-    // Straight on (the offset 0) is refused whenever a neighbour is within the boxed-in
-    // distance. This is what the step has always done, by accident: its step end was worked
-    // out as 0 / 0 and a NaN end counts as boxed in by the first such neighbour. Kept as it is
-    // here so that this change leaves every motion as it was; letting straight on through
-    // (design.md, "What is not yet there") changes which cases arrive.
-    if (candidate.turn_index != kWantedTurn && candidate.turn == 0.0) {
-      return ranking.refuses_straight_on;
+    // Holding a heading in company: while its follower turns it back to its way, a walker with
+    // a neighbour within the boxed-in distance does not go straight on. It rejoins its way,
+    // turns aside by a chosen offset, slows or stands; holding the heading its last turn
+    // aside left it on makes two groups that meet drift along together, away from both their
+    // ways, into a knot (docs/design.md, "Straight on"). Otherwise straight on is judged
+    // like every step, by where it ends.
+    if (candidate.turn_index != kWantedTurn && candidate.turn == 0.0 && a.wanted_curvature != 0.0 &&
+        ranking.in_company >= 0) {
+      return ranking.in_company;
     }
-    if (ranking.close_count == 0) return -1;
+    if (ranking.close_count == 0 && ranking.boxing_count == 0) return -1;
     glm::dvec2 end, end_forward;
     StepEnd(a, shapes, candidate, &end, &end_forward);
     for (int n = 0; n < ranking.close_count; ++n) {
       const int j = ranking.close[n];
       if (Trapped(a, end, end_forward, StepEndOf(j), agents_[j].clearance)) return j;
     }
+    for (int n = 0; n < ranking.boxing_count; ++n) {
+      if (BoxesInReturn(i, ranking.boxing[n], end)) return ranking.boxing[n];
+    }
     return -1;
+  }
+
+  // Whether i, ending its step at `end`, would box in neighbour j, which boxes i in already:
+  // two boxed in by each other at contact can neither move (each would come nearer), so one
+  // already boxed in waits for the other to leave rather than step into its way too.
+  bool BoxesInReturn(int i, int j, glm::dvec2 end) const {
+    const CrowdAgent& b = agents_[j];
+    const Pose2 b_end = scratch_.decided[j] ? AdvancePose(b.pose, job_.motions[j].speed,
+                                                          job_.motions[j].curvature, step_)
+                                            : b.pose;
+    return Trapped(b, b_end.position, Direction(b_end.heading), end, agents_[i].clearance);
   }
 
   // What a candidate adds to its preference cost: an obstacle on its manoeuvre, and how soon
@@ -943,6 +968,7 @@ void CrowdScratch::Reserve(int characters) {
   neighbours.resize(n);
   near.resize(n);
   close.resize(n);
+  boxing.resize(n);
   decided.resize(n);
   capacity_ = std::max(characters, 0);
 }

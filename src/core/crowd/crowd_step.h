@@ -78,10 +78,12 @@ struct CrowdScratch {
   // chosen motion's (what the safety check compares with).
   std::vector<glm::dvec2> step_path;
   // One character's neighbours while it chooses: all within reach, those near enough to meet
-  // it within the step (the safety check's), and those close enough to box it in.
+  // it within the step (the safety check's), those close enough to box it in, and those that
+  // box it in already.
   std::vector<int> neighbours;
   std::vector<int> near;
   std::vector<int> close;
+  std::vector<int> boxing;
   // Per character: its motion is already chosen this step (later ones check against it).
   std::vector<std::uint8_t> decided;
 

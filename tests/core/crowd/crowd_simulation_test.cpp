@@ -389,11 +389,11 @@ const CaseSpec kCases[] = {
     {"crossing_2x20", Layout::kCrossing, 40, 20, 60, 60, 200, 10, 20, false, 9, 1.5},
     {"crossing_obstacles", Layout::kCrossing, 20, 30, 30, 100, 100, 15, 15, true, 10, 0},
     {"field_30", Layout::kField, 30, 10, 110, 50, 300, 10, 30, false, 11, 0},
-    {"field_60_obstacles", Layout::kField, 60, 10, 80, 50, 300, 10, 25, true, 12, 0, true},
-    // Open: in the sanitizer build (other floating-point rounding) two walkers (37, 52) end
-    // facing each other at contact and wait for good, as in field_60_obstacles; the native
-    // build's run arrives. Arrivals hang on the last bit of the motions.
-    {"field_200", Layout::kField, 200, 10, 110, 50, 300, 10, 30, false, 13, 0, true},
+    // These two had walkers that end facing each other at contact, each boxing the other in,
+    // waiting for good (field_200 in one build or the other: it hung on the last bit of the
+    // motions); one boxed in no longer steps into boxing in the one that boxes it.
+    {"field_60_obstacles", Layout::kField, 60, 10, 80, 50, 300, 10, 25, true, 12, 0},
+    {"field_200", Layout::kField, 200, 10, 110, 50, 300, 10, 30, false, 13, 0},
     // Open again since the planner's first pass sees walls thinner than a cell (ci44, case 95):
     // its re-plans differ and one walker (58) circles its goal, as in crossing_2x10.
     {"field_100_obstacles", Layout::kField, 100, 10, 60, 50, 200, 10, 20, true, 14, 0, true},

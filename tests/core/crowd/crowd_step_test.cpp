@@ -197,6 +197,27 @@ TEST(CrowdStep, BoxedInStandsStill) {
   for (std::size_t i = 1; i < agents.size(); ++i) EXPECT_EQ(f.motions[i].boxed_in_by, -1) << i;
 }
 
+TEST(CrowdStep, OneBoxedInDoesNotBoxInTheOneThatBoxesIt) {
+  // Walker 1 faces walker 0 (standing, facing +x) too close to turn away from: boxed in by
+  // it. It stands just outside 0's own boxed-in region (in front of 0 and too close for 0's
+  // right-hand turn to clear it): any step it takes, even the slowest, ends inside it, and the
+  // two would be boxed in by each other at contact for good. So it waits for 0 to leave.
+  const glm::dvec2 start{30.6, 6.0};
+  std::vector<CrowdAgent> agents = {Walker({0, 0}, 0, 0),
+                                    Walker(start, std::atan2(-start.y, -start.x), 0)};
+  agents[0].wanted_speed = 0.0;
+  // It has waited long: standing costs it more than coming nearer, so only the rule keeps it.
+  agents[1].waiting = 30.0;
+  StepFixture f(agents);
+  ASSERT_TRUE(f.job.Run().ok());
+  EXPECT_EQ(f.motions[1].speed, 0.0);
+  EXPECT_EQ(f.motions[1].boxed_in_by, 0);
+  // Farther out (no step ends in 0's boxed-in region) it walks on, boxed in by 0 or not.
+  f.agents[1].pose.position = {40.0, 6.0};
+  ASSERT_TRUE(f.job.Run().ok());
+  EXPECT_GT(f.motions[1].speed, 0.0);
+}
+
 TEST(CrowdStep, ObstacleAheadIsNeverEntered) {
   // A wall across the walker's way, its clearance just ahead: it turns or stops, never enters;
   // also after waiting long (then the ranking prefers walking on, into the wall: the safety
