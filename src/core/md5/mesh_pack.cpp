@@ -45,6 +45,17 @@ class Writer {
     for (std::uint16_t v : values) out_.push_back(static_cast<char>(v & 0xff));
     for (std::uint16_t v : values) out_.push_back(static_cast<char>(v >> 8));
   }
+  // Differences from the previous value (mod 2^16), as planes: UVs of neighbouring vertices and
+  // positions of neighbouring weights are close, so the differences are small and repeat.
+  void DeltaPlanes(const std::vector<std::uint16_t>& values) {
+    std::vector<std::uint16_t> deltas;
+    std::uint32_t previous = 0;
+    for (std::uint16_t v : values) {
+      deltas.push_back(static_cast<std::uint16_t>((v - previous) & 0xffff));
+      previous = v;
+    }
+    Planes(deltas);
+  }
   std::string Take() { return std::move(out_); }
 
  private:
@@ -221,7 +232,7 @@ Result<std::string> EncodeMeshPack(const MeshFile& mesh) {
       for (const MeshVertex& vertex : part.vertices) {
         uv.push_back(Quantize(vertex.uv[axis], range.uv_min[axis], range.uv_max[axis]));
       }
-      out.Planes(uv);
+      out.DeltaPlanes(uv);
     }
     // Corners as differences from the previous corner (mod 2^16): neighbours in the file are
     // neighbours on the mesh, so most differences are small and repeat.
@@ -247,7 +258,7 @@ Result<std::string> EncodeMeshPack(const MeshFile& mesh) {
         positions.push_back(
             Quantize(weight.position[axis], range.position_min[axis], range.position_max[axis]));
       }
-      out.Planes(positions);
+      out.DeltaPlanes(positions);
     }
   }
   return out.Take();
@@ -423,9 +434,10 @@ bool MeshPackDecodeJob::Run() const {
     }
     at += vertices;
     for (int axis = 0; axis < 2; ++axis) {
+      std::uint32_t q = 0;
       for (std::size_t v = 0; v < vertices; ++v) {
-        out.vertices[v].uv[axis] =
-            Dequantize(PlaneValue(at, vertices, v), range.uv_min[axis], range.uv_max[axis]);
+        q = (q + PlaneValue(at, vertices, v)) & 0xffff;
+        out.vertices[v].uv[axis] = Dequantize(q, range.uv_min[axis], range.uv_max[axis]);
       }
       at += 2 * vertices;
     }
@@ -442,9 +454,11 @@ bool MeshPackDecodeJob::Run() const {
     }
     at += 4 * weights;
     for (int axis = 0; axis < 3; ++axis) {
+      std::uint32_t q = 0;
       for (std::size_t w = 0; w < weights; ++w) {
-        out.weights[w].position[axis] = Dequantize(
-            PlaneValue(at, weights, w), range.position_min[axis], range.position_max[axis]);
+        q = (q + PlaneValue(at, weights, w)) & 0xffff;
+        out.weights[w].position[axis] =
+            Dequantize(q, range.position_min[axis], range.position_max[axis]);
       }
       at += 2 * weights;
     }

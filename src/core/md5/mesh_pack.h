@@ -1,7 +1,8 @@
 // The compact binary form of an .md5mesh (`md5stage pack`): what a figure fetches instead of the
 // MD5 text it names (docs/design.md, "The mesh pack"). Joints are exact; UVs, weight biases and
 // weight positions are 16-bit steps over each mesh's own range, so they come back within half a
-// step (MeshPackTolerance); arrays are byte planes so that gzip finds their repeats.
+// step (MeshPackTolerance); UVs, positions and triangle corners are stored as differences from
+// the previous one, and every array as byte planes, so that gzip finds their repeats.
 #pragma once
 
 #include <cstdint>
