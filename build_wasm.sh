@@ -129,7 +129,17 @@ stage_site() {
   cp -u "$BUILD/figures/md5stage-figures.js" "$BUILD/figures/md5stage-figures.wasm" "$SITE/"
   mkdir -p "$SITE/assets"
   cp -ru "$ROOT/assets/." "$SITE/assets/"
+  pack_meshes "$SITE/assets"
   log "site staged in $SITE"
+}
+
+# pack_meshes DIR: each .md5mesh under DIR gets its compact form beside it (`md5stage pack`), for
+# a figure's mesh-pack attribute (docs/design.md, "The mesh pack"); the text stays the source.
+pack_meshes() {
+  local mesh
+  while IFS= read -r -d '' mesh; do
+    "$BUILD/native/md5stage" pack "$mesh" >/dev/null
+  done < <(find "$1" -name '*.md5mesh' -print0)
 }
 
 # build/dist/md5stage-element/: the element's npm package (web/package/), `npm pack` makes it a
@@ -143,6 +153,7 @@ stage_package() {
     "$SITE/md5stage-element.d.ts" "$SITE/md5stage-element-react.d.ts" "$dist/"
   bundle_script md5stage-element.js "$dist" "$BUILD/element_table.js"
   cp -r "$ROOT/assets/." "$dist/assets/"
+  pack_meshes "$dist/assets"
   log "element package staged in $dist"
 }
 

@@ -24,11 +24,13 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const MODEL_VIEWER = path.join(HERE, 'model-viewer/node_modules/@google/model-viewer/dist/model-viewer.min.js');
 const WALKER = 'assets/models/walker/';
 
-// One figure of each kind: the walker walking, the same size, no controls.
+// One figure of each kind: the walker walking, the same size, no controls; md5stage's fetches
+// the mesh's pack that staging writes beside the .md5mesh (`md5stage pack`, its mesh-pack
+// attribute).
 function figure(kind, i, size) {
   const style = `width:${size[0]}px;height:${size[1]}px;display:inline-block`;
   return kind === 'md5stage'
-    ? `<md5-stage id="f${i}" src="${WALKER}walker.md5mesh" anims="${WALKER}walk.md5anim" materials="${WALKER}walker.mtr" autoplay style="${style}"></md5-stage>`
+    ? `<md5-stage id="f${i}" src="${WALKER}walker.md5mesh" mesh-pack="${WALKER}walker.md5pack" anims="${WALKER}walk.md5anim" materials="${WALKER}walker.mtr" autoplay style="${style}"></md5-stage>`
     : `<model-viewer id="f${i}" src="mv/walker.glb" autoplay style="${style}"></model-viewer>`;
 }
 

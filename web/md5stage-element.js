@@ -7,11 +7,11 @@
 //   <script src="md5stage-element.js"></script>
 //
 // Attributes (the iframe embed's option names, docs/embedding.md): scene | src + anims +
-// materials; animation, autoplay, paused, t, loop; camera, camera-controls, grid, skeleton,
-// joint_names, bounds, wireframe, normals, routes, turn_circles, construction, clearance;
-// avoidance; loading (lazy |
-// eager), poster, alt, ui (none | timeline | controls), tool (camera | goto: clicks on the
-// ground send the character there). Children with slot="hotspot-NAME" (data-joint,
+// materials (+ mesh-pack, the mesh's compact form); animation, autoplay, paused, t, loop;
+// camera, camera-controls, grid, skeleton, joint_names, bounds, wireframe, normals, routes,
+// turn_circles, construction, clearance; avoidance; loading (lazy | eager), poster, alt, ui
+// (none | timeline | controls), tool (camera | goto: clicks on the ground send the character
+// there). Children with slot="hotspot-NAME" (data-joint,
 // data-character, data-position, data-construction, data-camera) are placed over it. Methods
 // play(), pause(), seek(t), state(), call(), positionOf(), toBlob(); properties currentTime,
 // paused, ready; events load, progress, error {message, attribute?, type?}, finished.
@@ -162,10 +162,25 @@
   function fetchForStage(module, stage, request, url, label, index, count) {
     const element = runtime.stages.get(stage);
     if (element) element._progress(index, count, label);
-    // C++ asks for a scene's assets-relative source under assets/ (the site's layout).
+    const absolute = absoluteSource(url);
+    // The mesh's pack (mesh-pack) in its place, under the mesh's name: C++ tells the two apart by
+    // their first bytes; the MD5 text is the fallback when the pack cannot be fetched.
+    const pack = element && element._meshPack && element._meshPack.mesh === absolute ? element._meshPack.pack : null;
+    const bytes = pack ? fetchBytes(pack).catch(() => fetchBytes(absolute)) : fetchBytes(absolute);
+    answerFetch(module, stage, request, bytes, () => runtime.stages.has(stage)).then(wake);
+    return 1;
+  }
+
+  // The URL a stage's file name stands for: C++ asks for a scene's assets-relative source under
+  // assets/ (the site's layout).
+  function absoluteSource(url) {
     const pageFile = url.startsWith(`assets/${PAGE_PREFIX}`) ? url.slice(7) : url;
-    const absolute = pageFile.startsWith(PAGE_PREFIX)
+    return pageFile.startsWith(PAGE_PREFIX)
       ? new URL(pageFile.slice(PAGE_PREFIX.length - 1), window.location.href).href : new URL(url, base).href;
+  }
+
+  // A file's bytes, fetched once for every figure of the page.
+  function fetchBytes(absolute) {
     let bytes = runtime.bytes.get(absolute);
     if (!bytes) {
       bytes = fetch(absolute).then((response) => {
@@ -175,8 +190,7 @@
       runtime.bytes.set(absolute, bytes);
       bytes.catch(() => runtime.bytes.delete(absolute));  // a failed fetch may be tried again
     }
-    answerFetch(module, stage, request, bytes, () => runtime.stages.has(stage)).then(wake);
-    return 1;
+    return bytes;
   }
 
   function wake() {
@@ -664,6 +678,13 @@
           }
         }
         const { anims, materials } = lists;
+        const packText = (this.getAttribute('mesh-pack') || '').trim();
+        this._meshPack = null;
+        if (packText) {
+          const pack = pageSource(packText, 'mesh-pack');
+          if (pack.error) return { error: pack.error, attribute: 'mesh-pack' };
+          this._meshPack = { mesh: absoluteSource(mesh.url), pack: absoluteSource(pack.url) };
+        }
         const command = { cmd: 'openModel', mesh: mesh.url, anims };
         if (materials.length) command.materials = materials;
         return { command, attribute: 'src' };

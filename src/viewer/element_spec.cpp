@@ -159,6 +159,12 @@ const ElementAttribute kAttributes[] = {
      Value::kUrlList,
      {},
      "The .mtr files of src, separated by spaces or commas."},
+    {"mesh-pack",
+     Role::kSource,
+     Value::kUrl,
+     {},
+     "The .md5pack `md5stage pack` made of src, fetched in its place (fewer bytes); src stays "
+     "the model's name, and its text the fallback when the pack cannot be fetched."},
     {"autoplay", Role::kOption, Value::kFlag, {}, "Starts playing, even under reduced motion."},
     {"paused", Role::kOption, Value::kFlag, {}, "Starts paused; removing it plays."},
     {"t", Role::kOption, Value::kSeconds, {}, "The scene time to start at, in seconds."},

@@ -26,6 +26,7 @@ function hostileCases() {
   add('target', 'src', long(5), `javascript:${RAN}//.md5mesh`, 'data:text/plain;base64,TVZlcnNpb24gMTA=', 'file:///etc/passwd');
   add('model', 'anims', long(5), `javascript:${RAN}`, 'data:text/plain,MD5Version%2010', 'file:///etc/passwd');
   add('model', 'materials', long(5), `javascript:${RAN}`, 'data:text/plain,table');
+  add('model', 'mesh-pack', long(5), `javascript:${RAN}`, 'data:application/octet-stream,MD5PACK', 'file:///etc/passwd');
   add('target', 'poster', long(5), `javascript:${RAN}`, `data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg" onload="${RAN}"/>`,
       'file:///etc/passwd');
   add('target', 'alt', long(5), `<img src=x onerror="${RAN}">`, 'x'.repeat(5000));

@@ -1,4 +1,5 @@
-// libFuzzer harness: .md5mesh bytes -> ParseMd5Mesh -> Model::Create, then bind-pose skinning on
+// libFuzzer harness: .md5mesh bytes -> ParseMd5Mesh (or, for bytes that start as a mesh pack,
+// DecodeMeshPack) -> Model::Create, then bind-pose skinning on
 // both the CPU reference and the GPU (4-influence) path. Invariants: a failure carries a located
 // message; joint rotations are unit quaternions; a model's GPU data only refers to vertices and
 // joints that exist.
@@ -12,13 +13,29 @@
 #include "core/anim/jobs.h"
 #include "core/anim/model.h"
 #include "core/md5/md5_parser.h"
+#include "core/md5/mesh_pack.h"
 #include "fuzz_util.h"
 
 using namespace md5stage;
 
+namespace {
+int CheckModel(md5::MeshFile mesh);
+}  // namespace
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
   (void)md5::DetectMd5Kind("fuzz", bytes);
+  if (md5::IsMeshPack(bytes)) {
+    Result<md5::MeshFile> decoded = md5::DecodeMeshPack("fuzz.md5mesh", bytes);
+    if (!decoded.ok()) {
+      FUZZ_CHECK(!decoded.error().message.empty());
+      FUZZ_CHECK(decoded.error().file == "fuzz.md5mesh");
+      return 0;
+    }
+    // What decodes packs again to the same bytes' layout (the packer's own checks pass).
+    FUZZ_CHECK(md5::EncodeMeshPack(decoded.value()).ok());
+    return CheckModel(std::move(decoded).value());
+  }
   Result<md5::MeshFile> parsed = md5::ParseMd5Mesh("fuzz.md5mesh", bytes);
   // The fast line scanner and the checked reader must agree on everything.
   md5::Md5Limits checked_only;
@@ -42,8 +59,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(parsed.error().file == "fuzz.md5mesh");
     return 0;
   }
+  return CheckModel(std::move(parsed).value());
+}
+
+namespace {
+
+// A valid mesh's model: its GPU data refers to what exists and every skinning path runs.
+int CheckModel(md5::MeshFile mesh) {
   std::shared_ptr<const anim::Model> model =
-      anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(parsed).value()));
+      anim::Model::Create(std::make_shared<const md5::MeshFile>(std::move(mesh)));
   FUZZ_CHECK(model != nullptr);
   const anim::Skeleton& skeleton = model->skeleton();
   const int joints = skeleton.joint_count();
@@ -89,3 +113,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                       anim::Span<const glm::mat4>(bind.data(), bind.size()));
   return 0;
 }
+
+}  // namespace

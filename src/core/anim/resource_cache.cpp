@@ -5,6 +5,7 @@
 
 #include "core/common/content_key.h"
 #include "core/md5/md5_parser.h"
+#include "core/md5/mesh_pack.h"
 
 namespace md5stage::anim {
 
@@ -54,7 +55,9 @@ Result<std::shared_ptr<const Model>> ResourceCache::LoadModel(std::string_view n
     return found;
   }
   ++parses_;
-  Result<md5::MeshFile> parsed = md5::ParseMd5Mesh(name, bytes, limits_);
+  // A figure may be handed the mesh's pack (`md5stage pack`) under the .md5mesh's name.
+  Result<md5::MeshFile> parsed = md5::IsMeshPack(bytes) ? md5::DecodeMeshPack(name, bytes, limits_)
+                                                        : md5::ParseMd5Mesh(name, bytes, limits_);
   if (!parsed.ok()) return parsed.error();
   std::shared_ptr<const Model> model =
       Model::Create(std::make_shared<const md5::MeshFile>(std::move(parsed).value()));

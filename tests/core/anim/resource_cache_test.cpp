@@ -7,6 +7,8 @@
 
 #include "../common/colliding_bytes.h"
 #include "anim_test_util.h"
+#include "core/md5/md5_parser.h"
+#include "core/md5/mesh_pack.h"
 
 namespace md5stage::anim {
 namespace {
@@ -96,6 +98,30 @@ TEST(ResourceCache, LimitsApplyToEveryLoad) {
   auto result = cache.LoadAnimation("a.md5anim", kAnimFixture);
   ASSERT_FALSE(result.ok());
   EXPECT_NE(result.error().message.find("at most 64 bytes"), std::string::npos);
+}
+
+// A figure hands the cache the mesh's pack (`md5stage pack`) under the .md5mesh's name.
+TEST(ResourceCache, AMeshPackLoadsAsTheMeshItWasMadeFrom) {
+  Result<md5::MeshFile> text = md5::ParseMd5Mesh("m.md5mesh", kMeshFixture);
+  ASSERT_TRUE(text.ok());
+  Result<std::string> pack = md5::EncodeMeshPack(text.value());
+  ASSERT_TRUE(pack.ok());
+  ResourceCache cache;
+  auto from_pack = cache.LoadModel("m.md5mesh", pack.value());
+  auto from_text = cache.LoadModel("m.md5mesh", kMeshFixture);
+  ASSERT_TRUE(from_pack.ok()) << from_pack.error().ToString();
+  ASSERT_TRUE(from_text.ok());
+  EXPECT_NE(from_pack.value().get(), from_text.value().get());  // other bytes, another entry
+  EXPECT_EQ(from_pack.value()->name(), "m.md5mesh");
+  EXPECT_EQ(from_pack.value()->mesh_count(), from_text.value()->mesh_count());
+  EXPECT_EQ(from_pack.value()->mesh(0).shader, "skin");
+  EXPECT_EQ(from_pack.value()->skeleton().joint_count(),
+            from_text.value()->skeleton().joint_count());
+  // A broken pack is an error naming the mesh, not a text parse of binary bytes.
+  auto broken = cache.LoadModel("m.md5mesh", pack.value().substr(0, 40));
+  ASSERT_FALSE(broken.ok());
+  EXPECT_NE(broken.error().message.find("mesh pack"), std::string::npos);
+  EXPECT_EQ(broken.error().file, "m.md5mesh");
 }
 
 TEST(ResourceCache, HashSeesEveryByte) {
