@@ -3,6 +3,7 @@
 // feeds it input and a render backend; tests drive it natively with NullRenderBackend.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -69,8 +70,15 @@ class Stage : private OpeningTarget {
   // Whether Shift is held: a left drag with Shift turns the key light instead of the camera.
   void SetShiftHeld(bool held) { pointer_.shift_held = held; }
 
-  // One frame: queued key presses, scene clock, locomotion, playback, poses, embed timeline.
+  // One frame: queued key presses, scene clock (dt times the time scale), locomotion, playback,
+  // poses, embed timeline; auto-rotate; a "cameraChange" event {source} to the host when the
+  // orbit camera moved.
   void Update(double dt);
+  // model-viewer's time-scale: scene seconds per second of frames (0 <= scale <= 16).
+  void SetTimeScale(double scale) { time_scale_ = std::clamp(scale, 0.0, kMaxEmbedTimeScale); }
+  double time_scale() const { return time_scale_; }
+  // model-viewer's auto-rotate and rotation-per-second.
+  void SetAutoRotate(const CameraRig::AutoRotate& rotate) { camera_.SetAutoRotate(rotate); }
   // What to draw for the current state (instances are culled against the view).
   void BuildDrawList(DrawList* list);
   // The panels' view of the state; they answer with commands of the table (Call), run after the
@@ -118,7 +126,8 @@ class Stage : private OpeningTarget {
   Status RemoveObstacle(int index);
   Status ClearObstacles();
   void SetSceneTime(double time) { scene_time_ = std::max(0.0, time); }
-  // The scene clock and every clip, as Play and Pause do each (an ended clip plays again).
+  // The scene clock and every clip, as Play and Pause do each (an ended clip plays again); a
+  // "play" or "pause" event to the host when the clock starts or stops.
   void SetScenePlaying(bool playing);
   // Space, in the viewer and in figures alike: pauses the scene (its clock and every clip) when
   // it plays, else plays it, each ended clip again from the end it ended away from. With one
@@ -451,6 +460,7 @@ class Stage : private OpeningTarget {
   std::string hover_text_;
   double scene_time_ = 0.0;
   bool scene_playing_ = true;
+  double time_scale_ = 1.0;
   EmbedTimeline embed_timeline_;
   StatusReport report_;
   ui::FrameStats stats_;

@@ -150,6 +150,7 @@ JsonValue Stage::State() const {
   JsonValue shading = JsonValue::MakeObject();
   shading.Set("normalMaps", options_.shading.normal_maps);
   shading.Set("specular", options_.shading.specular);
+  shading.Set("contactShadow", static_cast<double>(options_.shading.contact_shadow));
   shading.Set("channel",
               std::string(kShadingChannelNames[static_cast<int>(options_.shading.channel)]));
   state.Set("shading", std::move(shading));
@@ -174,6 +175,8 @@ JsonValue Stage::ClockJson() const {
   reply.Set("frame", static_cast<double>(frame_));
   reply.Set("scene_time", scene_time_);
   reply.Set("scene_playing", scene_playing_);
+  reply.Set("time_scale", time_scale_);
+  reply.Set("auto_rotate", camera_.AutoRotating());
   SetClock(MeasureSceneClock(cast_.all(), scene_time_), reply);
   reply.Set("last_error", report_.error.empty() ? JsonValue() : JsonValue(report_.error));
   // The embed's loop for this clock (the timeline slider's end), null without one.

@@ -172,6 +172,8 @@ export const tests = [
       await page.route(`${ctx.baseUrl}construction.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
       await page.goto(`${ctx.baseUrl}construction.html`);
       await scrollToFigure(page, 'arc');
+      // Placed from the frame after the one that sent it (a paused figure's first pictures).
+      await until(page, () => document.querySelector('[slot="hotspot-q"]').dataset.visible !== undefined);
       const where = () => page.evaluate(() => {
         const figure = document.getElementById('arc');
         const host = figure.getBoundingClientRect();
