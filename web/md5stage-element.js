@@ -13,7 +13,7 @@
 // loading (lazy |
 // eager), poster, alt, ui (none | timeline | controls), tool (camera | goto: clicks on the
 // ground send the character there). Children with slot="hotspot-NAME" (data-joint,
-// data-character, data-position, data-construction, data-camera) are placed over it. Methods
+// data-character, data-position, data-construction, data-surface, data-camera) are placed over it. Methods
 // play(), pause(), seek(t), state(), call(), positionOf(), toBlob(); properties currentTime,
 // paused, ready; events load, progress, error {message, attribute?, type?}, finished, play,
 // pause, camera-change {source}.
@@ -390,7 +390,7 @@
   // ---- hotspots: what a hotspot points at, as a `locate` command ------------------------------
   // {joint, character} | {position: "x y z" or [x, y, z]} | {construction}; camera "yaw,pitch,
   // distance". Numbers must be finite and within the scenes' bound; names are C++'s to check.
-  const SPOT_ATTRIBUTES = ['slot', 'data-joint', 'data-character', 'data-position', 'data-construction', 'data-camera'];
+  const SPOT_ATTRIBUTES = ['slot', 'data-joint', 'data-character', 'data-position', 'data-construction', 'data-surface', 'data-camera'];
   const numbers = (value, count, attribute) => {
     const list = Array.isArray(value) ? value.map(Number) : String(value).trim().split(/[\s,]+/).map(Number);
     if (list.length !== count || !list.every((n) => Number.isFinite(n) && Math.abs(n) <= 1e6)) {
@@ -398,7 +398,9 @@
     }
     return list;
   };
-  function spotCommand({ joint, character, position, construction, camera }) {
+  // data-surface (model-viewer's): "PART TRIANGLE B0 B1 B2", a triangle of the character's mesh
+  // part and barycentric weights; C++ checks the triangle and the weights.
+  function spotCommand({ joint, character, position, construction, surface, camera }) {
     try {
       const command = { cmd: 'locate' };
       const text = (value, attribute) => {
@@ -412,14 +414,17 @@
         command.point = numbers(position, 3, 'data-position');
       } else if (construction != null) {
         command.construction = text(construction, 'data-construction');
+      } else if (surface != null) {
+        command.surface = numbers(surface, 5, 'data-surface');
+        command.instance = character == null ? 0 : /^\d+$/.test(character) ? Number(character) : text(character, 'data-character');
       } else if (camera == null) {
-        throw { error: 'hotspot: expected data-joint, data-position or data-construction', attribute: 'data-position' };
+        throw { error: 'hotspot: expected data-joint, data-position, data-construction or data-surface', attribute: 'data-position' };
       }
       const view = camera == null ? null : numbers(camera, 3, 'data-camera');
       if (view && (Math.abs(view[1]) > 89 || view[2] < 1 || view[2] > 1e5)) {
         throw { error: `data-camera: expected yaw, pitch in [-89, 89] and distance in [1, 100000], found '${camera}'`, attribute: 'data-camera' };
       }
-      return { command: command.joint || command.point || command.construction ? command : null, camera: view };
+      return { command: command.joint || command.point || command.construction || command.surface ? command : null, camera: view };
     } catch (problem) {
       return problem;
     }
@@ -920,7 +925,7 @@
       this._spots = children.map((child) => {
         const data = child.dataset;
         const made = spotCommand({ joint: data.joint, character: data.character, position: data.position,
-                                   construction: data.construction, camera: data.camera });
+                                   construction: data.construction, surface: data.surface, camera: data.camera });
         if (made.error) this._fail(made.error, made.attribute);
         if (!child.hasAttribute('tabindex')) child.tabIndex = 0;
         if (!child._md5stageSpot) {
@@ -956,7 +961,7 @@
         if (!problem) return;
         const { command } = sent[index];
         sent[index].index = -1;
-        this._fail(problem, command.joint ? 'data-joint' : command.point ? 'data-position' : 'data-construction');
+        this._fail(problem, command.joint ? 'data-joint' : command.point ? 'data-position' : command.surface ? 'data-surface' : 'data-construction');
       });
       if (sent.length) this._changed();  // placed from the next frame
     }

@@ -297,10 +297,12 @@ const ElementMethod kMethods[] = {
      "device pixels, the figure's own size by default, drawn for that size."},
     {"positionOf",
      "target: { joint: string; character?: string | number } | { position: [number, number, "
-     "number] | string } | { construction: string }",
+     "number] | string } | { construction: string } | { surface: [number, number, number, "
+     "number, number] | string; character?: string | number }",
      "{ x: number; y: number } | null",
-     "Where a joint (as it animates), a world point or a point of the turning-radius construction "
-     "(P, Q, ...) shows, in the element's CSS pixels; null off the figure."},
+     "Where a joint (as it animates), a world point, a point of the turning-radius construction "
+     "(P, Q, ...) or of the skinned surface (part, triangle, 3 weights) shows, in the element's "
+     "CSS pixels; null off the figure."},
 };
 
 ElementTable<ElementMethod> ElementMethods() { return {kMethods, std::size(kMethods)}; }

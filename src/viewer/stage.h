@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -260,13 +261,23 @@ class Stage : private OpeningTarget {
   static float JointSurfaceDepth(const LoadedModel& model);
 
   // ---- a figure's hotspots: set once, placed every frame with no command ----
+  // model-viewer's data-surface: a point of one triangle of a character's mesh, as barycentric
+  // weights of its three vertices (indices into the model's GPU vertices), following the skin.
+  struct SurfacePoint {
+    std::array<uint32_t, 3> vertices{};
+    glm::vec3 weights{0.0f};  // >= 0, summing to 1
+  };
   struct Hotspot {
-    CharacterId character;  // with joint >= 0: that joint as it animates
+    CharacterId character;  // with joint >= 0 or a surface: that character as it animates
     int joint = -1;
     glm::vec3 point{0.0f};        // else a world point,
     std::string construction;     // or, when not empty, the construction point with this label
     bool names_something = true;  // false: what it named was refused (it is never shown)
+    std::optional<SurfacePoint> surface;  // a point of the character's skinned surface
   };
+  // The surface point on the character as its pose was last computed (its palette, the GPU
+  // skinning's four weights a vertex, as the picture drawn).
+  glm::vec3 SkinnedSurfacePoint(const Character& character, const SurfacePoint& surface) const;
   // Per hotspot in PlacedHotspots: framebuffer x, y, then flags.
   static constexpr int kHotspotFloats = 3;
   static constexpr int kHotspotInFront = 1;  // x, y hold its pixel (it is before the camera)

@@ -60,6 +60,7 @@ export const tests = [
       const all = countDifferentPixels(stillBefore, shadowed, 8);
       assert.ok(inside > 3 * 40, `the shadows changed ${inside} pixels round the walkers' feet`);
       assert.ok(all - inside < 0.1 * all, `${all - inside} of ${all} changed pixels lie away from the walkers' feet`);
+      await page.screenshot({ path: ctx.screenshotPath('element-viewer-names') });
       const shadowState = await page.evaluate(() => document.getElementById('shadowed').state());
       assert.equal(shadowState.shading.contactShadow, 1);
       // animation-crossfade-duration: every character's clip changes blend over 0.5 s.
