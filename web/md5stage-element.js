@@ -9,12 +9,15 @@
 // Attributes (the iframe embed's option names, docs/embedding.md): scene | src + anims +
 // materials (+ mesh-pack, the mesh's compact form); animation, autoplay, paused, t, loop;
 // camera, camera-controls, grid, skeleton, joint_names, bounds, wireframe, normals, routes,
-// turn_circles, construction, clearance; avoidance; loading (lazy | eager), poster, alt, ui
+// turn_circles, construction, clearance; avoidance; model-viewer's auto-rotate,
+// rotation-per-second, time-scale, interaction-prompt, shadow-intensity,
+// animation-crossfade-duration, min-render-scale; loading (lazy | eager), poster, alt, ui
 // (none | timeline | controls), tool (camera | goto: clicks on the ground send the character
-// there). Children with slot="hotspot-NAME" (data-joint,
-// data-character, data-position, data-construction, data-camera) are placed over it. Methods
+// there). Children with slot="hotspot-NAME" (data-joint, data-character, data-position,
+// data-construction, data-surface, data-camera) are placed over it. Methods
 // play(), pause(), seek(t), state(), call(), positionOf(), toBlob(); properties currentTime,
-// paused, ready; events load, progress, error {message, attribute?, type?}, finished.
+// paused, ready; events load, progress, error {message, attribute?, type?}, finished, play,
+// pause, camera-change {source}.
 // This file only moves bytes, events and attribute values into the module's exported functions;
 // what a value means is decided in C++ (src/viewer/embed_options.h, src/app/figures_main.cpp).
 'use strict';
@@ -41,6 +44,9 @@
   // (kMaxEmbedUrlChars), four times a share link's largest payload. A longer one is refused here,
   // so that a page's stray value never grows the memory every figure of the page shares.
   const MAX_VALUE = 4 << 20;
+  // model-viewer's names that go back to its default when removed (the others keep the stage as
+  // it is): the value sent for a removed attribute.
+  const REMOVED = { 'auto-rotate': '0', 'time-scale': '1' };
   // An error event's message is at most this long (a message may quote the value it refuses).
   const MAX_MESSAGE = 600;
   // Scenes name their files by assets-relative paths or https:// URLs only, the sources that
@@ -88,6 +94,12 @@
     // GL commands issued) and its copies (which wait for the GL queue to be drawn).
     lastFrame: { ms: 0, render: 0, copy: 0, figures: 0, spots: 0 },
     spots: 0,  // ms this frame placing hotspots (part of its copies)
+    // Dynamic resolution (C++'s RenderScaleController, src/viewer/render_scale.h): the scale the
+    // page's figures draw at, from the frames' times; each figure draws at no less than its
+    // min-render-scale. Tests of pixels fix it at 1 (window.md5stageFixedRenderScale).
+    renderScale: 1,
+    fixedScale: window.md5stageFixedRenderScale === true,
+    minimumsChanged: true,  // a figure's min-render-scale changed, or figures came or went
     bytes: new Map(),  // absolute URL -> Promise of an ArrayBuffer: each file fetched once a page
   };
 
@@ -245,7 +257,24 @@
     for (const element of drawn) element._copy();
     const end = performance.now();
     runtime.lastFrame = { ms: end - start, render: rendered - start, copy: end - rendered, figures: due.length, spots: runtime.spots };
+    if (drawn.length) observeFrameTime(end - start);
     if (again) wake();
+  }
+
+  // The frame's time to the controller; a new scale resizes every figure's drawing.
+  function observeFrameTime(ms) {
+    if (runtime.fixedScale) return;
+    const module = runtime.module;
+    if (runtime.minimumsChanged) {
+      runtime.minimumsChanged = false;
+      let lowest = 1;
+      for (const element of runtime.elements) lowest = Math.min(lowest, element._minScale);
+      module._md5stage_figures_min_render_scale(lowest);
+    }
+    const scale = module._md5stage_figures_frame_time(ms);
+    if (scale === runtime.renderScale) return;
+    runtime.renderScale = scale;
+    for (const element of runtime.elements) element._resized();
   }
 
   function onContextLost(event) {
@@ -376,7 +405,7 @@
   // ---- hotspots: what a hotspot points at, as a `locate` command ------------------------------
   // {joint, character} | {position: "x y z" or [x, y, z]} | {construction}; camera "yaw,pitch,
   // distance". Numbers must be finite and within the scenes' bound; names are C++'s to check.
-  const SPOT_ATTRIBUTES = ['slot', 'data-joint', 'data-character', 'data-position', 'data-construction', 'data-camera'];
+  const SPOT_ATTRIBUTES = ['slot', 'data-joint', 'data-character', 'data-position', 'data-construction', 'data-surface', 'data-camera'];
   const numbers = (value, count, attribute) => {
     const list = Array.isArray(value) ? value.map(Number) : String(value).trim().split(/[\s,]+/).map(Number);
     if (list.length !== count || !list.every((n) => Number.isFinite(n) && Math.abs(n) <= 1e6)) {
@@ -384,7 +413,9 @@
     }
     return list;
   };
-  function spotCommand({ joint, character, position, construction, camera }) {
+  // data-surface (model-viewer's): "PART TRIANGLE B0 B1 B2", a triangle of the character's mesh
+  // part and barycentric weights; C++ checks the triangle and the weights.
+  function spotCommand({ joint, character, position, construction, surface, camera }) {
     try {
       const command = { cmd: 'locate' };
       const text = (value, attribute) => {
@@ -398,14 +429,17 @@
         command.point = numbers(position, 3, 'data-position');
       } else if (construction != null) {
         command.construction = text(construction, 'data-construction');
+      } else if (surface != null) {
+        command.surface = numbers(surface, 5, 'data-surface');
+        command.instance = character == null ? 0 : /^\d+$/.test(character) ? Number(character) : text(character, 'data-character');
       } else if (camera == null) {
-        throw { error: 'hotspot: expected data-joint, data-position or data-construction', attribute: 'data-position' };
+        throw { error: 'hotspot: expected data-joint, data-position, data-construction or data-surface', attribute: 'data-position' };
       }
       const view = camera == null ? null : numbers(camera, 3, 'data-camera');
       if (view && (Math.abs(view[1]) > 89 || view[2] < 1 || view[2] > 1e5)) {
         throw { error: `data-camera: expected yaw, pitch in [-89, 89] and distance in [1, 100000], found '${camera}'`, attribute: 'data-camera' };
       }
-      return { command: command.joint || command.point || command.construction ? command : null, camera: view };
+      return { command: command.joint || command.point || command.construction || command.surface ? command : null, camera: view };
     } catch (problem) {
       return problem;
     }
@@ -441,6 +475,10 @@
     .bar button, .bar select { min-width: 28px; font: inherit; background: #3a3d45; color: #eee; border: 0; border-radius: 3px; }
     .bar :focus-visible { outline: 2px solid #6ea8ff; }
     .bar input { flex: 1; }
+    .prompt { position: absolute; left: 50%; top: 50%; transform: translate(-50%, -50%); padding: 6px 10px;
+              border-radius: 14px; background: rgba(16, 17, 20, 0.72); color: #eee; font: 13px system-ui, sans-serif;
+              pointer-events: none; }
+    .prompt[hidden] { display: none; }
     .spots { position: absolute; inset: 0; overflow: hidden; pointer-events: none; }
     .spot { position: absolute; left: 0; top: 0; }
     .spot[hidden] { display: none; }
@@ -454,7 +492,10 @@
       super();
       const root = this.attachShadow({ mode: 'open' });
       root.innerHTML = `<style>${STYLE}</style><div class="frame"><canvas part="canvas"></canvas>` +
-        '<img part="poster" alt="" hidden></div>';
+        '<img part="poster" alt="" hidden>' +
+        '<div class="prompt" part="interaction-prompt" aria-hidden="true" hidden>\u27f2 Drag to turn</div></div>';
+      this._prompt = root.querySelector('.prompt');
+      this._interacted = false;  // the reader acted on the figure: the prompt is gone for good
       // ui="timeline": the timeline bar (runtime.js); what it does to the clock is drawn next frame.
       this._bar = new TimelineBar((command) => this._call(command), () => this._changed());
       this._bar.element.className = 'bar';
@@ -484,7 +525,9 @@
       this._visible = false;
       this._started = false;
       this._last = 0;           // time of the last frame drawn (ms), 0: the clock restarts
-      this._pixels = { width: 0, height: 0, ratio: 1 };
+      this._pixels = { width: 0, height: 0, ratio: 1 };  // what it draws: its canvas times its scale
+      this._deviceRatio = 1;    // its canvas's device pixels per CSS pixel
+      this._minScale = 0.5;     // min-render-scale (model-viewer's default)
       this._frames = 0;
       this._slot = null;        // where it draws in the shared canvas this frame
       this._progressValue = 0;  // of the opening under way
@@ -527,10 +570,10 @@
         return n;
       };
       try {
-        const shot = { type: String(type), width: size(width, 'width', this._pixels.width), height: size(height, 'height', this._pixels.height) };
+        const shot = { type: String(type), width: size(width, 'width', this._canvas.width), height: size(height, 'height', this._canvas.height) };
         // One picture at a time: a second call waits for the first.
         const result = (this._shots || Promise.resolve()).then(() => this._ready).then(() => new Promise((resolve) => {
-          this._shot = Object.assign(shot, { ratio: this._pixels.ratio, resolve });
+          this._shot = Object.assign(shot, { ratio: this._deviceRatio, resolve });
           this._changed();
         }));
         this._shots = result.catch(() => {});
@@ -572,6 +615,7 @@
 
     connectedCallback() {
       runtime.elements.add(this);
+      runtime.minimumsChanged = true;
       if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
       if (!this.hasAttribute('role')) this.setAttribute('role', 'img');
       this._applyPage();
@@ -584,6 +628,7 @@
 
     disconnectedCallback() {
       runtime.elements.delete(this);
+      runtime.minimumsChanged = true;
       nearObserver.unobserve(this);
       visibleObserver.unobserve(this);
       resizeObserver.unobserve(this);
@@ -705,6 +750,7 @@
       const add = (name) => {
         const value = this._attribute(name);
         if (value !== null) fragment.append(name, value);
+        else if (!opening && name in REMOVED) fragment.append(name, REMOVED[name]);
       };
       for (const name of names) add(name);
       if (!names.includes('loop')) add('loop');  // the loop range is part of every options set
@@ -755,6 +801,7 @@
         if (!this._controls.element.hidden) this._controls.measure(this.state());
         const first = !this._loaded;
         this._loaded = true;
+        this._applyPrompt();
         this.dispatchEvent(new CustomEvent('progress', { detail: { progress: 1 } }));
         this.dispatchEvent(new CustomEvent('load', { detail: { warnings: detail.warnings || [] } }));
         if (first) this._resolveReady(this);
@@ -762,6 +809,10 @@
         this.dispatchEvent(new CustomEvent('finished', { detail }));
       } else if (name === 'seeked') {
         this._changed();
+      } else if (name === 'play' || name === 'pause') {
+        this.dispatchEvent(new CustomEvent(name));
+      } else if (name === 'cameraChange') {
+        this.dispatchEvent(new CustomEvent('camera-change', { detail }));
       }
     }
 
@@ -807,14 +858,22 @@
       if (visible) this._changed();
     }
 
+    // Its canvas at the device's pixels, and what it draws: that times the page's render scale
+    // (no less than its min-render-scale), stretched over the canvas when copied.
     _resized() {
       const ratio = Math.min(window.devicePixelRatio || 1, 2);
       const width = Math.max(1, Math.min(MAX_SIDE, Math.round(this._canvas.clientWidth * ratio)));
       const height = Math.max(1, Math.min(MAX_SIDE, Math.round(this._canvas.clientHeight * ratio)));
-      if (width === this._pixels.width && height === this._pixels.height) return;
-      this._pixels = { width, height, ratio };
-      this._canvas.width = width;
-      this._canvas.height = height;
+      this._deviceRatio = ratio;
+      if (width !== this._canvas.width || height !== this._canvas.height) {
+        this._canvas.width = width;
+        this._canvas.height = height;
+        this._pixels = { width: 0, height: 0, ratio: 1 };  // the canvas was cleared: draw again
+      }
+      const scale = Math.max(runtime.renderScale, this._minScale);
+      const drawn = { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)), ratio: ratio * scale };
+      if (drawn.width === this._pixels.width && drawn.height === this._pixels.height && drawn.ratio === this._pixels.ratio) return;
+      this._pixels = drawn;
       this._changed();
     }
 
@@ -857,8 +916,9 @@
         return;
       }
       const { width, height } = this._pixels;
-      this._context2d.drawImage(runtime.canvas, this._slot.x, this._slot.y, width, height, 0, 0, width, height);
-      this._drawTexts(this._context2d, this._pixels.ratio);
+      const canvas = this._canvas;
+      this._context2d.drawImage(runtime.canvas, this._slot.x, this._slot.y, width, height, 0, 0, canvas.width, canvas.height);
+      this._drawTexts(this._context2d, this._pixels.ratio, canvas.width / width);
       ++this._frames;
       if (this._loaded && !this._drawn) {
         this._drawn = true;
@@ -887,7 +947,7 @@
       this._spots = children.map((child) => {
         const data = child.dataset;
         const made = spotCommand({ joint: data.joint, character: data.character, position: data.position,
-                                   construction: data.construction, camera: data.camera });
+                                   construction: data.construction, surface: data.surface, camera: data.camera });
         if (made.error) this._fail(made.error, made.attribute);
         if (!child.hasAttribute('tabindex')) child.tabIndex = 0;
         if (!child._md5stageSpot) {
@@ -923,7 +983,7 @@
         if (!problem) return;
         const { command } = sent[index];
         sent[index].index = -1;
-        this._fail(problem, command.joint ? 'data-joint' : command.point ? 'data-position' : 'data-construction');
+        this._fail(problem, command.joint ? 'data-joint' : command.point ? 'data-position' : command.surface ? 'data-surface' : 'data-construction');
       });
       if (sent.length) this._changed();  // placed from the next frame
     }
@@ -999,11 +1059,13 @@
 
     // The frame's texts (the construction view's labels, joint names): the module has no font, so
     // they come as JSON in figure pixels and are drawn here, outlined to read on any background.
-    _drawTexts(context, ratio) {
+    // `zoom`: the canvas's pixels per drawn pixel (below full render scale).
+    _drawTexts(context, ratio, zoom = 1) {
       if (!this._hasTexts) return;
       const json = runtime.module.UTF8ToString(runtime.module._md5stage_figure_texts(this._stage));
       if (!json || json === '[]') return;
       context.save();
+      if (zoom !== 1) context.scale(zoom, zoom);
       context.font = `${Math.round(12 * ratio)}px system-ui, sans-serif`;
       context.textBaseline = 'middle';
       context.lineWidth = 3 * ratio;
@@ -1037,8 +1099,42 @@
       // camera-controls is a boolean attribute, on whatever its value as HTML's are: only its
       // length is checked.
       if (name === 'camera-controls') this._attribute(name);
+      if (!name || name === 'camera-controls' || name === 'interaction-prompt') this._applyPrompt();
+      if (!name || name === 'min-render-scale') this._applyMinScale();
       if (name === 'animation' && this._loaded) this._setAnimation(this._attribute('animation'));
       if (name === 'tool' && this._loaded) this._applyTool();
+    }
+
+    // interaction-prompt (model-viewer's): with camera-controls, "auto" shows a hint over an
+    // opened figure until the reader first acts on it; "none" never does.
+    _applyPrompt() {
+      const prompt = (this._attribute('interaction-prompt') || 'auto').trim();
+      if (prompt !== 'auto' && prompt !== 'none') {
+        this._fail(`interaction-prompt: expected auto or none, found '${prompt.slice(0, 40)}'`, 'interaction-prompt');
+      }
+      this._prompt.hidden = !(prompt === 'auto' && this.hasAttribute('camera-controls') && this._loaded && !this._interacted);
+    }
+
+    // min-render-scale (model-viewer's minimumRenderScale, per figure): the lowest scale dynamic
+    // resolution may draw it at, from 0.25 to 1 (default 0.5).
+    _applyMinScale() {
+      const text = this._attribute('min-render-scale');
+      let minimum = 0.5;
+      if (text !== null) {
+        const value = text.trim() === '' ? NaN : Number(text);
+        if (Number.isFinite(value) && value >= 0.25 && value <= 1) minimum = value;
+        else this._fail(`min-render-scale: expected a number from 0.25 to 1, found '${text.slice(0, 40)}'`, 'min-render-scale');
+      }
+      if (minimum === this._minScale) return;
+      this._minScale = minimum;
+      runtime.minimumsChanged = true;
+      if (this._stage >= 0) this._resized();
+    }
+
+    _noteInteraction() {
+      if (this._interacted) return;
+      this._interacted = true;
+      this._prompt.hidden = true;
     }
 
     // alt is the figure's aria-label, as plain text: markup in it is read out as written, and
@@ -1083,6 +1179,7 @@
 
     // ---- input: keys while focused; pointer and wheel with camera-controls ---------------------
     _bindInput() {
+      for (const type of ['pointerdown', 'wheel', 'keydown']) this.addEventListener(type, () => this._noteInteraction(), { passive: true });
       this.addEventListener('keydown', (event) => {
         if (this._stage < 0 || event.altKey || event.ctrlKey || event.metaKey) return;
         // A key on a control of a bar is that control's (Space on its button is not the figure's).
@@ -1141,6 +1238,9 @@
     get module() { return runtime.module; },
     get canvas() { return runtime.canvas; },
     get lastFrame() { return runtime.lastFrame; },
+    get renderScale() { return runtime.renderScale; },
+    // A frame's time as if the page had taken it (tests drive dynamic resolution with it).
+    observeFrameTime: (ms) => observeFrameTime(Number(ms)),
     call: (command) => call(command),
   };
 })();

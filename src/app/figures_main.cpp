@@ -19,6 +19,7 @@
 #include "render/skinned_mesh_renderer.h"
 #include "viewer/embed_options.h"
 #include "viewer/key_bindings.h"
+#include "viewer/render_scale.h"
 #include "viewer/stage_hub.h"
 
 namespace {
@@ -77,6 +78,8 @@ struct Figures {
   // Per stage, its last draw list's texts as JSON: the page draws them with the 2D canvas after
   // copying the picture, since this module has no font renderer (no ImGui).
   std::unordered_map<int, std::string> texts;
+  // Dynamic resolution: the scale the page's figures draw at, from its frames' times.
+  viewer::RenderScaleController render_scale;
 };
 Figures g;
 
@@ -277,6 +280,17 @@ EMSCRIPTEN_KEEPALIVE int md5stage_figure_key(int stage, const char* name, int re
     target->OnKeyUp(binding->key);
   }
   return 1;
+}
+
+// The time the page's last frame of figures took (ms, its update, render and copies): returns
+// the render scale for the next frames (viewer/render_scale.h).
+EMSCRIPTEN_KEEPALIVE double md5stage_figures_frame_time(double ms) {
+  return g.render_scale.Observe(ms);
+}
+
+// The lowest render scale of the page's figures (the least min-render-scale among them).
+EMSCRIPTEN_KEEPALIVE void md5stage_figures_min_render_scale(double minimum) {
+  g.render_scale.SetMinimum(minimum);
 }
 
 // webglcontextlost: nothing is drawn until the context comes back.

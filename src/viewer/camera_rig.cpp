@@ -51,6 +51,39 @@ void CameraRig::Follow(glm::vec2 position) {
   orbit_.target.y = position.y;
 }
 
+// ---- auto-rotate and camera changes ----------------------------------------------------------
+
+void CameraRig::NoteReaderInput() {
+  reader_acted_ = true;
+  idle_seconds_ = 0.0;
+}
+
+void CameraRig::StepAutoRotate(double dt, bool held) {
+  if (held) idle_seconds_ = 0.0;
+  idle_seconds_ += dt;
+  if (!AutoRotating() || idle_seconds_ < kAutoRotateDelaySeconds) return;
+  OrbitBy(static_cast<float>(auto_rotate_.degrees_per_second * dt), 0.0f);
+  rotated_ = true;
+}
+
+bool CameraRig::AutoRotating() const {
+  return auto_rotate_.on && auto_rotate_.degrees_per_second != 0.0f && !playing_.valid();
+}
+
+const char* CameraRig::TakeChange() {
+  const bool moved =
+      orbit_.target != reported_.target || orbit_.yaw_degrees != reported_.yaw_degrees ||
+      orbit_.pitch_degrees != reported_.pitch_degrees || orbit_.distance != reported_.distance;
+  const char* source = !moved          ? nullptr
+                       : reader_acted_ ? "user-interaction"
+                       : rotated_      ? "automatic"
+                                       : "none";
+  reported_ = orbit_;
+  reader_acted_ = false;
+  rotated_ = false;
+  return source;
+}
+
 // ---- cinematic cameras ------------------------------------------------------------------------
 
 void CameraRig::LoadFiles(std::vector<InputFile>* files, std::vector<std::string>* loaded,

@@ -41,6 +41,29 @@ class CameraRig {
   // The frame's step: while following, the orbit target goes to the character's ground point.
   void Follow(glm::vec2 position);
 
+  // ---- turning by itself (model-viewer's auto-rotate), and who moved the camera ----
+  struct AutoRotate {
+    bool on = false;
+    float degrees_per_second = 32.0f;  // model-viewer's default rotation-per-second
+  };
+  // Seconds auto-rotate waits after the reader last moved the camera (model-viewer's default
+  // auto-rotate-delay).
+  static constexpr double kAutoRotateDelaySeconds = 3.0;
+  void SetAutoRotate(const AutoRotate& rotate) { auto_rotate_ = rotate; }
+  const AutoRotate& auto_rotate() const { return auto_rotate_; }
+  // The reader acted on the camera (a drag, the wheel, a key): this frame's change is theirs,
+  // and auto-rotate waits kAutoRotateDelaySeconds.
+  void NoteReaderInput();
+  // The frame's step: auto-rotate turns the orbit camera, unless the reader holds it (a drag
+  // under way), acted on it less than the delay ago, or a cinematic camera plays.
+  void StepAutoRotate(double dt, bool held);
+  // Whether it turns by itself now (the page keeps drawing frames).
+  bool AutoRotating() const;
+  // Who moved the orbit camera since the last call, as model-viewer's camera-change detail says:
+  // "user-interaction" (the reader), "automatic" (auto-rotate) or "none" (a command, an option);
+  // null when it did not move.
+  const char* TakeChange();
+
   // ---- cinematic cameras ----
   // Takes the .md5camera files out of a batch and loads them (one of the same name is replaced in
   // place and keeps its handle); their names go to *loaded, their errors to *errors.
@@ -73,6 +96,11 @@ class CameraRig {
   std::vector<CinematicCamera> cinematics_;
   CameraId playing_;  // none: the orbit camera
   HandleSerials serials_;
+  AutoRotate auto_rotate_;
+  double idle_seconds_ = kAutoRotateDelaySeconds;  // since the reader last acted on the camera
+  bool reader_acted_ = false;                      // since the last TakeChange
+  bool rotated_ = false;                           // auto-rotate turned it since then
+  OrbitCamera reported_;                           // as the last TakeChange saw it
 };
 
 }  // namespace md5stage::viewer

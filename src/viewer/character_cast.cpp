@@ -655,6 +655,16 @@ int CharacterCast::AddInstances(DrawList& list, const Frustum& frustum) const {
   return culled;
 }
 
+void CharacterCast::AddContactShadows(DrawList& list, float intensity) const {
+  if (!(intensity > 0.0f)) return;
+  for (const Character& character : characters_) {
+    if (!character.visible) continue;
+    const LoadedModel& model = ModelOf(character);
+    const float radius = 0.25f * (model.bind_max.z - model.bind_min.z);
+    AppendContactShadow(character.position, radius, intensity, &list.triangles);
+  }
+}
+
 void CharacterCast::DrawOverlays(DrawList& list, const OverlayView& view) {
   const glm::mat4 view_projection = list.view_projection;
   auto project = [&](const glm::vec3& p, glm::vec2* out) {
@@ -944,6 +954,7 @@ JsonValue CharacterCast::Json(double now, const RouteBook& routes) const {
     i.Set("finished", character.playback.finished);
     i.Set("rate", static_cast<double>(character.playback.rate));
     i.Set("mode", PlayModeName(character.playback.mode));
+    i.Set("crossfade", static_cast<double>(character.playback.crossfade_seconds));
     Pose2 crowd_pose;
     double crowd_speed = 0.0;
     if (CrowdPose(character, now, &crowd_pose, &crowd_speed)) {

@@ -157,6 +157,9 @@ class CharacterCast {
   std::string Step(double dt, double now, bool scene_playing);
   // Each character (and prop) in the view as a draw list instance; the count culled.
   int AddInstances(DrawList& list, const Frustum& frustum) const;
+  // A soft contact shadow under each shown character (AppendContactShadow), a quarter of its
+  // model's bind-pose height across: nothing at intensity 0.
+  void AddContactShadows(DrawList& list, float intensity) const;
   // Skeletons, joint names (the selected character's, and the joint under the pointer), bounds
   // and the selected character's normals.
   void DrawOverlays(DrawList& list, const OverlayView& view);

@@ -913,12 +913,17 @@ class CommandTable {
     const std::optional<glm::vec3> point = a.OptionalVec3("point", kCoordinateLimit);
     const std::optional<std::string> construction = a.OptionalString("construction", 32);
     const bool joint_given = a.OptionalValue("joint") != nullptr;
-    if (joint_given + point.has_value() + construction.has_value() != 1 && a.ok()) {
-      a.Fail("joint", "one of joint, point or construction", "none or several");
+    const JsonValue* surface = a.OptionalValue("surface");
+    if (joint_given + point.has_value() + construction.has_value() + (surface != nullptr) != 1 &&
+        a.ok()) {
+      a.Fail("joint", "one of joint, point, construction or surface", "none or several");
     }
-    const int instance = joint_given && a.ok() ? Instance(v, a) : -1;
-    spot.joint = instance >= 0 ? JointArg(v, a, "joint", instance) : -1;
-    if (spot.joint >= 0) spot.character = CharacterOf(v, instance)->id;
+    const int instance = (joint_given || surface != nullptr) && a.ok() ? Instance(v, a) : -1;
+    spot.joint = instance >= 0 && joint_given ? JointArg(v, a, "joint", instance) : -1;
+    if (instance >= 0 && surface != nullptr) {
+      spot.surface = SurfaceArg(v.ModelOf(*CharacterOf(v, instance)), *surface, a);
+    }
+    if (spot.joint >= 0 || spot.surface) spot.character = CharacterOf(v, instance)->id;
     spot.point = point.value_or(glm::vec3(0.0f));
     if (construction && a.ok()) {
       const ConstructionFigure& figure = v.construction_figure();
@@ -938,14 +943,47 @@ class CommandTable {
     }
     return spot;
   }
+  // `surface`: [part, triangle, b0, b1, b2], model-viewer's data-surface for an MD5 mesh: the
+  // triangle of that mesh part and barycentric weights (>= 0, not all 0; scaled to sum to 1).
+  static std::optional<Stage::SurfacePoint> SurfaceArg(const LoadedModel& model,
+                                                       const JsonValue& value, CommandArgs& a) {
+    const anim::GpuSkinData& gpu = model.model->gpu();
+    const auto number = [&](size_t i) {
+      const JsonArray& items = value.as_array();
+      return items[i].is_number() ? items[i].as_number() : std::nan("");
+    };
+    const bool five = value.is_array() && value.as_array().size() == 5;
+    const double part = five ? number(0) : -1, triangle = five ? number(1) : -1;
+    const glm::dvec3 b = five ? glm::dvec3(number(2), number(3), number(4)) : glm::dvec3(-1);
+    const bool whole = part == std::floor(part) && triangle == std::floor(triangle);
+    const bool in_part = whole && part >= 0 && part < static_cast<double>(gpu.submeshes.size()) &&
+                         triangle >= 0 &&
+                         triangle < gpu.submeshes[static_cast<size_t>(part)].index_count / 3;
+    const double sum = b.x + b.y + b.z;
+    if (!in_part || !(b.x >= 0 && b.y >= 0 && b.z >= 0) || !(sum > 0) || !std::isfinite(sum)) {
+      a.Fail("surface",
+             "[part, triangle, b0, b1, b2]: a triangle of the model's " +
+                 std::to_string(gpu.submeshes.size()) +
+                 " mesh parts and three weights >= 0, not all 0",
+             DescribeJson(value));
+      return std::nullopt;
+    }
+    const anim::GpuSubmesh& mesh = gpu.submeshes[static_cast<size_t>(part)];
+    Stage::SurfacePoint surface;
+    for (int k = 0; k < 3; ++k) {
+      surface.vertices[k] = gpu.indices[mesh.first_index + 3 * static_cast<uint32_t>(triangle) + k];
+    }
+    surface.weights = glm::vec3(b / sum);
+    return surface;
+  }
   // Where a hotspot shows now. The reply: the world point, its framebuffer pixel (null behind
   // the camera) and whether it is seen.
   static JsonValue Locate(Stage& v, CommandArgs& a) {
     const Stage::Hotspot spot = HotspotArg(v, a);
     if (!a.Finish()) return Fail(a);
-    const int instance = spot.joint >= 0 ? v.CharacterIndex(spot.character) : -1;
+    const int instance = spot.joint >= 0 || spot.surface ? v.CharacterIndex(spot.character) : -1;
     // A joint is posed now (a command may have moved its character since the last frame).
-    if (instance >= 0) v.JointWorld(instance, spot.joint);
+    if (instance >= 0) v.JointWorld(instance, std::max(spot.joint, 0));
     glm::vec3 world;
     glm::dvec2 pixel(0.0);
     const int flags = v.PlaceHotspot(spot, &world, &pixel);
@@ -981,7 +1019,10 @@ class CommandTable {
       } else {
         problem = name + ": expected an object, found " + DescribeJson(item);
       }
-      if (!problem.empty()) spot = Stage::Hotspot{CharacterId(), -1, glm::vec3(0.0f), "", false};
+      if (!problem.empty()) {
+        spot = Stage::Hotspot();
+        spot.names_something = false;
+      }
       hotspots.push_back(std::move(spot));
       problems.push_back(problem.empty() ? JsonValue() : JsonValue(problem));
     }
@@ -1302,7 +1343,7 @@ const CommandTable::Entry CommandTable::kEntries[] = {
                       "Where a hotspot shows: a joint, world point or construction point's "
                       "pixel, and whether the model hides it.",
                       CharacterArg(kOptional), JointNameArg(kOptional), Vec3Arg("point", kOptional),
-                      StrArg("construction", kOptional))},
+                      StrArg("construction", kOptional), JsonArg("surface", kOptional))},
     {&CommandTable::SetHotspots,
      MD5STAGE_COMMAND("setHotspots", true, ArgStyle::kFields,
                       "A figure's hotspots (as locate takes them), placed every frame.",

@@ -41,6 +41,7 @@ std::string AttributeTypeScript(const ElementAttribute& attribute) {
     case AttributeValue::kPresence:
       return "boolean | ''";
     case AttributeValue::kSeconds:
+    case AttributeValue::kNumber:
       return "number | `${number}`";
     case AttributeValue::kChoice: {
       std::string out;
@@ -53,10 +54,18 @@ std::string AttributeTypeScript(const ElementAttribute& attribute) {
   return "string";
 }
 
-// `Md5StageLoadDetail` for "load".
+// `Md5StageLoadDetail` for "load", `Md5StageCameraChangeDetail` for "camera-change".
 std::string DetailTypeName(const ElementEvent& event) {
-  std::string name = event.name;
-  if (!name.empty() && name[0] >= 'a' && name[0] <= 'z') name[0] = static_cast<char>(name[0] - 32);
+  std::string name;
+  bool upper = true;
+  for (const char* c = event.name; *c != '\0'; ++c) {
+    if (*c == '-') {
+      upper = true;
+      continue;
+    }
+    name += upper && *c >= 'a' && *c <= 'z' ? static_cast<char>(*c - 32) : *c;
+    upper = false;
+  }
   return "Md5Stage" + name + "Detail";
 }
 
@@ -102,7 +111,7 @@ void WriteEvents(std::ostringstream& ts) {
         "export interface Md5StageOwnEvents {\n";
   for (const ElementEvent& event : ElementEvents()) {
     ts << "  /** " << event.summary << " */\n";
-    ts << "  " << event.name << ": CustomEvent<" << DetailType(event) << ">;\n";
+    ts << "  " << PropertyKey(event.name) << ": CustomEvent<" << DetailType(event) << ">;\n";
   }
   ts << "}\n\n";
 }
@@ -203,6 +212,31 @@ const ElementAttribute kAttributes[] = {
      Value::kFlag,
      {},
      "The characters give way to each other (on) or not (0); absent: as the scene says."},
+    {"auto-rotate",
+     Role::kOption,
+     Value::kFlag,
+     {},
+     "The camera turns around the scene by itself, 3 s after the reader last moved it."},
+    {"rotation-per-second",
+     Role::kOption,
+     Value::kText,
+     {},
+     "auto-rotate's speed: 30deg, 0.5rad or a bare number of radians (default 32deg)."},
+    {"shadow-intensity",
+     Role::kOption,
+     Value::kNumber,
+     {},
+     "A soft contact shadow under each character, from 0 (none, the default) to 1."},
+    {"animation-crossfade-duration",
+     Role::kOption,
+     Value::kNumber,
+     {},
+     "How long a change of clip blends from the one before, in ms (0 to 60000; default 250)."},
+    {"time-scale",
+     Role::kOption,
+     Value::kNumber,
+     {},
+     "Scene seconds per second, from 0 to 16 (default 1)."},
     {"loading",
      Role::kPage,
      Value::kChoice,
@@ -222,6 +256,18 @@ const ElementAttribute kAttributes[] = {
      {},
      "The mouse, touch and wheel move the camera."},
     {"animation", Role::kPage, Value::kText, {}, "The clip every character plays, by name."},
+    {"interaction-prompt",
+     Role::kPage,
+     Value::kChoice,
+     {"auto", "none"},
+     "auto (the default): with camera-controls, a hint shows until the reader first acts on the "
+     "figure; none: never."},
+    {"min-render-scale",
+     Role::kPage,
+     Value::kNumber,
+     {},
+     "The lowest scale, from 0.25 to 1 (default 0.5), dynamic resolution may draw the figure at "
+     "while the page's frames run over budget."},
     {"tool",
      Role::kPage,
      Value::kChoice,
@@ -257,10 +303,12 @@ const ElementMethod kMethods[] = {
      "device pixels, the figure's own size by default, drawn for that size."},
     {"positionOf",
      "target: { joint: string; character?: string | number } | { position: [number, number, "
-     "number] | string } | { construction: string }",
+     "number] | string } | { construction: string } | { surface: [number, number, number, "
+     "number, number] | string; character?: string | number }",
      "{ x: number; y: number } | null",
-     "Where a joint (as it animates), a world point or a point of the turning-radius construction "
-     "(P, Q, ...) shows, in the element's CSS pixels; null off the figure."},
+     "Where a joint (as it animates), a world point, a point of the turning-radius construction "
+     "(P, Q, ...) or of the skinned surface (part, triangle, 3 weights) shows, in the element's "
+     "CSS pixels; null off the figure."},
 };
 
 ElementTable<ElementMethod> ElementMethods() { return {kMethods, std::size(kMethods)}; }
@@ -277,6 +325,11 @@ const ElementEvent kEvents[] = {
      "A value, a file or the context failed; `attribute` names the attribute at fault."},
     {"finished", {{"time", "number", false}}, "The scene ended (it does not repeat)."},
     {"restored", {}, "The WebGL context came back; the figure draws again."},
+    {"play", {}, "The scene's clock started (play(), Space, a control, paused removed)."},
+    {"pause", {}, "The scene's clock stopped."},
+    {"camera-change",
+     {{"source", "'user-interaction' | 'automatic' | 'none'", false}},
+     "The camera moved: by the reader, by auto-rotate, or by a command or attribute."},
 };
 
 ElementTable<ElementEvent> ElementEvents() { return {kEvents, std::size(kEvents)}; }

@@ -24,6 +24,7 @@ enum class AttributeValue {
   kFlag,      // on: present, "", 1/true/yes/on or its own name; off: 0/false/no/off
   kPresence,  // on when present, whatever its value (HTML's boolean attributes)
   kSeconds,   // a number of seconds
+  kNumber,    // a number (a rate, a scale)
   kChoice,    // one of `choices`
   kNumbers,   // numbers separated by commas or a dash (camera, loop)
 };

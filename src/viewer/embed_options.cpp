@@ -176,13 +176,37 @@ enum OptionKey {
   kConstruction,
   kClearance,
   kAvoidance,
+  kAutoRotate,
+  kRotationPerSecond,
+  kTimeScale,
+  kShadowIntensity,
+  kCrossfadeDuration,
   kKeyCount
 };
 
-constexpr std::array<std::string_view, kKeyCount> kKeyNames = {
-    "autoplay",     "paused",       "t",           "loop",     "ui",        "camera",  "origin",
-    "grid",         "skeleton",     "joint_names", "bounds",   "wireframe", "normals", "routes",
-    "turn_circles", "construction", "clearance",   "avoidance"};
+constexpr std::array<std::string_view, kKeyCount> kKeyNames = {"autoplay",
+                                                               "paused",
+                                                               "t",
+                                                               "loop",
+                                                               "ui",
+                                                               "camera",
+                                                               "origin",
+                                                               "grid",
+                                                               "skeleton",
+                                                               "joint_names",
+                                                               "bounds",
+                                                               "wireframe",
+                                                               "normals",
+                                                               "routes",
+                                                               "turn_circles",
+                                                               "construction",
+                                                               "clearance",
+                                                               "avoidance",
+                                                               "auto_rotate",
+                                                               "rotation_per_second",
+                                                               "time_scale",
+                                                               "shadow_intensity",
+                                                               "animation_crossfade_duration"};
 
 // A toggle's key, its field in the overrides and in the toggles themselves.
 struct ToggleField {
@@ -346,6 +370,41 @@ std::optional<EmbedCamera> ParseCamera(const std::string& text,
   return camera;
 }
 
+// model-viewer's angle: NUMBERdeg, NUMBERrad, or a bare number in radians; degrees out.
+std::optional<double> ParseAngleDegrees(const std::string& option, const std::string& text,
+                                        std::vector<std::string>& problems) {
+  constexpr double kDegreesPerRadian = 57.29577951308232;
+  std::string_view number = TrimJsSpace(text);
+  double scale = kDegreesPerRadian;
+  const auto ends_with = [&](std::string_view unit) {
+    return number.size() > unit.size() && number.substr(number.size() - unit.size()) == unit;
+  };
+  if (ends_with("deg")) {
+    number.remove_suffix(3);
+    scale = 1.0;
+  } else if (ends_with("rad")) {
+    number.remove_suffix(3);
+  }
+  const std::optional<double> value = ParseJsNumber(number);
+  if (value && std::fabs(*value * scale) <= kMaxEmbedRotationDegrees) return *value * scale + 0.0;
+  problems.push_back(Problem(option,
+                             "an angle per second: NUMBERdeg, NUMBERrad or NUMBER (radians), at "
+                             "most 3600deg either way",
+                             text));
+  return std::nullopt;
+}
+
+// A number in [0, max] (the value given), else a problem naming the option; absent: nullopt.
+std::optional<double> BoundedNumber(const std::string& option,
+                                    const std::optional<std::string>& text, double max,
+                                    std::string_view expected, std::vector<std::string>& problems) {
+  if (!text) return std::nullopt;
+  const std::optional<double> value = ParseJsNumber(*text);
+  if (value && *value >= 0.0 && *value <= max) return *value + 0.0;
+  problems.push_back(Problem(option, expected, *text));
+  return std::nullopt;
+}
+
 std::vector<std::string> ParseOrigins(const std::string& text) {
   std::vector<std::string> origins;
   std::size_t at = 0;
@@ -449,6 +508,27 @@ Result<EmbedOptions> ParseEmbedOptions(std::string_view query, std::string_view 
   }
   if (values[kAvoidance]) options.avoidance = FlagValue("avoidance", *values[kAvoidance], problems);
   if (values[kOrigin]) options.origins = ParseOrigins(*values[kOrigin]);
+  if (values[kAutoRotate]) {
+    options.auto_rotate = FlagValue(spelled[kAutoRotate], *values[kAutoRotate], problems);
+  }
+  if (values[kRotationPerSecond]) {
+    options.rotation_degrees_per_second =
+        ParseAngleDegrees(spelled[kRotationPerSecond], *values[kRotationPerSecond], problems);
+  }
+  options.shadow_intensity = BoundedNumber(spelled[kShadowIntensity], values[kShadowIntensity], 1.0,
+                                           "a number from 0 to 1", problems);
+  options.crossfade_ms = BoundedNumber(spelled[kCrossfadeDuration], values[kCrossfadeDuration],
+                                       60000.0, "milliseconds from 0 to 60000", problems);
+  if (values[kTimeScale]) {
+    const std::optional<double> scale = ParseJsNumber(*values[kTimeScale]);
+    if (scale && *scale >= 0.0 && *scale <= kMaxEmbedTimeScale) {
+      options.time_scale = *scale + 0.0;
+    } else {
+      problems.push_back(Problem(spelled[kTimeScale],
+                                 "a number from 0 to 16 (scene seconds a second)",
+                                 *values[kTimeScale]));
+    }
+  }
   return options;
 }
 
@@ -509,6 +589,13 @@ JsonValue EmbedOptionsToJson(const EmbedOptions& options) {
   }
   out.Set("origins", std::move(origins));
   if (options.avoidance) out.Set("avoidance", *options.avoidance);
+  if (options.auto_rotate) out.Set("auto_rotate", *options.auto_rotate);
+  if (options.rotation_degrees_per_second) {
+    out.Set("rotation_per_second", *options.rotation_degrees_per_second);
+  }
+  if (options.time_scale) out.Set("time_scale", *options.time_scale);
+  if (options.shadow_intensity) out.Set("shadow_intensity", *options.shadow_intensity);
+  if (options.crossfade_ms) out.Set("animation_crossfade_duration", *options.crossfade_ms);
   return out;
 }
 

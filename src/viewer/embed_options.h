@@ -20,6 +20,9 @@ namespace md5stage::viewer {
 constexpr std::size_t kMaxEmbedUrlChars = std::size_t{4} << 20;
 // Largest |value| of t, loop ends and camera numbers, as the scene format bounds coordinates.
 constexpr double kMaxEmbedNumber = 1e6;
+// Bounds of `time-scale` and of `rotation-per-second` (degrees; a turn in a tenth of a second).
+constexpr double kMaxEmbedTimeScale = 16.0;
+constexpr double kMaxEmbedRotationDegrees = 3600.0;
 
 // The display toggles a URL names (`grid=0`, `skeleton=1`); the others keep the scene's value.
 struct DisplayOverrides {
@@ -69,6 +72,18 @@ struct EmbedOptions {
   // `avoidance` / `avoidance=0`: the characters give way to each other (the scene's `avoidance`)
   // or not; absent: as the scene says.
   std::optional<bool> avoidance;
+  // `auto-rotate` / `auto-rotate=0` (model-viewer's name and meaning): the orbit camera turns on
+  // its own while the reader leaves it alone; `rotation-per-second` its speed (model-viewer's
+  // angle: `30deg`, `0.5rad`, a bare number in radians). Absent: as the stage is.
+  std::optional<bool> auto_rotate;
+  std::optional<double> rotation_degrees_per_second;
+  // `time-scale=R` (model-viewer's): the scene clock runs R seconds per second, 0 <= R <= 16.
+  std::optional<double> time_scale;
+  // `shadow-intensity=S` (model-viewer's): the contact shadow under each character, 0 to 1.
+  std::optional<double> shadow_intensity;
+  // `animation-crossfade-duration=MS` (model-viewer's): how long a change of clip blends from the
+  // one before, in ms (0 to 60000), for every character of the scene.
+  std::optional<double> crossfade_ms;
   // `origin=A,B`: the items as written, trimmed, empty ones dropped ("*" for any). The page turns
   // each into an origin with the browser's URL parser, the one that also makes event.origin, so
   // both sides of the comparison are serialized alike. Absent: the page's default (its parent).
@@ -102,7 +117,9 @@ std::optional<double> EmbedStartTime(const EmbedOptions& options);
 //  "loop": null | {"whole": true} | {"start": A, "end": B}, "ui": "min"|"none",
 //  "camera": null | {"yaw", "pitch", "distance"[, "target": [x, y, z]]},
 //  "display": {only the toggles given: bool}, "origins": null | [string]}, and
-//  "avoidance": bool only when given (so replies to URLs without it read as before)
+//  "avoidance": bool only when given (so replies to URLs without it read as before); likewise
+//  "auto_rotate": bool, "rotation_per_second": degrees, "time_scale", "shadow_intensity" and
+//  "animation_crossfade_duration": numbers
 JsonValue EmbedOptionsToJson(const EmbedOptions& options);
 
 // The reply of the page's `embed` command: {"ok": true, "options": {...}, "problems": [...]}.

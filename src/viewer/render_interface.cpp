@@ -1,5 +1,6 @@
 #include "viewer/render_interface.h"
 
+#include <algorithm>
 #include <cmath>
 #include <glm/gtc/constants.hpp>
 
@@ -34,6 +35,29 @@ void GroundGridLines(std::vector<LineVertex>* lines) {
   add({0, -half, 0}, {0, 0, 0}, {70, 130, 80, 200});
   add({0, 0, 0}, {0, half, 0}, {80, 200, 90, 255});
   add({0, 0, 0}, {0, 0, 10.0f}, {80, 130, 240, 255});
+}
+
+void AppendContactShadow(glm::vec2 centre, float radius, float intensity,
+                         std::vector<LineVertex>* triangles) {
+  if (!(intensity > 0.0f) || !(radius > 0.0f)) return;
+  // Three rings (centre, half way, rim): alpha 1, 0.6 and 0 of the darkest, a falloff that reads
+  // as soft with Gouraud interpolation and no texture.
+  const float darkest = std::min(intensity, 1.0f) * kContactShadowAlpha * 255.0f;
+  const auto alpha = [&](float share) { return static_cast<uint8_t>(darkest * share + 0.5f); };
+  const LineVertex middle{{centre, kContactShadowDepth}, {0, 0, 0, alpha(1.0f)}};
+  const auto ring = [&](int i, float r, float share) {
+    const double a = glm::two_pi<double>() * (i % kContactShadowSegments) / kContactShadowSegments;
+    const glm::vec2 p =
+        centre + r * glm::vec2(static_cast<float>(std::cos(a)), static_cast<float>(std::sin(a)));
+    return LineVertex{{p, kContactShadowDepth}, {0, 0, 0, alpha(share)}};
+  };
+  for (int i = 0; i < kContactShadowSegments; ++i) {
+    const LineVertex inner0 = ring(i, 0.5f * radius, 0.6f),
+                     inner1 = ring(i + 1, 0.5f * radius, 0.6f);
+    const LineVertex outer0 = ring(i, radius, 0.0f), outer1 = ring(i + 1, radius, 0.0f);
+    triangles->insert(triangles->end(),
+                      {middle, inner0, inner1, inner0, outer0, outer1, inner0, outer1, inner1});
+  }
 }
 
 void UnitCircleLines(std::vector<LineVertex>* lines) {

@@ -113,6 +113,16 @@ void UnitCircleLines(std::vector<LineVertex>* lines);
 void UnitArcLines(std::vector<LineVertex>* lines);
 void UnitSegmentLines(std::vector<LineVertex>* lines);
 
+// model-viewer's shadow-intensity: a soft contact shadow under a character, as triangles for
+// DrawList::triangles: a black disc of `radius` round `centre` (on the ground, z = 0), its alpha
+// `intensity` x kContactShadowAlpha at the centre falling smoothly to 0 at the rim. It lies just
+// under the ground so the grid's lines stay over it. Nothing for intensity <= 0 or radius <= 0.
+constexpr int kContactShadowSegments = 24;
+constexpr float kContactShadowAlpha = 0.75f;   // darkest, at intensity 1
+constexpr float kContactShadowDepth = -0.05f;  // z, below the grid (z = 0)
+void AppendContactShadow(glm::vec2 centre, float radius, float intensity,
+                         std::vector<LineVertex>* triangles);
+
 // Where the renderer draws the vertex `local` of the shape's own lines: the line renderer's vertex
 // shader does the same, this is its twin for tests and for code that needs the points.
 glm::vec3 PlaceShapeVertex(const ShapeInstance& shape, const glm::vec3& local);

@@ -31,6 +31,7 @@ void ShadingOptions::Normalize() {
   light_azimuth = std::fmod(light_azimuth, 360.0f);
   if (light_azimuth < 0.0f) light_azimuth += 360.0f;
   light_elevation = std::clamp(light_elevation, -kMaxElevation, kMaxElevation);
+  contact_shadow = std::isfinite(contact_shadow) ? std::clamp(contact_shadow, 0.0f, 1.0f) : 0.0f;
 }
 
 }  // namespace md5stage::viewer

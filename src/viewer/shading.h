@@ -18,6 +18,9 @@ struct ShadingOptions {
   bool normal_maps = true;
   bool specular = true;
   ShadingChannel channel = ShadingChannel::kLit;
+  // model-viewer's shadow-intensity: how dark the soft contact shadow under each character is,
+  // 0 (none, the default) to 1.
+  float contact_shadow = 0.0f;
 
   static constexpr float kMaxElevation = 90.0f;  // straight down; -90 lights from below
 

@@ -91,7 +91,10 @@ void Stage::OnMouseButton(MouseButton button, bool pressed) {
     } else if (pressed) {
       // The ground tools take the click when they can; otherwise the left button orbits.
       pointer_.orbiting = !ToolPress(pointer_.x, pointer_.y);
-      if (pointer_.orbiting) PlayCamera(-1);  // an orbit drag leaves a cinematic camera
+      if (pointer_.orbiting) {
+        PlayCamera(-1);  // an orbit drag leaves a cinematic camera
+        camera_.NoteReaderInput();
+      }
     } else {
       ToolRelease(pointer_.x, pointer_.y);
       pointer_.orbiting = false;
@@ -108,6 +111,7 @@ void Stage::OnCursor(double x, double y) {
   pointer_.x = x;
   pointer_.y = y;
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
+  if (pointer_.orbiting || pointer_.panning) camera_.NoteReaderInput();
   if (pointer_.orbiting) camera_.DragOrbit(dx / ratio, dy / ratio);
   if (pointer_.turning_light) options_.shading.TurnLight(dx / ratio, dy / ratio);
   ToolMove(x, y);
@@ -118,11 +122,13 @@ void Stage::OnCursor(double x, double y) {
 
 void Stage::OnScroll(double steps) {
   if (pointer_.ui_wants_mouse) return;
+  camera_.NoteReaderInput();
   camera_.ZoomBy(static_cast<float>(steps));
 }
 
 void Stage::OnTouch(int touches, const double* xs, const double* ys) {
   const float ratio = std::max(stats_.device_pixel_ratio, 1e-3f);
+  if (touches > 0) camera_.NoteReaderInput();
   if (touches == 1 && pointer_.touch_count == 1) {
     camera_.DragOrbit(static_cast<float>(xs[0] - pointer_.touch_x) / ratio,
                       static_cast<float>(ys[0] - pointer_.touch_y) / ratio);
@@ -153,6 +159,10 @@ void Stage::OnKeyDown(Key key) { keys_.Down(key, pointer_.ui_wants_keyboard); }
 void Stage::OnKeyUp(Key key) { keys_.Up(key); }
 
 void Stage::HandleKeyPress(Key key) {
+  if (key == Key::kLeft || key == Key::kRight || key == Key::kUp || key == Key::kDown ||
+      key == Key::kZoomIn || key == Key::kZoomOut || key == Key::kF) {
+    camera_.NoteReaderInput();
+  }
   switch (key) {
     case Key::kSpace:
       ToggleScenePlaying();
@@ -283,7 +293,13 @@ void Stage::Update(double dt) {
     stats_.frame_ms += blend * (static_cast<float>(dt) * 1000.0f - stats_.frame_ms);
     stats_.fps = stats_.frame_ms > 0.0f ? 1000.0f / stats_.frame_ms : 0.0f;
   }
-  Update(dt, true);
+  Update(dt * time_scale_, true);
+  camera_.StepAutoRotate(dt, pointer_.orbiting || pointer_.panning);
+  if (const char* source = camera_.TakeChange(); source != nullptr && host_ != nullptr) {
+    JsonValue detail = JsonValue::MakeObject();
+    detail.Set("source", source);
+    host_->Event("cameraChange", detail);
+  }
 }
 
 void Stage::Update(double dt, bool from_frame) {
@@ -357,6 +373,10 @@ ui::ViewerModel Stage::BuildViewerModel() const {
 }
 
 void Stage::SetScenePlaying(bool playing) {
+  // model-viewer's play and pause events: when the scene clock starts or stops.
+  if (playing != scene_playing_ && host_ != nullptr) {
+    host_->Event(playing ? "play" : "pause", JsonValue::MakeObject());
+  }
   scene_playing_ = playing;
   for (int i = 0; i < cast_.size(); ++i) {
     // Each clip as Play and Pause do it: an ended clip plays again from the end it ended away
@@ -395,6 +415,7 @@ void Stage::BuildDrawList(DrawList* list) {
   out.shading = options_.shading;
   const Frustum frustum = Frustum::FromViewProjection(out.view_projection);
   const int culled = cast_.AddInstances(out, frustum);
+  cast_.AddContactShadows(out, options_.shading.contact_shadow);
   if (options_.display.grid) {
     // A power of ten that suits the viewing distance, so tiny and huge models both get a grid.
     const float spacing =

@@ -3,6 +3,8 @@
 // feeds it input and a render backend; tests drive it natively with NullRenderBackend.
 #pragma once
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -69,8 +71,15 @@ class Stage : private OpeningTarget {
   // Whether Shift is held: a left drag with Shift turns the key light instead of the camera.
   void SetShiftHeld(bool held) { pointer_.shift_held = held; }
 
-  // One frame: queued key presses, scene clock, locomotion, playback, poses, embed timeline.
+  // One frame: queued key presses, scene clock (dt times the time scale), locomotion, playback,
+  // poses, embed timeline; auto-rotate; a "cameraChange" event {source} to the host when the
+  // orbit camera moved.
   void Update(double dt);
+  // model-viewer's time-scale: scene seconds per second of frames (0 <= scale <= 16).
+  void SetTimeScale(double scale) { time_scale_ = std::clamp(scale, 0.0, kMaxEmbedTimeScale); }
+  double time_scale() const { return time_scale_; }
+  // model-viewer's auto-rotate and rotation-per-second.
+  void SetAutoRotate(const CameraRig::AutoRotate& rotate) { camera_.SetAutoRotate(rotate); }
   // What to draw for the current state (instances are culled against the view).
   void BuildDrawList(DrawList* list);
   // The panels' view of the state; they answer with commands of the table (Call), run after the
@@ -118,7 +127,8 @@ class Stage : private OpeningTarget {
   Status RemoveObstacle(int index);
   Status ClearObstacles();
   void SetSceneTime(double time) { scene_time_ = std::max(0.0, time); }
-  // The scene clock and every clip, as Play and Pause do each (an ended clip plays again).
+  // The scene clock and every clip, as Play and Pause do each (an ended clip plays again); a
+  // "play" or "pause" event to the host when the clock starts or stops.
   void SetScenePlaying(bool playing);
   // Space, in the viewer and in figures alike: pauses the scene (its clock and every clip) when
   // it plays, else plays it, each ended clip again from the end it ended away from. With one
@@ -251,13 +261,23 @@ class Stage : private OpeningTarget {
   static float JointSurfaceDepth(const LoadedModel& model);
 
   // ---- a figure's hotspots: set once, placed every frame with no command ----
+  // model-viewer's data-surface: a point of one triangle of a character's mesh, as barycentric
+  // weights of its three vertices (indices into the model's GPU vertices), following the skin.
+  struct SurfacePoint {
+    std::array<uint32_t, 3> vertices{};
+    glm::vec3 weights{0.0f};  // >= 0, summing to 1
+  };
   struct Hotspot {
-    CharacterId character;  // with joint >= 0: that joint as it animates
+    CharacterId character;  // with joint >= 0 or a surface: that character as it animates
     int joint = -1;
     glm::vec3 point{0.0f};        // else a world point,
     std::string construction;     // or, when not empty, the construction point with this label
     bool names_something = true;  // false: what it named was refused (it is never shown)
+    std::optional<SurfacePoint> surface;  // a point of the character's skinned surface
   };
+  // The surface point on the character as its pose was last computed (its palette, the GPU
+  // skinning's four weights a vertex, as the picture drawn).
+  glm::vec3 SkinnedSurfacePoint(const Character& character, const SurfacePoint& surface) const;
   // Per hotspot in PlacedHotspots: framebuffer x, y, then flags.
   static constexpr int kHotspotFloats = 3;
   static constexpr int kHotspotInFront = 1;  // x, y hold its pixel (it is before the camera)
@@ -451,6 +471,7 @@ class Stage : private OpeningTarget {
   std::string hover_text_;
   double scene_time_ = 0.0;
   bool scene_playing_ = true;
+  double time_scale_ = 1.0;
   EmbedTimeline embed_timeline_;
   StatusReport report_;
   ui::FrameStats stats_;

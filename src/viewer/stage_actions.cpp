@@ -11,6 +11,7 @@ bool Stage::IsPlaying(int instance) const { return cast_.IsPlaying(instance); }
 
 bool Stage::Animating() const {
   if (opener_.opening()) return true;  // it will change when the files arrive
+  if (camera_.AutoRotating()) return true;
   if (camera_.playing().valid() && scene_playing_) return true;
   for (int i = 0; i < cast_.size(); ++i) {
     if (IsPlaying(i)) return true;
@@ -218,7 +219,26 @@ void Stage::SelectCamera(int index) {
 void Stage::ApplyEmbedOptions(const EmbedOptions& options, bool reduced_motion,
                               bool apply_to_scene) {
   embed_timeline_.SetLoop(options.loop);
+  if (options.time_scale) SetTimeScale(*options.time_scale);
+  if (options.auto_rotate || options.rotation_degrees_per_second) {
+    CameraRig::AutoRotate rotate = camera_.auto_rotate();
+    if (options.auto_rotate) rotate.on = *options.auto_rotate;
+    if (options.rotation_degrees_per_second) {
+      rotate.degrees_per_second = static_cast<float>(*options.rotation_degrees_per_second);
+    }
+    SetAutoRotate(rotate);
+  }
   if (!apply_to_scene) return;
+  if (options.shadow_intensity) {
+    ShadingOptions shading = options_.shading;
+    shading.contact_shadow = static_cast<float>(*options.shadow_intensity);
+    SetShading(shading);
+  }
+  if (options.crossfade_ms) {
+    for (int i = 0; i < cast_.size(); ++i) {
+      SetCrossfade(i, static_cast<float>(*options.crossfade_ms / 1000.0));
+    }
+  }
   options_.display = options.display.AppliedTo(options_.display);
   if (options.avoidance) SetAvoidance(*options.avoidance);
   if (options.camera) {

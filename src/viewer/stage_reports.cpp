@@ -150,6 +150,7 @@ JsonValue Stage::State() const {
   JsonValue shading = JsonValue::MakeObject();
   shading.Set("normalMaps", options_.shading.normal_maps);
   shading.Set("specular", options_.shading.specular);
+  shading.Set("contactShadow", static_cast<double>(options_.shading.contact_shadow));
   shading.Set("channel",
               std::string(kShadingChannelNames[static_cast<int>(options_.shading.channel)]));
   state.Set("shading", std::move(shading));
@@ -174,6 +175,8 @@ JsonValue Stage::ClockJson() const {
   reply.Set("frame", static_cast<double>(frame_));
   reply.Set("scene_time", scene_time_);
   reply.Set("scene_playing", scene_playing_);
+  reply.Set("time_scale", time_scale_);
+  reply.Set("auto_rotate", camera_.AutoRotating());
   SetClock(MeasureSceneClock(cast_.all(), scene_time_), reply);
   reply.Set("last_error", report_.error.empty() ? JsonValue() : JsonValue(report_.error));
   // The embed's loop for this clock (the timeline slider's end), null without one.
@@ -332,7 +335,11 @@ int Stage::PlaceHotspot(const Hotspot& spot, glm::vec3* world, glm::dvec2* pixel
   *world = spot.point;
   if (!spot.names_something) return 0;
   float surface_depth = 0.0f;
-  if (spot.joint >= 0) {
+  if (spot.surface) {
+    const Character* character = cast_.Find(spot.character);
+    if (character == nullptr) return 0;  // its character is gone: not shown
+    *world = SkinnedSurfacePoint(*character, *spot.surface);
+  } else if (spot.joint >= 0) {
     const Character* character = cast_.Find(spot.character);
     if (character == nullptr || spot.joint >= static_cast<int>(character->pose.models.size())) {
       return 0;  // its character is gone: not shown
@@ -354,6 +361,24 @@ int Stage::PlaceHotspot(const Hotspot& spot, glm::vec3* world, glm::dvec2* pixel
   bool seen = false;
   if (!LocatePoint(*world, surface_depth, pixel, &seen)) return 0;
   return kHotspotInFront | (seen ? kHotspotSeen : 0);
+}
+
+glm::vec3 Stage::SkinnedSurfacePoint(const Character& character,
+                                     const SurfacePoint& surface) const {
+  const std::vector<anim::GpuVertex>& vertices = ModelOf(character).model->gpu().vertices;
+  const std::vector<glm::mat4>& palette = character.pose.palette;
+  glm::vec3 point(0.0f);
+  for (int k = 0; k < 3; ++k) {
+    if (surface.vertices[k] >= vertices.size()) continue;  // checked when set; a new model
+    const anim::GpuVertex& vertex = vertices[surface.vertices[k]];
+    glm::vec4 skinned(0.0f);
+    for (int i = 0; i < 4; ++i) {
+      if (vertex.weights[i] == 0.0f || vertex.joints[i] >= palette.size()) continue;
+      skinned += vertex.weights[i] * (palette[vertex.joints[i]] * glm::vec4(vertex.position, 1.0f));
+    }
+    point += surface.weights[k] * glm::vec3(skinned);
+  }
+  return point;
 }
 
 bool Stage::LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2* pixel,

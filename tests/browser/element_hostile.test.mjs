@@ -42,6 +42,13 @@ function hostileCases() {
   add('target', 'tool', long(5), `javascript:${RAN}`);
   add('target', 'animation', long(5), 'no_such_clip', `<script>${RAN}</script>`);
   add('target', 'camera-controls', long(5));
+  add('target', 'auto-rotate', long(5), `javascript:${RAN}`, 'NaN');
+  add('target', 'rotation-per-second', long(5), 'NaN', '1e400deg', 'Infinityrad', `javascript:${RAN}`);
+  add('target', 'time-scale', long(5), 'NaN', 'Infinity', '-1', '1e300', `javascript:${RAN}`);
+  add('target', 'interaction-prompt', long(5), '<b>none</b>');
+  add('target', 'shadow-intensity', long(5), 'NaN', 'Infinity', '-1', '2', `javascript:${RAN}`);
+  add('target', 'animation-crossfade-duration', long(5), 'NaN', '1e400', '-5', `javascript:${RAN}`);
+  add('target', 'min-render-scale', long(5), 'NaN', '0.1', '2', 'Infinity', `javascript:${RAN}`);
   return cases;
 }
 

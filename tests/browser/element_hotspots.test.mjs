@@ -134,6 +134,8 @@ export const tests = [
         ['data-position', '1e400 0 0'], ['data-position', 'javascript:alert(1)'], ['data-position', '1 2'],
         ['data-joint', 'nosuch'], ['data-joint', 'x'.repeat(5 << 20)], ['data-camera', '0,100,50'],
         ['data-camera', 'NaN,0,10'], ['data-construction', 'Q'],
+        ['data-surface', 'NaN 0 1 0 0'], ['data-surface', '0 0 1 0'], ['data-surface', '0 1e9 1 0 0'],
+        ['data-surface', '0 0 -1 -1 -1'], ['data-surface', 'x'.repeat(5 << 20)],
       ];
       for (const [attribute, value] of hostile) {
         const frames = await page.evaluate(([name, text]) => {
@@ -172,6 +174,8 @@ export const tests = [
       await page.route(`${ctx.baseUrl}construction.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
       await page.goto(`${ctx.baseUrl}construction.html`);
       await scrollToFigure(page, 'arc');
+      // Placed from the frame after the one that sent it (a paused figure's first pictures).
+      await until(page, () => document.querySelector('[slot="hotspot-q"]').dataset.visible !== undefined);
       const where = () => page.evaluate(() => {
         const figure = document.getElementById('arc');
         const host = figure.getBoundingClientRect();

@@ -160,5 +160,76 @@ TEST(CameraRigTest, ItsPartOfAScene) {
   EXPECT_EQ(written.cinematic, "cameras/walker_orbit") << "unchanged: the scene's field is kept";
 }
 
+// Auto-rotate turns the orbit camera by its speed, only after the reader left it alone for
+// the delay, never while held or while a cinematic camera plays; each change is reported once,
+// with who made it.
+TEST(CameraRigTest, AutoRotateWaitsForTheReaderAndReportsWhoMovedTheCamera) {
+  struct Row {
+    std::string what;
+    std::function<void(CameraRig&)> act;
+    float yaw_turned;    // degrees, after the act
+    const char* source;  // TakeChange's answer
+  };
+  const auto step = [](CameraRig& r, double seconds, bool held) {
+    // Eighths of a second: exact in binary, so the delay ends on a step.
+    for (int i = 0; i < static_cast<int>(seconds * 8); ++i) r.StepAutoRotate(0.125, held);
+  };
+  const std::vector<Row> rows = {
+      {"nothing", [](CameraRig&) {}, 0.0f, nullptr},
+      {"a second after the delay", [&](CameraRig& r) { step(r, 1.0, false); }, 20.0f, "automatic"},
+      {"held: never turns", [&](CameraRig& r) { step(r, 5.0, true); }, 0.0f, nullptr},
+      {"the reader drags, then 2 s: within the delay",
+       [&](CameraRig& r) {
+         r.NoteReaderInput();
+         r.DragOrbit(0.0f, 0.0f);
+         step(r, 2.0, false);
+       },
+       0.0f, nullptr},
+      {"the reader acts, then 4 s: turns from the step that reaches the delay",
+       [&](CameraRig& r) {
+         r.NoteReaderInput();
+         r.TakeChange();  // the frame of the reader's act reports it
+         step(r, 4.0, false);
+       },
+       22.5f, "automatic"},
+      {"the reader orbits",
+       [](CameraRig& r) {
+         r.NoteReaderInput();
+         r.OrbitBy(15.0f, 0.0f);
+       },
+       15.0f, "user-interaction"},
+      {"a command places it",
+       [](CameraRig& r) {
+         OrbitCamera camera = r.orbit();
+         camera.distance += 10.0f;
+         r.SetOrbit(camera);
+       },
+       0.0f, "none"},
+  };
+  for (const Row& row : rows) {
+    SCOPED_TRACE(row.what);
+    CameraRig rig;
+    rig.SetAutoRotate({true, 20.0f});
+    // Left alone since it was made: the delay has passed.
+    EXPECT_TRUE(rig.AutoRotating());
+    EXPECT_EQ(rig.TakeChange(), nullptr);
+    const float yaw = rig.orbit().yaw_degrees;
+    row.act(rig);
+    EXPECT_NEAR(rig.orbit().yaw_degrees - yaw, row.yaw_turned, 1e-3f);
+    const char* source = rig.TakeChange();
+    EXPECT_STREQ(source == nullptr ? "(none)" : source,
+                 row.source == nullptr ? "(none)" : row.source);
+    EXPECT_EQ(rig.TakeChange(), nullptr);  // reported once
+  }
+  CameraRig off;
+  off.SetAutoRotate({false, 20.0f});
+  EXPECT_FALSE(off.AutoRotating());
+  off.StepAutoRotate(5.0, false);
+  EXPECT_EQ(off.TakeChange(), nullptr);
+  CameraRig still;
+  still.SetAutoRotate({true, 0.0f});
+  EXPECT_FALSE(still.AutoRotating());
+}
+
 }  // namespace
 }  // namespace md5stage::viewer

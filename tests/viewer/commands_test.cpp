@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/anim/jobs.h"
 #include "core/scene/scene_json.h"
 #include "viewer/command_args.h"
 #include "viewer/command_spec.h"
@@ -365,7 +366,7 @@ std::vector<CommandRow> CommandRows() {
       {"locate",
        instance + R"(,"joint":"pelvis")",
        {Int("instance", 0, 0, kOptional), Joint("joint", kOptional), Vec("point", 1e6, kOptional),
-        Str("construction", 32, kOptional)},
+        Str("construction", 32, kOptional), Make("surface", Kind::kValue, kOptional)},
        true},
       {"setHotspots", R"("spots":[])", {Any("spots")}},
       {"jointWorld", instance + R"(,"joint":"pelvis")", {Instance(), Joint("joint")}, true},
@@ -1675,11 +1676,63 @@ std::vector<EffectRow> EffectRows() {
          const JsonValue aside = s.Run("locate", R"("point":[0,5000,35])");
          EXPECT_FALSE(Get(aside, "visible").as_bool()) << WriteJson(aside);
          EXPECT_EQ(Error(s.Run("locate", "")),
-                   "locate.joint: expected one of joint, point or construction, found none or "
-                   "several");
+                   "locate.joint: expected one of joint, point, construction or surface, found "
+                   "none or several");
          EXPECT_EQ(Error(s.Run("locate", R"("construction":"Q")")),
                    "locate.construction: expected a point of the construction shown (none), "
                    "found \"Q\"");
+       }},
+      // model-viewer's data-surface: a triangle of a mesh part and barycentric weights, placed on
+      // the skinned surface as the core's CPU twin of the vertex shader (PaletteSkinningJob)
+      // skins its vertices, in the walk's pose now and 0.4 s later; bad triangles and weights
+      // are refused naming surface.
+      {"locate",
+       {R"({"cmd":"setAnimation","instance":0,"name":"walk"})",
+        R"({"cmd":"locate","instance":0,"surface":[0,10,1,0,0]})"},
+       true,
+       [](TestStage& s, const JsonValue&) {
+         const LoadedModel& model = s.viewer.models()[0];
+         const anim::GpuSkinData& gpu = model.model->gpu();
+         ASSERT_FALSE(gpu.submeshes.empty());
+         const anim::GpuSubmesh& part = gpu.submeshes[0];
+         ASSERT_GT(part.index_count, 3u * 11);
+         for (double dt : {0.0, 0.4}) {
+           s.viewer.Update(dt);
+           s.viewer.JointWorld(0, 0);  // posed now
+           std::vector<glm::vec3> skinned(gpu.vertices.size());
+           anim::PaletteSkinningJob job;
+           job.model = model.model.get();
+           job.palette = s.viewer.characters()[0].pose.palette;
+           job.positions = skinned;
+           ASSERT_TRUE(job.Validate() && job.Run());
+           const auto vertex = [&](int k) {
+             return skinned[gpu.indices[part.first_index + 3 * 10 + static_cast<uint32_t>(k)]];
+           };
+           struct Case {
+             const char* weights;
+             glm::vec3 expected;
+           };
+           for (const Case& c :
+                {Case{"1,0,0", vertex(0)}, Case{"0,0,2", vertex(2)},
+                 Case{"1,1,0", 0.5f * (vertex(0) + vertex(1))},
+                 Case{"0.2,0.3,0.5", 0.2f * vertex(0) + 0.3f * vertex(1) + 0.5f * vertex(2)}}) {
+             SCOPED_TRACE(c.weights);
+             const JsonValue r =
+                 s.Run("locate", std::string(R"("instance":0,"surface":[0,10,)") + c.weights + "]");
+             const JsonValue& world = Get(r, "world");
+             for (int i = 0; i < 3; ++i) {
+               EXPECT_NEAR(Item(world, i).as_number(), c.expected[i], 1e-3) << WriteJson(r);
+             }
+           }
+         }
+         for (const char* bad :
+              {R"([0,10,0,0,0])", R"([0,10,-1,1,1])", R"([0,1e9,1,0,0])", R"([99,0,1,0,0])",
+               R"([0,0.5,1,0,0])", R"([0,10,1,0])", R"("0 10 1 0 0")", R"([0,10,1,0,"x"])"}) {
+           SCOPED_TRACE(bad);
+           EXPECT_EQ(Error(s.Run("locate", std::string(R"("instance":0,"surface":)") + bad))
+                         .rfind("locate.surface: expected [part, triangle, b0, b1, b2]", 0),
+                     0u);
+         }
        }},
       // A figure's hotspots, placed each frame as locate places one: the pelvis seen, a point
       // behind the walker hidden, one in front seen; a spot naming nothing is kept, never shown,
@@ -1698,7 +1751,7 @@ std::vector<EffectRow> EffectRows() {
              << WriteJson(problems);
          EXPECT_EQ(Item(problems, 4).as_string(),
                    "setHotspots.spots[4]: expected an object, found 5");
-         EXPECT_NE(Item(problems, 5).as_string().find("one of joint, point or construction"),
+         EXPECT_NE(Item(problems, 5).as_string().find("one of joint, point, construction or"),
                    std::string::npos);
          for (double dt : {0.0, 0.4}) {
            s.viewer.Update(dt);

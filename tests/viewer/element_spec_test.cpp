@@ -72,9 +72,18 @@ TEST(ElementSpecTest, TheDeclarationHasEveryAttributeMemberAndEvent) {
 
   const std::string events = Body(ts, "export interface Md5StageOwnEvents {");
   for (const ElementEvent& event : ElementEvents()) {
-    EXPECT_NE(events.find("\n  " + std::string(event.name) + ": CustomEvent<"), std::string::npos)
-        << event.name;
+    const std::string name = event.name;
+    const std::string key = name.find('-') == std::string::npos ? name : "'" + name + "'";
+    EXPECT_NE(events.find("\n  " + key + ": CustomEvent<"), std::string::npos) << name;
   }
+  // A kebab-case event (model-viewer's camera-change) has a camel-case detail type.
+  EXPECT_NE(events.find("\n  'camera-change': CustomEvent<Md5StageCameraChangeDetail>;"),
+            std::string::npos)
+      << events;
+  EXPECT_NE(Body(ts, "export interface Md5StageCameraChangeDetail {")
+                .find("\n  source: 'user-interaction' | 'automatic' | 'none';"),
+            std::string::npos);
+  EXPECT_NE(events.find("\n  play: CustomEvent<null>;"), std::string::npos);
   EXPECT_NE(events.find("\n  error: CustomEvent<Md5StageErrorDetail>;"), std::string::npos);
   EXPECT_NE(events.find("\n  restored: CustomEvent<null>;"), std::string::npos);
   const std::string error = Body(ts, "export interface Md5StageErrorDetail {");

@@ -388,6 +388,109 @@ TEST(EmbedOptionsTest, AvoidanceIsAFlagLeftOutWhenNotGiven) {
   }
 }
 
+// model-viewer's auto-rotate, rotation-per-second and time-scale, in either spelling; a bad
+// value is a problem naming the option as the page spelled it, and the option stays unset.
+TEST(EmbedOptionsTest, ModelViewerNamesAutoRotateRotationSpeedAndTimeScale) {
+  struct Case {
+    const char* fragment;
+    std::optional<bool> auto_rotate;
+    std::optional<double> degrees;
+    std::optional<double> time_scale;
+    const char* problem;  // the start of the one problem, or null
+  };
+  for (const Case& c : std::vector<Case>{
+           {"#demo=turns", std::nullopt, std::nullopt, std::nullopt, nullptr},
+           {"#auto-rotate", true, std::nullopt, std::nullopt, nullptr},
+           {"#auto_rotate=auto_rotate", true, std::nullopt, std::nullopt, nullptr},
+           {"#auto-rotate=auto-rotate", true, std::nullopt, std::nullopt, nullptr},
+           {"#auto-rotate=0", false, std::nullopt, std::nullopt, nullptr},
+           {"#auto-rotate=spin", std::nullopt, std::nullopt, std::nullopt,
+            "embed: auto-rotate: expected nothing"},
+           {"#rotation-per-second=90deg", std::nullopt, 90.0, std::nullopt, nullptr},
+           {"#rotation-per-second=-45deg", std::nullopt, -45.0, std::nullopt, nullptr},
+           {"#rotation-per-second=0.5rad", std::nullopt, 28.64788975654116, std::nullopt, nullptr},
+           {"#rotation-per-second=1", std::nullopt, 57.29577951308232, std::nullopt, nullptr},
+           {"#rotation-per-second=3601deg", std::nullopt, std::nullopt, std::nullopt,
+            "embed: rotation-per-second: expected an angle per second"},
+           {"#rotation-per-second=1e400", std::nullopt, std::nullopt, std::nullopt,
+            "embed: rotation-per-second: expected an angle per second"},
+           {"#rotation-per-second=fast", std::nullopt, std::nullopt, std::nullopt,
+            "embed: rotation-per-second: expected an angle per second"},
+           {"#rotation-per-second=deg", std::nullopt, std::nullopt, std::nullopt,
+            "embed: rotation-per-second: expected an angle per second"},
+           {"#time-scale=2", std::nullopt, std::nullopt, 2.0, nullptr},
+           {"#time_scale=0", std::nullopt, std::nullopt, 0.0, nullptr},
+           {"#time-scale=16", std::nullopt, std::nullopt, 16.0, nullptr},
+           {"#time-scale=16.5", std::nullopt, std::nullopt, std::nullopt,
+            "embed: time-scale: expected a number from 0 to 16"},
+           {"#time-scale=-1", std::nullopt, std::nullopt, std::nullopt,
+            "embed: time-scale: expected a number from 0 to 16"},
+           {"#time-scale=NaN", std::nullopt, std::nullopt, std::nullopt,
+            "embed: time-scale: expected a number from 0 to 16"},
+           {"#time_scale=1e999", std::nullopt, std::nullopt, std::nullopt,
+            "embed: time_scale: expected a number from 0 to 16"},
+       }) {
+    SCOPED_TRACE(c.fragment);
+    const EmbedOptions options = Parse("", c.fragment);
+    EXPECT_EQ(options.auto_rotate, c.auto_rotate);
+    ASSERT_EQ(options.rotation_degrees_per_second.has_value(), c.degrees.has_value());
+    if (c.degrees) {
+      EXPECT_NEAR(*options.rotation_degrees_per_second, *c.degrees, 1e-9);
+    }
+    EXPECT_EQ(options.time_scale, c.time_scale);
+    if (c.problem) {
+      ASSERT_EQ(options.problems.size(), 1u);
+      EXPECT_EQ(options.problems[0].rfind(c.problem, 0), 0u) << options.problems[0];
+    } else {
+      EXPECT_TRUE(options.problems.empty()) << options.problems[0];
+    }
+  }
+  const std::string json = Json(Parse("", "#auto-rotate&rotation-per-second=10deg&time-scale=3"));
+  EXPECT_NE(json.find(R"("auto_rotate":true,"rotation_per_second":10,"time_scale":3})"),
+            std::string::npos)
+      << json;
+}
+
+// model-viewer's shadow-intensity (0 to 1) and animation-crossfade-duration (ms, 0 to 60000).
+TEST(EmbedOptionsTest, ModelViewerNamesShadowIntensityAndCrossfadeDuration) {
+  struct Case {
+    const char* fragment;
+    std::optional<double> shadow;
+    std::optional<double> crossfade_ms;
+    const char* problem;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"#shadow-intensity=1", 1.0, std::nullopt, nullptr},
+           {"#shadow_intensity=0.25", 0.25, std::nullopt, nullptr},
+           {"#shadow-intensity=0", 0.0, std::nullopt, nullptr},
+           {"#shadow-intensity=1.5", std::nullopt, std::nullopt,
+            "embed: shadow-intensity: expected a number from 0 to 1"},
+           {"#shadow-intensity=-0.1", std::nullopt, std::nullopt,
+            "embed: shadow-intensity: expected a number from 0 to 1"},
+           {"#shadow-intensity=NaN", std::nullopt, std::nullopt,
+            "embed: shadow-intensity: expected a number from 0 to 1"},
+           {"#shadow-intensity", std::nullopt, std::nullopt,
+            "embed: shadow-intensity: expected a number from 0 to 1"},
+           {"#animation-crossfade-duration=500", std::nullopt, 500.0, nullptr},
+           {"#animation-crossfade-duration=0", std::nullopt, 0.0, nullptr},
+           {"#animation-crossfade-duration=60001", std::nullopt, std::nullopt,
+            "embed: animation-crossfade-duration: expected milliseconds from 0 to 60000"},
+           {"#animation-crossfade-duration=1e400", std::nullopt, std::nullopt,
+            "embed: animation-crossfade-duration: expected milliseconds from 0 to 60000"},
+       }) {
+    SCOPED_TRACE(c.fragment);
+    const EmbedOptions options = Parse("", c.fragment);
+    EXPECT_EQ(options.shadow_intensity, c.shadow);
+    EXPECT_EQ(options.crossfade_ms, c.crossfade_ms);
+    if (c.problem) {
+      ASSERT_EQ(options.problems.size(), 1u);
+      EXPECT_EQ(options.problems[0].rfind(c.problem, 0), 0u) << options.problems[0];
+    } else {
+      EXPECT_TRUE(options.problems.empty()) << options.problems[0];
+    }
+  }
+}
+
 struct OriginCase {
   const char* query;
   const char* fragment;

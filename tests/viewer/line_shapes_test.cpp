@@ -6,6 +6,7 @@
 #include <glm/gtc/constants.hpp>
 #include <set>
 #include <utility>
+#include <vector>
 
 #include "viewer/render_interface.h"
 
@@ -123,6 +124,44 @@ TEST(PlaceShapeVertex, EachShapeFromItsInstance) {
     EXPECT_NEAR(world.x, c.world.x, 1e-4f) << c.name;
     EXPECT_NEAR(world.y, c.world.y, 1e-4f) << c.name;
     EXPECT_NEAR(world.z, c.world.z, 1e-4f) << c.name;
+  }
+}
+
+// shadow-intensity's contact shadow: black triangles on a disc just under the ground, darkest
+// (intensity x kContactShadowAlpha) at the centre, fading with distance to 0 at the rim.
+TEST(AppendContactShadow, ASoftBlackDiscUnderTheGroundFadingToTheRim) {
+  struct Case {
+    float radius, intensity;
+    uint8_t centre_alpha;  // 0: nothing is drawn
+  };
+  for (const Case& c : std::vector<Case>{{10.0f, 1.0f, 191},
+                                         {10.0f, 0.5f, 96},
+                                         {10.0f, 3.0f, 191},  // clamped to 1
+                                         {10.0f, 0.0f, 0},
+                                         {10.0f, -1.0f, 0},
+                                         {10.0f, std::nanf(""), 0},
+                                         {0.0f, 1.0f, 0}}) {
+    SCOPED_TRACE(testing::Message() << c.radius << " " << c.intensity);
+    std::vector<LineVertex> triangles;
+    const glm::vec2 centre(5.0f, -3.0f);
+    AppendContactShadow(centre, c.radius, c.intensity, &triangles);
+    if (c.centre_alpha == 0) {
+      EXPECT_TRUE(triangles.empty());
+      continue;
+    }
+    ASSERT_EQ(triangles.size(), 9u * kContactShadowSegments);
+    for (const LineVertex& v : triangles) {
+      EXPECT_FLOAT_EQ(v.position.z, kContactShadowDepth);
+      EXPECT_LT(kContactShadowDepth, 0.0f) << "under the grid";
+      EXPECT_EQ(v.color.r + v.color.g + v.color.b, 0);
+      const float distance = glm::length(glm::vec2(v.position) - centre);
+      EXPECT_LE(distance, c.radius * 1.0001f);
+      // Alpha falls with distance: full at the centre, 0.6 half way, 0 at the rim.
+      const uint8_t expected = distance < 0.01f              ? c.centre_alpha
+                               : distance < 0.51f * c.radius ? uint8_t(c.centre_alpha * 0.6f + 0.5f)
+                                                             : 0;
+      EXPECT_NEAR(v.color.a, expected, 1) << distance;
+    }
   }
 }
 

@@ -60,6 +60,9 @@ export async function launchBrowser() {
 // A fresh page with console errors and page errors collected in page.consoleErrors.
 export async function newPage(browser, { width = 1280, height = 720, deviceScaleFactor = 1 } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, deviceScaleFactor });
+  // Figures draw at their full size: pictures compared across runs must not depend on how fast
+  // the machine is (dynamic resolution is tested on a page of its own, element_render_scale).
+  await context.addInitScript(() => { window.md5stageFixedRenderScale = true; });
   const page = await context.newPage();
   page.consoleErrors = [];
   page.on('console', (message) => {
