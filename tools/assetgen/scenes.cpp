@@ -411,19 +411,21 @@ std::string CorridorSceneJson() {
 
 std::string CrossingSceneJson() {
   // Two groups of twenty (five rows of four, 90 apart) cross at right angles: one walks east,
-  // the other north, each walker to the place as far beyond the crossing as it starts before it.
-  constexpr double kSpacing = 90, kFar = 700;
+  // the other north, each walker 900 on from its start, 300 (its first row) before the crossing.
+  // Near enough that a 1280x720 view holds both groups with walkers about 20 px tall; the camera
+  // leans toward the group coming from the bottom so it starts above the Scene panel.
+  constexpr double kSpacing = 90, kStart = 300, kWalk = 900;
   std::vector<Instance> walkers;
   for (int group = 0; group < 2; ++group) {
     for (int k = 0; k < 20; ++k) {
-      const double across = (k % 4 - 1.5) * kSpacing, back = (k / 4) * kSpacing;
-      Instance w = group == 0 ? GivingWayWalker(-kFar - back, across, 0, kFar - back, across)
-                              : GivingWayWalker(across, -kFar - back, 90, across, kFar - back);
+      const double across = (k % 4 - 1.5) * kSpacing, from = -kStart - (k / 4) * kSpacing;
+      Instance w = group == 0 ? GivingWayWalker(from, across, 0, from + kWalk, across)
+                              : GivingWayWalker(across, from, 90, across, from + kWalk);
       w.speed = 60;
       walkers.push_back(w);
     }
   }
-  return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 70, 2400}, true, {}, true);
+  return SceneJson({kWalkerModel}, {}, walkers, {-30, -270, 35, -90, 50, 1550}, true, {}, true);
 }
 
 std::string DoorwaySceneJson() {
@@ -437,7 +439,7 @@ std::string DoorwaySceneJson() {
     const double depth = 250 + (k / 2) * 70, side = (k % 2 - 0.5) * 90;
     walkers.push_back(GivingWayWalker(-depth, side, 0, depth, side));
   }
-  return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 70, 1500}, true, wall, true);
+  return SceneJson({kWalkerModel}, {}, walkers, {0, 0, 35, -90, 50, 950}, true, wall, true);
 }
 
 std::string CameraSceneJson() {
