@@ -52,6 +52,9 @@ TARGETS = [
     ("native", "sample_l2m/", ("<=", 20.0)),
     ("native", "crowd_1000/", ("<=", 2.0)),
     ("wasm", "crowd_1000/", ("<=", 4.0)),
+    # Issue 45: a step of 1,000 characters giving way, at most 1 ms natively and 2 ms as wasm.
+    ("native", "crowd_step_job/1000", ("<=", 1.0)),
+    ("wasm", "crowd_step_job/1000", ("<=", 2.0)),
     ("native", "dubins", ("<=", 200.0)),
     ("native", "route_sample/", ("<=", 100.0)),
     # About twice the figures of bench/README.md (1 Dec 2026, 2-core machine under load).
