@@ -655,13 +655,28 @@ int CharacterCast::AddInstances(DrawList& list, const Frustum& frustum) const {
   return culled;
 }
 
+namespace {
+
+// Under the posed body, not the character's place: a clip with root motion (an MD5 walk played
+// without locomotion) carries the body away from it. The mean of the joints' ground positions;
+// the place itself before the first pose.
+glm::vec2 ShadowCentre(const Character& character) {
+  const std::vector<glm::mat4>& joints = character.pose.models;
+  if (joints.empty()) return character.position;
+  glm::vec2 sum(0.0f);
+  for (const glm::mat4& joint : joints) sum += glm::vec2(joint[3]);
+  return sum / static_cast<float>(joints.size());
+}
+
+}  // namespace
+
 void CharacterCast::AddContactShadows(DrawList& list, float intensity) const {
   if (!(intensity > 0.0f)) return;
   for (const Character& character : characters_) {
     if (!character.visible) continue;
     const LoadedModel& model = ModelOf(character);
     const float radius = 0.25f * (model.bind_max.z - model.bind_min.z);
-    AppendContactShadow(character.position, radius, intensity, &list.triangles);
+    AppendContactShadow(ShadowCentre(character), radius, intensity, &list.triangles);
   }
 }
 

@@ -290,5 +290,34 @@ TEST(CharacterCastTest, WritesItsPartOfState) {
   ASSERT_EQ(summaries.size(), 2u);
 }
 
+// The contact shadow (shadow-intensity) lies under the posed body: the walker's MD5 walk played
+// where it stands (no locomotion) carries the body away by the clip's root motion, and the
+// shadow goes with it rather than staying at the character's place.
+TEST(CharacterCastTest, ContactShadowFollowsThePosedBody) {
+  CastFixture fixture;
+  CharacterCast& cast = fixture.cast();
+  ASSERT_EQ(cast.Add(fixture.walker(), glm::vec2(0, 0), 0.f), 0);
+  const LoadedModel& walker = fixture.library().models()[static_cast<size_t>(fixture.walker())];
+  cast.SetAnimation(0, walker.FindAnimation("walk"));
+  // Half the one-second clip: the root has moved 27.5 on (at its start and end it is at 0).
+  for (int frame = 0; frame < 30; ++frame) cast.Step(1.0 / 60.0, frame / 60.0, true);
+  const Character& character = cast.all()[0];
+  ASSERT_FALSE(character.locomotion.enabled);
+  glm::vec2 body(0.0f);
+  for (const glm::mat4& joint : character.pose.models) body += glm::vec2(joint[3]);
+  body /= static_cast<float>(character.pose.models.size());
+  ASSERT_GT(glm::length(body - character.position), 20.0f) << "the walk moved the body away";
+
+  DrawList list;
+  cast.AddContactShadows(list, 1.0f);
+  ASSERT_FALSE(list.triangles.empty());
+  const glm::vec3 centre = list.triangles.front().position;  // each slice starts at the centre
+  EXPECT_NEAR(centre.x, body.x, 1e-3f);
+  EXPECT_NEAR(centre.y, body.y, 1e-3f);
+  DrawList none;
+  cast.AddContactShadows(none, 0.0f);
+  EXPECT_TRUE(none.triangles.empty());
+}
+
 }  // namespace
 }  // namespace md5stage::viewer
