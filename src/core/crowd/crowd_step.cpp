@@ -865,8 +865,11 @@ class StepRunner {
     const CrowdAgent& a = agents_[i];
     const double horizon = job_.options.horizon;
     double penalty = 0.0;
+    // The manoeuvre ends where the follower's way does, as its samples do: an obstacle beyond
+    // the goal it lands on is no reason to turn away from that goal.
     if (ranking.near_obstacle && candidate.speed > 0.0 &&
-        ManoeuvreMeetsObstacle(a, candidate.turn, candidate.speed * horizon)) {
+        ManoeuvreMeetsObstacle(a, candidate.turn,
+                               std::min(candidate.speed * horizon, a.wanted_distance))) {
       penalty += kObstacleWeight;
     }
     const double piece = candidate.speed * horizon / kHorizonSamples;

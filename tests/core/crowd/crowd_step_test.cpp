@@ -258,6 +258,28 @@ TEST(CrowdStep, AWalkerNearItsGoalIgnoresThoseBeyondIt) {
   EXPECT_TRUE(going_on.motions[0].curvature != 0.0 || going_on.motions[0].speed < 100.0);
 }
 
+TEST(CrowdStep, AWalkerNearItsGoalIgnoresObstaclesBeyondIt) {
+  // A walker 30 short of its goal, straight ahead, and a pillar beyond the goal: the goal keeps
+  // twice the walker's clearance from it, but the straight way run on for the whole horizon
+  // (100 units) goes through it. The walker's manoeuvres end at its goal, so it walks straight
+  // on at its speed. Ranked as running on past the goal into the pillar, its own way was dearer
+  // than a turn aside: it turned away from its goal each time it came near, missed it and
+  // circled it (field_100_obstacles' walker 82).
+  Result<ObstacleSet> pillar = ObstacleSet::Build({Obstacle::Circle({65, 0}, 15)});
+  ASSERT_TRUE(pillar.ok());
+  StepFixture ending({Walker({0, 0}, 0, 0)});
+  ending.job.obstacles = &pillar.value();
+  ending.agents[0].wanted_distance = 30.0;
+  ASSERT_TRUE(ending.job.Run().ok());
+  EXPECT_EQ(ending.motions[0].curvature, 0.0);
+  EXPECT_EQ(ending.motions[0].speed, 100.0);
+  // The same way going on past the pillar (a look-ahead point, no end): it turns or slows.
+  StepFixture going_on({Walker({0, 0}, 0, 0)});
+  going_on.job.obstacles = &pillar.value();
+  ASSERT_TRUE(going_on.job.Run().ok());
+  EXPECT_TRUE(going_on.motions[0].curvature != 0.0 || going_on.motions[0].speed < 100.0);
+}
+
 TEST(CrowdStep, HeadOnBothTurnTheSameWay) {
   // Exactly mirrored: the right-hand preference makes both turn right (clockwise), so they
   // pass instead of mirroring each other into a stop.
