@@ -398,28 +398,34 @@
     return Object.assign(reply, { snippet, poster, width: w, height: h });
   }
 
-  // "Poster": a PNG of the view without the panels, cropped to the figure's aspect and drawn at
-  // its size, downloaded under the name the snippet gives it. C++ hands the canvas over right
-  // after the frame is drawn (src/app/app.cpp, JsDownloadScreenshot).
+  // "Poster": the view drawn afresh at the figure's size (the camera and scene on screen, without
+  // the panels), not the canvas scaled down: C++ draws it into an offscreen framebuffer of that
+  // size after the next frame, encodes it as PNG and hands the bytes over (src/app/app.cpp,
+  // App::TakePoster); it is downloaded under the name the snippet gives it. One at a time.
+  let posters = Promise.resolve();
   function downloadPoster({ width = 640, height = 360, name = posterName() } = {}) {
     if (embedMode || !running) return Promise.resolve({ ok: false, error: 'no viewer to take a poster from' });
     const w = Math.max(1, Math.min(4096, Math.round(Number(width)) || 640));
     const h = Math.max(1, Math.min(4096, Math.round(Number(height)) || 360));
-    return new Promise((resolve) => {
-      call({ cmd: 'ui', panels: false });
-      Module.md5stageTakeScreenshot = (canvas) => {
-        const out = Object.assign(document.createElement('canvas'), { width: w, height: h });
-        const scale = Math.max(w / canvas.width, h / canvas.height);
-        const sw = w / scale, sh = h / scale;
-        out.getContext('2d').drawImage(canvas, (canvas.width - sw) / 2, (canvas.height - sh) / 2, sw, sh, 0, 0, w, h);
-        call({ cmd: 'ui', panels: true });
-        out.toBlob((blob) => {
-          Module.md5stageDownload(String(name), 'image/png', blob);
-          resolve({ ok: true, name: String(name), width: w, height: h, blob });
-        }, 'image/png');
+    const result = posters.then(() => new Promise((resolve) => {
+      const refused = Module.UTF8ToString(Module._md5stage_request_poster(w, h));
+      if (refused) {
+        resolve({ ok: false, error: refused });
+        return;
+      }
+      Module.md5stagePoster = (taken) => {
+        if (!taken.ok) {
+          report(`Poster: ${taken.error}`);
+          resolve(taken);
+          return;
+        }
+        const blob = new Blob([taken.bytes], { type: 'image/png' });
+        Module.md5stageDownload(String(name), 'image/png', blob);
+        resolve({ ok: true, name: String(name), width: taken.width, height: taken.height, blob });
       };
-      call({ cmd: 'screenshot' });
-    });
+    }));
+    posters = result;
+    return result;
   }
 
   async function copyText(text) {

@@ -11,8 +11,10 @@
 #include <cmath>
 #include <optional>
 
+#include "core/material/png_encode.h"
 #include "render/draw_list_renderer.h"
 #include "render/gl.h"
+#include "render/offscreen_picture.h"
 #include "ui/panels.h"
 #include "ui/stats_panel.h"
 #include "viewer/key_bindings.h"
@@ -57,15 +59,9 @@ EM_JS(int, JsFetch, (int stage, int request, const char* url, const char* label,
   return 1;
 });
 
-// Called right after the frame is drawn, while the drawing buffer still holds it. The page may
-// take the picture itself (main.js's poster: Module.md5stageTakeScreenshot, once).
+// Called right after the frame is drawn, while the drawing buffer still holds it: the canvas
+// as it shows, panels included ("screenshot"; the poster is App::TakePoster's).
 EM_JS(void, JsDownloadScreenshot, (), {
-  var take = Module.md5stageTakeScreenshot;
-  if (take) {
-    Module.md5stageTakeScreenshot = null;
-    take(Module.canvas);
-    return;
-  }
   Module.canvas.toBlob(function(blob) {
     var link = document.createElement('a');
     link.href = URL.createObjectURL(blob);
@@ -75,7 +71,19 @@ EM_JS(void, JsDownloadScreenshot, (), {
         function() { URL.revokeObjectURL(link.href); }, 1000);
   });
 });
+
+// The poster's PNG (or, with no bytes, why there is none) for the page: web/main.js downloads it.
+// A copy, for the same reason as JsDownloadFile's.
+EM_JS(void, JsPosterTaken, (const char* data, int size, int width, int height, const char* error), {
+  var taken = Module.md5stagePoster;
+  if (!taken) return;
+  Module.md5stagePoster = null;
+  if (size > 0) taken({ ok: true, bytes: HEAPU8.slice(data, data + size), width: width, height: height });
+  else taken({ ok: false, error: UTF8ToString(error) });
+});
 // clang-format on
+
+constexpr float kClearRgb[3] = {0.13f, 0.14f, 0.17f};
 
 double NowMs() {
   using Clock = std::chrono::steady_clock;
@@ -300,13 +308,14 @@ void App::SyncCanvasSize() {
     // clang-format on
   }
   glfwGetFramebufferSize(window_, &width_, &height_);
-  viewer().SetViewport(width_, height_, static_cast<float>(ratio));
+  device_pixel_ratio_ = static_cast<float>(ratio);
+  viewer().SetViewport(width_, height_, device_pixel_ratio_);
 }
 
 void App::Render() {
   const double start = NowMs();
   glViewport(0, 0, width_, height_);
-  glClearColor(0.13f, 0.14f, 0.17f, 1.0f);
+  glClearColor(kClearRgb[0], kClearRgb[1], kClearRgb[2], 1.0f);
   glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   viewer().BuildDrawList(&draw_list_);
   render::DrawDrawList(draw_list_, meshes_, lines_);
@@ -322,6 +331,55 @@ void App::Render() {
   stats.draw_calls = meshes_.draw_calls() + 2;
   stats.instances = meshes_.instances_drawn();
   stats.render_ms = static_cast<float>(NowMs() - start);
+}
+
+namespace {
+// A poster's side in [1, App::kMaxPosterSide], else false with *error naming it.
+bool CheckPosterSide(const char* name, int side, std::string* error) {
+  if (side >= 1 && side <= App::kMaxPosterSide) return true;
+  *error = std::string("poster: ") + name + ": expected an integer in [1, " +
+           std::to_string(App::kMaxPosterSide) + "], found " + std::to_string(side);
+  return false;
+}
+}  // namespace
+
+bool App::RequestPoster(int width, int height, std::string* error) {
+  if (!CheckPosterSide("width", width, error) || !CheckPosterSide("height", height, error))
+    return false;
+  poster_ = PosterRequest{true, width, height};
+  return true;
+}
+
+void App::TakePoster() {
+  const PosterRequest request = poster_;
+  poster_ = PosterRequest{};
+  std::string error;
+  render::OffscreenPicture picture;
+  material::RgbaImage image;
+  if (picture.Begin(request.width, request.height, &error)) {
+    glClearColor(kClearRgb[0], kClearRgb[1], kClearRgb[2], 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    // The figure's size in CSS pixels: a ratio of 1, as a figure of that size on a plain screen.
+    viewer().SetViewport(request.width, request.height, 1.0f);
+    viewer().BuildDrawList(&draw_list_);
+    render::DrawDrawList(draw_list_, meshes_, lines_);
+    picture.Read(&image);
+    // Back to the canvas: its viewport, and the draw list (construction labels) laid out for it.
+    glViewport(0, 0, width_, height_);
+    viewer().SetViewport(width_, height_, device_pixel_ratio_);
+    viewer().BuildDrawList(&draw_list_);
+  }
+  if (!image.Valid()) {
+    JsPosterTaken(nullptr, 0, 0, 0, error.c_str());
+    return;
+  }
+  auto png = material::EncodePng("poster", image);
+  if (!png.ok()) {
+    JsPosterTaken(nullptr, 0, 0, 0, png.error().ToString().c_str());
+    return;
+  }
+  JsPosterTaken(png.value().data(), static_cast<int>(png.value().size()), image.width, image.height,
+                "");
 }
 
 void App::RunPanelCommands(ui::PanelOutput& panels) {
@@ -370,6 +428,7 @@ void App::Frame() {
     screenshot_requested_ = false;
     JsDownloadScreenshot();
   }
+  if (poster_.pending) TakePoster();
   RunPanelCommands(panels);
   for (const int id : hub_->StageIds()) hub_->Find(id)->EndFrame();
 }

@@ -87,6 +87,15 @@ EMSCRIPTEN_KEEPALIVE void md5stage_queue_file(const char* name, const char* sour
   md5stage_queue_stage_file(md5stage::viewer::StageHub::kMainStage, name, source, data, size);
 }
 
+// Asks for the main view drawn afresh at width x height pixels after the next frame; the page
+// gets its PNG through Module.md5stagePoster. "" when asked, else what is wrong with a side.
+EMSCRIPTEN_KEEPALIVE const char* md5stage_request_poster(int width, int height) {
+  if (!g_started) return "not started";
+  static std::string error;
+  error.clear();
+  return g_app.RequestPoster(width, height, &error) ? "" : error.c_str();
+}
+
 // The allocator's bytes in use: every block malloc has handed out and not taken back, with its
 // header (mallinfo's uordblks, exact for dlmalloc, the viewer's allocator, and for emmalloc).
 // The soak test's leak measure (docs/reliability.md, section 5): unlike where a probe allocation

@@ -93,7 +93,8 @@ JsonValue ToggleRouteLoop();
 JsonValue DeleteRoutePoint();
 JsonValue SetRoundCorners(bool round);
 JsonValue RouteAround(const ViewerModel& model, int route);
-JsonValue PageAction(const std::string& action);             // "copyLink", "copyEmbed", "demo:NAME"
+// "copyLink", "copyEmbed", "copyFigure", "downloadPoster", "demo:NAME"
+JsonValue PageAction(const std::string& action);
 JsonValue PlayCamera(const ViewerModel& model, int camera);  // -1: the orbit camera
 
 }  // namespace command

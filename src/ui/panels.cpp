@@ -599,6 +599,10 @@ void DrawShareAndDemos(const ViewerModel& model, PanelOutput& out) {
   if (ImGui::Button("Figure")) out.commands.push_back(command::PageAction("copyFigure"));
   ImGui::SameLine();
   if (ImGui::Button("Poster")) out.commands.push_back(command::PageAction("downloadPoster"));
+  // Where it was drawn, so a browser test clicks it as a person does (state().ui_items).
+  const ImVec2 poster_lo = ImGui::GetItemRectMin(), poster_hi = ImGui::GetItemRectMax();
+  out.item_rects.emplace_back("downloadPoster",
+                              glm::vec4(poster_lo.x, poster_lo.y, poster_hi.x, poster_hi.y));
   bool local = false;
   for (const ModelSummary& summary : model.models) local |= summary.local;
   if (local) {

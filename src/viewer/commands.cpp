@@ -397,8 +397,11 @@ class CommandTable {
   }
   static JsonValue PageAction(Stage& v, CommandArgs& a) {
     const std::string action = a.String("action", 256);
-    if (a.ok() && action != "copyLink" && action != "copyEmbed" && action.rfind("demo:", 0) != 0) {
-      a.Fail("action", "copyLink, copyEmbed or demo:NAME", DescribeJson(JsonValue(action)));
+    const bool known = action == "copyLink" || action == "copyEmbed" || action == "copyFigure" ||
+                       action == "downloadPoster" || action.rfind("demo:", 0) == 0;
+    if (a.ok() && !known) {
+      a.Fail("action", "copyLink, copyEmbed, copyFigure, downloadPoster or demo:NAME",
+             DescribeJson(JsonValue(action)));
     }
     if (!a.Finish()) return Fail(a);
     v.RunPageAction(action);
@@ -1209,7 +1212,8 @@ const CommandTable::Entry CommandTable::kEntries[] = {
                       "Opens the page's file picker (the Model panel's \"Open files...\").")},
     {&CommandTable::PageAction,
      MD5STAGE_COMMAND("pageAction", kInternal, ArgStyle::kPositional,
-                      "Asks the page for copyLink, copyEmbed or demo:NAME (the Scene panel).",
+                      "Asks the page for copyLink, copyEmbed, copyFigure, downloadPoster or "
+                      "demo:NAME (the Scene panel).",
                       StrArg("action"))},
     {&CommandTable::Screenshot,
      MD5STAGE_COMMAND("screenshot", true, ArgStyle::kPositional, "Downloads the view as a PNG.")},

@@ -155,7 +155,8 @@ class Stage : private OpeningTarget {
   // The obstacle tool's shape (circle or polygon), and the polygon being drawn closed (Enter).
   void SetObstacleShape(bool polygon);
   void ClosePolygon() { ClosePolygonDraft(); }
-  // What only the page does: its file picker, and "copyLink", "copyEmbed", "demo:NAME".
+  // What only the page does: its file picker, and "copyLink", "copyEmbed", "copyFigure",
+  // "downloadPoster", "demo:NAME".
   void OpenFilePicker();
   void RunPageAction(const std::string& action);
 

@@ -1883,9 +1883,15 @@ std::vector<EffectRow> EffectRows() {
        {R"({"cmd":"pageAction","action":"demo:turns"})"},
        true,
        [](TestStage& s, const JsonValue&) {
-         EXPECT_EQ(
-             Error(s.Run("pageAction", R"("action":"rm -rf")")),
-             R"(pageAction.action: expected copyLink, copyEmbed or demo:NAME, found "rm -rf")");
+         // Every button of the Scene panel that asks the page (panels.cpp) is accepted.
+         for (const char* action : {"copyLink", "copyEmbed", "copyFigure", "downloadPoster"}) {
+           const JsonValue reply =
+               s.Run("pageAction", std::string(R"("action":")") + action + "\"");
+           EXPECT_TRUE(Ok(reply)) << action << ": " << WriteJson(reply);
+         }
+         EXPECT_EQ(Error(s.Run("pageAction", R"("action":"rm -rf")")),
+                   R"(pageAction.action: expected copyLink, copyEmbed, copyFigure, )"
+                   R"(downloadPoster or demo:NAME, found "rm -rf")");
        }},
       // Without a host nothing is downloaded; the reply says what the .glb holds
       // (tests/viewer/gltf_download_test.cpp reads the file itself).
