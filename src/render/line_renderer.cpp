@@ -289,14 +289,7 @@ void LineRenderer::DrawViews() {
   glEnable(GL_DEPTH_TEST);
   // Filled shapes lie flat just above the ground, seen from either side; they write depth, so
   // the grid's depth-tested lines under a shape are hidden and its outline (drawn higher) is not.
-  // The contact shadows (the only triangles) lie just under the grid: tested against the
-  // characters but writing no depth, so far from the camera, where the two depths round alike,
-  // the grid's lines are not cut into bands by them.
-  if (s.count_triangles > 0) {
-    glDepthMask(GL_FALSE);
-    glDrawArrays(GL_TRIANGLES, 0, s.count_triangles);
-    glDepthMask(GL_TRUE);
-  }
+  if (s.count_triangles > 0) glDrawArrays(GL_TRIANGLES, 0, s.count_triangles);
   for (int group = 0; group < viewer::kLineShapes; ++group) s.DrawShapes(group);
   if (s.count_tested > 0) glDrawArrays(GL_LINES, s.count_triangles, s.count_tested);
   glDisable(GL_DEPTH_TEST);

@@ -118,8 +118,11 @@ void UnitSegmentLines(std::vector<LineVertex>* lines);
 // `intensity` x kContactShadowAlpha at the centre falling smoothly to 0 at the rim. It lies just
 // under the ground so the grid's lines stay over it. Nothing for intensity <= 0 or radius <= 0.
 constexpr int kContactShadowSegments = 24;
-constexpr float kContactShadowAlpha = 0.75f;   // darkest, at intensity 1
-constexpr float kContactShadowDepth = -0.05f;  // z, below the grid (z = 0)
+constexpr float kContactShadowAlpha = 0.75f;  // darkest, at intensity 1
+// z, below the grid (z = 0): far enough that a figure's camera far away (its depth buffer's step
+// there about 0.06 at distance 1,000) does not round the two together, which cut the grid's
+// lines over the shadow into bands.
+constexpr float kContactShadowDepth = -0.5f;
 void AppendContactShadow(glm::vec2 centre, float radius, float intensity,
                          std::vector<LineVertex>* triangles);
 
