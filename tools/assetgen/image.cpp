@@ -1,8 +1,6 @@
 #include "image.h"
 
-#include <zlib.h>
-
-#include <cstdlib>
+#include "core/common/zlib_deflate.h"
 
 namespace {
 
@@ -12,28 +10,7 @@ namespace {
 // figure's first picture). The buffer is freed by stb with STBIW_FREE (free): malloc'd here.
 unsigned char* ZlibBestCompress(unsigned char* data, int data_length, int* out_length,
                                 int /*stb_quality*/) {
-  z_stream stream{};
-  if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
-    return nullptr;
-  }
-  const uLong bound = deflateBound(&stream, static_cast<uLong>(data_length));
-  auto* out = static_cast<unsigned char*>(std::malloc(bound));
-  if (out == nullptr) {
-    deflateEnd(&stream);
-    return nullptr;
-  }
-  stream.next_in = data;
-  stream.avail_in = static_cast<uInt>(data_length);
-  stream.next_out = out;
-  stream.avail_out = static_cast<uInt>(bound);
-  const int status = deflate(&stream, Z_FINISH);
-  *out_length = static_cast<int>(stream.total_out);
-  deflateEnd(&stream);
-  if (status != Z_STREAM_END) {
-    std::free(out);
-    return nullptr;
-  }
-  return out;
+  return md5stage::ZlibDeflateMalloc(data, data_length, Z_BEST_COMPRESSION, 9, out_length);
 }
 
 }  // namespace
