@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decodePng } from './lib/png.mjs';
+import { blockDifferences, decodePng } from './lib/png.mjs';
 import { guarded, openAt } from './share.test.mjs';
 import { assertDrawn, recordErrors, scrollToFigure, staged } from './element.test.mjs';
 
@@ -15,25 +15,24 @@ import { assertDrawn, recordErrors, scrollToFigure, staged } from './element.tes
 // and the mean difference over all blocks.
 function compareBlocks(a, b, threshold) {
   assert.deepEqual([a.width, a.height], [b.width, b.height]);
-  const size = 16;
-  let differing = 0, total = 0, sum = 0;
-  for (let by = 0; by + size <= a.height; by += size) {
-    for (let bx = 0; bx + size <= a.width; bx += size) {
-      const mean = (image) => {
-        const m = [0, 0, 0];
-        for (let y = by; y < by + size; ++y) {
-          for (let x = bx; x < bx + size; ++x) for (let c = 0; c < 3; ++c) m[c] += image.data[(y * image.width + x) * 4 + c];
-        }
-        return m.map((v) => v / (size * size));
-      };
-      const ma = mean(a), mb = mean(b);
-      const d = Math.abs(ma[0] - mb[0]) + Math.abs(ma[1] - mb[1]) + Math.abs(ma[2] - mb[2]);
-      sum += d;
-      ++total;
-      if (d > threshold) ++differing;
-    }
-  }
-  return { share: differing / total, mean: sum / total };
+  const differences = blockDifferences(a, b);
+  const differing = differences.filter((d) => d > threshold).length;
+  return { share: differing / differences.length, mean: differences.reduce((sum, d) => sum + d, 0) / differences.length };
+}
+
+// The viewer's Figure snippet pasted into a page of its own (id "pasted", eager), with the poster
+// it names served from `posterPath`, scrolled to: the page, errors recorded.
+export async function openPastedFigure(ctx, page, snippet, posterPath) {
+  const figurePage = await page.context().newPage();
+  await recordErrors(figurePage);
+  const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
+        ${snippet.replace('<md5-stage ', '<md5-stage id="pasted" loading="eager" ')}
+        <script src="md5stage-element.js"></script></body></html>`;
+  await figurePage.route(`${ctx.baseUrl}pasted.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
+  await figurePage.route(`${ctx.baseUrl}turns.png`, (route) => route.fulfill({ path: posterPath, contentType: 'image/png' }));
+  await figurePage.goto(`${ctx.baseUrl}pasted.html`);
+  await scrollToFigure(figurePage, 'pasted');
+  return figurePage;
 }
 
 export const tests = [
@@ -75,15 +74,7 @@ export const tests = [
       assertDrawn(poster, 'the poster');
 
       // Pasted into a page beside its poster: the figure's state is the viewer's, its picture the poster's.
-      const figurePage = await page.context().newPage();
-      await recordErrors(figurePage);
-      const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
-        ${snippet.replace('<md5-stage ', '<md5-stage id="pasted" loading="eager" ')}
-        <script src="md5stage-element.js"></script></body></html>`;
-      await figurePage.route(`${ctx.baseUrl}pasted.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
-      await figurePage.route(`${ctx.baseUrl}turns.png`, (route) => route.fulfill({ path: posterPath, contentType: 'image/png' }));
-      await figurePage.goto(`${ctx.baseUrl}pasted.html`);
-      await scrollToFigure(figurePage, 'pasted');
+      const figurePage = await openPastedFigure(ctx, page, snippet, posterPath);
       await figurePage.waitForTimeout(300);
       const figure = await figurePage.evaluate(() => {
         const element = document.getElementById('pasted');

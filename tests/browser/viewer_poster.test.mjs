@@ -8,10 +8,11 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { countDifferentPixels, decodePng } from './lib/png.mjs';
+import { blockDifferences, countDifferentPixels, decodePng } from './lib/png.mjs';
 import { clickAt, frames } from './lib/input.mjs';
 import { guarded, openAt } from './share.test.mjs';
-import { assertDrawn, recordErrors, scrollToFigure, staged } from './element.test.mjs';
+import { openPastedFigure } from './figure_snippet.test.mjs';
+import { assertDrawn, staged } from './element.test.mjs';
 
 // Mean absolute difference per channel over the whole picture.
 function meanDifference(a, b) {
@@ -21,27 +22,10 @@ function meanDifference(a, b) {
   return sum / (a.width * a.height * 3);
 }
 
-// The mean of the largest differences between 16 x 16 pixel blocks' mean colours (sum over RGB):
-// where the two pictures place things differently, not how their edges are smoothed.
+// The mean of the worst 5% of the 16 x 16 blocks' differences (lib/png.mjs, blockDifferences).
 function blockDifference(a, b) {
-  const size = 16, differences = [];
-  for (let by = 0; by + size <= a.height; by += size) {
-    for (let bx = 0; bx + size <= a.width; bx += size) {
-      let d = 0;
-      for (let c = 0; c < 3; ++c) {
-        let ma = 0, mb = 0;
-        for (let y = by; y < by + size; ++y) {
-          for (let x = bx; x < bx + size; ++x) {
-            ma += a.data[(y * a.width + x) * 4 + c];
-            mb += b.data[(y * b.width + x) * 4 + c];
-          }
-        }
-        d += Math.abs(ma - mb) / (size * size);
-      }
-      differences.push(d);
-    }
-  }
-  differences.sort((p, q) => q - p);
+  assert.deepEqual([a.width, a.height], [b.width, b.height]);
+  const differences = blockDifferences(a, b).sort((p, q) => q - p);
   const worst = differences.slice(0, Math.ceil(differences.length / 20));  // the worst 5%
   return worst.reduce((sum, d) => sum + d, 0) / worst.length;
 }
@@ -96,15 +80,7 @@ export const tests = [
       assert.ok(changed < 0.01, `the viewer's picture changed after the poster: ${(changed * 100).toFixed(2)}% of its pixels`);
 
       // The same view drawn by a figure for 640 x 360: the snippet pasted into a page, its toBlob.
-      const figurePage = await page.context().newPage();
-      await recordErrors(figurePage);
-      const html = `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
-        ${snippet.replace('<md5-stage ', '<md5-stage id="pasted" loading="eager" ')}
-        <script src="md5stage-element.js"></script></body></html>`;
-      await figurePage.route(`${ctx.baseUrl}pasted.html`, (route) => route.fulfill({ body: html, contentType: 'text/html' }));
-      await figurePage.route(`${ctx.baseUrl}turns.png`, (route) => route.fulfill({ path: posterPath, contentType: 'image/png' }));
-      await figurePage.goto(`${ctx.baseUrl}pasted.html`);
-      await scrollToFigure(figurePage, 'pasted');
+      const figurePage = await openPastedFigure(ctx, page, snippet, posterPath);
       const base64 = await figurePage.evaluate(async () => {
         const blob = await document.getElementById('pasted').toBlob({ width: 640, height: 360 });
         let text = '';

@@ -91,3 +91,30 @@ export function countDifferentPixels(a, b, threshold = 24, rect = null) {
   }
   return count;
 }
+
+// Each 16 x 16 (`size`) block's difference between two pictures of one size: the sum over RGB of
+// the absolute differences of the block's mean colours (0-765). Where two pictures place things
+// differently, not how their edges are smoothed.
+export function blockDifferences(a, b, size = 16) {
+  if (a.width !== b.width || a.height !== b.height) {
+    throw new Error(`pictures of different sizes: ${a.width}x${a.height} and ${b.width}x${b.height}`);
+  }
+  const differences = [];
+  for (let by = 0; by + size <= a.height; by += size) {
+    for (let bx = 0; bx + size <= a.width; bx += size) {
+      let d = 0;
+      for (let c = 0; c < 3; ++c) {
+        let ma = 0, mb = 0;
+        for (let y = by; y < by + size; ++y) {
+          for (let x = bx; x < bx + size; ++x) {
+            ma += a.data[(y * a.width + x) * 4 + c];
+            mb += b.data[(y * b.width + x) * 4 + c];
+          }
+        }
+        d += Math.abs(ma - mb) / (size * size);
+      }
+      differences.push(d);
+    }
+  }
+  return differences;
+}
