@@ -108,6 +108,8 @@ TEST(WriteMd5Mesh, ParsesBackWithoutWarningsAndKeepsBindPositions) {
   EXPECT_EQ(part.triangles[0].vertices, (std::array<std::uint32_t, 3>{0, 2, 1}));
 }
 
+// A frame carries only the components that change over the clip (Doom 3's exporter does the same):
+// here the root's Tx alone.
 TEST(WriteMd5Anim, ConstantJointsGetFlagZeroAndFramesRoundTrip) {
   Skeleton skeleton = TwoJoints();
   AnimClip clip;
@@ -126,9 +128,9 @@ TEST(WriteMd5Anim, ConstantJointsGetFlagZeroAndFramesRoundTrip) {
   EXPECT_EQ(file.frame_count, 4);
   EXPECT_EQ(file.frame_rate, 24.0f);
   ASSERT_EQ(file.hierarchy.size(), 2u);
-  EXPECT_EQ(file.hierarchy[0].flags, 63);
+  EXPECT_EQ(file.hierarchy[0].flags, 1);
   EXPECT_EQ(file.hierarchy[1].flags, 0);
-  EXPECT_EQ(file.animated_component_count, 6);
+  EXPECT_EQ(file.animated_component_count, 1);
   for (int f = 0; f < 4; ++f) EXPECT_EQ(file.frame(f)[0], 3.0f * f);
   // The unanimated joint's pose lives in the baseframe: the bind's parent-relative pose.
   EXPECT_NEAR(file.baseframe[1].position.z, 10.0f, 1e-6);
@@ -139,6 +141,56 @@ TEST(WriteMd5Anim, ConstantJointsGetFlagZeroAndFramesRoundTrip) {
   for (int f = 0; f < 4; ++f) {
     EXPECT_LE(file.bounds[f].min.x, 3.0f * f + 1e-5f);
     EXPECT_GE(file.bounds[f].max.x, 3.0f * f + 1.0f - 1e-5f);
+  }
+}
+
+// Each component that changes gets its flag bit (Tx 1, Ty 2, Tz 4, Qx 8, Qy 16, Qz 32) and its
+// place in the frame in that order; the others read back from the baseframe, so every joint's
+// pose is frame 0's wherever the clip leaves it.
+TEST(WriteMd5Anim, OnlyChangingComponentsAreAnimated) {
+  struct Case {
+    const char* name;
+    bool move_y, move_z, turn_about_z, turn_child;
+    int root_flags, child_flags, components;
+  };
+  const Case cases[] = {
+      {"nothing moves", false, false, false, false, 0, 0, 0},
+      {"ty", true, false, false, false, 2, 0, 1},
+      {"ty tz", true, true, false, false, 6, 0, 2},
+      {"tz and a turn about z (qx, qy stay 0)", false, true, true, false, 4 | 32, 0, 2},
+      {"the child turns", false, false, false, true, 0, 8 | 16 | 32, 3},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    Skeleton skeleton = TwoJoints();
+    AnimClip clip;
+    clip.name = "t";
+    clip.frame_rate = 24;
+    std::vector<SkeletonPose> written;
+    for (int f = 0; f < 3; ++f) {
+      SkeletonPose pose = BindLocalPose(skeleton);
+      if (c.move_y) pose[0].position.y = 2.0 * f;
+      if (c.move_z) pose[0].position.z = -1.5 * f;
+      if (c.turn_about_z) pose[0].orientation = glm::angleAxis(0.3 * f, Vec3(0, 0, 1));
+      if (c.turn_child) {
+        pose[1].orientation = pose[1].orientation * glm::angleAxis(0.2 * f, Vec3(0, 1, 0));
+      }
+      clip.frames.push_back(pose);
+    }
+    Result<md5::AnimFile> parsed =
+        md5::ParseMd5Anim("t.md5anim", WriteMd5Anim(skeleton, {OneTriangle()}, clip));
+    ASSERT_TRUE(parsed.ok()) << parsed.error().ToString();
+    const md5::AnimFile& file = parsed.value();
+    EXPECT_EQ(file.hierarchy[0].flags, c.root_flags);
+    EXPECT_EQ(file.hierarchy[1].flags, c.child_flags);
+    EXPECT_EQ(file.animated_component_count, c.components);
+    if (c.move_y) {
+      // Ty comes first in the root's part of each frame.
+      for (int f = 0; f < 3; ++f) EXPECT_EQ(file.frame(f)[0], 2.0f * f);
+    }
+    if (c.move_y && c.move_z) {
+      for (int f = 0; f < 3; ++f) EXPECT_EQ(file.frame(f)[1], -1.5f * f);
+    }
   }
 }
 
