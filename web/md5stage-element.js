@@ -253,10 +253,19 @@
     }
     if (drawn.length) runtime.module._md5stage_figures_draw(runtime.canvas.width, runtime.canvas.height);
     const rendered = performance.now();
+    // The hotspots after every copy, moved together: in a frame where one of the page's hotspots
+    // must move (_readSpots), each that moved at all is written; in the others none is. Whether it
+    // moves one or twelve, a frame that writes one costs the page a style recalculation and a new
+    // layering of its paint, which a frame without writes does not (bench/README.md, issue 46).
     runtime.spots = 0;
-    for (const element of drawn) element._copy();
+    let moving = false;
+    for (const element of drawn) moving = element._copy() || moving;
+    const copied = performance.now();
+    runtime.moves = 0;
+    for (const element of drawn) element._moveSpots(moving);
     const end = performance.now();
-    runtime.lastFrame = { ms: end - start, render: rendered - start, copy: end - rendered, figures: due.length, spots: runtime.spots };
+    runtime.spots += end - copied;
+    runtime.lastFrame = { ms: end - start, render: rendered - start, copy: end - rendered, figures: due.length, spots: runtime.spots, moves: runtime.moves };
     if (drawn.length) observeFrameTime(end - start);
     if (again) wake();
   }
@@ -445,6 +454,16 @@
     }
   }
 
+  // A hotspot is moved when it is this far off its point (CSS pixels), and then with every other
+  // of the page's hotspots that moved at all (drawFrame): a walker's hand 10 px/s across a small
+  // figure moves a quarter pixel a frame, and was written every frame.
+  const SPOT_SLACK = 1;
+  // A moving hotspot is written ahead of its point along its last frame's motion, by that
+  // motion's next SPOT_LEAD_FRAMES frames but no more than SPOT_LEAD of the slack, so that it
+  // stays within the slack for longer (behind its point only after the point passed it): in
+  // steady motion one write every 1.75 slacks of motion instead of every slack.
+  const SPOT_LEAD = 0.75;
+  const SPOT_LEAD_FRAMES = 4;
   // Moves a hotspot's frame to (x, y) CSS pixels: with CSS Typed OM where the browser has it (a
   // transform set without writing and parsing its text), else by its style's text.
   function mover(frame) {
@@ -927,7 +946,7 @@
       }
       if (!this._bar.element.hidden) this._bar.update();
       if (!this._controls.element.hidden) this._controls.update();
-      this._placeSpots();
+      return this._readSpots();
     }
 
     // ---- hotspots ------------------------------------------------------------------------------
@@ -959,7 +978,9 @@
         child._md5stageCamera = made.camera;
         const frame = Object.assign(document.createElement('div'), { className: 'spot', hidden: true });
         frame.append(Object.assign(document.createElement('slot'), { name: child.slot }));
-        return { child, frame, command: made.command, index: -1, x: NaN, y: NaN, shown: false, seen: null, move: mover(frame) };
+        // x, y: where its frame was written; next: where this frame placed it (_readSpots).
+        return { child, frame, command: made.command, index: -1, x: NaN, y: NaN, shown: false, seen: null, move: mover(frame),
+                 next: { x: NaN, y: NaN, leadX: NaN, leadY: NaN, shown: false, seen: false } };
       });
       this._spotLayer.replaceChildren(...this._spots.map((spot) => spot.frame));
       this._spotsSent = false;
@@ -969,7 +990,7 @@
 
     // The hotspots go to the stage once (setHotspots), after the first frame of an opened scene
     // (a construction point names a label of the construction drawn); C++ places them every frame
-    // after that, and _placeSpots reads its numbers without a command.
+    // after that, and _readSpots reads its numbers without a command.
     _sendSpots() {
       this._spotsSent = true;
       const sent = this._spots.filter((spot) => spot.command);
@@ -988,15 +1009,17 @@
       if (sent.length) this._changed();  // placed from the next frame
     }
 
-    // Each hotspot where this frame placed it: a CSS transform and data-visible, each written
-    // only when it changed (no layout per frame).
-    _placeSpots() {
-      if (!this._loaded) return;  // what a hotspot names is the opened scene's
+    // Where this frame placed each hotspot (reads only: the frame's moves are written by
+    // _moveSpots after every figure's copy). True when one of them must move this frame: shown
+    // or hidden, or a slack's distance (SPOT_SLACK) off its point.
+    _readSpots() {
+      this._spotsRead = false;
+      if (!this._loaded) return false;  // what a hotspot names is the opened scene's
       if (!this._spotsSent) {
         this._sendSpots();  // (none, when the last were removed: the stage stops placing them)
-        return;
+        return false;
       }
-      if (!this._spots.length) return;
+      if (!this._spots.length) return false;
       const started = performance.now();
       const module = runtime.module;
       const pointer = module._md5stage_figure_hotspots(this._stage);
@@ -1009,21 +1032,53 @@
       // out the page again after the previous figure's hotspots moved.
       const { width: pixelWidth, height: pixelHeight, ratio = 1 } = this._pixels;
       const width = pixelWidth / ratio, height = pixelHeight / ratio;
+      let due = false;
       for (const spot of this._spots) {
-        let shown = false, seen = false;
+        const next = spot.next;
+        let shown = false, seen = false, x = spot.x, y = spot.y;
         if (placed && spot.index >= 0) {
           const at = 3 * spot.index;
           const flags = placed[at + 2];
-          // Quarters of a CSS pixel: a hotspot that did not move by one is not written again
-          // (each write costs the page about 5 us of style work, measured in bench/figures.mjs).
-          const x = Math.round(placed[at] / ratio * 4) / 4, y = Math.round(placed[at + 1] / ratio * 4) / 4;
+          x = placed[at] / ratio;
+          y = placed[at + 1] / ratio;
           shown = (flags & 1) !== 0 && x >= 0 && y >= 0 && x <= width && y <= height;
           seen = shown && (flags & 2) !== 0;
-          if (shown && (x !== spot.x || y !== spot.y)) {
-            spot.x = x;
-            spot.y = y;
-            spot.move(x, y);
-          }
+        }
+        // Its motion since the last frame, and where it is written when it moves (SPOT_LEAD).
+        const vx = shown && next.shown ? x - next.x : 0, vy = shown && next.shown ? y - next.y : 0;
+        const speed = Math.sqrt(vx * vx + vy * vy);
+        const lead = speed > 1e-3 ? Math.min(SPOT_LEAD * SPOT_SLACK, SPOT_LEAD_FRAMES * speed) / speed : 0;
+        next.x = x;
+        next.y = y;
+        next.leadX = x + vx * lead;
+        next.leadY = y + vy * lead;
+        next.shown = shown;
+        next.seen = seen;
+        const dx = x - spot.x, dy = y - spot.y;
+        due = due || shown !== spot.shown || shown && dx * dx + dy * dy >= SPOT_SLACK * SPOT_SLACK;
+      }
+      this._spotsRead = true;
+      runtime.spots += performance.now() - started;
+      return due;
+    }
+
+    // Writes what _readSpots read: data-visible when it changed, and, in a frame where the page's
+    // hotspots move (`moving`), the transform of each that moved by a quarter pixel; a figure's
+    // last frame before it stops changing leaves none of its hotspots off its point.
+    _moveSpots(moving) {
+      if (!this._spotsRead) return;
+      this._spotsRead = false;
+      const stopping = !this._keepsChanging();
+      for (const spot of this._spots) {
+        const { shown, seen } = spot.next;
+        // In quarters of a CSS pixel: one that moved less is not written again.
+        const x = Math.round((stopping ? spot.next.x : spot.next.leadX) * 4) / 4;
+        const y = Math.round((stopping ? spot.next.y : spot.next.leadY) * 4) / 4;
+        if (shown && (moving || stopping || !spot.shown) && (x !== spot.x || y !== spot.y)) {
+          spot.x = x;
+          spot.y = y;
+          spot.move(x, y);
+          ++runtime.moves;
         }
         if (shown !== spot.shown) {
           spot.shown = shown;
@@ -1034,7 +1089,6 @@
           spot.child.dataset.visible = String(seen);
         }
       }
-      runtime.spots += performance.now() - started;
     }
 
     // data-camera on an activated hotspot: the camera turns there over half a second.
