@@ -1042,7 +1042,19 @@ bool CharacterCast::Hides(const LineOfSight& sight) const {
     if (!character.visible) continue;
     const LoadedModel& loaded = ModelOf(character);
     const std::vector<glm::mat4>& joints = character.pose.models;
-    if (joints.size() != loaded.bone_radii.size()) continue;
+    if (joints.size() != loaded.bone_radii.size() || joints.empty()) continue;
+    // The box of its capsules first: most sights pass other characters by (a figure places its
+    // hotspots every frame, each against every character).
+    glm::vec3 lo(joints[0][3]), hi(lo);
+    float widest = 0.0f;
+    for (size_t j = 0; j < joints.size(); ++j) {
+      lo = glm::min(lo, glm::vec3(joints[j][3]));
+      hi = glm::max(hi, glm::vec3(joints[j][3]));
+      widest = std::max(widest, loaded.bone_radii[j]);
+    }
+    // A little wider than the capsules, so rounding in the box test never drops a grazing hit.
+    const glm::vec3 margin(widest + 1e-3f * glm::length(hi - lo));
+    if (!sight.CanMeetBox(lo - margin, hi + margin)) continue;
     bool occluded = false;
     anim::BoneCapsuleOcclusionJob job;
     job.joints = joints.data();

@@ -257,6 +257,15 @@ class Stage : private OpeningTarget {
   // behind the camera), and whether it is seen: inside the view and hidden by no shown
   // character's bone capsules (crossings up to surface_depth before the point do not count).
   bool LocatePoint(const glm::vec3& world, float surface_depth, glm::dvec2* pixel, bool* seen);
+  // The view's projection and eye, worked out once for all the points a frame locates.
+  struct PointView {
+    glm::mat4 view_projection{1.0f};
+    bool has_eye = false;  // false: a view with its eye at infinity; nothing counts as in front
+    glm::vec3 eye{0.0f};
+  };
+  PointView CurrentPointView() const;
+  bool LocatePoint(const PointView& view, const glm::vec3& world, float surface_depth,
+                   glm::dvec2* pixel, bool* seen) const;
   // How deep a joint of the model lies inside its limb: its own surface in front of it does not
   // hide it.
   static float JointSurfaceDepth(const LoadedModel& model);
@@ -289,6 +298,7 @@ class Stage : private OpeningTarget {
   void PlaceHotspots();
   // One hotspot: its world point, its pixel and its flags (0 when what it names is not there).
   int PlaceHotspot(const Hotspot& spot, glm::vec3* world, glm::dvec2* pixel);
+  int PlaceHotspot(const PointView& view, const Hotspot& spot, glm::vec3* world, glm::dvec2* pixel);
   const std::vector<float>& placed_hotspots() const { return placed_hotspots_; }
   // GPU skinning read back from the renderer against the core's CPU skinning of the current pose.
   JsonValue GpuSkinCheck(int instance);

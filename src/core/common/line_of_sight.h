@@ -20,6 +20,10 @@ struct LineOfSight {
   Status Validate(const char* job) const;
   // How far from `from` a hit hides the point: |to - from| - surface_depth (<= 0: nothing can).
   float Reach() const;
+  // Whether the part of the sight that can hide the point (from `from`, Reach() long towards `to`)
+  // meets the box [lo, hi]: a cheap test before the exact one (a character's capsules inside
+  // their box hide nothing the box does not meet). False when Reach() <= 0.
+  bool CanMeetBox(const glm::vec3& lo, const glm::vec3& hi) const;
 };
 
 }  // namespace md5stage

@@ -31,6 +31,36 @@ TEST(LineOfSightTest, ReachIsTheLengthBeforeTheSurface) {
   }
 }
 
+struct BoxCase {
+  const char* name;
+  LineOfSight sight;
+  glm::vec3 lo, hi;
+  bool meets;
+};
+
+TEST(LineOfSightTest, CanMeetBoxOnlyOverTheHidingPart) {
+  const glm::vec3 lo(-1, -1, -1), hi(1, 1, 1);
+  const BoxCase cases[] = {
+      {"through the box", {{-5, 0, 0}, {5, 0, 0}, 0.0f}, lo, hi, true},
+      {"passes beside it", {{-5, 2, 0}, {5, 2, 0}, 0.0f}, lo, hi, false},
+      {"ends before it", {{-5, 0, 0}, {-2, 0, 0}, 0.0f}, lo, hi, false},
+      {"starts beyond it", {{2, 0, 0}, {5, 0, 0}, 0.0f}, lo, hi, false},
+      {"the point inside", {{-5, 0, 0}, {0, 0, 0}, 0.0f}, lo, hi, true},
+      {"the surface depth stops it short", {{-5, 0, 0}, {-0.5f, 0, 0}, 4.0f}, lo, hi, false},
+      {"the surface depth leaves it inside", {{-5, 0, 0}, {0, 0, 0}, 0.5f}, lo, hi, true},
+      {"diagonal through a corner", {{-3, -3, -3}, {3, 3, 3}, 0.0f}, lo, hi, true},
+      {"diagonal missing a corner", {{-3, -1, 0}, {0, 3, 0}, 0.0f}, lo, hi, false},
+      {"parallel to a face, outside", {{-5, 0, 1.5f}, {5, 0, 1.5f}, 0.0f}, lo, hi, false},
+      {"along a face", {{-5, 1, 0}, {5, 1, 0}, 0.0f}, lo, hi, true},
+      {"eye inside", {{0, 0, 0}, {0, 9, 0}, 0.0f}, lo, hi, true},
+      {"no reach", {{-5, 0, 0}, {5, 0, 0}, 10.0f}, lo, hi, false},
+  };
+  for (const BoxCase& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(c.sight.CanMeetBox(c.lo, c.hi), c.meets);
+  }
+}
+
 struct ValidityCase {
   const char* name;
   LineOfSight sight;
