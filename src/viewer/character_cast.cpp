@@ -552,14 +552,18 @@ void CharacterCast::StopWalkersOn(RouteId route, double now) {
   }
 }
 
-void CharacterCast::UpdateLocomotion(Character& character, double now, bool scene_playing) {
+bool CharacterCast::UpdateLocomotion(Character& character, double now, bool scene_playing) {
   Locomotion& locomotion = character.locomotion;
-  if (!locomotion.enabled) return;
+  if (!locomotion.enabled) return false;
   Pose2 pose;
   double ground_speed = locomotion.speed;
+  anim::Gait gait;
+  bool has_gait = false;
   if (CrowdPose(character, now, &pose, &ground_speed)) {
     // Giving way: it walks while the crowd moves it, at the crowd's speed.
     locomotion.moving = ground_speed > 0.0;
+    has_gait =
+        crowd_.GaitAt(character.id, static_cast<int>(&character - characters_.data()), now, &gait);
   } else {
     pose = locomotion.follower.PoseAt(now);
     locomotion.moving = locomotion.speed > 0.0 && now >= locomotion.plan_start &&
@@ -576,14 +580,23 @@ void CharacterCast::UpdateLocomotion(Character& character, double now, bool scen
       walk >= 0 && walk < static_cast<int>(model.animations.size())
           ? model.animations[static_cast<size_t>(walk)]->average_ground_speed()
           : 0.0f;
+  if (locomotion.moving) playback.playing = scene_playing;
+  // The walk cycle's phase, the idle's time and the crossfade between them from how far and how
+  // long it has walked at `now`: a function of the scene time, so a seek or a link shows the
+  // limbs playing shows (the frame's time does not move this clock).
+  if (has_gait && anim::SetGaitClock(playback, gait, walk, locomotion.idle_animation,
+                                     walk_ground_speed, AnimationDuration(model, walk),
+                                     AnimationDuration(model, locomotion.idle_animation))) {
+    return true;
+  }
   // Walk in step with the ground while moving, blend to idle on stopping (core/anim).
   anim::ApplyLocomotionClip(
       playback, anim::ChooseLocomotionClip(locomotion.moving, walk, locomotion.idle_animation,
                                            ground_speed, walk_ground_speed));
-  if (locomotion.moving) playback.playing = scene_playing;
   // A paused scene whose time is moved (scrubbing, a link's time) shows the pose of that time: a
   // frozen crossfade would show the pose of how it got there.
   if (!scene_playing) playback.fade_from = -1;
+  return false;
 }
 
 std::string CharacterCast::ReplanTargets(const ObstacleField& obstacles, double now) {
@@ -613,10 +626,12 @@ std::string CharacterCast::Step(double dt, double now, bool scene_playing) {
   std::string problems;
   const auto& models = library_->models();
   for (Character& character : characters_) {
-    UpdateLocomotion(character, now, scene_playing);
+    const bool clock_set = UpdateLocomotion(character, now, scene_playing);
     const LoadedModel& model = ModelOf(character);
-    anim::AdvanceClock(character.playback, AnimationDuration(model, character.playback.animation),
-                       dt);
+    if (!clock_set) {
+      anim::AdvanceClock(character.playback, AnimationDuration(model, character.playback.animation),
+                         dt);
+    }
     if (!PoseCharacter(character, models) && character.visible) {
       // Never expected for validated models; hidden rather than drawn with a stale palette.
       character.visible = false;

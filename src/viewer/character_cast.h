@@ -150,10 +150,12 @@ class CharacterCast {
   static double DefaultClearance(const LoadedModel& model);
 
   // ---- the frame ----
-  // Every character placed by its follower and posed at `now`, clocks unmoved (a scene applied).
+  // Every character placed by its follower and posed at `now`, clocks unmoved (a scene applied;
+  // a walker the crowd places has its clock set for `now`).
   void PlaceAndPose(double now, bool scene_playing);
-  // Locomotion, clocks and poses at scene time `now`; the messages of characters hidden because
-  // their pose could not be computed.
+  // Locomotion, clocks (moved by dt, or set for `now` where the crowd places the walker) and
+  // poses at scene time `now`; the messages of characters hidden because their pose could not be
+  // computed.
   std::string Step(double dt, double now, bool scene_playing);
   // Each character (and prop) in the view as a draw list instance; the count culled.
   int AddInstances(DrawList& list, const Frustum& frustum) const;
@@ -192,7 +194,8 @@ class CharacterCast {
   // Where a new character of the model stands when nobody says: right of everything shown.
   glm::vec2 FreePlaceFor(int model) const;
   // The follower (or the crowd) places the root at `now`; walk or idle clip by whether it moves.
-  void UpdateLocomotion(Character& character, double now, bool scene_playing);
+  // True when the clock was set for `now` (the crowd's gait): the frame's time must not move it.
+  bool UpdateLocomotion(Character& character, double now, bool scene_playing);
   // Where the crowd has the character at `now` and its speed; false when it is not in the crowd.
   bool CrowdPose(const Character& character, double now, Pose2* pose, double* speed) const;
   // A new plan made while the crowd places the character starts where the crowd has it.

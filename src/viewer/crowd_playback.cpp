@@ -12,6 +12,21 @@ int CrowdPlayback::snapshot_count() const {
   return count;
 }
 
+void CrowdPlayback::WalkStep(Walking& walking, double speed, double step_start, double step) {
+  walking.walked += speed * step;
+  const bool moving = speed > 0.0;
+  if (moving != walking.moving) {
+    // A stand that never lasted (a run's start, walking from its first step) fades nothing.
+    if (step_start > walking.since) {
+      walking.has_previous = true;
+      walking.previous_since = walking.since;
+    }
+    walking.since = step_start;
+    walking.moving = moving;
+  }
+  if (moving) walking.walk_speed = speed;
+}
+
 long long CrowdPlayback::StepsFor(const Run& run, double time) {
   const double local = time - run.start;
   if (!(local > 0.0)) return 0;
@@ -27,18 +42,30 @@ void CrowdPlayback::AdvanceTo(Run& run, long long steps) {
     const long long snapshot = steps > 0 ? (steps - 1) / kStepsPerSnapshot : 0;
     const std::size_t index =
         std::min(static_cast<std::size_t>(snapshot), run.snapshots.size() - 1);
-    run.live = run.snapshots[index];
+    run.live = run.snapshots[index].simulation;
+    run.walking = run.snapshots[index].walking;
     run.steps = static_cast<long long>(index) * kStepsPerSnapshot;
     run.before.clear();
+    run.walked_before.clear();
   }
   while (run.steps < steps) {
-    run.before.resize(static_cast<std::size_t>(run.live.size()));
-    for (int i = 0; i < run.live.size(); ++i) run.before[i] = run.live.agent(i).pose;
+    const std::size_t count = static_cast<std::size_t>(run.live.size());
+    run.before.resize(count);
+    run.walked_before.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      run.before[i] = run.live.agent(static_cast<int>(i)).pose;
+      run.walked_before[i] = run.walking[i].walked;
+    }
     if (!run.live.Step().ok()) break;  // refused inputs were caught by Build: never expected
+    const double step_start = run.start + static_cast<double>(run.steps) * run.live.step();
+    for (std::size_t i = 0; i < count; ++i) {
+      WalkStep(run.walking[i], run.live.last_motion(static_cast<int>(i)).speed, step_start,
+               run.live.step());
+    }
     ++run.steps;
     if (run.steps % kStepsPerSnapshot == 0 &&
         run.steps / kStepsPerSnapshot == static_cast<long long>(run.snapshots.size())) {
-      run.snapshots.push_back(run.live);
+      run.snapshots.push_back({run.live, run.walking});
     }
   }
 }
@@ -65,6 +92,18 @@ void CrowdPlayback::PoseIn(Run& run, int index, double time, Pose2* pose, double
   *pose = AdvancePose(run.before[static_cast<std::size_t>(index)], motion.speed, motion.curvature,
                       std::clamp(into, 0.0, run.live.step()));
   *speed = motion.speed;
+}
+
+CrowdPlayback::Walking CrowdPlayback::WalkingIn(Run& run, int index, double time) {
+  const long long steps = StepsFor(run, time);
+  AdvanceTo(run, steps);
+  Walking walking = run.walking[static_cast<std::size_t>(index)];
+  if (steps == 0 || run.steps != steps || run.walked_before.empty()) return walking;
+  // Along the step's own arc, as the pose: the distance of the time, not of the step's end.
+  const double into = time - run.start - static_cast<double>(steps - 1) * run.live.step();
+  walking.walked = run.walked_before[static_cast<std::size_t>(index)] +
+                   run.live.last_motion(index).speed * std::clamp(into, 0.0, run.live.step());
+  return walking;
 }
 
 CrowdPlayback::Run& CrowdPlayback::RunAt(double time) {
@@ -111,6 +150,21 @@ bool CrowdPlayback::SteeringAt(CharacterId id, int index_hint, double time,
   return true;
 }
 
+bool CrowdPlayback::GaitAt(CharacterId id, int index_hint, double time, anim::Gait* gait) {
+  if (runs_.empty()) return false;
+  Run& run = RunAt(time);
+  const int index = IndexIn(run, id, index_hint);
+  if (index < 0) return false;
+  const Walking walking = WalkingIn(run, index, time);
+  *gait = anim::Gait();
+  gait->moving = walking.moving;
+  gait->walked = walking.walked;
+  gait->speed = walking.walk_speed;  // the step's own while it walks
+  gait->elapsed = time - walking.since;
+  gait->previous = walking.has_previous ? walking.since - walking.previous_since : -1.0;
+  return true;
+}
+
 Status CrowdPlayback::Start(double start, std::vector<CharacterId> ids,
                             std::vector<CrowdCharacter> characters, const ObstacleSet& obstacles,
                             const std::vector<CharacterId>& placed) {
@@ -119,14 +173,19 @@ Status CrowdPlayback::Start(double start, std::vector<CharacterId> ids,
   for (Run& run : runs_) {
     if (run.start < start) earlier = &run;
   }
+  // A character new to the crowd stands from the run's start, having walked nowhere yet.
+  Walking standing;
+  standing.since = start;
+  std::vector<Walking> walking(characters.size(), standing);
   for (std::size_t i = 0; i < characters.size(); ++i) {
     CrowdCharacter& c = characters[i];
     c.start_delay = std::max(0.0, c.start_delay - std::max(start, 0.0));
-    if (earlier == nullptr || std::find(placed.begin(), placed.end(), ids[i]) != placed.end()) {
-      continue;
-    }
+    if (earlier == nullptr) continue;
     const int index = IndexIn(*earlier, ids[i], static_cast<int>(i));
     if (index < 0) continue;
+    // Its walk cycle goes on where it was, placed by hand or not.
+    walking[i] = WalkingIn(*earlier, index, start);
+    if (std::find(placed.begin(), placed.end(), ids[i]) != placed.end()) continue;
     double speed = 0.0;
     PoseIn(*earlier, index, start, &c.start, &speed);
     const CrowdCharacter& was = earlier->live.character(index);
@@ -155,7 +214,8 @@ Status CrowdPlayback::Start(double start, std::vector<CharacterId> ids,
   run.start = start;
   run.ids = std::move(ids);
   run.live = std::move(built.value());
-  run.snapshots.push_back(run.live);
+  run.walking = std::move(walking);
+  run.snapshots.push_back({run.live, run.walking});
   runs_.push_back(std::move(run));
   return Status();
 }

@@ -4,11 +4,14 @@
 // simulation every second) and reaches a time by stepping on from the nearest earlier one, so
 // seeking to t gives exactly the poses playing to t gives. An edit starts a new run from the
 // poses at its time and drops what came after; earlier runs stay, so the scene's history plays
-// back as it was made. Owned by CharacterCast (docs/design.md, "The crowd in the viewer").
+// back as it was made. The runs also keep how far each character has walked and since when it
+// walks or stands, so the walk cycle's phase is a function of the scene time too. Owned by
+// CharacterCast (docs/design.md, "The crowd in the viewer").
 #pragma once
 
 #include <vector>
 
+#include "core/anim/playback_clock.h"
 #include "core/common/result.h"
 #include "core/crowd/crowd_simulation.h"
 #include "core/path/obstacles.h"
@@ -61,15 +64,35 @@ class CrowdPlayback {
   bool PoseAt(CharacterId id, int index_hint, double time, Pose2* pose, double* speed);
   // What the step `time` falls in had the character want and take; false when no run holds it.
   bool SteeringAt(CharacterId id, int index_hint, double time, CrowdSteering* steering);
+  // How the character walks at scene time `time` (distance walked since the scene's start, on
+  // the step's own arc; the walk or stand it is in and the one before): what its clip is set
+  // from (anim::SetGaitClock). False when no run holds it.
+  bool GaitAt(CharacterId id, int index_hint, double time, anim::Gait* gait);
 
  private:
+  // A character's walking at the end of a run's step: kept with the simulation and its
+  // snapshots, handed on to the next run at its start.
+  struct Walking {
+    double walked = 0.0;          // distance, over every step of every run
+    bool moving = false;          // its last step's speed was above 0
+    double since = 0.0;           // scene time the current walk or stand began (a step's start)
+    bool has_previous = false;    // a walk or stand came before it (in this scene's runs)
+    double previous_since = 0.0;  // when that one began
+    double walk_speed = 0.0;      // its last moving step's speed
+  };
+  struct Snapshot {
+    CrowdSimulation simulation;
+    std::vector<Walking> walking;
+  };
   struct Run {
     double start = 0.0;
     std::vector<CharacterId> ids;
     CrowdSimulation live;
-    long long steps = 0;        // steps `live` has made
-    std::vector<Pose2> before;  // each pose before live's last step (valid when steps > 0)
-    std::vector<CrowdSimulation> snapshots;  // at steps 0, kStepsPerSnapshot, 2 x, ...
+    std::vector<Walking> walking;       // at live's last step
+    long long steps = 0;                // steps `live` has made
+    std::vector<Pose2> before;          // each pose before live's last step (valid when steps > 0)
+    std::vector<double> walked_before;  // each distance walked before it (likewise)
+    std::vector<Snapshot> snapshots;    // at steps 0, kStepsPerSnapshot, 2 x, ...
   };
 
   // The run that plays at `time`: the latest that starts at or before it (else the first).
@@ -79,6 +102,9 @@ class CrowdPlayback {
   static long long StepsFor(const Run& run, double time);
   static int IndexIn(const Run& run, CharacterId id, int hint);
   static void PoseIn(Run& run, int index, double time, Pose2* pose, double* speed);
+  static Walking WalkingIn(Run& run, int index, double time);
+  // A step of `speed` from scene time `step_start`, `step` long, walked on from `walking`.
+  static void WalkStep(Walking& walking, double speed, double step_start, double step);
 
   std::vector<Run> runs_;
 };

@@ -2,7 +2,8 @@
 // crowd alone (seeking equals playing, an edit keeps what came before it), and the `swap`,
 // `corridor`, `crossing` and `doorway` demos opened in a stage as the page opens them: no pair
 // ever closer than the sum of their clearances, everyone arrives, seeking to 7.5 s equals
-// playing to 7.5 s; a scene without avoidance places its walkers by their plans as before.
+// playing to 7.5 s, the walkers' places and their clips (the walk cycle's phase); a scene without
+// avoidance places its walkers by their plans as before.
 #include "viewer/crowd_playback.h"
 
 #include <gtest/gtest.h>
@@ -87,12 +88,73 @@ TEST(CrowdPlayback, SeekingAnywhereGivesThePosesPlayingGives) {
   EXPECT_LT(glm::distance(a.position, b.position), 80.0 / 120.0 + 1e-9);
 }
 
+anim::Gait GaitOf(CrowdPlayback& crowd, CharacterId id, double time) {
+  anim::Gait gait;
+  EXPECT_TRUE(crowd.GaitAt(id, -1, time, &gait));
+  return gait;
+}
+
+// How far and how long each walker has walked (what its walk cycle's phase is set from) is a
+// function of the time too: seeking gives what playing gives; the distance grows by the steps'
+// speeds (at least the way from start to end, at most the speed's worth), and the head-on pair
+// walks, then stands at its goals.
+TEST(CrowdPlayback, SeekingGivesTheWalkingPlayingGives) {
+  const std::vector<CharacterId> ids = Ids(2);
+  CrowdPlayback played, seeked;
+  ASSERT_TRUE(played.Start(0.0, ids, HeadOn(), ObstacleSet()).ok());
+  ASSERT_TRUE(seeked.Start(0.0, ids, HeadOn(), ObstacleSet()).ok());
+  std::vector<double> times;
+  double t = 0.0;
+  for (int frame = 0; t < 9.0; ++frame) {
+    t += frame % 3 == 0 ? 0.021 : 0.013;
+    times.push_back(t);
+  }
+  std::vector<anim::Gait> gaits;
+  std::vector<Pose2> poses;
+  for (double time : times) {
+    for (CharacterId id : ids) {
+      gaits.push_back(GaitOf(played, id, time));
+      poses.push_back(PoseOf(played, id, time));
+    }
+  }
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    const std::size_t f = (k * 389) % times.size();
+    for (std::size_t c = 0; c < ids.size(); ++c) {
+      const anim::Gait gait = GaitOf(seeked, ids[c], times[f]);
+      const anim::Gait& want = gaits[f * ids.size() + c];
+      ASSERT_EQ(gait.moving, want.moving) << times[f];
+      ASSERT_NEAR(gait.walked, want.walked, 1e-9) << times[f];
+      ASSERT_NEAR(gait.speed, want.speed, 1e-9) << times[f];
+      ASSERT_NEAR(gait.elapsed, want.elapsed, 1e-9) << times[f];
+      ASSERT_NEAR(gait.previous, want.previous, 1e-9) << times[f];
+    }
+  }
+  for (std::size_t c = 0; c < ids.size(); ++c) {
+    const anim::Gait& first = gaits[c];
+    EXPECT_TRUE(first.moving);
+    EXPECT_LT(first.previous, 0.0) << "nothing came before the first walk";
+    for (std::size_t k = 1; k < times.size(); ++k) {
+      const anim::Gait& a = gaits[(k - 1) * ids.size() + c];
+      const anim::Gait& b = gaits[k * ids.size() + c];
+      const double way = glm::distance(poses[(k - 1) * ids.size() + c].position,
+                                       poses[k * ids.size() + c].position);
+      ASSERT_GE(b.walked - a.walked, way - 1e-9) << times[k];
+      ASSERT_LE(b.walked - a.walked, 80.0 * (times[k] - times[k - 1]) + 1e-9) << times[k];
+    }
+    const anim::Gait& last = gaits[(times.size() - 1) * ids.size() + c];
+    EXPECT_FALSE(last.moving) << "walker " << c << " stands at its goal";
+    EXPECT_GT(last.previous, 0.0) << "a walk came before the stand";
+    EXPECT_GE(last.walked, 400.0 - 1.5);
+  }
+}
+
 TEST(CrowdPlayback, AnEditStartsARunFromThePosesAtItsTimeAndKeepsWhatCameBefore) {
   const std::vector<CharacterId> ids = Ids(2);
   CrowdPlayback crowd;
   ASSERT_TRUE(crowd.Start(0.0, ids, HeadOn(), ObstacleSet()).ok());
   const Pose2 before = PoseOf(crowd, ids[0], 1.5);
   const Pose2 at_edit = PoseOf(crowd, ids[0], 2.0);
+  const double walked_at_edit = GaitOf(crowd, ids[0], 2.0).walked;
   PoseOf(crowd, ids[0], 6.0);  // played on: snapshots up to 6 s
   const int snapshots_played = crowd.snapshot_count();
   // At 2 s the first walker is sent back where it came from (its scene start, as the stage
@@ -105,6 +167,9 @@ TEST(CrowdPlayback, AnEditStartsARunFromThePosesAtItsTimeAndKeepsWhatCameBefore)
   const Pose2 start = PoseOf(crowd, ids[0], 2.0);
   EXPECT_NEAR(glm::distance(start.position, at_edit.position), 0.0, 1e-9);
   EXPECT_NEAR(start.heading, at_edit.heading, 1e-9);
+  // The walk cycle goes on across the edit: the distance walked at 2 s is handed on.
+  EXPECT_NEAR(GaitOf(crowd, ids[0], 2.0).walked, walked_at_edit, 1e-9);
+  EXPECT_GT(GaitOf(crowd, ids[0], 2.5).walked, walked_at_edit);
   const Pose2 replayed = PoseOf(crowd, ids[0], 1.5);
   EXPECT_NEAR(glm::distance(replayed.position, before.position), 0.0, 1e-9);
   // It turns round towards its new target instead of walking on to the old one.
@@ -169,6 +234,47 @@ double LeastSeparation(const Placed& placed) {
   return least;
 }
 
+// Each character's clip as it would be sampled: which clip, where, and the crossfade.
+struct Clip {
+  int animation = -1;
+  double time = 0.0;
+  int fade_from = -1;
+  double fade_time = 0.0;
+  float fade_weight = 1.0f;
+};
+
+std::vector<Clip> ClipsOf(const Stage& stage) {
+  std::vector<Clip> clips;
+  for (const Character& character : stage.characters()) {
+    const anim::PlaybackClock& clock = character.playback;
+    Clip clip;
+    clip.animation = clock.animation;
+    clip.time = clock.time;
+    clip.fade_from = clock.fade_from;
+    if (clock.fade_from >= 0) {
+      const LoadedModel& model = stage.ModelOf(character);
+      clip.fade_time = anim::CrossfadeFromTime(
+          clock, model.animations[static_cast<std::size_t>(clock.fade_from)]->duration());
+      clip.fade_weight = anim::CrossfadeWeight(clock);
+    }
+    clips.push_back(clip);
+  }
+  return clips;
+}
+
+// The walk cycle's phase (and the idle's, and the fades) seeked equal what playing gave, to 1e-9.
+void ExpectSameClips(const std::vector<Clip>& clips, const std::vector<Clip>& want,
+                     const char* label) {
+  ASSERT_EQ(clips.size(), want.size()) << label;
+  for (std::size_t i = 0; i < clips.size(); ++i) {
+    EXPECT_EQ(clips[i].animation, want[i].animation) << label << " " << i;
+    EXPECT_NEAR(clips[i].time, want[i].time, 1e-9) << label << " " << i;
+    EXPECT_EQ(clips[i].fade_from, want[i].fade_from) << label << " " << i;
+    EXPECT_NEAR(clips[i].fade_time, want[i].fade_time, 1e-9) << label << " " << i;
+    EXPECT_NEAR(clips[i].fade_weight, want[i].fade_weight, 1e-6) << label << " " << i;
+  }
+}
+
 struct DemoCase {
   const char* demo;
   int walkers;
@@ -187,6 +293,7 @@ TEST_P(GivingWayDemo, NobodyTouchesEveryoneArrivesAndSeekingEqualsPlaying) {
   // Frames of 1/64 s (exact in binary, and not whole steps of 1/60 s).
   constexpr double kFrame = 1.0 / 64.0;
   Placed at_seek;
+  std::vector<Clip> clips_at_seek;
   double least = INFINITY;
   bool moved = false;
   const Placed first = PlacesOf(*played.stage);
@@ -196,7 +303,10 @@ TEST_P(GivingWayDemo, NobodyTouchesEveryoneArrivesAndSeekingEqualsPlaying) {
     const Placed now = PlacesOf(*played.stage);
     least = std::min(least, LeastSeparation(now));
     moved = moved || glm::distance(now.positions[0], first.positions[0]) > 1.0;
-    if (frame == 480) at_seek = now;  // 7.5 s
+    if (frame == 480) {  // 7.5 s
+      at_seek = now;
+      clips_at_seek = ClipsOf(*played.stage);
+    }
   }
   EXPECT_TRUE(moved);
   EXPECT_GE(least, -1e-9) << "a pair came closer than the sum of their clearances";
@@ -221,7 +331,12 @@ TEST_P(GivingWayDemo, NobodyTouchesEveryoneArrivesAndSeekingEqualsPlaying) {
       EXPECT_NEAR(placed.positions[i].x, at_seek.positions[i].x, 1e-9) << i;
       EXPECT_NEAR(placed.positions[i].y, at_seek.positions[i].y, 1e-9) << i;
     }
+    ExpectSameClips(ClipsOf(*stage), clips_at_seek, demo.demo);
   }
+  // Some walker is mid-stride there, not all at one phase (a clock left at 0 would pass).
+  int walking = 0;
+  for (const Clip& clip : clips_at_seek) walking += clip.time > 0.0 ? 1 : 0;
+  EXPECT_GT(walking, 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -237,6 +352,7 @@ TEST(GivingWayDemo, ALinkOfTheSwapAtSevenAndAHalfSecondsShowsWhatPlayingThereSho
   for (int frame = 0; frame < 480; ++frame) played.stage->Update(1.0 / 64.0);
   played.stage->SetScenePlaying(false);
   const Placed want = PlacesOf(*played.stage);
+  const std::vector<Clip> want_clips = ClipsOf(*played.stage);
   Result<std::string> link = EncodeSceneLink(played.stage->CurrentScene());
   ASSERT_TRUE(link.ok()) << link.error().ToString();
   NullRenderBackend device;
@@ -254,6 +370,8 @@ TEST(GivingWayDemo, ALinkOfTheSwapAtSevenAndAHalfSecondsShowsWhatPlayingThereSho
     EXPECT_NEAR(placed.positions[i].x, want.positions[i].x, 1e-9) << i;
     EXPECT_NEAR(placed.positions[i].y, want.positions[i].y, 1e-9) << i;
   }
+  // The limbs too: the link's walkers are at the phases playing gave them.
+  ExpectSameClips(ClipsOf(linked), want_clips, "link");
 }
 
 // An edit through the stage (a speed set at 3 s): the crowd goes on from where it was, without a

@@ -15,6 +15,13 @@ struct Motion {
 
 double Finite(double value) { return std::isfinite(value) ? value : 0.0; }
 
+// Whether a walk clip moves over the ground: below this it walks in place (or nearly), and a
+// ratio of speeds would be huge and meaningless.
+bool WalksOnTheGround(float clip_ground_speed) {
+  constexpr float kMinClipGroundSpeed = 1e-6f;
+  return std::isfinite(clip_ground_speed) && clip_ground_speed > kMinClipGroundSpeed;
+}
+
 // fmod keeps a step of any length exact up to the one rounding of time + step; no loop of
 // "subtract a duration" can go wrong on long steps.
 double Wrap(double time, double period) {
@@ -139,9 +146,7 @@ double CrossfadeFromTime(const PlaybackClock& clock, double from_duration) {
 }
 
 float WalkPlaybackRate(double ground_speed, float clip_ground_speed) {
-  // Below this the clip walks in place (or nearly): a ratio would be huge and meaningless.
-  constexpr float kMinClipGroundSpeed = 1e-6f;
-  if (!(std::isfinite(clip_ground_speed) && clip_ground_speed > kMinClipGroundSpeed)) return 1.0f;
+  if (!WalksOnTheGround(clip_ground_speed)) return 1.0f;
   const double speed = std::isfinite(ground_speed) && ground_speed > 0.0 ? ground_speed : 0.0;
   return static_cast<float>(speed / clip_ground_speed);
 }
@@ -162,6 +167,42 @@ void ApplyLocomotionClip(PlaybackClock& clock, const LocomotionClip& clip) {
   if (clip.animation < 0) return;
   SwitchClip(clock, clip.animation);  // no-op when already playing it: the fade goes on
   clock.rate = clip.rate;
+}
+
+bool SetGaitClock(PlaybackClock& clock, const Gait& gait, int walk_animation, int idle_animation,
+                  float walk_clip_ground_speed, double walk_duration, double idle_duration) {
+  const int animation = gait.moving ? walk_animation : idle_animation;
+  if (animation < 0) return false;
+  // The walk clip's time: distance over its ground speed, what a clock played at
+  // WalkPlaybackRate over the same walk reaches (a clip walking in place: the walk's own time).
+  const bool walks_on_ground = WalksOnTheGround(walk_clip_ground_speed);
+  const double walk_time = walks_on_ground ? Finite(gait.walked) / walk_clip_ground_speed : 0.0;
+  const float walk_rate = WalkPlaybackRate(gait.speed, walk_clip_ground_speed);
+  const double elapsed = std::max(0.0, Finite(gait.elapsed));
+  clock.animation = animation;
+  clock.direction = 1;
+  clock.finished = false;
+  clock.rate = gait.moving ? walk_rate : 1.0f;
+  clock.time = gait.moving ? (walks_on_ground ? walk_time : elapsed) : elapsed;
+  clock.fade_from = -1;
+  const int other = gait.moving ? idle_animation : walk_animation;
+  if (other >= 0 && other != animation && gait.previous >= 0.0 && clock.crossfade_seconds > 0.0f &&
+      elapsed < clock.crossfade_seconds) {
+    clock.fade_from = other;
+    // A stand fades out where its idle was at its end; a walk where its distance had put it.
+    clock.fade_from_time =
+        gait.moving ? gait.previous : (walks_on_ground ? walk_time : gait.previous);
+    clock.fade_from_rate = gait.moving ? 1.0f : walk_rate;
+    clock.fade_from_mode = clock.mode;
+    clock.fade_elapsed = static_cast<float>(elapsed);
+    clock.fade_duration = clock.crossfade_seconds;
+  }
+  // Brings the time into the clip's range in its mode (dt 0 moves nothing).
+  const bool playing = clock.playing;
+  clock.playing = false;
+  AdvanceClock(clock, gait.moving ? walk_duration : idle_duration, 0.0);
+  clock.playing = playing;
+  return true;
 }
 
 }  // namespace md5stage::anim

@@ -81,4 +81,26 @@ LocomotionClip ChooseLocomotionClip(bool moving, int walk_animation, int idle_an
 // calling it every frame keeps a fade going, then sets the rate. Does nothing for animation -1.
 void ApplyLocomotionClip(PlaybackClock& clock, const LocomotionClip& clip);
 
+// Where a walker is in its walking and standing at a time, given by whoever moves it (the crowd,
+// a follower) as a function of that time, so the clock SetGaitClock makes of it is one too:
+// seeking to a time shows the limbs playing there shows.
+struct Gait {
+  bool moving = false;
+  double walked = 0.0;     // distance walked so far, over every walk (the walk cycle's phase)
+  double speed = 0.0;      // ground speed while moving; the last walk's while standing
+  double elapsed = 0.0;    // seconds of the current walk or stand so far
+  double previous = -1.0;  // how long the walk or stand before it lasted; < 0: none
+};
+
+// Sets the clock to the gait (the clip, its time, the crossfade), not moved from where it was:
+// moving, the walk clip at WalkPlaybackRate and at time walked / walk_clip_ground_speed (so the
+// feet keep to the ground over any change of speed; elapsed for a clip that walks in place);
+// standing, the idle clip at rate 1 and time elapsed. Within crossfade_seconds of a change it
+// fades from the other clip where that was at the change (a walk holds its phase from the last
+// distance walked and runs on at the last walk's rate; an idle from the stand's length). Times
+// wrap or clamp in the clock's mode. False (the clock untouched) when the clip for the state is
+// -1: the caller plays what plays.
+bool SetGaitClock(PlaybackClock& clock, const Gait& gait, int walk_animation, int idle_animation,
+                  float walk_clip_ground_speed, double walk_duration, double idle_duration);
+
 }  // namespace md5stage::anim

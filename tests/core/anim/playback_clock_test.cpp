@@ -541,5 +541,139 @@ TEST(ApplyLocomotionClip, SwitchesOnceAndKeepsTheFadeGoing) {
   EXPECT_EQ(clock.fade_from, before.fade_from);
 }
 
+// ---- SetGaitClock: the clock of a walker as a function of how far and how long it has walked ----
+
+// What SetGaitClock is given: the gait, the walk and idle clips, the walk clip's ground speed,
+// the clock's mode.
+struct GaitInput {
+  Gait gait;
+  int walk;
+  int idle;
+  float clip_ground_speed;
+  PlayMode mode;
+};
+
+// What the clock shows after it: whether it was set, the clip, its time and rate, and the clip
+// fading out (-1: none), where that is now (CrossfadeFromTime) and the fade's elapsed time.
+struct GaitClockShown {
+  bool set;
+  int animation;
+  double time;
+  float rate;
+  int fade_from;
+  double fade_time;
+  float fade_elapsed;
+};
+
+struct GaitCase {
+  const char* name;
+  GaitInput input;
+  GaitClockShown expected;
+};
+
+TEST(SetGaitClock, WalkPhaseFromTheDistanceIdleFromTheStandCrossfadeFromTheChange) {
+  constexpr int kWalk = 3, kIdle = 1, kBoth = 2;
+  constexpr PlayMode kLoop = PlayMode::kLoop, kOnce = PlayMode::kOnce;
+  constexpr PlayMode kPingPong = PlayMode::kPingPong;
+  // Gait: moving, walked, speed, elapsed, previous. Clips kDuration long, crossfade 0.25 s.
+  const GaitCase cases[] = {
+      // 175 / 50 = 3.5 s into a 2 s loop; the walk began 3 s ago: no fade.
+      {"WalkingPhaseIsDistanceOverClipSpeed",
+       {{true, 175.0, 100.0, 3.0, 1.0}, kWalk, kIdle, 50.0f, kLoop},
+       {true, kWalk, 1.5, 2.0f, -1, 0.0, 0.0f}},
+      // The idle that lasted 0.75 s fades out from there at rate 1, 0.125 s on.
+      {"JustStartedWalkingFadesFromTheIdle",
+       {{true, 10.0, 100.0, 0.125, 0.75}, kWalk, kIdle, 50.0f, kLoop},
+       {true, kWalk, 0.2, 2.0f, kIdle, 0.875, 0.125f}},
+      {"StandingIdleTimeIsTheStandsLength",
+       {{false, 175.0, 100.0, 2.5, 4.0}, kWalk, kIdle, 50.0f, kLoop},
+       {true, kIdle, 0.5, 1.0f, -1, 0.0, 0.0f}},
+      // The walk held its phase (3.5 s -> 1.5 s) and runs on at its last rate, 2: 1.75 s.
+      {"JustStoppedFadesFromTheWalkWhereItsDistanceLeftIt",
+       {{false, 175.0, 100.0, 0.125, 4.0}, kWalk, kIdle, 50.0f, kLoop},
+       {true, kIdle, 0.125, 1.0f, kWalk, 1.75, 0.125f}},
+      {"TheFirstStandFadesFromNothing",
+       {{false, 0.0, 0.0, 0.125, -1.0}, kWalk, kIdle, 50.0f, kLoop},
+       {true, kIdle, 0.125, 1.0f, -1, 0.0, 0.0f}},
+      {"AtTheFadesEndNoFade",
+       {{true, 10.0, 100.0, 0.25, 0.75}, kWalk, kIdle, 50.0f, kLoop},
+       {true, kWalk, 0.2, 2.0f, -1, 0.0, 0.0f}},
+      // A clip walking in place plays the walk's own time at rate 1.
+      {"WalkInPlaceClipPlaysTheWalksTime",
+       {{true, 175.0, 100.0, 0.5, 1.0}, kWalk, kIdle, 0.0f, kLoop},
+       {true, kWalk, 0.5, 1.0f, -1, 0.0, 0.0f}},
+      {"WalkInPlaceFadesOutWhereTheWalkEnded",
+       {{false, 175.0, 100.0, 0.125, 0.5}, kWalk, kIdle, 0.0f, kLoop},
+       {true, kIdle, 0.125, 1.0f, kWalk, 0.625, 0.125f}},
+      {"OnceHoldsAtTheEnd",
+       {{true, 175.0, 100.0, 3.0, 1.0}, kWalk, kIdle, 50.0f, kOnce},
+       {true, kWalk, 2.0, 2.0f, -1, 0.0, 0.0f}},
+      {"PingPongComesBack",
+       {{true, 175.0, 100.0, 3.0, 1.0}, kWalk, kIdle, 50.0f, kPingPong},
+       {true, kWalk, 0.5, 2.0f, -1, 0.0, 0.0f}},
+      {"SameClipForBothNeverFades",
+       {{true, 10.0, 100.0, 0.125, 0.75}, kBoth, kBoth, 50.0f, kLoop},
+       {true, kBoth, 0.2, 2.0f, -1, 0.0, 0.0f}},
+      {"NonFiniteDistanceCountsAsNone",
+       {{true, kNaN, 100.0, 3.0, 1.0}, kWalk, kIdle, 50.0f, kLoop},
+       {true, kWalk, 0.0, 2.0f, -1, 0.0, 0.0f}},
+      {"NegativeElapsedCountsAsNone",
+       {{false, 0.0, 0.0, -0.5, -1.0}, kWalk, kIdle, 50.0f, kLoop},
+       {true, kIdle, 0.0, 1.0f, -1, 0.0, 0.0f}},
+      // No clip for the state: the clock is left to the caller (clip 7 at 0.3 s, rate 0.5).
+      {"WalkingWithoutWalkClip",
+       {{true, 10.0, 100.0, 3.0, 1.0}, -1, kIdle, 50.0f, kLoop},
+       {false, 7, 0.3, 0.5f, -1, 0.0, 0.0f}},
+      {"StandingWithoutIdleClip",
+       {{false, 10.0, 100.0, 3.0, 1.0}, kWalk, -1, 50.0f, kLoop},
+       {false, 7, 0.3, 0.5f, -1, 0.0, 0.0f}},
+  };
+  for (const GaitCase& c : cases) {
+    const GaitInput& in = c.input;
+    const GaitClockShown& want = c.expected;
+    PlaybackClock clock;
+    clock.animation = 7;
+    clock.time = 0.3;
+    clock.rate = 0.5f;
+    clock.mode = in.mode;
+    EXPECT_EQ(
+        SetGaitClock(clock, in.gait, in.walk, in.idle, in.clip_ground_speed, kDuration, kDuration),
+        want.set)
+        << c.name;
+    EXPECT_EQ(clock.animation, want.animation) << c.name;
+    EXPECT_NEAR(clock.time, want.time, 1e-12) << c.name;
+    EXPECT_FLOAT_EQ(clock.rate, want.rate) << c.name;
+    EXPECT_EQ(clock.fade_from, want.fade_from) << c.name;
+    if (want.fade_from >= 0) {
+      EXPECT_NEAR(CrossfadeFromTime(clock, kDuration), want.fade_time, 1e-12) << c.name;
+      EXPECT_FLOAT_EQ(clock.fade_elapsed, want.fade_elapsed) << c.name;
+      EXPECT_FLOAT_EQ(CrossfadeWeight(clock), want.fade_elapsed / 0.25f) << c.name;
+    }
+  }
+}
+
+// A walk at changing speeds, played frame by frame at WalkPlaybackRate (the clock the viewer
+// advanced before), reaches the phase SetGaitClock gives for the distance walked: the gait keeps
+// the feet on the ground as playing did, without the frames.
+TEST(SetGaitClock, EqualsAClockPlayedAtTheWalkRateOverTheSameWalk) {
+  constexpr float kClipSpeed = 37.5f;
+  PlaybackClock played;
+  played.animation = 3;
+  double walked = 0.0;
+  for (int frame = 0; frame < 500; ++frame) {
+    // Speeds whose rates are exact in a float (the played clock's rate is one).
+    const double speeds[] = {75.0, 37.5, 18.75, 56.25, 0.0};
+    const double speed = speeds[(frame / 7) % 5];
+    const double dt = frame % 3 == 0 ? 0.021 : 0.013;
+    played.rate = WalkPlaybackRate(speed, kClipSpeed);
+    AdvanceClock(played, kDuration, dt);
+    walked += speed * dt;
+  }
+  PlaybackClock gait_clock;
+  ASSERT_TRUE(SetGaitClock(gait_clock, Gait{true, walked, 75.0, 9.0, -1.0}, 3, 1, kClipSpeed,
+                           kDuration, kDuration));
+  EXPECT_NEAR(gait_clock.time, played.time, 1e-9);
+}
+
 }  // namespace
 }  // namespace md5stage::anim
