@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
+#include <vector>
 
 #include "core/anim/bone_capsules.h"
 #include "core/anim/jobs.h"
@@ -12,6 +14,57 @@
 
 namespace md5stage::viewer {
 namespace {
+
+// The n-th place (n >= 1) of a square spiral round a point, in units of the spacing: ring r
+// holds the 8r places with max(|x|, |y|) = r, the rings nearest first.
+glm::ivec2 SpiralPlace(int n) {
+  int r = 1;
+  while ((2 * r + 1) * (2 * r + 1) <= n) ++r;
+  const int at = n - (2 * r - 1) * (2 * r - 1);  // [0, 8r)
+  const int side = at / (2 * r), t = at % (2 * r);
+  switch (side) {
+    case 0:
+      return {r, -r + 1 + t};
+    case 1:
+      return {r - 1 - t, r};
+    case 2:
+      return {-r, r - 1 - t};
+    default:
+      return {-r + 1 + t, -r};
+  }
+}
+
+// Places taken on the ground, bucketed by cells of the spacing, so whether a place is free (no
+// one nearer than the spacing) is a look at the 3 x 3 cells round it.
+class TakenPlaces {
+ public:
+  explicit TakenPlaces(double spacing) : spacing_(spacing) {}
+  bool Free(glm::dvec2 p) const {
+    const glm::ivec2 c = Cell(p);
+    for (int dy = -1; dy <= 1; ++dy) {
+      for (int dx = -1; dx <= 1; ++dx) {
+        const auto found = cells_.find(Key({c.x + dx, c.y + dy}));
+        if (found == cells_.end()) continue;
+        for (const glm::dvec2& q : found->second) {
+          if (glm::distance(p, q) < spacing_) return false;
+        }
+      }
+    }
+    return true;
+  }
+  void Take(glm::dvec2 p) { cells_[Key(Cell(p))].push_back(p); }
+
+ private:
+  glm::ivec2 Cell(glm::dvec2 p) const {
+    return {static_cast<int>(std::floor(p.x / spacing_)),
+            static_cast<int>(std::floor(p.y / spacing_))};
+  }
+  static long long Key(glm::ivec2 c) {
+    return (static_cast<long long>(c.x) << 32) ^ static_cast<unsigned int>(c.y);
+  }
+  double spacing_;
+  std::unordered_map<long long, std::vector<glm::dvec2>> cells_;  // looked up only, never walked
+};
 
 float AnimationDuration(const LoadedModel& model, int animation) {
   if (animation < 0 || animation >= static_cast<int>(model.animations.size())) return 0.0f;
@@ -267,28 +320,46 @@ void CharacterCast::SetCrowdSize(int count, const RouteBook& routes) {
   while (static_cast<int>(characters_.size()) > std::max(count, 1)) characters_.pop_back();
   const int templates = crowd_templates_;
   const int copies = (count + templates - 1) / templates;
+  // Clones stand apart: each on the first free place of a square spiral round its template,
+  // places three clearances apart (a character fits between two standing ones), none nearer
+  // than that to anyone already there. Where a character stands is where its plan starts.
+  double spacing = 0.0;
+  for (int t = 0; t < templates; ++t) {
+    const Character& c = characters_[static_cast<size_t>(t)];
+    spacing = std::max({spacing, 3.0 * c.locomotion.clearance, 3.0 * DefaultClearance(ModelOf(c))});
+  }
+  spacing = std::max(spacing, 1e-3);
+  const auto start_of = [](const Character& c) {
+    return c.locomotion.enabled ? c.locomotion.follower.PoseAt(-1e300)
+                                : Pose2{glm::dvec2(c.position), c.heading};
+  };
+  TakenPlaces taken(spacing);
+  for (const Character& c : characters_) taken.Take(start_of(c).position);
+  std::vector<int> next_place(static_cast<size_t>(templates), 1);
   while (static_cast<int>(characters_.size()) < count) {
     const int k = static_cast<int>(characters_.size());
-    Character clone = characters_[static_cast<size_t>(k % templates)];
+    const int t = k % templates;
+    Character clone = characters_[static_cast<size_t>(t)];
     clone.label += " #" + std::to_string(k);
+    const Pose2 start = start_of(clone);
+    glm::dvec2 place;
+    do {
+      place = start.position + spacing * glm::dvec2(SpiralPlace(next_place[t]++));
+    } while (!taken.Free(place));
+    taken.Take(place);
+    clone.position = glm::vec2(place);
+    clone.heading = static_cast<float>(start.heading);
     Locomotion& locomotion = clone.locomotion;
     const std::shared_ptr<const Route> route = routes.Built(locomotion.route);
     if (locomotion.enabled && route) {
-      // Clones queue at the route's start and leave one after another, evenly spaced.
+      // Clones leave their places one after another, evenly spaced, to join the route at its
+      // start.
       const double length = route->length();
-      const double spacing = length / std::max(locomotion.speed, 1e-3) / copies;
-      const Pose2 start = locomotion.follower.PoseAt(-1e300);
-      locomotion.follower = Follower(start, locomotion.turn_radius, locomotion.speed, 0.0);
-      locomotion.start_delay += spacing * (k / templates);
+      const double delay = length / std::max(locomotion.speed, 1e-3) / copies;
+      locomotion.follower =
+          Follower(Pose2{place, start.heading}, locomotion.turn_radius, locomotion.speed, 0.0);
+      locomotion.start_delay += delay * (k / templates);
       StartRoute(clone, locomotion.route, locomotion.route_mode, routes, 0.0);
-    } else {
-      // Standing characters spread out on a grid beside their template.
-      const LoadedModel& model = ModelOf(clone);
-      const float step =
-          1.5f * std::max(model.bind_max.x - model.bind_min.x, model.bind_max.y - model.bind_min.y);
-      const int slot = k / templates;
-      clone.position +=
-          glm::vec2(step * static_cast<float>(slot % 20), step * static_cast<float>(slot / 20));
     }
     clone.id = serials_.Next<HandleKind::kCharacter>();
     characters_.push_back(std::move(clone));

@@ -227,6 +227,58 @@ TEST(CharacterCastTest, TheCrowdClonesItsTemplatesAndShrinksFromTheEnd) {
   EXPECT_EQ(IdTexts(fixture.cast()), (std::vector<std::string>{"c1", "c4"}));
 }
 
+TEST(CharacterCastTest, TheCrowdsClonesStandApartRoundTheirTemplates) {
+  // Two walkers on routes starting 30 apart (their clones' spirals overlap) and a lamp; every
+  // clone's plan starts where it stands, and no two characters start within the sum of their
+  // clearances (the crowd demo's clones stood 100 on one point, inside each other).
+  const struct {
+    const char* name;
+    int count;
+  } rows[] = {{"a few", 7}, {"many", 300}};
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.name);
+    CastFixture fixture;
+    CharacterCast& cast = fixture.cast();
+    RouteBook routes;
+    ASSERT_TRUE(routes.Build(0, {RouteSegment::Line({0, 0}, {400, 0})}, false, "").ok());
+    ASSERT_TRUE(routes.Build(1, {RouteSegment::Line({30, 0}, {30, 400})}, false, "").ok());
+    cast.Add(fixture.walker(), glm::vec2(0, 0), 0.f);
+    cast.Add(fixture.walker(), glm::vec2(30, 0), 0.f);
+    cast.Add(fixture.lamp(), glm::vec2(-60, 0), 0.f);
+    ASSERT_TRUE(
+        cast.StartRoute(*cast.At(0), routes.routes()[0].id, PlayMode::kLoop, routes, 0.0).ok());
+    ASSERT_TRUE(
+        cast.StartRoute(*cast.At(1), routes.routes()[1].id, PlayMode::kLoop, routes, 0.0).ok());
+    cast.SetCrowdSize(row.count, routes);
+    ASSERT_EQ(cast.size(), row.count);
+    std::vector<glm::dvec2> starts;
+    std::vector<double> clearances;
+    for (int i = 0; i < cast.size(); ++i) {
+      const Character& c = *cast.At(i);
+      const glm::dvec2 start = c.locomotion.enabled ? c.locomotion.follower.PoseAt(-1e300).position
+                                                    : glm::dvec2(c.position);
+      if (i >= 3) {
+        EXPECT_EQ(c.locomotion.enabled, i % 3 != 2) << i;
+        EXPECT_LT(glm::distance(start, glm::dvec2(c.position)), 1e-3) << i;
+      }
+      starts.push_back(start);
+      clearances.push_back(
+          std::max(c.locomotion.clearance, CharacterCast::DefaultClearance(cast.ModelOf(c))));
+    }
+    // The templates stand where they stood (two of them closer than their clearances: as given).
+    for (int i = 3; i < cast.size(); ++i) {
+      for (int j = 0; j < i; ++j) {
+        EXPECT_GE(glm::distance(starts[i], starts[j]), clearances[i] + clearances[j])
+            << i << " " << j;
+      }
+    }
+    // Each walking clone sets off after the one before it of its template.
+    if (cast.size() >= 6) {
+      EXPECT_GT(cast.At(3)->locomotion.start_delay, cast.At(0)->locomotion.start_delay);
+    }
+  }
+}
+
 TEST(CharacterCastTest, ARoutesWalkersRestartOnItsRebuildAndStopOnItsRemoval) {
   CastFixture fixture;
   CharacterCast& cast = fixture.cast();

@@ -36,7 +36,7 @@ constexpr double kRightHandBias = 1e-3;
 constexpr double kSpeedFractions[] = {1.0, 0.6, 0.3};
 constexpr double kTurnOffsets[] = {0.0, -0.2, 0.2, -0.45, 0.45, -0.8, 0.8, -1.2, 1.2, -1.8, 1.8};
 // The neighbours a character ranks its candidates against, at most (the soonest to meet).
-constexpr int kMaxRankedNeighbours = 6;
+constexpr int kMaxRankedNeighbours = 4;
 constexpr int kCandidates =
     1 + static_cast<int>(std::size(kSpeedFractions)) * (1 + std::size(kTurnOffsets));
 
@@ -252,30 +252,6 @@ class StepRunner {
     return scratch_.predicted.data() + static_cast<std::size_t>(i) * (kHorizonSamples + 1);
   }
 
-  // Characters within reach of i's horizon, in a fixed order (cells row by row, then index).
-  int GatherNeighbours(int i) {
-    const CrowdAgent& a = agents_[i];
-    const glm::dvec2 p = a.pose.position;
-    const double a_reach = Reach(a);
-    const double range = a_reach + max_reach_;
-    const int x0 = CellX(p.x - range), x1 = CellX(p.x + range);
-    const int y0 = CellY(p.y - range), y1 = CellY(p.y + range);
-    int count = 0;
-    for (int y = y0; y <= y1; ++y) {
-      // The cells of a row are contiguous in the sorted order.
-      const int first = scratch_.cell_start[CellIndex(x0, y)];
-      const int last = scratch_.cell_start[CellIndex(x1, y) + 1];
-      for (int k = first; k < last; ++k) {
-        const glm::dvec2 d = scratch_.by_cell_position[k] - p;
-        const double pair = a_reach + scratch_.by_cell_reach[k];
-        if (glm::dot(d, d) <= pair * pair && scratch_.by_cell[k] != i) {
-          scratch_.neighbours[count++] = scratch_.by_cell[k];
-        }
-      }
-    }
-    return count;
-  }
-
   // A neighbour the ranking weighs, with what is worked out once per chooser.
   struct RankedNeighbour {
     int index = 0;
@@ -300,12 +276,36 @@ class StepRunner {
     }
   };
 
-  // The neighbours whose expected way comes within the margin of anywhere i can reach over the
-  // horizon; when more than kMaxRankedNeighbours, the soonest (then nearest, then lowest
-  // index): a bounded number, as DetourCrowd's maxNeighbours, so a dense crowd does not make
-  // ranking dearer. Returns how many were kept.
-  int RankNeighbours(int i, const int* neighbours, int neighbour_count, RankedNeighbour* ranked) {
+  // What i's choice needs of the characters within reach of its horizon (cells row by row, then
+  // index; each list keeps that order), found in one pass over them:
+  // - those near enough to meet i within the step, whatever either does (the only ones the
+  //   safety check can refuse a motion for; the others it would skip one by one);
+  // - those close enough that a step could box i in (facing one too close to turn away), and
+  //   not boxing it in already: a step into being boxed in is refused (two boxed in facing each
+  //   other would wait for ever; one boxed in waits for the other to move on); and those that
+  //   box it in already (when i stands it reports the lowest index of them, else the one that
+  //   refused its best step);
+  // - the neighbours whose expected way comes within the margin of anywhere i can reach over the
+  //   horizon; when more than kMaxRankedNeighbours, the soonest (then nearest, then lowest
+  //   index): a bounded number, as DetourCrowd's maxNeighbours, so a dense crowd does not make
+  //   ranking dearer.
+  struct Neighbourhood {
+    int near_count = 0;    // in scratch_.near
+    int close_count = 0;   // in scratch_.close
+    int boxing_count = 0;  // in scratch_.boxing
+    int boxed_in_by = -1;  // the lowest index boxing i in already, or -1
+    int in_company = -1;   // the first within the boxed-in distance not boxing i in, or -1
+    int ranked_count = 0;  // in `ranked`
+  };
+
+  void SurveyNeighbours(int i, glm::dvec2 forward, RankedNeighbour* ranked,
+                        Neighbourhood* out) const {
     const CrowdAgent& a = agents_[i];
+    const glm::dvec2 p = a.pose.position;
+    const double a_reach = Reach(a);
+    const double range = a_reach + max_reach_;
+    const int x0 = CellX(p.x - range), x1 = CellX(p.x + range);
+    const int y0 = CellY(p.y - range), y1 = CellY(p.y + range);
     const double piece = job_.options.horizon / kHorizonSamples;
     const double reach = a.wanted_speed * piece;
     // How far i may be at each sample (the same products as reach * (m + 1) each time).
@@ -313,36 +313,62 @@ class StepRunner {
     for (int m = 0; m <= kHorizonSamples; ++m) reach_by[m] = reach * (m + 1);
     Soonness soonest[kMaxRankedNeighbours];
     int count = 0;
-    for (int n = 0; n < neighbour_count; ++n) {
-      const int j = neighbours[n];
-      const CrowdAgent& b = agents_[j];
-      const double keep = (a.clearance + b.clearance) * (1.0 + kMarginFraction);
-      const glm::dvec2* other = Predicted(j);
-      // Between two samples the neighbour moves at most its piece.
-      const double other_piece = scratch_.predicted_piece[j];
-      // Every sample is within 3 pieces of the middle one: one test for most of those that
-      // never come near.
-      constexpr int kMiddle = kHorizonSamples / 2;
-      const double never = keep + reach_by[kHorizonSamples] + other_piece * (kMiddle + 1);
-      const glm::dvec2 to_middle = a.pose.position - other[kMiddle];
-      if (glm::dot(to_middle, to_middle) > never * never) continue;
-      int first = -1;
-      const glm::dvec2 d0 = a.pose.position - other[0];
-      const double slack0 = keep + reach_by[0];
-      if (glm::dot(d0, d0) <= slack0 * slack0) first = 0;
-      for (int m = 1; first < 0 && m <= kHorizonSamples; ++m) {
-        const double slack = keep + reach_by[m] + other_piece;
-        const glm::dvec2 d = a.pose.position - other[m];
-        if (glm::dot(d, d) <= slack * slack) first = m;
+    for (int y = y0; y <= y1; ++y) {
+      // The cells of a row are contiguous in the sorted order.
+      const int first_in_row = scratch_.cell_start[CellIndex(x0, y)];
+      const int last_in_row = scratch_.cell_start[CellIndex(x1, y) + 1];
+      for (int k = first_in_row; k < last_in_row; ++k) {
+        const glm::dvec2 to = scratch_.by_cell_position[k] - p;
+        const double distance2 = glm::dot(to, to);
+        const double pair = a_reach + scratch_.by_cell_reach[k];
+        if (distance2 > pair * pair) continue;
+        const int j = scratch_.by_cell[k];
+        if (j == i) continue;
+        const CrowdAgent& b = agents_[j];
+        // A hair wider than the safety check's own skip, so rounding never drops one it keeps.
+        const double meet =
+            (a.clearance + b.clearance + (a.max_speed + b.max_speed) * step_) * (1.0 + 1e-9);
+        if (distance2 < meet * meet) scratch_.near[out->near_count++] = j;
+        const double box =
+            a.clearance + b.clearance + 2.0 * a.turning_radius + a.wanted_speed * step_;
+        if (distance2 < box * box) {
+          if (!Trapped(a, a.pose.position, forward, StepEndOf(j), b.clearance)) {
+            if (out->in_company < 0) out->in_company = j;
+            if (MayTrapWithinStep(a, forward, StepEndOf(j), b.clearance)) {
+              scratch_.close[out->close_count++] = j;
+            }
+          } else {
+            scratch_.boxing[out->boxing_count++] = j;
+            if (out->boxed_in_by < 0 || j < out->boxed_in_by) out->boxed_in_by = j;
+          }
+        }
+        const double keep = (a.clearance + b.clearance) * (1.0 + kMarginFraction);
+        const glm::dvec2* other = Predicted(j);
+        // Between two samples the neighbour moves at most its piece.
+        const double other_piece = scratch_.predicted_piece[j];
+        // Every sample is within 3 pieces of the middle one: one test for most of those that
+        // never come near.
+        constexpr int kMiddle = kHorizonSamples / 2;
+        const double never = keep + reach_by[kHorizonSamples] + other_piece * (kMiddle + 1);
+        const glm::dvec2 to_middle = p - other[kMiddle];
+        if (glm::dot(to_middle, to_middle) > never * never) continue;
+        // Its first sample is where it stands now: `distance2` away.
+        int first = -1;
+        const double slack0 = keep + reach_by[0];
+        if (distance2 <= slack0 * slack0) first = 0;
+        for (int m = 1; first < 0 && m <= kHorizonSamples; ++m) {
+          const double slack = keep + reach_by[m] + other_piece;
+          const glm::dvec2 d = p - other[m];
+          if (glm::dot(d, d) <= slack * slack) first = m;
+        }
+        if (first < 0) continue;
+        const Soonness entry{first, j, distance2};
+        if (count == kMaxRankedNeighbours && !(entry < soonest[count - 1])) continue;
+        // Insert in order (the list stays short).
+        int at = count < kMaxRankedNeighbours ? count++ : count - 1;
+        for (; at > 0 && entry < soonest[at - 1]; --at) soonest[at] = soonest[at - 1];
+        soonest[at] = entry;
       }
-      if (first < 0) continue;
-      const glm::dvec2 to = b.pose.position - a.pose.position;
-      const Soonness entry{first, j, glm::dot(to, to)};
-      if (count == kMaxRankedNeighbours && !(entry < soonest[count - 1])) continue;
-      // Insert in order (the list stays short).
-      int at = count < kMaxRankedNeighbours ? count++ : count - 1;
-      for (; at > 0 && entry < soonest[at - 1]; --at) soonest[at] = soonest[at - 1];
-      soonest[at] = entry;
     }
     for (int n = 0; n < count; ++n) {
       RankedNeighbour& r = ranked[n];
@@ -361,47 +387,18 @@ class StepRunner {
       r.piece = scratch_.predicted_piece[r.index];
       r.predicted = Predicted(r.index);
     }
-    return count;
+    out->ranked_count = count;
   }
 
   CrowdMotion Choose(int i) {
     const CrowdAgent& a = agents_[i];
-    const int neighbour_count = GatherNeighbours(i);
-    const int* neighbours = scratch_.neighbours.data();
-    RankedNeighbour ranked[kMaxRankedNeighbours];
-    const int ranked_count = RankNeighbours(i, neighbours, neighbour_count, ranked);
     Shapes shapes;
     MakeShapes(a, scratch_.forward[i], &shapes);
-    // Those close enough that a step could box i in (facing one too close to turn away), and
-    // not boxing it in already: a step into being boxed in is refused (two boxed in facing each
-    // other would wait for ever; one boxed in waits for the other to move on). When i stands,
-    // it reports the one that boxes it in already (the lowest index), else the one that
-    // refused its best step (boxing it in, or too near).
-    // Also those near enough to meet i within the step, whatever either does (the only ones
-    // the safety check can refuse a motion for; the others it would skip one by one).
-    int close_count = 0, near_count = 0, boxing_count = 0, boxed_in_by = -1, in_company = -1;
-    for (int n = 0; n < neighbour_count; ++n) {
-      const int j = neighbours[n];
-      const CrowdAgent& b = agents_[j];
-      const glm::dvec2 to = b.pose.position - a.pose.position;
-      const double distance2 = glm::dot(to, to);
-      // A hair wider than the safety check's own skip, so rounding never drops one it keeps.
-      const double meet =
-          (a.clearance + b.clearance + (a.max_speed + b.max_speed) * step_) * (1.0 + 1e-9);
-      if (distance2 < meet * meet) scratch_.near[near_count++] = j;
-      const double box =
-          a.clearance + b.clearance + 2.0 * a.turning_radius + a.wanted_speed * step_;
-      if (distance2 >= box * box) continue;
-      if (!Trapped(a, a.pose.position, shapes.forward, StepEndOf(j), b.clearance)) {
-        if (in_company < 0) in_company = j;
-        if (MayTrapWithinStep(a, shapes.forward, StepEndOf(j), b.clearance)) {
-          scratch_.close[close_count++] = j;
-        }
-      } else {
-        scratch_.boxing[boxing_count++] = j;
-        if (boxed_in_by < 0 || j < boxed_in_by) boxed_in_by = j;
-      }
-    }
+    RankedNeighbour ranked[kMaxRankedNeighbours];
+    Neighbourhood around;
+    SurveyNeighbours(i, shapes.forward, ranked, &around);
+    const int near_count = around.near_count;
+    int boxed_in_by = around.boxed_in_by;
     Candidate candidates[kCandidates];
     const int candidate_count = MakeCandidates(a, candidates);
     // What a candidate costs in any case (its miss of the wanted motion) is known at once; the
@@ -411,13 +408,13 @@ class StepRunner {
     // total, the earliest candidate of equal totals). The candidates come roughly best first (the
     // wanted manoeuvre, small turns, then slower), so the best total drops early.
     Ranking ranking{ranked,
-                    ranked_count,
+                    around.ranked_count,
                     scratch_.close.data(),
-                    close_count,
+                    around.close_count,
                     scratch_.boxing.data(),
-                    boxing_count,
+                    around.boxing_count,
                     NearObstacle(a),
-                    in_company};
+                    around.in_company};
     // A candidate's total is unknown, known exactly, or only known to exceed the best's at the
     // time (its penalty was cut short: it could not win then).
     enum class Known : std::uint8_t { kNo, kExceeds, kExactly };
@@ -967,8 +964,6 @@ void CrowdScratch::Reserve(int characters) {
   predicted_piece.resize(n);
   forward.resize(n);
   step_path.resize(n * (kStepSamples + 1));
-
-  neighbours.resize(n);
   near.resize(n);
   close.resize(n);
   boxing.resize(n);

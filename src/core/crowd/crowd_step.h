@@ -77,10 +77,9 @@ struct CrowdScratch {
   // Per character, its samples over this step: where it stands until it has chosen, then its
   // chosen motion's (what the safety check compares with).
   std::vector<glm::dvec2> step_path;
-  // One character's neighbours while it chooses: all within reach, those near enough to meet
-  // it within the step (the safety check's), those close enough to box it in, and those that
-  // box it in already.
-  std::vector<int> neighbours;
+  // One character's neighbours while it chooses (found in one pass over those within reach):
+  // those near enough to meet it within the step (the safety check's), those close enough to
+  // box it in, and those that box it in already.
   std::vector<int> near;
   std::vector<int> close;
   std::vector<int> boxing;
