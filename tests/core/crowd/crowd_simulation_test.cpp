@@ -394,10 +394,11 @@ const CaseSpec kCases[] = {
     // motions); one boxed in no longer steps into boxing in the one that boxes it.
     {"field_60_obstacles", Layout::kField, 60, 10, 80, 50, 300, 10, 25, true, 12, 0},
     {"field_200", Layout::kField, 200, 10, 110, 50, 300, 10, 30, false, 13, 0},
-    // Open: 100 of 100 arrive in the sanitizer build, 98 natively: walker 63 stands in a pocket
-    // between a pillar and walker 7, which faces it too close to turn away (docs/design.md,
-    // "What is not yet there"). Its walker 82 circled its goal until the obstacle penalty ended
-    // at the goal (CrowdStep.AWalkerNearItsGoalIgnoresObstaclesBeyondIt).
+    // Open: natively 99 of 100 arrive: walker 75 and walker 66, which has arrived and is asked
+    // to make way, box each other in at contact (docs/design.md, "What is not yet there").
+    // Before plan followers took their plans' own turns, 98: walker 63 stood in a pocket between
+    // a pillar and walker 7. Its walker 82 circled its goal until the obstacle penalty ended at
+    // the goal (CrowdStep.AWalkerNearItsGoalIgnoresObstaclesBeyondIt).
     {"field_100_obstacles", Layout::kField, 100, 10, 60, 50, 200, 10, 20, true, 14, 0, true},
     {"shared_goal_3", Layout::kSharedGoal, 3, 30, 30, 55, 55, 20, 20, false, 15, 0},
     {"shared_goal_12", Layout::kSharedGoal, 12, 10, 110, 50, 300, 10, 30, false, 16, 0},
