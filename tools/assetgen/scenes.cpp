@@ -360,7 +360,8 @@ std::string MazeSceneJson() {
     w.start_delay = 1;
     walkers.push_back(w);
   }
-  return SceneJson({kWalkerModel}, {}, walkers, {0, -40, 35, -90, 70, 1250}, true, obstacles);
+  // Avoidance on: the three give way to each other and take slots round the one goal.
+  return SceneJson({kWalkerModel}, {}, walkers, {0, -40, 35, -90, 70, 1250}, true, obstacles, true);
 }
 
 // Walkers of the giving-way demos: the same speed, turning radius and clearance each, sent to a

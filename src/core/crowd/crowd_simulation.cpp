@@ -27,6 +27,16 @@ constexpr double kMakeWayTime = 4.0;
 // The planner keeps this much more than the clearance, so a follower cutting a corner of its
 // plan by the lookahead still clears the obstacle.
 constexpr double kPlanClearanceFactor = 1.25;
+// A follower this near its planned path (offset in clearances, heading in radians) is on it:
+// on a turn of the plan it takes the turn's own curvature, corrected towards the plan over
+// kSettleRadii turning radii, until the turn is done (to kOnPlanTurnDone radians); on a line it
+// aims along the line no farther than the next turn's start (at least kOnPlanLineAheadRadii
+// turning radii ahead). Farther off it aims kLookaheadRadii ahead on the plan.
+constexpr double kOnPlanOffset = 1.0;
+constexpr double kOnPlanHeading = 0.5 * kPi;
+constexpr double kSettleRadii = 1.0;
+constexpr double kOnPlanTurnDone = 1e-3;
+constexpr double kOnPlanLineAheadRadii = 0.25;
 
 Diagnostic Fail(const std::string& field, const std::string& expected, double found) {
   return MakeError("", 0, 0, field + ": expected " + expected + ", found " + std::to_string(found));
@@ -34,6 +44,62 @@ Diagnostic Fail(const std::string& field, const std::string& expected, double fo
 
 double PlanDistance(const PlannedPath& path, glm::dvec2 p, double s) {
   return glm::distance(SamplePlannedPath(path, s).position, p);
+}
+
+// The point of a planned path nearest to a position, searched within `window` of distance
+// `around` along it: where (the distance along, the pose) and how the path bends there.
+struct PlanProjection {
+  double along = 0.0;
+  Pose2 pose;
+  double curvature = 0.0;    // left positive; 0 on a line
+  double segment_end = 0.0;  // where the segment it lies on ends (distance along the plan)
+  double end_heading = 0.0;  // the heading at that end
+};
+
+// The distance along one segment (from its start) nearest to a point.
+double NearestOnSegment(const TurnSegment& segment, glm::dvec2 p) {
+  if (segment.kind == TurnSegment::Kind::kLine) {
+    return std::clamp(glm::dot(p - segment.start.position, Direction(segment.angle)), 0.0,
+                      segment.length);
+  }
+  const glm::dvec2 from = p - segment.centre;
+  if (glm::dot(from, from) == 0.0 || segment.sweep == 0.0) return 0.0;
+  // The angle turned from the arc's start towards p, the way the arc turns.
+  const double side = segment.sweep > 0.0 ? 1.0 : -1.0;
+  const double turned = WrapTwoPi(side * (std::atan2(from.y, from.x) - segment.start_angle));
+  if (turned <= std::abs(segment.sweep)) return turned * segment.radius;
+  // Beyond the arc's ends: the nearer end (half-way round the rest of the circle).
+  return turned - std::abs(segment.sweep) < 0.5 * (kTwoPi - std::abs(segment.sweep))
+             ? segment.length
+             : 0.0;
+}
+
+PlanProjection ProjectOntoPlan(const PlannedPath& path, glm::dvec2 p, double around,
+                               double window) {
+  PlanProjection best;
+  double best_distance = HUGE_VAL;
+  double start = 0.0;
+  const double lo = std::max(around - window, 0.0), hi = std::min(around + window, path.length);
+  for (const TurnSegment& segment : path.segments) {
+    const double end = start + segment.length;
+    if (end >= lo && start <= hi) {
+      const double along = std::clamp(start + NearestOnSegment(segment, p), lo, hi);
+      const Pose2 pose = SamplePlannedPath(path, along);
+      const double distance = glm::distance(pose.position, p);
+      if (distance < best_distance) {
+        best_distance = distance;
+        best.along = along;
+        best.pose = pose;
+        best.curvature = segment.kind == TurnSegment::Kind::kArc && segment.radius > 0.0
+                             ? (segment.sweep > 0.0 ? 1.0 : -1.0) / segment.radius
+                             : 0.0;
+        best.segment_end = end;
+        best.end_heading = segment.start.heading + segment.sweep;
+      }
+    }
+    start = end;
+  }
+  return best;
 }
 
 }  // namespace
@@ -269,12 +335,64 @@ int CrowdSimulation::PlanDue() {
 void CrowdSimulation::WantAlongPlan(int i) {
   const FollowerState& f = followers_[i];
   const CrowdAgent& a = agents_[i];
+  if (!f.path.segments.empty() && WantOnPlan(i)) return;
   const double look = std::max(kLookaheadRadii * a.turning_radius, a.clearance);
   if (f.path.segments.empty() || f.progress + look >= f.path.length) {
     WantPoint(i, f.goal, true);
     return;
   }
   WantPoint(i, SamplePlannedPath(f.path, f.progress + look).position, false);
+}
+
+bool CrowdSimulation::WantOnPlan(int i) {
+  const FollowerState& f = followers_[i];
+  CrowdAgent& a = agents_[i];
+  const double look = std::max(kLookaheadRadii * a.turning_radius, a.clearance);
+  const double window = a.max_speed * step_ * 2.0 + look;
+  const PlanProjection on = ProjectOntoPlan(f.path, a.pose.position, f.progress, window);
+  // Left of the plan positive, and how far the heading is turned from the plan's there.
+  const double offset = Cross(Direction(on.pose.heading), a.pose.position - on.pose.position);
+  const double heading_error = WrapPi(a.pose.heading - on.pose.heading);
+  if (std::abs(offset) > kOnPlanOffset * std::max(a.clearance, 1.0) ||
+      std::abs(heading_error) > kOnPlanHeading) {
+    return false;
+  }
+  const bool last = on.segment_end >= f.path.length;
+  if (on.curvature == 0.0) {
+    // On a line: the last one leads to the goal; another is followed no farther than the
+    // start of the turn after it (aiming across the turn cuts its corner).
+    if (last) {
+      WantPoint(i, f.goal, true);
+      return true;
+    }
+    const double to_turn = on.segment_end - on.along;
+    if (to_turn >= look) return false;  // the look-ahead point is on this line anyway
+    const double ahead = std::max(to_turn, kOnPlanLineAheadRadii * a.turning_radius);
+    WantPoint(i, SamplePlannedPath(f.path, on.along + ahead).position, false);
+    return true;
+  }
+  // On a turn: its own curvature, corrected towards the plan (offset and heading together,
+  // critically damped for small errors over the settling length), until its end heading.
+  const double settle = std::max(kSettleRadii * a.turning_radius, a.clearance);
+  const double max_curvature = 1.0 / a.turning_radius;
+  const double curvature =
+      std::clamp(on.curvature - offset / (settle * settle) - 2.0 * heading_error / settle,
+                 -max_curvature, max_curvature);
+  const double side = on.curvature > 0.0 ? 1.0 : -1.0;
+  const double still_to_turn =
+      std::abs(on.curvature) * (on.segment_end - on.along) - side * heading_error;
+  // A correction against the turn, or the turn done: the look-ahead point.
+  if (curvature * side <= 0.0 || still_to_turn <= kOnPlanTurnDone) return false;
+  a.wanted_curvature = curvature;
+  a.wanted_heading = WrapPi(a.pose.heading + side * still_to_turn);
+  a.wanted_speed = a.max_speed;
+  a.wanted_distance = HUGE_VAL;
+  if (last) {  // the plan ends on this turn, at the goal: land there
+    const double left = std::max(f.path.length - on.along, 1e-9);
+    a.wanted_distance = left;
+    a.wanted_speed = std::min(a.max_speed, left / step_);
+  }
+  return true;
 }
 
 void CrowdSimulation::WantAlongRoute(int i) {

@@ -104,6 +104,9 @@ class CrowdSimulation {
   bool FollowsPlan(int i) const;
   void KeepToPlan(int i);
   void WantAlongPlan(int i);
+  // On its plan (near it, heading along it): the plan's own turns, its lines no farther than
+  // the next turn. False when off it (then the follower aims ahead on the plan).
+  bool WantOnPlan(int i);
   void WantAlongRoute(int i);
   void Plan(int i);
   void AskToMakeWay(int i, int waiting);
