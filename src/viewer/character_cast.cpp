@@ -588,7 +588,9 @@ Status CharacterCast::StartGoTo(Character& character, glm::dvec2 point, const do
   // Dubins path); with no path the plan is unchanged and the reason is the error.
   Status status;
   if (obstacles.size() > 0) {
-    status = obstacles.PlanGoTo(character.locomotion, now, point, heading);
+    // With giving way on the crowd walks this plan: the room its plans keep.
+    status = obstacles.PlanGoTo(character.locomotion, now, point, heading,
+                                avoidance_ ? kCrowdPlanClearanceFactor : 1.0);
   } else {
     locomotion.plan_message.clear();
     status = heading != nullptr ? locomotion.follower.GoToPose(now, Pose2{point, *heading})

@@ -151,7 +151,7 @@ Status ObstacleField::SetPlanBudget(std::optional<double> milliseconds) {
 }
 
 Status ObstacleField::PlanGoTo(Locomotion& locomotion, double now, glm::dvec2 point,
-                               const double* heading) const {
+                               const double* heading, double clearance_factor) const {
   ObstaclePlanResult result;
   ObstaclePlanJob job;
   job.start = locomotion.follower.PoseAt(now);
@@ -159,7 +159,7 @@ Status ObstacleField::PlanGoTo(Locomotion& locomotion, double now, glm::dvec2 po
   job.has_goal_heading = heading != nullptr;
   job.goal_heading = heading != nullptr ? *heading : 0.0;
   job.turning_radius = std::max(locomotion.turn_radius, kMinPlanRadius);
-  job.clearance = locomotion.clearance;
+  job.clearance = locomotion.clearance * clearance_factor;
   job.obstacles = &set_;
   // A count of expansions, not a clock (kDefaultPlanBudget unless setPlanBudget asked for
   // another): the same answer as `md5stage plan` and on any machine, however loaded.

@@ -58,8 +58,9 @@ class ObstacleField {
   int plan_budget() const { return plan_budget_; }
   // Plans the character's way from where it is at `now` to the point (and heading) and starts it
   // on its follower; "no path" is an error with the planner's reason, and the walker then stays.
-  Status PlanGoTo(Locomotion& locomotion, double now, glm::dvec2 point,
-                  const double* heading) const;
+  // The plan keeps clearance_factor times the walker's clearance (a crowd's plans keep more).
+  Status PlanGoTo(Locomotion& locomotion, double now, glm::dvec2 point, const double* heading,
+                  double clearance_factor = 1.0) const;
   // The segments of a route with each segment that comes within the clearance of an obstacle
   // replaced by a planned path between its ends (same end headings), as Beziers; all or nothing.
   // `route_index` names the route in messages.

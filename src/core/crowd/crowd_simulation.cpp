@@ -24,9 +24,6 @@ constexpr double kReplanDeviation = 1.0;
 // both clearances, at most kMakeWayTime seconds, then back to its goal.
 constexpr double kMakeWayAfter = 0.5;
 constexpr double kMakeWayTime = 4.0;
-// The planner keeps this much more than the clearance, so a follower cutting a corner of its
-// plan by the lookahead still clears the obstacle.
-constexpr double kPlanClearanceFactor = 1.25;
 // A follower this near its planned path (offset in clearances, heading in radians) is on it:
 // on a turn of the plan it takes the turn's own curvature, corrected towards the plan over
 // kSettleRadii turning radii, until the turn is done (to kOnPlanTurnDone radians); on a line it
@@ -138,7 +135,7 @@ std::vector<glm::dvec2> AssignGoalSlots(const std::vector<CrowdCharacter>& chara
                     : static_cast<int>(std::floor(kPi / std::asin(2.0 * spacing / radius) + 1e-9));
       for (int k = 0; k < count; ++k) {
         const glm::dvec2 place = goal + radius * Direction(kTwoPi * k / count);
-        if (obstacles && obstacles->FirstWithin(place, spacing * kPlanClearanceFactor) >= 0)
+        if (obstacles && obstacles->FirstWithin(place, spacing * kCrowdPlanClearanceFactor) >= 0)
           continue;
         places.push_back(place);
         ring_of.push_back(ring);
@@ -280,7 +277,7 @@ void CrowdSimulation::Plan(int i) {
   job.start = agents_[i].pose;
   job.goal = f.goal;
   job.turning_radius = agents_[i].turning_radius;
-  job.clearance = agents_[i].clearance * kPlanClearanceFactor;
+  job.clearance = agents_[i].clearance * kCrowdPlanClearanceFactor;
   job.obstacles = &obstacles_;
   job.scratch = &planner_scratch_;
   job.path = &f.path;

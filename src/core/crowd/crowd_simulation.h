@@ -16,6 +16,12 @@
 
 namespace md5stage {
 
+// A crowd's plan follower asks the obstacle planner for this much more than the walker's
+// clearance, so cutting a corner of its plan while it gives way still clears the obstacle. The
+// viewer plans a go-to in a scene with giving way on with the same room, so the plan it draws is
+// the one the crowd walks.
+inline constexpr double kCrowdPlanClearanceFactor = 1.25;
+
 // A character as a scene gives it: a target point, a route, or neither (it stands).
 struct CrowdCharacter {
   Pose2 start;

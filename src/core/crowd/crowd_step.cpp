@@ -36,7 +36,7 @@ constexpr double kRightHandBias = 1e-3;
 constexpr double kSpeedFractions[] = {1.0, 0.6, 0.3};
 constexpr double kTurnOffsets[] = {0.0, -0.2, 0.2, -0.45, 0.45, -0.8, 0.8, -1.2, 1.2, -1.8, 1.8};
 // The neighbours a character ranks its candidates against, at most (the soonest to meet).
-constexpr int kMaxRankedNeighbours = 4;
+constexpr int kMaxRankedNeighbours = 6;
 constexpr int kCandidates =
     1 + static_cast<int>(std::size(kSpeedFractions)) * (1 + std::size(kTurnOffsets));
 
