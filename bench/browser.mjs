@@ -217,6 +217,16 @@ try {
                       `the scene's avoidance ${state && state.avoidance ? 'on' : 'NOT on'}`
                     : `not measured: ${steps.error}`,
                   target: ['<=', 15] });
+      if (steps.ok && steps.crowd_ms) {
+        // Its parts (a viewer with crowd_ms): the crowd's 60 Hz steps, made first and timed
+        // apart, and the rest of the update (locomotion, clocks, poses and palettes).
+        const rest = steps.update_ms.map((ms, i) => ms - steps.crowd_ms[i]);
+        rows.push({ name: `${label}: the crowd's steps`, value: median(steps.crowd_ms), unit: 'ms/frame',
+                    note: `median of ${steps.crowd_ms.length}; first 60 ${median(steps.crowd_ms.slice(0, 60)).toFixed(1)} ms, ` +
+                          `last 60 ${median(steps.crowd_ms.slice(-60)).toFixed(1)} ms` });
+        rows.push({ name: `${label}: the rest`, value: median(rest), unit: 'ms/frame',
+                    note: `median of ${rest.length}: locomotion, clocks, poses and palettes` });
+      }
     }
     await giving.context().close();
   }

@@ -145,6 +145,8 @@ class CharacterCast {
   Status BuildCrowd(double now, std::vector<CrowdCharacter> characters,
                     const ObstacleSet& obstacles);
   const CrowdPlayback& crowd() const { return crowd_; }
+  // The crowd's steps up to `now` made ahead of the frame's Step (CrowdPlayback::StepTo).
+  void StepCrowdTo(double now) { crowd_.StepTo(now); }
   // The clearance a character of the model keeps when none is given: half its bind pose's wider
   // horizontal extent.
   static double DefaultClearance(const LoadedModel& model);

@@ -35,7 +35,7 @@ long long CrowdPlayback::StepsFor(const Run& run, double time) {
   return static_cast<long long>(std::ceil(local * kRate - 1e-9));
 }
 
-void CrowdPlayback::AdvanceTo(Run& run, long long steps) {
+void CrowdPlayback::AdvanceTo(Run& run, long long steps, long long* steps_made) {
   if (steps < run.steps || (steps == run.steps && steps > 0 && run.before.empty())) {
     // Back to the last snapshot strictly before the step (so at least one step is made and the
     // poses before it are known); step 0 is the run's start.
@@ -57,6 +57,7 @@ void CrowdPlayback::AdvanceTo(Run& run, long long steps) {
       run.walked_before[i] = run.walking[i].walked;
     }
     if (!run.live.Step().ok()) break;  // refused inputs were caught by Build: never expected
+    ++*steps_made;
     const double step_start = run.start + static_cast<double>(run.steps) * run.live.step();
     for (std::size_t i = 0; i < count; ++i) {
       WalkStep(run.walking[i], run.live.last_motion(static_cast<int>(i)).speed, step_start,
@@ -80,7 +81,7 @@ int CrowdPlayback::IndexIn(const Run& run, CharacterId id, int hint) {
 
 void CrowdPlayback::PoseIn(Run& run, int index, double time, Pose2* pose, double* speed) {
   const long long steps = StepsFor(run, time);
-  AdvanceTo(run, steps);
+  AdvanceTo(run, steps, &steps_made_);
   if (steps == 0 || run.steps != steps || run.before.empty()) {
     *pose = run.live.agent(index).pose;
     *speed = run.steps > 0 ? run.live.last_motion(index).speed : 0.0;
@@ -96,7 +97,7 @@ void CrowdPlayback::PoseIn(Run& run, int index, double time, Pose2* pose, double
 
 CrowdPlayback::Walking CrowdPlayback::WalkingIn(Run& run, int index, double time) {
   const long long steps = StepsFor(run, time);
-  AdvanceTo(run, steps);
+  AdvanceTo(run, steps, &steps_made_);
   Walking walking = run.walking[static_cast<std::size_t>(index)];
   if (steps == 0 || run.steps != steps || run.walked_before.empty()) return walking;
   // Along the step's own arc, as the pose: the distance of the time, not of the step's end.
@@ -111,6 +112,12 @@ CrowdPlayback::Run& CrowdPlayback::RunAt(double time) {
     if (runs_[r].start <= time) return runs_[r];
   }
   return runs_.front();
+}
+
+void CrowdPlayback::StepTo(double time) {
+  if (runs_.empty()) return;
+  Run& run = RunAt(time);
+  AdvanceTo(run, StepsFor(run, time), &steps_made_);
 }
 
 bool CrowdPlayback::PoseAt(CharacterId id, int index_hint, double time, Pose2* pose,
@@ -130,7 +137,7 @@ bool CrowdPlayback::SteeringAt(CharacterId id, int index_hint, double time,
   const int index = IndexIn(run, id, index_hint);
   if (index < 0) return false;
   const long long steps = StepsFor(run, time);
-  AdvanceTo(run, steps);
+  AdvanceTo(run, steps, &steps_made_);
   const CrowdAgent& agent = run.live.agent(index);
   *steering = CrowdSteering();
   steering->clearance = agent.clearance;

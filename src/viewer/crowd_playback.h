@@ -43,6 +43,8 @@ class CrowdPlayback {
   int run_count() const { return static_cast<int>(runs_.size()); }
   // Snapshots kept over all runs (for tests and the stats).
   int snapshot_count() const;
+  // Steps made so far over all runs, replays from snapshots included (for tests).
+  long long steps_made() const { return steps_made_; }
   // Everything goes (avoidance off, or another scene).
   void Clear() { runs_.clear(); }
 
@@ -62,6 +64,10 @@ class CrowdPlayback {
   // Where the character is at scene time `time`, and the speed of the step it is on (0 before
   // the first); false when no run holds it. `index_hint` is where it is expected in the run.
   bool PoseAt(CharacterId id, int index_hint, double time, Pose2* pose, double* speed);
+  // Makes now the steps reading a pose at `time` would make (nothing when no run is kept), so the
+  // reads at that time step nothing: what lets a benchmark time the crowd's steps apart from
+  // posing. The same steps either way: the poses read afterwards are the same.
+  void StepTo(double time);
   // What the step `time` falls in had the character want and take; false when no run holds it.
   bool SteeringAt(CharacterId id, int index_hint, double time, CrowdSteering* steering);
   // How the character walks at scene time `time` (distance walked since the scene's start, on
@@ -98,15 +104,17 @@ class CrowdPlayback {
   // The run that plays at `time`: the latest that starts at or before it (else the first).
   Run& RunAt(double time);
   // Steps (or restores, then steps) `run` until it has made `steps` steps.
-  static void AdvanceTo(Run& run, long long steps);
+  // (Counting each step made in steps_made.)
+  static void AdvanceTo(Run& run, long long steps, long long* steps_made);
   static long long StepsFor(const Run& run, double time);
   static int IndexIn(const Run& run, CharacterId id, int hint);
-  static void PoseIn(Run& run, int index, double time, Pose2* pose, double* speed);
-  static Walking WalkingIn(Run& run, int index, double time);
+  void PoseIn(Run& run, int index, double time, Pose2* pose, double* speed);
+  Walking WalkingIn(Run& run, int index, double time);
   // A step of `speed` from scene time `step_start`, `step` long, walked on from `walking`.
   static void WalkStep(Walking& walking, double speed, double step_start, double step);
 
   std::vector<Run> runs_;
+  long long steps_made_ = 0;
 };
 
 }  // namespace md5stage::viewer

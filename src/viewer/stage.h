@@ -231,6 +231,11 @@ class Stage : private OpeningTarget {
   // The engine's part of a frame alone (locomotion, playback, poses), for benchmarks: no keys,
   // embed timeline, hover or camera follow.
   void StepEngine(double dt) { Update(dt, false); }
+  // The crowd's part of StepEngine(dt) made ahead of it (a scene with `avoidance`: its 60 Hz
+  // steps up to the update's time), so a benchmark times the steps and the rest apart; the update
+  // that follows gives the same poses. Nothing while the crowd awaits a build (the update builds
+  // it from its own time).
+  void StepCrowdAhead(double dt);
 
   // The steps of opening a scene one by one (OpenScene runs them all): validate it and list the
   // files to fetch, then apply it once they are loaded, or cancel it.

@@ -145,6 +145,12 @@ void Stage::BuildCrowd() {
   if (!built.ok()) SetError("avoidance: " + built.error().message);
 }
 
+void Stage::StepCrowdAhead(double dt) {
+  if (cast_.CrowdNeedsBuild()) return;
+  // The time Update(dt, false) reaches: the same sum, so the same steps.
+  cast_.StepCrowdTo(scene_playing_ ? scene_time_ + dt : scene_time_);
+}
+
 void Stage::SetAvoidance(bool on) {
   if (on == cast_.avoidance()) return;
   cast_.SetAvoidance(on);

@@ -1220,6 +1220,13 @@ std::vector<EffectRow> EffectRows() {
        true,
        [](TestStage& s, const JsonValue& r) {
          EXPECT_EQ(Get(r, "update_ms").as_array().size(), 4u);
+         // No crowd here: its part of each update is within the update's time.
+         ASSERT_EQ(Get(r, "crowd_ms").as_array().size(), 4u);
+         for (std::size_t i = 0; i < 4; ++i) {
+           EXPECT_GE(Item(Get(r, "crowd_ms"), i).as_number(), 0.0);
+           EXPECT_LE(Item(Get(r, "crowd_ms"), i).as_number(),
+                     Item(Get(r, "update_ms"), i).as_number());
+         }
          EXPECT_EQ(Get(s.State(), "scene_time").as_number(), 0.5);
        }},
       {"groundAt",

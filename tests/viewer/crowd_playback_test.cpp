@@ -454,6 +454,34 @@ TEST(GivingWayDemo, WalkersPlayTheWalkWhileTheCrowdMovesThemAndIdleWhenItHoldsTh
   EXPECT_FALSE(corridor.stage->characters()[0].locomotion.moving);
 }
 
+// The benchmark's split of an update (updateSteps' crowd_ms): the crowd's steps made ahead leave
+// the update none to make, and the update then poses everyone exactly as one without them.
+TEST(GivingWayDemo, TheCrowdsStepsMadeAheadLeaveTheUpdateTheSamePosesAndNoStep) {
+  OpenedDemo ahead("swap"), plain("swap");
+  ASSERT_TRUE(test::Ok(ahead.opened));
+  ASSERT_TRUE(test::Ok(plain.opened));
+  const double dt = 1.0 / 60.0;
+  for (int update = 0; update < 150; ++update) {
+    ahead.stage->StepCrowdAhead(dt);
+    const long long made = ahead.stage->cast().crowd().steps_made();
+    ahead.stage->StepEngine(dt);
+    plain.stage->StepEngine(dt);
+    // The first update builds the crowd from its own time: nothing is made ahead of it.
+    if (update > 0) ASSERT_EQ(ahead.stage->cast().crowd().steps_made(), made) << update;
+    const std::vector<Character>& a = ahead.stage->characters();
+    const std::vector<Character>& b = plain.stage->characters();
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i].position.x, b[i].position.x) << update << " " << i;
+      ASSERT_EQ(a[i].position.y, b[i].position.y) << update << " " << i;
+      ASSERT_EQ(a[i].heading, b[i].heading) << update << " " << i;
+      ASSERT_EQ(a[i].playback.time, b[i].playback.time) << update << " " << i;
+    }
+  }
+  EXPECT_EQ(ahead.stage->cast().crowd().steps_made(), plain.stage->cast().crowd().steps_made());
+  EXPECT_GE(plain.stage->cast().crowd().steps_made(), 149);
+}
+
 // A scene without avoidance (the maze with its avoidance switched off, as the embed's option
 // does): no crowd, the walkers where their own plans put them.
 TEST(GivingWayDemo, ScenesWithoutAvoidanceKeepTheirWalkersOnTheirPlans) {
