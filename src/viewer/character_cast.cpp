@@ -59,11 +59,14 @@ class TakenPlaces {
     return {static_cast<int>(std::floor(p.x / spacing_)),
             static_cast<int>(std::floor(p.y / spacing_))};
   }
-  static long long Key(glm::ivec2 c) {
-    return (static_cast<long long>(c.x) << 32) ^ static_cast<unsigned int>(c.y);
+  // Both coordinates' bits side by side (shifted unsigned: a negative cell is not UB).
+  static unsigned long long Key(glm::ivec2 c) {
+    return (static_cast<unsigned long long>(static_cast<unsigned int>(c.x)) << 32) |
+           static_cast<unsigned int>(c.y);
   }
   double spacing_;
-  std::unordered_map<long long, std::vector<glm::dvec2>> cells_;  // looked up only, never walked
+  std::unordered_map<unsigned long long, std::vector<glm::dvec2>>
+      cells_;  // looked up only, never walked
 };
 
 float AnimationDuration(const LoadedModel& model, int animation) {

@@ -19,6 +19,9 @@ constexpr double kLookaheadRadii = 1.0;
 constexpr int kProgressSamples = 8;
 // A follower this far off its planned path (in clearances) re-plans, at most once an interval.
 constexpr double kReplanDeviation = 1.0;
+// A walker on the last turn of its plan lands by the turn only while the goal is no farther than
+// the plan's end plus this (units); farther, it lands on the goal by the look-ahead.
+constexpr double kLandOffPlan = 0.5;
 // A character boxed in (facing one too close to turn away from) by one that has arrived, after
 // waiting this long, asks that one to make way: it walks on ahead by its turning circle and
 // both clearances, at most kMakeWayTime seconds, then back to its goal.
@@ -386,6 +389,10 @@ bool CrowdSimulation::WantOnPlan(int i) {
   a.wanted_distance = HUGE_VAL;
   if (last) {  // the plan ends on this turn, at the goal: land there
     const double left = std::max(f.path.length - on.along, 1e-9);
+    // Beside the plan (within the on-plan offset) its end is not the goal: landing on the turn
+    // would creep at left / step for ever a few units off it (field_60_obstacles in the
+    // sanitizer build); the look-ahead's landing on the goal itself takes over.
+    if (glm::distance(a.pose.position, f.goal) > left + kLandOffPlan) return false;
     a.wanted_distance = left;
     a.wanted_speed = std::min(a.max_speed, left / step_);
   }
