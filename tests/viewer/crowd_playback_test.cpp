@@ -55,6 +55,17 @@ Pose2 PoseOf(CrowdPlayback& crowd, CharacterId id, double time) {
   return pose;
 }
 
+// Frame times of uneven length (not whole steps) up to `until`: what a page's frames give.
+std::vector<double> UnevenFrameTimes(double until) {
+  std::vector<double> times;
+  double t = 0.0;
+  for (int frame = 0; t < until; ++frame) {
+    t += frame % 3 == 0 ? 0.021 : 0.013;
+    times.push_back(t);
+  }
+  return times;
+}
+
 TEST(CrowdPlayback, SeekingAnywhereGivesThePosesPlayingGives) {
   const std::vector<CharacterId> ids = Ids(2);
   CrowdPlayback played, seeked;
@@ -62,12 +73,7 @@ TEST(CrowdPlayback, SeekingAnywhereGivesThePosesPlayingGives) {
   ASSERT_TRUE(seeked.Start(0.0, ids, HeadOn(), ObstacleSet()).ok());
   // Frames of uneven length (not whole steps), then the same times seeked in a scrambled order:
   // forward past snapshots, back across them, onto a step's end and between steps.
-  std::vector<double> times;
-  double t = 0.0;
-  for (int frame = 0; t < 9.0; ++frame) {
-    t += frame % 3 == 0 ? 0.021 : 0.013;
-    times.push_back(t);
-  }
+  const std::vector<double> times = UnevenFrameTimes(9.0);
   std::vector<Pose2> poses;
   for (double time : times) {
     for (CharacterId id : ids) poses.push_back(PoseOf(played, id, time));
@@ -104,12 +110,7 @@ TEST(CrowdPlayback, SeekingGivesTheWalkingPlayingGives) {
   CrowdPlayback played, seeked;
   ASSERT_TRUE(played.Start(0.0, ids, HeadOn(), ObstacleSet()).ok());
   ASSERT_TRUE(seeked.Start(0.0, ids, HeadOn(), ObstacleSet()).ok());
-  std::vector<double> times;
-  double t = 0.0;
-  for (int frame = 0; t < 9.0; ++frame) {
-    t += frame % 3 == 0 ? 0.021 : 0.013;
-    times.push_back(t);
-  }
+  const std::vector<double> times = UnevenFrameTimes(9.0);
   std::vector<anim::Gait> gaits;
   std::vector<Pose2> poses;
   for (double time : times) {

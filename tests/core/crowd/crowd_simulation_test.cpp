@@ -12,9 +12,13 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "core/crowd/crowd_scene.h"
+#include "core/scene/scene_json.h"
 #include "crowd_check.h"
 
 namespace md5stage {
@@ -481,31 +485,36 @@ CrowdSimulation PillarSwap(double replan_interval) {
   return std::move(sim).value();
 }
 
-// The maze demo's walls (tools/assetgen/scenes.cpp): a field split by a wall with a gap, a
-// second wall behind it, a cul-de-sac before the goal and a pillar in the top passage.
-std::vector<Obstacle> MazeWalls() {
-  auto wall = [](double x0, double y0, double x1, double y1) {
-    return Obstacle::Polygon({{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}});
-  };
-  return {wall(-540, -380, 540, -360),
-          wall(-540, 360, 540, 380),
-          wall(-540, -360, -520, 360),
-          wall(520, -360, 540, 360),
-          wall(-230, -250, -210, -32),
-          wall(-230, 32, -210, 200),
-          wall(-130, -150, -110, 150),
-          Obstacle::Polygon({{120, -110},
-                             {260, -110},
-                             {260, 110},
-                             {120, 110},
-                             {120, 90},
-                             {240, 90},
-                             {240, -90},
-                             {120, -90}}),
-          Obstacle::Circle({-20, 250}, 40)};
+// The maze demo as committed (assets/scenes/maze.json, written by tools/assetgen/scenes.cpp): a
+// field split by a wall with a gap, a second wall behind it, a cul-de-sac before the goal and a
+// pillar in the top passage; three walkers sent to (420, 0). The scene leaves the clearance to
+// the walker model: its bind pose's, as md5stage simulate and the viewer take it.
+constexpr double kWalkerClearance = 24.794246673583984;
+
+Scene MazeDemo() {
+  const std::string file = std::string(MD5STAGE_SOURCE_DIR) + "/assets/scenes/maze.json";
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  Result<Scene> scene = ParseScene(file, text.str());
+  EXPECT_TRUE(scene.ok()) << scene.error().ToString();
+  return scene.ok() ? std::move(scene).value() : Scene();
 }
 
-// The maze demo's walkers (tools/assetgen/scenes.cpp), sent to one point (420, 0) so they take
+std::vector<CrowdCharacter> MazeWalkers(const Scene& maze) {
+  Result<std::vector<CrowdCharacter>> characters =
+      CrowdCharactersOf(maze, [](const SceneModel&) -> Result<double> { return kWalkerClearance; });
+  EXPECT_TRUE(characters.ok()) << characters.error().message;
+  return characters.ok() ? std::move(characters).value() : std::vector<CrowdCharacter>();
+}
+
+CrowdSimulation Build(const std::vector<CrowdCharacter>& characters, const ObstacleSet& obstacles) {
+  Result<CrowdSimulation> sim = CrowdSimulation::Build(characters, obstacles);
+  EXPECT_TRUE(sim.ok()) << sim.error().message;
+  return std::move(sim).value();
+}
+
+// The maze demo's walkers, sent to one point (420, 0) so they take
 // slots round it; the widest turner takes the long way round below the dividing wall through a
 // passage about its turning diameter wide. Each takes its plan's own turns where it is on them:
 // aiming a turning radius ahead on the plan, the widest cut the turn below the wall, ended
@@ -513,21 +522,10 @@ std::vector<Obstacle> MazeWalls() {
 // walkers with other clearances (15 to 30) and speeds (50 to 60) all arrive in 33 of 93 runs
 // (docs/design.md, "What is not yet there").
 TEST(CrowdSimulationFollower, MazeWalkersKeepToTheirPlansAndArrive) {
-  std::vector<CrowdCharacter> characters;
-  const double radius[3] = {25, 50, 110};
-  const double start_y[3] = {0, 80, -80};
-  for (int i = 0; i < 3; ++i) {
-    CrowdCharacter c;
-    c.start = {{-420, start_y[i]}, 0.0};
-    c.speed = 55;
-    c.turning_radius = radius[i];
-    c.clearance = 24.794246673583984;  // the walker model's (md5stage simulate's, the viewer's)
-    c.has_target = true;
-    c.target = {420, 0};
-    c.start_delay = 1;
-    characters.push_back(c);
-  }
-  CrowdSimulation sim = Build(Scenario{characters, MazeWalls()});
+  const Scene maze = MazeDemo();
+  const std::vector<CrowdCharacter> characters = MazeWalkers(maze);
+  ASSERT_EQ(characters.size(), 3u);
+  CrowdSimulation sim = Build(characters, maze.obstacles);
   const RunReport report = RunChecked(sim, 60.0);
   EXPECT_EQ(report.arrived, 3);
   ReportNotArrived(sim);
@@ -539,6 +537,7 @@ TEST(CrowdSimulationFollower, MazeWalkersKeepToTheirPlansAndArrive) {
 // (corrected towards the plan) and its lines no farther than the next turn, so it never strays
 // a clearance off and re-plans, whatever its turning radius.
 TEST(CrowdSimulationFollower, AloneKeepsToItsFirstPlan) {
+  const Scene maze = MazeDemo();
   for (double radius : {25.0, 50.0, 80.0, 110.0}) {
     for (double start_y : {-80.0, 0.0, 80.0}) {
       SCOPED_TRACE(::testing::Message() << "radius " << radius << ", from y " << start_y);
@@ -546,10 +545,10 @@ TEST(CrowdSimulationFollower, AloneKeepsToItsFirstPlan) {
       c.start = {{-420, start_y}, 0.0};
       c.speed = 55;
       c.turning_radius = radius;
-      c.clearance = 24.794246673583984;
+      c.clearance = kWalkerClearance;
       c.has_target = true;
       c.target = {420, 0};
-      CrowdSimulation sim = Build(Scenario{{c}, MazeWalls()});
+      CrowdSimulation sim = Build({c}, maze.obstacles);
       const RunReport report = RunChecked(sim, 60.0);
       EXPECT_EQ(report.arrived, 1);
       EXPECT_EQ(report.into_obstacles, 0);
